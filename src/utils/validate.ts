@@ -1,0 +1,97 @@
+/**
+ * The three name validators of upstream pkg/utils (utils.go), with upstream's exact error codes,
+ * messages and details. They return the error rather than throw it, as upstream returns
+ * `*types.Error` or nil, so callers can choose to wrap or pass it through.
+ */
+import {
+  CNIError,
+  ErrInvalidEnvironmentVariables,
+  ErrInvalidNetworkConfig,
+  ErrUnknownContainer,
+} from "../types/error.js";
+import { isGoSpace } from "./unicode-space.js";
+
+/**
+ * Upstream's `cniValidNameChars` anchored as `^...*$`. Without the `m` flag JavaScript's `$`
+ * matches only at the very end, as Go's does, so a trailing newline is rejected in both.
+ */
+const validName = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
+
+/** Linux's IFNAMSIZ is 16 including the terminating NUL, so at most 15 bytes. */
+const MAX_INTERFACE_NAME_LENGTH = 15;
+
+/**
+ * Checks a container ID: not empty (code 3 `missing containerID`) and made of
+ * `[a-zA-Z0-9][a-zA-Z0-9_.-]*` (code 4 `invalid characters in containerID`, details = the ID).
+ * Returns the error, or `undefined` when the ID is valid.
+ */
+export function validateContainerID(containerID: string): CNIError | undefined {
+  if (containerID === "") {
+    return new CNIError(ErrUnknownContainer, "missing containerID", "");
+  }
+  if (!validName.test(containerID)) {
+    return new CNIError(
+      ErrInvalidEnvironmentVariables,
+      "invalid characters in containerID",
+      containerID,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Checks a network name: not empty (code 7 `missing network name:`, with upstream's trailing
+ * colon) and made of `[a-zA-Z0-9][a-zA-Z0-9_.-]*` (code 7
+ * `invalid characters found in network name`, details = the name).
+ * Returns the error, or `undefined` when the name is valid.
+ */
+export function validateNetworkName(networkName: string): CNIError | undefined {
+  if (networkName === "") {
+    return new CNIError(ErrInvalidNetworkConfig, "missing network name:", "");
+  }
+  if (!validName.test(networkName)) {
+    return new CNIError(
+      ErrInvalidNetworkConfig,
+      "invalid characters found in network name",
+      networkName,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Checks an interface name as the Linux kernel's `dev_valid_name` does, all code 4, in
+ * upstream's order: empty (`interface name is empty`); longer than 15 UTF-8 bytes
+ * (`interface name is too long`, details `interface name should be less than 16 characters`);
+ * `.` or `..` (`interface name is . or ..`); containing `/`, `:` or a Go `unicode.IsSpace`
+ * character (`interface name contains / or : or whitespace characters`).
+ * Returns the error, or `undefined` when the name is valid.
+ */
+export function validateInterfaceName(ifName: string): CNIError | undefined {
+  if (ifName.length === 0) {
+    return new CNIError(ErrInvalidEnvironmentVariables, "interface name is empty", "");
+  }
+  // Upstream's len() counts bytes, and the kernel's limit is in bytes too: "ééééééééé" is
+  // 9 characters but 18 bytes. A lone surrogate becomes U+FFFD (3 bytes), as it would on its
+  // way into an environment variable.
+  if (Buffer.byteLength(ifName, "utf8") > MAX_INTERFACE_NAME_LENGTH) {
+    return new CNIError(
+      ErrInvalidEnvironmentVariables,
+      "interface name is too long",
+      `interface name should be less than ${MAX_INTERFACE_NAME_LENGTH + 1} characters`,
+    );
+  }
+  if (ifName === "." || ifName === "..") {
+    return new CNIError(ErrInvalidEnvironmentVariables, "interface name is . or ..", "");
+  }
+  for (const ch of ifName) {
+    if (ch === "/" || ch === ":" || isGoSpace(ch.codePointAt(0)!)) {
+      return new CNIError(
+        ErrInvalidEnvironmentVariables,
+        "interface name contains / or : or whitespace characters",
+        "",
+      );
+    }
+  }
+  return undefined;
+}
