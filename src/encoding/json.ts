@@ -1,0 +1,321 @@
+/**
+ * Go-compatible JSON encoding.
+ *
+ * Plugins and the result cache are shared with Go runtimes on the same host, and upstream's
+ * tests assert plugin stdin byte for byte, so this encoder writes what Go's encoding/json
+ * writes: maps with keys sorted by UTF-8 bytes, structs in declaration order, HTML-safe string
+ * escaping, float64 number formatting and base64 for byte slices.
+ */
+
+const structMarker = Symbol("libcni.goStruct");
+
+/**
+ * The method a value implements to choose its own encoding, as Go's `json.Marshaler`: the
+ * encoder replaces the value by what the method returns and encodes that.
+ */
+export const toGoJSON: unique symbol = Symbol.for("libcni.toGoJSON");
+
+/** A value with its own Go encoding (Go's `json.Marshaler`). */
+export interface GoMarshaler {
+  [toGoJSON](): unknown;
+}
+
+/** A pre-encoded JSON fragment, embedded as is (compacted), as Go's `json.RawMessage`. */
+export class RawJSON {
+  /** The fragment's JSON text. */
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
+/** Thrown when a value has no JSON form in Go (NaN, an infinity, a function, a cycle). */
+export class UnsupportedValueError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnsupportedValueError";
+  }
+}
+
+/**
+ * Marks a plain object as a Go struct: its keys are written in insertion order (Go's field
+ * order) instead of sorted. Apply `omitempty` by leaving keys out or setting them `undefined`.
+ */
+export function goStruct<T extends object>(fields: T): T {
+  Object.defineProperty(fields, structMarker, { value: true, enumerable: false });
+  return fields;
+}
+
+function isGoStruct(value: object): boolean {
+  return (value as { [structMarker]?: boolean })[structMarker] === true;
+}
+
+function hasMarshaler(value: object): value is GoMarshaler {
+  return typeof (value as Partial<GoMarshaler>)[toGoJSON] === "function";
+}
+
+/** Go's `json.Marshal`: compact, map keys sorted by UTF-8 bytes, HTML-safe escaping. */
+export function marshal(value: unknown): string {
+  const out: string[] = [];
+  encodeValue(value, out, new Set());
+  return out.join("");
+}
+
+/** Go's `json.MarshalIndent`: `marshal`, then `indent` with the given prefix and indent. */
+export function marshalIndent(value: unknown, prefix = "", indentText = "    "): string {
+  return indent(marshal(value), prefix, indentText);
+}
+
+function encodeValue(value: unknown, out: string[], seen: Set<object>): void {
+  switch (typeof value) {
+    case "string":
+      out.push(quoteString(value));
+      return;
+    case "number":
+      out.push(formatNumber(value));
+      return;
+    case "boolean":
+      out.push(value ? "true" : "false");
+      return;
+    case "bigint":
+      out.push(value.toString());
+      return;
+    case "undefined":
+      out.push("null");
+      return;
+    case "object":
+      break;
+    default:
+      throw new UnsupportedValueError(`json: unsupported type: ${typeof value}`);
+  }
+  if (value === null) {
+    out.push("null");
+    return;
+  }
+  if (seen.has(value)) {
+    throw new UnsupportedValueError("json: unsupported value: encountered a cycle");
+  }
+  seen.add(value);
+  try {
+    encodeObject(value, out, seen);
+  } finally {
+    seen.delete(value);
+  }
+}
+
+function encodeObject(value: object, out: string[], seen: Set<object>): void {
+  if (hasMarshaler(value)) {
+    encodeValue(value[toGoJSON](), out, seen);
+  } else if (value instanceof RawJSON) {
+    out.push(compact(value.text));
+  } else if (value instanceof Uint8Array) {
+    out.push(
+      `"${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64")}"`,
+    );
+  } else if (Array.isArray(value)) {
+    out.push("[");
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(",");
+      encodeValue(value[i], out, seen);
+    }
+    out.push("]");
+  } else if (value instanceof Map) {
+    encodeEntries(sortEntries([...value.entries()].map(([k, v]) => [String(k), v])), out, seen);
+  } else {
+    const entries = Object.entries(value);
+    encodeEntries(isGoStruct(value) ? entries : sortEntries(entries), out, seen);
+  }
+}
+
+function encodeEntries(entries: [string, unknown][], out: string[], seen: Set<object>): void {
+  out.push("{");
+  let first = true;
+  for (const [key, item] of entries) {
+    if (item === undefined) continue;
+    if (!first) out.push(",");
+    first = false;
+    out.push(quoteString(key), ":");
+    encodeValue(item, out, seen);
+  }
+  out.push("}");
+}
+
+function sortEntries(entries: [string, unknown][]): [string, unknown][] {
+  return entries.sort((a, b) => compareUTF8(a[0], b[0]));
+}
+
+/**
+ * Orders strings by their UTF-8 bytes, as Go sorts map keys. UTF-16 order differs only where
+ * a surrogate pair meets a code unit in U+E000..U+FFFF, so compare code points there.
+ */
+export function compareUTF8(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      const cx = a.codePointAt(i) ?? x;
+      const cy = b.codePointAt(i) ?? y;
+      return rankForUTF8(cx) - rankForUTF8(cy);
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+// A lone surrogate is written as U+FFFD; rank it there so the order matches the bytes written.
+function rankForUTF8(codePoint: number): number {
+  return codePoint >= 0xd800 && codePoint <= 0xdfff ? 0xfffd : codePoint;
+}
+
+const hex = "0123456789abcdef";
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters Go escapes
+const needsEscape = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
+
+/** Quotes a string as Go's encoder does (HTML-safe, lone surrogates as U+FFFD). */
+export function quoteString(s: string): string {
+  if (!needsEscape.test(s)) return `"${s}"`;
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const next = s.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        out += s[i] + s[i + 1];
+        i++;
+      } else {
+        out += "\ufffd";
+      }
+      continue;
+    }
+    out += escapeChar(c) ?? s[i];
+  }
+  return `${out}"`;
+}
+
+function escapeChar(c: number): string | undefined {
+  switch (c) {
+    case 0x22:
+      return '\\"';
+    case 0x5c:
+      return "\\\\";
+    case 0x0a:
+      return "\\n";
+    case 0x0d:
+      return "\\r";
+    case 0x09:
+      return "\\t";
+    // Go 1.22 and later write \b and \f in short form.
+    case 0x08:
+      return "\\b";
+    case 0x0c:
+      return "\\f";
+  }
+  if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26 || c === 0x2028 || c === 0x2029) {
+    return `\\u${hex[c >> 12]}${hex[(c >> 8) & 15]}${hex[(c >> 4) & 15]}${hex[c & 15]}`;
+  }
+  return undefined;
+}
+
+/**
+ * Formats a float64 as Go's encoder: the shortest representation that round-trips, in
+ * exponent form below 1e-6 and from 1e21 (the same thresholds as JavaScript), with Go's
+ * two-digit exponent trimmed to one ("1e-7", not "1e-07"), and negative zero kept.
+ */
+export function formatNumber(n: number): string {
+  if (!Number.isFinite(n)) {
+    throw new UnsupportedValueError(`json: unsupported value: ${goFloatName(n)}`);
+  }
+  if (Object.is(n, -0)) return "-0";
+  return String(n);
+}
+
+function goFloatName(n: number): string {
+  if (Number.isNaN(n)) return "NaN";
+  return n > 0 ? "+Inf" : "-Inf";
+}
+
+/**
+ * Go's `json.Compact` with HTML escaping, as applied to a `json.RawMessage`: whitespace outside
+ * strings removed, `<` `>` `&` U+2028 U+2029 inside strings escaped. The input must be valid JSON.
+ */
+export function compact(text: string): string {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === "\\") {
+        out += ch + text[i + 1];
+        i++;
+        continue;
+      }
+      if (ch === '"') inString = false;
+      const c = ch.charCodeAt(0);
+      out +=
+        c === 0x3c || c === 0x3e || c === 0x26 || c === 0x2028 || c === 0x2029 ? escapeChar(c) : ch;
+      continue;
+    }
+    if (ch === " " || ch === "\t" || ch === "\n" || ch === "\r") continue;
+    if (ch === '"') inString = true;
+    out += ch;
+  }
+  return out;
+}
+
+/**
+ * Go's `json.Indent` over compact JSON: one element per line, nested by `indentText`, each new
+ * line starting with `prefix`; empty objects and arrays stay `{}` and `[]`.
+ */
+export function indent(compactText: string, prefix: string, indentText: string): string {
+  let out = "";
+  let depth = 0;
+  let inString = false;
+  const newline = (): string => `\n${prefix}${indentText.repeat(depth)}`;
+  for (let i = 0; i < compactText.length; i++) {
+    const ch = compactText[i];
+    if (inString) {
+      out += ch;
+      if (ch === "\\") {
+        out += compactText[i + 1];
+        i++;
+      } else if (ch === '"') {
+        inString = false;
+      }
+      continue;
+    }
+    switch (ch) {
+      case '"':
+        inString = true;
+        out += ch;
+        break;
+      case "{":
+      case "[": {
+        const close = ch === "{" ? "}" : "]";
+        if (compactText[i + 1] === close) {
+          out += ch + close;
+          i++;
+        } else {
+          depth++;
+          out += ch + newline();
+        }
+        break;
+      }
+      case "}":
+      case "]":
+        depth--;
+        out += newline() + ch;
+        break;
+      case ",":
+        out += ch + newline();
+        break;
+      case ":":
+        out += ": ";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}

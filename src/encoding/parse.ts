@@ -1,0 +1,281 @@
+/**
+ * JSON decoding with Go's semantics: invalid UTF-8 becomes U+FFFD, nesting is limited to Go's
+ * 10,000 levels, and a syntax error carries the text Go's scanner gives for it
+ * (`unexpected end of JSON input`, `invalid character 'x' looking for beginning of value`),
+ * since upstream's error messages embed that text.
+ */
+import { toBytes, utf8Decode } from "./bytes.js";
+
+/** Go's limit on nesting depth in encoding/json. */
+export const maxNestingDepth = 10_000;
+
+/** A JSON syntax error, with Go's message and the byte offset where it was detected. */
+export class JSONSyntaxError extends Error {
+  /** Byte offset of the error, as Go's `SyntaxError.Offset`. */
+  readonly offset: number;
+  constructor(message: string, offset: number) {
+    super(message);
+    this.name = "JSONSyntaxError";
+    this.offset = offset;
+  }
+}
+
+/** Parses JSON text or UTF-8 bytes as Go's `json.Unmarshal` into an `interface{}` would. */
+export function parseJSON(input: string | Uint8Array): unknown {
+  const text = typeof input === "string" ? input : utf8Decode(input);
+  // Only a text this long can be nested past Go's limit; shorter ones skip the scan.
+  if (text.length > maxNestingDepth) {
+    const error = checkValid(toBytes(input));
+    if (error) throw error;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw checkValid(toBytes(input)) ?? new JSONSyntaxError("invalid JSON", 0);
+  }
+}
+
+/** Returns Go's syntax error for the bytes, or undefined when they are valid JSON. */
+export function checkValid(bytes: Uint8Array): JSONSyntaxError | undefined {
+  return new Scanner(bytes).run();
+}
+
+enum Ctx {
+  ObjectKey,
+  ObjectValue,
+  ArrayValue,
+}
+
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const isHex = (c: number): boolean =>
+  isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+
+class Fail {
+  constructor(readonly error: JSONSyntaxError) {}
+}
+
+/** A recursive-free port of the error paths of Go's encoding/json scanner. */
+class Scanner {
+  private pos = 0;
+  private readonly stack: Ctx[] = [];
+
+  constructor(private readonly b: Uint8Array) {}
+
+  run(): JSONSyntaxError | undefined {
+    try {
+      this.value();
+      for (;;) {
+        this.skipSpace();
+        if (this.pos >= this.b.length) return undefined;
+        if (this.stack.length === 0) this.fail("after top-level value");
+        this.afterValue();
+      }
+    } catch (e) {
+      if (e instanceof Fail) return e.error;
+      throw e;
+    }
+  }
+
+  private fail(context: string): never {
+    if (this.pos >= this.b.length) {
+      throw new Fail(new JSONSyntaxError("unexpected end of JSON input", this.b.length));
+    }
+    const c = this.b[this.pos];
+    throw new Fail(
+      new JSONSyntaxError(`invalid character ${quoteChar(c)} ${context}`, this.pos + 1),
+    );
+  }
+
+  private peek(): number {
+    return this.pos < this.b.length ? this.b[this.pos] : -1;
+  }
+
+  private skipSpace(): void {
+    while (this.pos < this.b.length && isSpace(this.b[this.pos])) this.pos++;
+  }
+
+  private push(ctx: Ctx): void {
+    this.stack.push(ctx);
+    if (this.stack.length > maxNestingDepth) {
+      throw new Fail(new JSONSyntaxError("exceeded max depth", this.pos));
+    }
+  }
+
+  /** Scans one value start; containers push a context and return, closed by afterValue. */
+  private value(): void {
+    this.skipSpace();
+    const c = this.peek();
+    switch (c) {
+      case 0x7b: // {
+        this.pos++;
+        this.skipSpace();
+        if (this.peek() === 0x7d) {
+          this.pos++;
+          return;
+        }
+        this.push(Ctx.ObjectKey);
+        this.key();
+        return;
+      case 0x5b: // [
+        this.pos++;
+        this.skipSpace();
+        if (this.peek() === 0x5d) {
+          this.pos++;
+          return;
+        }
+        this.push(Ctx.ArrayValue);
+        this.value();
+        return;
+      case 0x22:
+        this.string();
+        return;
+      case 0x74:
+        this.literal("true");
+        return;
+      case 0x66:
+        this.literal("false");
+        return;
+      case 0x6e:
+        this.literal("null");
+        return;
+      default:
+        if (c === 0x2d || isDigit(c)) {
+          this.number();
+          return;
+        }
+        this.fail("looking for beginning of value");
+    }
+  }
+
+  private key(): void {
+    this.skipSpace();
+    if (this.peek() !== 0x22) this.fail("looking for beginning of object key string");
+    this.string();
+  }
+
+  /** After a complete value inside a container: a separator, a close, or an error. */
+  private afterValue(): void {
+    const top = this.stack.length - 1;
+    const c = this.peek();
+    switch (this.stack[top]) {
+      case Ctx.ObjectKey:
+        if (c !== 0x3a) this.fail("after object key");
+        this.pos++;
+        this.stack[top] = Ctx.ObjectValue;
+        this.value();
+        return;
+      case Ctx.ObjectValue:
+        if (c === 0x2c) {
+          this.pos++;
+          this.stack[top] = Ctx.ObjectKey;
+          this.key();
+          return;
+        }
+        if (c !== 0x7d) this.fail("after object key:value pair");
+        this.pos++;
+        this.stack.pop();
+        return;
+      case Ctx.ArrayValue:
+        if (c === 0x2c) {
+          this.pos++;
+          this.value();
+          return;
+        }
+        if (c !== 0x5d) this.fail("after array element");
+        this.pos++;
+        this.stack.pop();
+        return;
+    }
+  }
+
+  private string(): void {
+    this.pos++; // opening quote
+    for (;;) {
+      const c = this.peek();
+      if (c === -1) this.fail("in string literal");
+      if (c === 0x22) {
+        this.pos++;
+        return;
+      }
+      if (c < 0x20) this.fail("in string literal");
+      this.pos++;
+      if (c === 0x5c) this.escape();
+    }
+  }
+
+  private escape(): void {
+    const c = this.peek();
+    if ('bfnrt\\/"'.includes(String.fromCharCode(c)) && c !== -1) {
+      this.pos++;
+      return;
+    }
+    if (c !== 0x75) this.fail("in string escape code");
+    this.pos++;
+    for (let i = 0; i < 4; i++) {
+      if (!isHex(this.peek())) this.fail("in \\u hexadecimal character escape");
+      this.pos++;
+    }
+  }
+
+  private literal(word: string): void {
+    this.pos++;
+    for (let i = 1; i < word.length; i++) {
+      if (this.peek() !== word.charCodeAt(i)) {
+        this.fail(`in literal ${word} (expecting ${quoteChar(word.charCodeAt(i))})`);
+      }
+      this.pos++;
+    }
+  }
+
+  private number(): void {
+    if (this.peek() === 0x2d) {
+      this.pos++;
+      if (!isDigit(this.peek())) this.fail("in numeric literal");
+    }
+    if (this.peek() === 0x30) {
+      this.pos++;
+    } else {
+      while (isDigit(this.peek())) this.pos++;
+    }
+    if (this.peek() === 0x2e) {
+      this.pos++;
+      if (!isDigit(this.peek())) this.fail("after decimal point in numeric literal");
+      while (isDigit(this.peek())) this.pos++;
+    }
+    const e = this.peek();
+    if (e === 0x65 || e === 0x45) {
+      this.pos++;
+      const sign = this.peek();
+      if (sign === 0x2b || sign === 0x2d) this.pos++;
+      if (!isDigit(this.peek())) this.fail("in exponent of numeric literal");
+      while (isDigit(this.peek())) this.pos++;
+    }
+  }
+}
+
+/** Go's quoteChar: a byte as a quoted rune, as the scanner names it in its errors. */
+export function quoteChar(c: number): string {
+  if (c === 0x27) return "'\\''";
+  if (c === 0x22) return "'\"'";
+  return `'${quoteRuneBody(c)}'`;
+}
+
+const named: Record<number, string> = {
+  7: "\\a",
+  8: "\\b",
+  12: "\\f",
+  10: "\\n",
+  13: "\\r",
+  9: "\\t",
+  11: "\\v",
+  92: "\\\\",
+};
+
+// strconv.Quote of string(rune(c)) for c in 0..255, without the surrounding quotes.
+function quoteRuneBody(c: number): string {
+  if (named[c]) return named[c];
+  if (c < 0x20 || c === 0x7f) return `\\x${c.toString(16).padStart(2, "0")}`;
+  if ((c >= 0x80 && c <= 0xa0) || c === 0xad) return `\\u00${c.toString(16).padStart(2, "0")}`;
+  return String.fromCharCode(c);
+}
