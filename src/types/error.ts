@@ -65,7 +65,8 @@ export class CNIError extends Error {
 
   static [Symbol.hasInstance](value: unknown): boolean {
     // Subclasses keep the ordinary prototype check; only CNIError itself answers by brand.
-    if (CNIError !== CNIError) return Function.prototype[Symbol.hasInstance].call(CNIError, value);
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof was asked about
+    if (this !== CNIError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return typeof value === "object" && value !== null && brand in value;
   }
 
