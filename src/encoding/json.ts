@@ -146,7 +146,8 @@ function sortEntries(entries: [string, unknown][]): [string, unknown][] {
 
 /**
  * Orders strings by their UTF-8 bytes, as Go sorts map keys. UTF-16 order differs only where
- * a surrogate pair meets a code unit in U+E000..U+FFFF, so compare code points there.
+ * a surrogate (half of an astral character, four UTF-8 bytes from 0xF0) meets a code unit in
+ * U+E000..U+FFFF (three bytes up to 0xEF): there the surrogate sorts last.
  */
 export function compareUTF8(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
@@ -155,18 +156,12 @@ export function compareUTF8(a: string, b: string): number {
     const y = b.charCodeAt(i);
     if (x === y) continue;
     if (x >= 0xd800 && y >= 0xd800) {
-      const cx = a.codePointAt(i) ?? x;
-      const cy = b.codePointAt(i) ?? y;
-      return rankForUTF8(cx) - rankForUTF8(cy);
+      const xSurrogate = x <= 0xdfff;
+      if (xSurrogate !== y <= 0xdfff) return xSurrogate ? 1 : -1;
     }
     return x - y;
   }
   return a.length - b.length;
-}
-
-// A lone surrogate is written as U+FFFD; rank it there so the order matches the bytes written.
-function rankForUTF8(codePoint: number): number {
-  return codePoint >= 0xd800 && codePoint <= 0xdfff ? 0xfffd : codePoint;
 }
 
 const hex = "0123456789abcdef";

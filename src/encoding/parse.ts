@@ -67,8 +67,10 @@ class Scanner {
       this.value();
       for (;;) {
         this.skipSpace();
-        if (this.pos >= this.b.length) return undefined;
-        if (this.stack.length === 0) this.fail("after top-level value");
+        if (this.stack.length === 0) {
+          if (this.pos >= this.b.length) return undefined;
+          this.fail("after top-level value");
+        }
         this.afterValue();
       }
     } catch (e) {
@@ -109,22 +111,24 @@ class Scanner {
     switch (c) {
       case 0x7b: // {
         this.pos++;
+        this.push(Ctx.ObjectKey);
         this.skipSpace();
         if (this.peek() === 0x7d) {
           this.pos++;
+          this.stack.pop();
           return;
         }
-        this.push(Ctx.ObjectKey);
         this.key();
         return;
       case 0x5b: // [
         this.pos++;
+        this.push(Ctx.ArrayValue);
         this.skipSpace();
         if (this.peek() === 0x5d) {
           this.pos++;
+          this.stack.pop();
           return;
         }
-        this.push(Ctx.ArrayValue);
         this.value();
         return;
       case 0x22:

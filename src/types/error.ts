@@ -34,6 +34,8 @@ export const ErrLimitedConnectivity = 51;
 /** Code 999: an internal error, such as an untyped error thrown by a plugin callback. */
 export const ErrInternal = 999;
 
+import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
+
 const brand = Symbol.for("libcni.CNIError");
 
 /** Options carried by a CNIError beyond the wire fields. */
@@ -63,7 +65,7 @@ export class CNIError extends Error {
     Object.defineProperty(this, brand, { value: true });
   }
 
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     // Subclasses keep the ordinary prototype check; only CNIError itself answers by brand.
     // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof was asked about
     if (this !== CNIError) return Function.prototype[Symbol.hasInstance].call(this, value);
@@ -72,9 +74,21 @@ export class CNIError extends Error {
 
   /** The wire form, in Go's field order, `details` omitted when empty. */
   toJSON(): { code: number; msg: string; details?: string } {
-    return this.details === ""
-      ? { code: this.code, msg: this.msg }
-      : { code: this.code, msg: this.msg, details: this.details };
+    return goStruct({
+      code: this.code,
+      msg: this.msg,
+      details: this.details === "" ? undefined : this.details,
+    });
+  }
+
+  /** Go's encoding of the error: the wire form in struct field order. */
+  [toGoJSON](): unknown {
+    return this.toJSON();
+  }
+
+  /** The error as upstream's `Print` writes it: 4-space indented JSON, without a newline. */
+  print(): string {
+    return marshalIndent(this);
   }
 }
 

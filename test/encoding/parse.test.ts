@@ -1,0 +1,107 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { checkValid, JSONSyntaxError, parseJSON, quoteChar } from "../../src/encoding/parse.js";
+
+describe("parseJSON: Go's syntax error texts", () => {
+  const cases: [string, string][] = [
+    ["", "unexpected end of JSON input"],
+    ["   ", "unexpected end of JSON input"],
+    ["{", "unexpected end of JSON input"],
+    ['{"a":', "unexpected end of JSON input"],
+    ["tru", "unexpected end of JSON input"],
+    ["x", "invalid character 'x' looking for beginning of value"],
+    ["[1,]", "invalid character ']' looking for beginning of value"],
+    ['{"a" 1}', "invalid character '1' after object key"],
+    ['{"a":1 "b":2}', "invalid character '\"' after object key:value pair"],
+    ["[1 2]", "invalid character '2' after array element"],
+    ["{1:2}", "invalid character '1' looking for beginning of object key string"],
+    ["{,}", "invalid character ',' looking for beginning of object key string"],
+    ['{"a":1}x', "invalid character 'x' after top-level value"],
+    ["1 2", "invalid character '2' after top-level value"],
+    ['"\u0001"', "invalid character '\\x01' in string literal"],
+    ['"a\nb"', "invalid character '\\n' in string literal"],
+    ['"\\x"', "invalid character 'x' in string escape code"],
+    ['"\\u12g4"', "invalid character 'g' in \\u hexadecimal character escape"],
+    ["-a", "invalid character 'a' in numeric literal"],
+    ["1.e", "invalid character 'e' after decimal point in numeric literal"],
+    ["1e+", "unexpected end of JSON input"],
+    ["1ex", "invalid character 'x' in exponent of numeric literal"],
+    ["01", "invalid character '1' after top-level value"],
+    ["trUe", "invalid character 'U' in literal true (expecting 'u')"],
+    ["fals0", "invalid character '0' in literal false (expecting 'e')"],
+    ["nil", "invalid character 'i' in literal null (expecting 'u')"],
+    ["'a'", "invalid character '\\'' looking for beginning of value"],
+    ["\ufeff{}", "invalid character 'ï' looking for beginning of value"],
+  ];
+  for (const [input, message] of cases) {
+    it(`${JSON.stringify(input)} → ${message}`, () => {
+      let thrown: unknown;
+      try {
+        parseJSON(input);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(JSONSyntaxError);
+      expect((thrown as Error).message).toBe(message);
+    });
+  }
+
+  it("limits nesting to Go's 10,000 levels", () => {
+    expect(() => parseJSON(`${"[".repeat(10_001)}${"]".repeat(10_001)}`)).toThrow(
+      "exceeded max depth",
+    );
+    expect(parseJSON(`${"[".repeat(10_000)}${"]".repeat(10_000)}`)).toBeInstanceOf(Array);
+  });
+
+  it("quotes bytes as Go's quoteChar", () => {
+    expect(quoteChar(0x27)).toBe("'\\''");
+    expect(quoteChar(0x22)).toBe("'\"'");
+    expect(quoteChar(0x09)).toBe("'\\t'");
+    expect(quoteChar(0x7f)).toBe("'\\x7f'");
+    expect(quoteChar(0x85)).toBe("'\\u0085'");
+    expect(quoteChar(0xe9)).toBe("'é'");
+  });
+});
+
+describe("parseJSON: bytes", () => {
+  it("replaces each invalid UTF-8 byte with U+FFFD, as Go does", () => {
+    const bytes = new Uint8Array([0x22, 0x61, 0xe2, 0x82, 0x62, 0xff, 0xc3, 0xa9, 0x22]);
+    expect(parseJSON(bytes)).toBe("a\ufffd\ufffdb\ufffdé");
+  });
+
+  it("decodes valid UTF-8 bytes", () => {
+    expect(parseJSON(Buffer.from('{"k":"😀"}'))).toEqual({ k: "😀" });
+  });
+});
+
+describe("property: the Go scanner and V8 agree on what is JSON", () => {
+  it("for arbitrary strings", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'{}[],:"\\ 0123456789.eE+-truefalsnl\n\tx') }),
+        (text) => {
+          let v8Valid = true;
+          try {
+            JSON.parse(text);
+          } catch {
+            v8Valid = false;
+          }
+          expect(checkValid(Buffer.from(text)) === undefined).toBe(v8Valid);
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("parseJSON throws only JSONSyntaxError", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (text) => {
+        try {
+          parseJSON(text);
+        } catch (e) {
+          expect(e).toBeInstanceOf(JSONSyntaxError);
+        }
+      }),
+    );
+  });
+});

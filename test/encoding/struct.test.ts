@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { defineStruct, UnmarshalTypeError } from "../../src/encoding/struct.js";
+
+interface Conf {
+  type?: string;
+  mtu?: number;
+  index?: number;
+  ratio?: number;
+  capabilities?: Record<string, boolean>;
+  ipam?: { type?: string };
+  list?: string[];
+  prevResult?: unknown;
+  extra?: unknown;
+}
+
+const decoder = defineStruct<Conf>("types.NetConf", {
+  fields: {
+    type: { type: "string" },
+    mtu: { type: "int" },
+    index: { type: "uint" },
+    ratio: { type: "float" },
+    capabilities: { type: "map", values: { type: "bool" } },
+    ipam: {
+      type: "struct",
+      goName: "types.IPAM",
+      struct: { fields: { type: { type: "string" } } },
+    },
+    list: { type: "array", items: { type: "string" } },
+    prevResult: { type: "raw" },
+    extra: { type: "any" },
+  },
+});
+
+describe("defineStruct: Go's decoding rules", () => {
+  it("matches keys case-insensitively, prefers an exact match, ignores unknown keys", () => {
+    expect(
+      decoder.decode({ TYPE: "a", Mtu: 1500, unknown: 1, IPAM: { Type: "host-local" } }),
+    ).toEqual({
+      type: "a",
+      mtu: 1500,
+      ipam: { type: "host-local" },
+    });
+  });
+
+  it("lets the last of two case-variants win", () => {
+    expect(decoder.decode({ Type: "first", type: "second" })).toEqual({ type: "second" });
+    expect(decoder.decode({ type: "first", TYPE: "second" })).toEqual({ type: "second" });
+  });
+
+  it("treats null as Go does: no-op for values, nil for maps, slices and interfaces", () => {
+    expect(decoder.decode({ type: null, capabilities: null, list: null, extra: null })).toEqual({});
+    expect(decoder.decode({ prevResult: null })).toEqual({ prevResult: null });
+    expect(decoder.decode({ capabilities: { a: null, b: true } })).toEqual({
+      capabilities: { a: null, b: true },
+    });
+  });
+
+  it("names the field and the Go type of a wrong type", () => {
+    const cases: [unknown, string][] = [
+      [
+        { type: 1 },
+        "json: cannot unmarshal number into Go struct field NetConf.type of type string",
+      ],
+      [
+        { capabilities: { x: "yes" } },
+        "json: cannot unmarshal string into Go struct field NetConf.capabilities of type bool",
+      ],
+      [
+        { mtu: 1.5 },
+        "json: cannot unmarshal number 1.5 into Go struct field NetConf.mtu of type int",
+      ],
+      [
+        { index: -1 },
+        "json: cannot unmarshal number -1 into Go struct field NetConf.index of type uint",
+      ],
+      [
+        { ratio: "x" },
+        "json: cannot unmarshal string into Go struct field NetConf.ratio of type float64",
+      ],
+      [
+        { ipam: { type: [] } },
+        "json: cannot unmarshal array into Go struct field IPAM.ipam.type of type string",
+      ],
+      [
+        { ipam: "x" },
+        "json: cannot unmarshal string into Go struct field NetConf.ipam of type types.IPAM",
+      ],
+      [
+        { list: [1] },
+        "json: cannot unmarshal number into Go struct field NetConf.list of type string",
+      ],
+      [
+        { list: {} },
+        "json: cannot unmarshal object into Go struct field NetConf.list of type []string",
+      ],
+      [[1], "json: cannot unmarshal array into Go value of type types.NetConf"],
+      ["s", "json: cannot unmarshal string into Go value of type types.NetConf"],
+    ];
+    for (const [value, message] of cases) {
+      expect(() => decoder.decode(value)).toThrow(UnmarshalTypeError);
+      expect(() => decoder.decode(value)).toThrow(message);
+    }
+  });
+
+  it("keeps raw and any fields as parsed", () => {
+    const prev = { cniVersion: "1.0.0", ips: [{ address: "10.0.0.2/24" }] };
+    expect(decoder.decode({ prevResult: prev, extra: [1, "a"] })).toEqual({
+      prevResult: prev,
+      extra: [1, "a"],
+    });
+  });
+});
