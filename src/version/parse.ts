@@ -1,0 +1,103 @@
+/**
+ * Version strings: upstream's `ParseVersion`, `GreaterThan` and `GreaterThanOrEqualTo`
+ * (pkg/version/plugin.go), with Go's `strconv.Atoi` rules and upstream's error texts.
+ */
+import { goQuote } from "./go-quote.js";
+
+/** A parsed version: `[major, minor, micro]`. */
+export type VersionTuple = readonly [major: number, minor: number, micro: number];
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * Go's `strconv.Atoi` on a 64-bit platform: an optional `+` or `-`, then one or more ASCII
+ * digits (leading zeros allowed, no spaces, no underscores, no `0x`), within int64.
+ * A bigint, so that comparisons stay exact beyond 2^53 as Go's int64 ones are.
+ */
+function atoi(part: string): bigint {
+  if (!/^[+-]?[0-9]+$/.test(part)) {
+    throw new Error(`strconv.Atoi: parsing ${goQuote(part)}: invalid syntax`);
+  }
+  const value = BigInt(part);
+  if (value < INT64_MIN || value > INT64_MAX) {
+    throw new Error(`strconv.Atoi: parsing ${goQuote(part)}: value out of range`);
+  }
+  return value;
+}
+
+const partNames = ["major", "minor", "micro"] as const;
+
+/**
+ * Parses a version like `"1.0.0"` into `[major, minor, micro]`, as upstream `ParseVersion`.
+ * `""` is `0.1.0` (no declared version means 0.1.0); missing parts are 0 (`"1"` = 1.0.0); each
+ * part is Go `strconv.Atoi` (`"+1"`, `"01"`, `"-42"` are accepted). Throws an Error with
+ * upstream's text for four or more parts (`invalid version "1.2.3.4": too many parts`) or a bad
+ * part (`failed to convert micro version part "0-rc1": strconv.Atoi: parsing "0-rc1": invalid
+ * syntax`), the strconv error kept as `cause`.
+ */
+export function parseVersion(version: string): VersionTuple {
+  const [major, minor, micro] = parseExact(version);
+  // Parts beyond 2^53 become the nearest double here; comparisons use the exact values.
+  return [Number(major), Number(minor), Number(micro)];
+}
+
+/** `parseVersion` with exact int64 parts. */
+function parseExact(version: string): readonly [bigint, bigint, bigint] {
+  if (version === "") return [0n, 1n, 0n];
+  const parts = version.split(".");
+  if (parts.length >= 4) {
+    throw new Error(`invalid version ${goQuote(version)}: too many parts`);
+  }
+  const out = [0n, 0n, 0n];
+  parts.forEach((part, i) => {
+    try {
+      out[i] = atoi(part);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw new Error(
+        `failed to convert ${partNames[i]} version part ${goQuote(part)}: ${message}`,
+        {
+          cause: err,
+        },
+      );
+    }
+  });
+  return [out[0], out[1], out[2]];
+}
+
+/** Compares two parsed versions numerically: negative, zero or positive. */
+function compare(a: readonly bigint[], b: readonly bigint[]): number {
+  for (let i = 0; i < 3; i++) {
+    if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * Compares two version strings numerically (after `parseVersion`): negative when `a` is older,
+ * zero when equal (`"1"` equals `"1.0.0"`), positive when newer. Throws `parseVersion`'s error,
+ * the first argument checked first.
+ */
+export function compareVersions(a: string, b: string): number {
+  const first = parseExact(a);
+  const second = parseExact(b);
+  return compare(first, second);
+}
+
+/**
+ * True when `version` is newer than or the same as `otherVersion`, as upstream
+ * `GreaterThanOrEqualTo`. Throws `parseVersion`'s error for a malformed version (upstream
+ * returns it alongside `false`).
+ */
+export function greaterThanOrEqualTo(version: string, otherVersion: string): boolean {
+  return compareVersions(version, otherVersion) >= 0;
+}
+
+/**
+ * True when `version` is strictly newer than `otherVersion`, as upstream `GreaterThan`.
+ * Throws `parseVersion`'s error for a malformed version.
+ */
+export function greaterThan(version: string, otherVersion: string): boolean {
+  return compareVersions(version, otherVersion) > 0;
+}

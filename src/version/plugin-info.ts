@@ -1,0 +1,115 @@
+/**
+ * Plugin version information: what a plugin prints for the VERSION command and what the runtime
+ * decodes from it (upstream pkg/version/plugin.go `PluginInfo`, `PluginSupports`,
+ * `PluginDecoder`).
+ */
+import { goStruct, marshal } from "../encoding/json.js";
+import { parseJSON } from "../encoding/parse.js";
+import { defineStruct } from "../encoding/struct.js";
+import { CURRENT_VERSION } from "./current.js";
+
+/** The CNI versions a plugin supports, as reported by its VERSION command. */
+export interface PluginInfo {
+  /**
+   * The CNI spec versions the plugin supports. If input comes in one of these versions, the
+   * plugin promises to answer in the same version. Returns a copy.
+   */
+  supportedVersions(): string[];
+  /**
+   * The VERSION command's output, exactly as upstream's `Encode` writes it:
+   * `{"cniVersion":"1.1.0","supportedVersions":[...]}` in Go struct order, Go escaping, and the
+   * trailing newline of Go's `json.Encoder`.
+   */
+  encode(): string;
+}
+
+/** Upstream's `pluginInfo` struct: `cniVersion`, then `supportedVersions` (omitempty). */
+class VersionInfo implements PluginInfo {
+  readonly #cniVersion: string;
+  readonly #supported: readonly string[];
+
+  constructor(cniVersion: string, supported: readonly string[]) {
+    this.#cniVersion = cniVersion;
+    this.#supported = Object.freeze([...supported]);
+  }
+
+  supportedVersions(): string[] {
+    return [...this.#supported];
+  }
+
+  encode(): string {
+    return `${marshal(
+      goStruct({
+        cniVersion: this.#cniVersion,
+        supportedVersions: this.#supported.length === 0 ? undefined : this.#supported,
+      }),
+    )}\n`;
+  }
+
+  /** Shows the supported versions when logged, rather than an empty object. */
+  toJSON(): { cniVersion: string; supportedVersions: readonly string[] } {
+    return { cniVersion: this.#cniVersion, supportedVersions: this.#supported };
+  }
+}
+
+/**
+ * A PluginInfo reporting the given versions as supported, with this library's version
+ * (`current()`) as its `cniVersion`. Throws when no version is given (upstream panics with the
+ * same text: a plugin must support at least one version).
+ */
+export function pluginSupports(...supportedVersions: string[]): PluginInfo {
+  if (supportedVersions.length < 1) {
+    throw new Error("programmer error: you must support at least one version");
+  }
+  return new VersionInfo(CURRENT_VERSION, supportedVersions);
+}
+
+const pluginInfoStruct = defineStruct<{ cniVersion?: string; supportedVersions?: string[] }>(
+  "version.pluginInfo",
+  {
+    fields: {
+      cniVersion: { type: "string" },
+      supportedVersions: { type: "array", items: { type: "string" } },
+    },
+  },
+);
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Decodes a plugin's VERSION output, as upstream `PluginDecoder.Decode`. `cniVersion` is
+ * required (`decoding version info: missing field cniVersion`); an empty or missing
+ * `supportedVersions` is accepted only from a 0.2.0 plugin, meaning [0.1.0, 0.2.0] (else
+ * `decoding version info: missing field supportedVersions`). Bad JSON or a wrong type throws
+ * `decoding version info: <Go's JSON error>`, the JSON error kept as `cause`.
+ */
+export function decodePluginInfo(jsonBytes: string | Uint8Array): PluginInfo {
+  let info: { cniVersion?: string; supportedVersions?: string[] };
+  try {
+    const value = parseJSON(jsonBytes);
+    // Go's Unmarshal of a JSON null into a struct is a no-op, not an error.
+    info = pluginInfoStruct.decode(value === null ? {} : value);
+  } catch (err) {
+    throw new Error(`decoding version info: ${errorText(err)}`, { cause: err });
+  }
+  const cniVersion = info.cniVersion ?? "";
+  if (cniVersion === "") {
+    throw new Error("decoding version info: missing field cniVersion");
+  }
+  const supported = info.supportedVersions ?? [];
+  if (supported.length === 0) {
+    if (cniVersion === "0.2.0") return pluginSupports("0.1.0", "0.2.0");
+    throw new Error("decoding version info: missing field supportedVersions");
+  }
+  return new VersionInfo(cniVersion, supported);
+}
+
+/** Upstream's `PluginDecoder`, for code that passes a decoder around (`invoke`'s Exec does). */
+export class PluginDecoder {
+  /** Decodes VERSION output; see `decodePluginInfo`. */
+  decode(jsonBytes: string | Uint8Array): PluginInfo {
+    return decodePluginInfo(jsonBytes);
+  }
+}
