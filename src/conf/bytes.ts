@@ -1,0 +1,53 @@
+/**
+ * Input normalisation and JSON decoding shared by the parsers: every parse error becomes a
+ * `ConfError` carrying upstream's message prefix and the decoder's error as `cause`.
+ */
+import { utf8Encode } from "../encoding/bytes.js";
+import { parseJSON } from "../encoding/parse.js";
+import { ConfError } from "./errors.js";
+
+/** Configuration input: raw bytes as read from a file, or a string (encoded as UTF-8). */
+export type ConfInput = Uint8Array | string;
+
+/** The bytes of an input, unchanged when they already are bytes (Go keeps the same slice). */
+export function inputBytes(input: ConfInput): Uint8Array {
+  return typeof input === "string" ? utf8Encode(input) : input;
+}
+
+/** The message of any thrown value. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs `fn`, turning anything it throws into a ConfError `<prefix><message>` with the cause. */
+export function wrapErrors<T>(prefix: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw new ConfError(`${prefix}${messageOf(error)}`, { cause: error });
+  }
+}
+
+/** A Go map (`map[string]interface{}`) decoded from JSON, or nil (`null`). */
+export type GoMap = Record<string, unknown> | null;
+
+/**
+ * Go's `json.Unmarshal(bytes, &map[string]interface{})`: the JSON must be an object, or null
+ * (which Go stores as a nil map). Throws the parser's error or Go's type error.
+ */
+export function unmarshalMap(input: ConfInput): GoMap {
+  const value = parseJSON(input);
+  if (value === null) return null;
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new ConfError(
+      `json: cannot unmarshal ${jsonKind(value)} into Go value of type map[string]interface {}`,
+    );
+  }
+  return value as Record<string, unknown>;
+}
+
+function jsonKind(value: unknown): string {
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "boolean") return "bool";
+  return typeof value === "number" ? "number" : "string";
+}

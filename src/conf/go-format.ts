@@ -1,0 +1,83 @@
+/**
+ * The bits of Go's `fmt` and `strings` that upstream's conf.go puts into its error messages:
+ * `%T` of a decoded JSON value, `%q` of a string, and `strings.ToLower`. Reproduced so the
+ * messages are byte for byte upstream's.
+ */
+
+/**
+ * Go's `%T` of a value decoded from JSON into `interface{}`: what upstream prints in
+ * `invalid name type float64` and friends.
+ */
+export function goTypeName(value: unknown): string {
+  if (value === null || value === undefined) return "<nil>";
+  if (Array.isArray(value)) return "[]interface {}";
+  switch (typeof value) {
+    case "string":
+      return "string";
+    case "number":
+      return "float64";
+    case "boolean":
+      return "bool";
+    default:
+      return "map[string]interface {}";
+  }
+}
+
+// unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space only.
+const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+const shortEscapes: Record<number, string> = {
+  7: "\\a",
+  8: "\\b",
+  12: "\\f",
+  10: "\\n",
+  13: "\\r",
+  9: "\\t",
+  11: "\\v",
+};
+
+function hex(n: number, width: number): string {
+  return n.toString(16).padStart(width, "0");
+}
+
+/**
+ * Go's `strconv.Quote` (what `%q` prints for a string): double quotes, `\"` and `\\`,
+ * printable runes as is, the C short escapes, `\xNN` for other control bytes, `\uNNNN` and
+ * `\UNNNNNNNN` for other unprintable runes. A lone surrogate (which a Go string cannot hold;
+ * Go's decoder makes it U+FFFD) is quoted as U+FFFD.
+ */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    let cp = ch.codePointAt(0) ?? 0xfffd;
+    if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+    if (cp === 0x22 || cp === 0x5c) {
+      out += `\\${String.fromCodePoint(cp)}`;
+    } else if (printable.test(String.fromCodePoint(cp))) {
+      out += String.fromCodePoint(cp);
+    } else if (shortEscapes[cp] !== undefined) {
+      out += shortEscapes[cp];
+    } else if (cp < 0x20 || cp === 0x7f) {
+      out += `\\x${hex(cp, 2)}`;
+    } else if (cp < 0x10000) {
+      out += `\\u${hex(cp, 4)}`;
+    } else {
+      out += `\\U${hex(cp, 8)}`;
+    }
+  }
+  return `${out}"`;
+}
+
+/**
+ * Go's `strings.ToLower`: the simple (one-to-one) lowercase mapping of each rune. JavaScript's
+ * `toLowerCase` applies the full mapping, which turns U+0130 into two code points and a final
+ * capital sigma into ς; mapping rune by rune and keeping the first code point gives Go's result.
+ */
+export function goToLower(s: string): string {
+  let out = "";
+  for (const ch of s) {
+    const lower = ch.toLowerCase();
+    out += String.fromCodePoint(lower.codePointAt(0) ?? 0xfffd);
+  }
+  return out;
+}

@@ -1,0 +1,141 @@
+/**
+ * A plugin's network configuration, as libcni reads it (upstream `types.PluginConf`, alias
+ * `NetConf`): the well-known fields, decoded with Go's struct rules.
+ *
+ * Go's rules matter because a Go runtime reading the same file accepts and rejects exactly the
+ * same inputs: keys match case-insensitively (`"Type"` sets `type`), unknown keys are ignored
+ * here (they stay in the plugin's bytes), `null` leaves a field at its zero value, and a value of
+ * the wrong type fails the whole decode with Go's message, e.g.
+ * `json: cannot unmarshal string into Go struct field PluginConf.capabilities of type bool`.
+ */
+import { defineStruct, type StructSchema } from "../encoding/struct.js";
+import type { DNS } from "./dns.js";
+
+/** A still-valid attachment passed to GC (upstream `types.GCAttachment`). */
+export interface PluginConfGCAttachment {
+  containerID: string;
+  ifname: string;
+}
+
+/** A plugin's configuration: the fields libcni itself reads (upstream `types.PluginConf`). */
+export interface PluginConf {
+  /** `cniVersion`, "" when absent. */
+  cniVersion: string;
+  /** `name`, "" when absent. */
+  name: string;
+  /** `type`: the plugin executable's name, "" when absent. */
+  type: string;
+  /** `capabilities`: which runtime capabilities the plugin accepts (absent when not given). */
+  capabilities?: Record<string, boolean>;
+  /** `ipam`, when given. */
+  ipam?: { type: string };
+  /** `dns`, when given. */
+  dns?: DNS;
+  /** `prevResult` as raw JSON (an object), when given. Parse it with `parsePrevResult`. */
+  rawPrevResult?: Record<string, unknown>;
+  /** `cni.dev/valid-attachments`: the attachments a GC must keep, when given. */
+  validAttachments?: PluginConfGCAttachment[];
+}
+
+const stringList = { type: "array", items: { type: "string" } } as const;
+
+const pluginConfSchema: StructSchema = {
+  fields: {
+    cniVersion: { type: "string" },
+    name: { type: "string" },
+    type: { type: "string" },
+    capabilities: { type: "map", values: { type: "bool" } },
+    ipam: {
+      type: "struct",
+      goName: "types.IPAM",
+      struct: { fields: { type: { type: "string" } } },
+    },
+    dns: {
+      type: "struct",
+      goName: "types.DNS",
+      struct: {
+        fields: {
+          nameservers: stringList,
+          domain: { type: "string" },
+          search: stringList,
+          options: stringList,
+        },
+      },
+    },
+    prevResult: { type: "map", values: { type: "any" } },
+    "cni.dev/valid-attachments": {
+      type: "array",
+      items: {
+        type: "struct",
+        goName: "types.GCAttachment",
+        struct: { fields: { containerID: { type: "string" }, ifname: { type: "string" } } },
+      },
+    },
+  },
+};
+
+/** The decoder's output: the canonical JSON keys that were present and not null. */
+interface RawPluginConf {
+  cniVersion?: string;
+  name?: string;
+  type?: string;
+  capabilities?: Record<string, boolean | null>;
+  ipam?: { type?: string };
+  dns?: {
+    nameservers?: (string | null)[];
+    domain?: string;
+    search?: (string | null)[];
+    options?: (string | null)[];
+  };
+  prevResult?: Record<string, unknown>;
+  "cni.dev/valid-attachments"?: ({ containerID?: string; ifname?: string } | null)[];
+}
+
+const decoder = defineStruct<RawPluginConf>("types.PluginConf", pluginConfSchema);
+
+// Go stores a JSON null inside a slice or map as the element's zero value.
+const strings = (list: (string | null)[] | undefined): string[] | undefined =>
+  list?.map((s) => s ?? "");
+
+function toDNS(raw: NonNullable<RawPluginConf["dns"]>): DNS {
+  const dns: DNS = {};
+  const nameservers = strings(raw.nameservers);
+  if (nameservers !== undefined) dns.nameservers = nameservers;
+  if (raw.domain !== undefined) dns.domain = raw.domain;
+  const search = strings(raw.search);
+  if (search !== undefined) dns.search = search;
+  const options = strings(raw.options);
+  if (options !== undefined) dns.options = options;
+  return dns;
+}
+
+/**
+ * Decodes a parsed JSON value into a PluginConf with Go's `json.Unmarshal` rules. `null` gives
+ * the zero configuration (Go leaves the struct untouched). Throws the encoder's
+ * `UnmarshalTypeError`, with Go's message, when a field has the wrong type or the value is not
+ * an object.
+ */
+export function decodePluginConf(value: unknown): PluginConf {
+  const raw: RawPluginConf = value === null ? {} : decoder.decode(value);
+  const conf: PluginConf = {
+    cniVersion: raw.cniVersion ?? "",
+    name: raw.name ?? "",
+    type: raw.type ?? "",
+  };
+  if (raw.capabilities !== undefined) {
+    conf.capabilities = Object.fromEntries(
+      Object.entries(raw.capabilities).map(([key, on]) => [key, on === true]),
+    );
+  }
+  if (raw.ipam !== undefined) conf.ipam = { type: raw.ipam.type ?? "" };
+  if (raw.dns !== undefined) conf.dns = toDNS(raw.dns);
+  if (raw.prevResult !== undefined) conf.rawPrevResult = raw.prevResult;
+  const attachments = raw["cni.dev/valid-attachments"];
+  if (attachments !== undefined) {
+    conf.validAttachments = attachments.map((a) => ({
+      containerID: a?.containerID ?? "",
+      ifname: a?.ifname ?? "",
+    }));
+  }
+  return conf;
+}
