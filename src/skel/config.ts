@@ -1,0 +1,51 @@
+/**
+ * The only look skel takes at the config before dispatching (upstream `validateConfig`): it
+ * must be JSON with a valid network `name`.
+ */
+
+import { parseJSON } from "../encoding/parse.js";
+import { defineStruct } from "../encoding/struct.js";
+import { CNIError, ErrDecodingFailure, ErrInvalidNetworkConfig } from "../types/error.js";
+import { validateNetworkName } from "../utils/index.js";
+
+// Upstream decodes into an anonymous `struct { Name string "json:\"name\"" }`: Go names an
+// anonymous struct "" in field errors and by its literal type at the top level.
+const anonymousType = 'struct { Name string "json:\\"name\\"" }';
+const nameOnly = defineStruct<{ name?: string }>("", { fields: { name: { type: "string" } } });
+
+function jsonKind(value: unknown): string {
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "boolean") return "bool";
+  return typeof value;
+}
+
+function decodeName(stdinData: Uint8Array): string {
+  const value = parseJSON(stdinData);
+  // Go decodes a top-level null into a struct as a no-op.
+  if (value === null) return "";
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new Error(
+      `json: cannot unmarshal ${jsonKind(value)} into Go value of type ${anonymousType}`,
+    );
+  }
+  return nameOnly.decode(value).name ?? "";
+}
+
+/**
+ * Checks the config bytes: not JSON (or a non-string name) → code 6
+ * `error unmarshall network config: <Go's error>`; empty name → code 7 `missing network name`;
+ * then the network name rules of `validateNetworkName`.
+ */
+export function validateConfig(stdinData: Uint8Array): CNIError | undefined {
+  let name: string;
+  try {
+    name = decodeName(stdinData);
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    return new CNIError(ErrDecodingFailure, `error unmarshall network config: ${text}`, "", {
+      cause: error,
+    });
+  }
+  if (name === "") return new CNIError(ErrInvalidNetworkConfig, "missing network name");
+  return validateNetworkName(name);
+}

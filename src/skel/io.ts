@@ -1,0 +1,38 @@
+/**
+ * Reading stdin and writing stdout/stderr for skel, over injectable streams so that the whole
+ * dispatcher runs in-process in tests, as upstream's `dispatcher` takes Getenv/Stdin/Stdout.
+ */
+
+import type { OutputStream } from "./types.js";
+
+/** Where the config comes from: bytes already read, or a stream such as `process.stdin`. */
+export type StdinSource = Uint8Array | AsyncIterable<Uint8Array | string>;
+
+/** Reads a stdin source to the end (upstream `io.ReadAll`). Rejects with the stream's error. */
+export async function readAll(source: StdinSource): Promise<Uint8Array> {
+  if (source instanceof Uint8Array) return source;
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of source) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+    chunks.push(bytes);
+    length += bytes.byteLength;
+  }
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Writes a chunk and resolves once the stream has taken it, so that a plugin's output is out
+ * before the process exits (process.exit does not wait for pending asynchronous writes).
+ */
+export function writeAll(stream: OutputStream, chunk: string | Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(chunk, (error) => (error ? reject(error) : resolve()));
+  });
+}

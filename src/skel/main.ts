@@ -1,0 +1,51 @@
+/**
+ * The plugin's main (upstream `skel.PluginMainFuncs`): dispatch, print any error as JSON on
+ * stdout, and exit with 1 on error and 0 otherwise.
+ */
+
+import type { PluginInfo } from "../version/index.js";
+import { type PluginMainOptions, pluginMainWithError } from "./dispatch.js";
+import { writeAll } from "./io.js";
+import { printError } from "./print.js";
+import type { CNIFuncs } from "./types.js";
+
+/** `PluginMainOptions` plus the exit function, injectable so tests can run `pluginMain`. */
+export interface PluginMainExitOptions extends PluginMainOptions {
+  /** Ends the process with the code (default `process.exit`). */
+  exit?: (code: number) => void;
+}
+
+/**
+ * The whole main of a CNI plugin: reads the CNI_* environment and the config, calls the verb's
+ * callback, and on error prints `{"code","msg","details"}` (4-space indented) to stdout and
+ * exits 1; on success it exits 0. With no CNI_COMMAND, `about` and the supported versions are
+ * printed to stderr (recommended: `"CNI plugin <name> v<version>"`).
+ *
+ * Exiting explicitly, once stdout and stderr have taken everything written, matches a Go main
+ * returning: a timer or socket the plugin left open does not keep it alive.
+ *
+ * @example
+ * await pluginMain({ add, del, check }, pluginSupports("1.0.0", "1.1.0"), "CNI plugin demo v1");
+ */
+export async function pluginMain(
+  funcs: CNIFuncs,
+  versionInfo: PluginInfo,
+  about: string,
+  options: PluginMainExitOptions = {},
+): Promise<void> {
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const error = await pluginMainWithError(funcs, versionInfo, about, options);
+  if (error) {
+    try {
+      await printError(error, stdout);
+    } catch (printFailure) {
+      const text = printFailure instanceof Error ? printFailure.message : String(printFailure);
+      await writeAll(stderr, `Error writing error JSON to stdout: ${text}\n`).catch(() => {});
+    }
+  }
+  // An empty write completes after every earlier write on the same stream.
+  await Promise.all([writeAll(stdout, ""), writeAll(stderr, "")]).catch(() => {});
+  exit(error ? 1 : 0);
+}

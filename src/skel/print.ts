@@ -1,0 +1,34 @@
+/**
+ * Printing what a plugin reports: its result (upstream `types.PrintResult`) and its error
+ * (upstream `types.Error.Print`), both as 4-space indented JSON with no trailing newline.
+ */
+
+import { goStruct, marshalIndent } from "../encoding/json.js";
+import type { CNIError } from "../types/error.js";
+import type { Result } from "../types/index.js";
+import { writeAll } from "./io.js";
+import type { OutputStream } from "./types.js";
+
+/** The error as upstream prints it: `{"code","msg","details"}` in Go's field order, indented. */
+export function formatError(error: CNIError): string {
+  const { code, msg, details } = error.toJSON();
+  return marshalIndent(goStruct({ code, msg, details }));
+}
+
+/** Writes the error JSON to `stdout` (default the process's), as a plugin reports failure. */
+export function printError(error: CNIError, stdout: OutputStream = process.stdout): Promise<void> {
+  return writeAll(stdout, formatError(error));
+}
+
+/**
+ * Converts the result to the config's version and prints it (upstream `types.PrintResult`).
+ * Rejects when the result cannot be expressed in that version; nothing is printed then.
+ */
+export async function printResult(
+  result: Result,
+  version: string,
+  stdout: OutputStream = process.stdout,
+): Promise<void> {
+  const converted = result.getAsVersion(version);
+  await writeAll(stdout, converted.print());
+}
