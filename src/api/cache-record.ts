@@ -1,0 +1,161 @@
+/**
+ * The result cache record (upstream's `cachedInfo`), encoded and decoded exactly as Go does.
+ *
+ * Go runtimes on the same host read and write the same files under `/var/lib/cni/results`, so
+ * the bytes must match: a Go struct with fields in this order, `omitempty` on the last four,
+ * `config` as base64, `capabilityArgs` and `result` as Go maps (keys sorted at every level).
+ */
+import { utf8Encode } from "../encoding/bytes.js";
+import { goStruct, marshal } from "../encoding/json.js";
+import { parseJSON } from "../encoding/parse.js";
+import { defineStruct, UnmarshalTypeError } from "../encoding/struct.js";
+import { decodeStdBase64 } from "./base64.js";
+
+/** The `kind` of a cache record written by libcni 0.7 and later (upstream `CNICacheV1`). */
+export const CNICacheV1 = "cniCacheV1";
+
+/** A decoded cache record, upstream's `cachedInfo` (JSON keys as the fields). */
+export interface CacheRecord {
+  /** `cniCacheV1` for a record; anything else means a legacy or foreign file. */
+  kind: string;
+  /** The attachment's container ID. */
+  containerId: string;
+  /** The network configuration's bytes as given to ADD (list or single plugin); undefined = Go nil. */
+  config: Uint8Array | undefined;
+  /** The attachment's interface name. */
+  ifName: string;
+  /** The network's name. */
+  networkName: string;
+  /** The network namespace path given to ADD ("" when none). */
+  netns: string;
+  /** The CNI_ARGS pairs given to ADD; undefined = Go nil. */
+  cniArgs: [string, string][] | undefined;
+  /** The capability arguments given to ADD; undefined = Go nil. */
+  capabilityArgs: Record<string, unknown> | undefined;
+  /** The final result of the ADD chain as a JSON map; undefined = Go nil. */
+  result: Record<string, unknown> | undefined;
+}
+
+/** What ADD stores: the attachment, its inputs and the chain's result. */
+export interface CacheRecordInput {
+  containerId: string;
+  config: Uint8Array | undefined;
+  ifName: string;
+  networkName: string;
+  netns?: string;
+  cniArgs?: readonly (readonly [string, string])[];
+  capabilityArgs?: Record<string, unknown>;
+  /** The result, encoded with its own Go encoding (any value `marshal` accepts). */
+  result?: unknown;
+}
+
+const isMap = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Encodes a record as Go's `json.Marshal(&cachedInfo)`. The result goes through a JSON map as
+ * upstream's does (marshal, unmarshal into `map[string]interface{}`, marshal again), so its
+ * keys come out sorted whatever the result's own encoding.
+ */
+export function encodeCacheRecord(input: CacheRecordInput): Uint8Array {
+  let result: Record<string, unknown> | undefined;
+  if (input.result !== undefined && input.result !== null) {
+    const asMap = parseJSON(marshal(input.result));
+    if (isMap(asMap)) result = asMap;
+  }
+  const nonEmpty = <T extends object>(v: T | undefined): T | undefined =>
+    v !== undefined && Object.keys(v).length > 0 ? v : undefined;
+  const record = goStruct({
+    kind: CNICacheV1,
+    containerId: input.containerId,
+    // Go writes a nil []byte as null, an empty one as "".
+    config: input.config ?? null,
+    ifName: input.ifName,
+    networkName: input.networkName,
+    netns: input.netns === "" ? undefined : input.netns,
+    cniArgs: nonEmpty(input.cniArgs),
+    capabilityArgs: nonEmpty(input.capabilityArgs),
+    result: nonEmpty(result),
+  });
+  return utf8Encode(marshal(record));
+}
+
+interface RawRecord {
+  kind?: string;
+  containerId?: string;
+  config?: string;
+  ifName?: string;
+  networkName?: string;
+  netns?: string;
+  cniArgs?: unknown;
+  capabilityArgs?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+}
+
+const recordDecoder = defineStruct<RawRecord>("cachedInfo", {
+  fields: {
+    kind: { type: "string" },
+    containerId: { type: "string" },
+    config: { type: "string", goType: "[]uint8" },
+    ifName: { type: "string" },
+    networkName: { type: "string" },
+    netns: { type: "string" },
+    // [][2]string has rules of its own (short arrays padded, long ones cut): decoded below.
+    cniArgs: { type: "any", goType: "[][2]string" },
+    capabilityArgs: { type: "map", values: { type: "any" } },
+    result: { type: "map", values: { type: "any" } },
+  },
+});
+
+function kindOf(v: unknown): string {
+  if (typeof v === "number") return "number";
+  if (typeof v === "boolean") return "bool";
+  if (Array.isArray(v)) return "array";
+  return typeof v === "object" ? "object" : "string";
+}
+
+/** Go's decoding of a JSON value into `[][2]string`: each pair padded or cut to two strings. */
+function decodeCniArgs(value: unknown): [string, string][] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const typeError = (v: unknown, goType: string): UnmarshalTypeError =>
+    new UnmarshalTypeError(kindOf(v), goType, "cachedInfo", "cniArgs");
+  if (!Array.isArray(value)) throw typeError(value, "[][2]string");
+  return value.map((pair): [string, string] => {
+    if (pair === null) return ["", ""];
+    if (!Array.isArray(pair)) throw typeError(pair, "[2]string");
+    const out: [string, string] = ["", ""];
+    for (let i = 0; i < pair.length; i++) {
+      const item: unknown = pair[i];
+      if (item === null) continue;
+      if (typeof item !== "string") throw typeError(item, "string");
+      if (i < 2) out[i] = item;
+    }
+    return out;
+  });
+}
+
+/**
+ * Decodes a record as Go's `json.Unmarshal(bytes, &cachedInfo)`: keys matched
+ * case-insensitively, unknown keys ignored, a wrong type or bad base64 an error. Throws
+ * `JSONSyntaxError` for bytes that are not JSON (an empty file included), `UnmarshalTypeError`
+ * for a wrong type and `CorruptInputError` for a bad `config`.
+ */
+export function decodeCacheRecord(bytes: Uint8Array): CacheRecord {
+  const value = parseJSON(bytes);
+  // Go: `null` leaves the struct as it is; any other non-object names the package-qualified type.
+  if (value !== null && !isMap(value)) {
+    throw new UnmarshalTypeError(kindOf(value), "libcni.cachedInfo", "", "");
+  }
+  const raw = value === null ? {} : recordDecoder.decode(value);
+  return {
+    kind: raw.kind ?? "",
+    containerId: raw.containerId ?? "",
+    config: raw.config === undefined ? undefined : decodeStdBase64(utf8Encode(raw.config)),
+    ifName: raw.ifName ?? "",
+    networkName: raw.networkName ?? "",
+    netns: raw.netns ?? "",
+    cniArgs: decodeCniArgs(raw.cniArgs),
+    capabilityArgs: raw.capabilityArgs,
+    result: raw.result,
+  };
+}

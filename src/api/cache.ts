@@ -1,0 +1,180 @@
+/**
+ * The result cache: one record per attachment at `<cacheDir>/results/<net>-<cid>-<ifname>`,
+ * in upstream's layout and format, so Go runtimes and this library share it.
+ *
+ * Better than upstream: records are replaced atomically and durably (see `atomic-write.ts`),
+ * and every path is built from validated names, so a hostile network name, container ID or
+ * interface name (`../../etc`, `a/b`) never reaches a file outside `<cacheDir>/results`.
+ */
+import { readdir, readFile, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { compareUTF8 } from "../encoding/json.js";
+import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
+import { isTempName, mkdirDurable, sweepTempFiles, writeFileAtomic } from "./atomic-write.js";
+import { CNICacheV1, decodeCacheRecord } from "./cache-record.js";
+import { goQuote } from "./quote.js";
+import type { NetworkAttachment } from "./types.js";
+
+/** Upstream's default cache directory (`libcni.CacheDir`). */
+export const CacheDir = "/var/lib/cni";
+
+/** How old a temporary file must be before a sweep treats it as a crash leftover. */
+const STALE_TEMP_MS = 10 * 60 * 1000;
+
+/** How many records are read at once when listing attachments. */
+const READ_CONCURRENCY = 32;
+
+/** The directory holding the records: `<cacheDir>/results`. */
+export function resultsDir(cacheDir: string): string {
+  return join(cacheDir, "results");
+}
+
+/**
+ * The record path for an attachment. An empty part fails with upstream's message; then each
+ * part is validated as ADD validates it (container ID, network name, interface name, with
+ * upstream's codes), which also keeps the path inside `<cacheDir>/results`: a valid name
+ * holds no `/` and is neither `.` nor `..`.
+ */
+export function cacheFilePath(
+  cacheDir: string,
+  netName: string,
+  containerID: string,
+  ifName: string,
+): string {
+  if (netName === "" || containerID === "" || ifName === "") {
+    throw new Error(
+      `cache file path requires network name (${goQuote(netName)}), container ID (${goQuote(containerID)}), and interface name (${goQuote(ifName)})`,
+    );
+  }
+  const invalid =
+    validateContainerID(containerID) ??
+    validateNetworkName(netName) ??
+    validateInterfaceName(ifName);
+  if (invalid) throw invalid;
+  return join(resultsDir(cacheDir), `${netName}-${containerID}-${ifName}`);
+}
+
+/** Options for writing records. */
+export interface CacheWriteOptions {
+  /** fsync the record and its directory (default true). */
+  durable?: boolean;
+}
+
+/**
+ * Writes an attachment's record at `path` (from {@link cacheFilePath}): the results directory
+ * is created with mode 0700, the record replaced atomically with mode 0600.
+ */
+export async function writeCacheRecord(
+  path: string,
+  record: Uint8Array,
+  options: CacheWriteOptions = {},
+): Promise<void> {
+  const durable = options.durable ?? true;
+  const dir = join(path, "..");
+  await mkdirDurable(dir, 0o700, durable);
+  await writeFileAtomic(path, record, { mode: 0o600, durable });
+}
+
+/** Reads a record's bytes; undefined when it cannot be read (upstream ignores read errors). */
+export async function readCacheFile(path: string): Promise<Uint8Array | undefined> {
+  try {
+    return await readFile(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes a record; a missing one is not an error (upstream ignores the removal's result). */
+export async function removeCacheRecord(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch {
+    // Upstream: `_ = c.cacheDel(...)`.
+  }
+}
+
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Upstream's file-name prefilter: `-<cid>-` somewhere after the first byte, not at the end. */
+function nameMayHold(name: string, containerID: string): boolean {
+  if (containerID === "") return true;
+  const part = `-${containerID}-`;
+  const pos = name.indexOf(part);
+  return pos > 0 && pos + part.length < name.length;
+}
+
+async function readAttachment(
+  dir: string,
+  name: string,
+  containerID: string,
+): Promise<NetworkAttachment | undefined> {
+  const bytes = await readCacheFile(join(dir, name));
+  if (bytes === undefined) return undefined;
+  let record: ReturnType<typeof decodeCacheRecord>;
+  try {
+    record = decodeCacheRecord(bytes);
+  } catch {
+    return undefined;
+  }
+  if (record.kind !== CNICacheV1) return undefined;
+  if (containerID !== "" && record.containerId !== containerID) return undefined;
+  if (record.ifName === "" || record.networkName === "") return undefined;
+  return {
+    containerID: record.containerId,
+    network: record.networkName,
+    ifName: record.ifName,
+    config: record.config,
+    netNS: record.netns,
+    cniArgs: record.cniArgs,
+    capabilityArgs: record.capabilityArgs,
+  };
+}
+
+/** Options for {@link listCachedAttachments}. */
+export interface ListOptions {
+  /** Also remove temporary files left by a crashed writer (GC does). */
+  sweep?: boolean;
+}
+
+/**
+ * Upstream's `GetCachedAttachments`: the records of `<cacheDir>/results` in byte order of
+ * their names, optionally only those of one container. A missing directory gives an empty
+ * list; unreadable, malformed, foreign (kind other than `cniCacheV1`) or incomplete records
+ * are skipped, as are this library's temporary files.
+ */
+export async function listCachedAttachments(
+  cacheDir: string,
+  containerID: string,
+  options: ListOptions = {},
+): Promise<NetworkAttachment[]> {
+  const dir = resultsDir(cacheDir);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  if (options.sweep) await sweepTempFiles(dir, names, STALE_TEMP_MS);
+  names.sort(compareUTF8);
+  const candidates = names.filter((name) => !isTempName(name) && nameMayHold(name, containerID));
+  const found = await mapLimit(candidates, READ_CONCURRENCY, (name) =>
+    readAttachment(dir, name, containerID),
+  );
+  return found.filter((a): a is NetworkAttachment => a !== undefined);
+}
