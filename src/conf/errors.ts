@@ -20,6 +20,21 @@ function hasBrand(value: unknown, brand: symbol): boolean {
   return typeof value === "object" && value !== null && brand in value;
 }
 
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/**
+ * Makes `instanceof cls` answer by brand, so an error from another copy of the library passes.
+ * A subclass of `cls` (the caller's own) keeps the ordinary prototype check.
+ */
+function answerInstanceofByBrand(cls: ErrorClass, brand: symbol): void {
+  Object.defineProperty(cls, Symbol.hasInstance, {
+    value(this: unknown, value: unknown): boolean {
+      if (this !== cls) return Function.prototype[Symbol.hasInstance].call(this, value);
+      return hasBrand(value, brand);
+    },
+  });
+}
+
 /** Options for a ConfError. */
 export interface ConfErrorOptions {
   /** The underlying error (Go's `%w` operand). */
@@ -32,13 +47,6 @@ export class ConfError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ConfError";
     Object.defineProperty(this, confBrand, { value: true });
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // A subclass of this class gets the ordinary prototype check; this class answers by brand.
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof was asked about
-    if (this !== ConfError) return Function.prototype[Symbol.hasInstance].call(this, value);
-    return hasBrand(value, confBrand);
   }
 }
 
@@ -60,13 +68,6 @@ export class NotFoundError extends ConfError {
     this.networkName = name;
     Object.defineProperty(this, notFoundBrand, { value: true });
   }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // A subclass of this class gets the ordinary prototype check; this class answers by brand.
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof was asked about
-    if (this !== NotFoundError) return Function.prototype[Symbol.hasInstance].call(this, value);
-    return hasBrand(value, notFoundBrand);
-  }
 }
 
 /**
@@ -82,14 +83,6 @@ export class NoConfigsFoundError extends ConfError {
     this.name = "NoConfigsFoundError";
     this.dir = dir;
     Object.defineProperty(this, noConfigsBrand, { value: true });
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // A subclass of this class gets the ordinary prototype check; this class answers by brand.
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof was asked about
-    if (this !== NoConfigsFoundError)
-      return Function.prototype[Symbol.hasInstance].call(this, value);
-    return hasBrand(value, noConfigsBrand);
   }
 }
 
@@ -126,11 +119,9 @@ export class ConfFileError extends ConfError {
     const message = error instanceof Error ? error.message : String(error);
     return new ConfFileError(file, `${message} (file ${file})`, error);
   }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // A subclass of this class gets the ordinary prototype check; this class answers by brand.
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof was asked about
-    if (this !== ConfFileError) return Function.prototype[Symbol.hasInstance].call(this, value);
-    return hasBrand(value, fileBrand);
-  }
 }
+
+answerInstanceofByBrand(ConfError, confBrand);
+answerInstanceofByBrand(NotFoundError, notFoundBrand);
+answerInstanceofByBrand(NoConfigsFoundError, noConfigsBrand);
+answerInstanceofByBrand(ConfFileError, fileBrand);
