@@ -1,0 +1,122 @@
+/**
+ * CNI_ARGS parsing (upstream `types/args.go`): "K1=V1;K2=V2" into a typed record.
+ *
+ * Go fills the exported fields of a struct by name with `encoding.TextUnmarshaler` types
+ * (`UnmarshallableBool`, `UnmarshallableString`, `net.IP`, ...). Here the struct is described by
+ * an `ArgsSpec`, a record from argument name (matched exactly, as Go's `FieldByName`) to its
+ * type: `"bool"` (UnmarshallableBool), `"string"` (UnmarshallableString), `"ip"` (`net.IP`) or a
+ * function parsing the text (any other TextUnmarshaler). `loadArgs` returns the values found,
+ * typed from the spec; `IgnoreUnknown` (upstream's `CommonArgs`) is always understood.
+ *
+ * @example
+ * const args = loadArgs("IgnoreUnknown=1;K8S_POD_NAME=web", { K8S_POD_NAME: "string" });
+ * args.K8S_POD_NAME; // "web" (string | undefined)
+ */
+import { ipUnmarshalText } from "./ip.js";
+import { goQuote } from "./result.js";
+
+/** How one argument's text is read: a named type or a parser (Go's `UnmarshalText`). */
+export type ArgType = "bool" | "string" | "ip" | ((text: string) => unknown);
+
+/** The arguments a caller understands: name → type. */
+export type ArgsSpec = Record<string, ArgType>;
+
+/** The value type an `ArgType` parses to. */
+export type ArgValue<T extends ArgType> = T extends "bool"
+  ? boolean
+  : T extends "string"
+    ? string
+    : T extends "ip"
+      ? Uint8Array
+      : T extends (text: string) => infer R
+        ? R
+        : never;
+
+/** The record `loadArgs` returns: every argument optional, plus `IgnoreUnknown`. */
+export type LoadedArgs<S extends ArgsSpec> = { [K in keyof S]?: ArgValue<S[K]> } & {
+  IgnoreUnknown?: boolean;
+};
+
+/** A CNI_ARGS string could not be loaded (invalid pair, bad value, unknown arguments). */
+export class ArgsError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ArgsError";
+  }
+}
+
+/** Upstream `UnmarshalableArgsError`: the spec names a type that cannot read text. */
+export class UnmarshalableArgsError extends ArgsError {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnmarshalableArgsError";
+  }
+}
+
+/**
+ * Upstream `UnmarshallableBool.UnmarshalText`: "1"/"true" and "0"/"false" in any case;
+ * anything else throws `boolean unmarshal error: invalid input <lower-cased text>`.
+ */
+export function parseUnmarshallableBool(text: string): boolean {
+  const s = text.toLowerCase();
+  if (s === "1" || s === "true") return true;
+  if (s === "0" || s === "false") return false;
+  throw new ArgsError(`boolean unmarshal error: invalid input ${s}`);
+}
+
+/** Upstream `UnmarshallableString.UnmarshalText`: the text itself. */
+export function parseUnmarshallableString(text: string): string {
+  return text;
+}
+
+function parserFor(name: string, type: unknown): (text: string) => unknown {
+  switch (type) {
+    case "bool":
+      return parseUnmarshallableBool;
+    case "string":
+      return parseUnmarshallableString;
+    case "ip":
+      return ipUnmarshalText;
+  }
+  if (typeof type === "function") return type as (text: string) => unknown;
+  throw new UnmarshalableArgsError(
+    `ARGS: cannot unmarshal into field '${name}' - type '${String(type)}' does not implement encoding.TextUnmarshaler`,
+  );
+}
+
+/**
+ * Upstream `LoadArgs`: parses "K=V;K2=V2" against `spec`. Each pair must have exactly one "=";
+ * a known key's value is parsed by its type (the last occurrence wins); unknown keys are an
+ * error unless `IgnoreUnknown` is true. Throws `ArgsError` with upstream's texts
+ * (`ARGS: invalid pair "x"`, `ARGS: error parsing value of pair "K=V": ...`,
+ * `ARGS: unknown args ["K=V"]`).
+ */
+export function loadArgs<S extends ArgsSpec>(args: string, spec: S): LoadedArgs<S> {
+  const out: Record<string, unknown> = {};
+  if (args === "") return out as LoadedArgs<S>;
+  const unknown: string[] = [];
+  for (const pair of args.split(";")) {
+    const kv = pair.split("=");
+    if (kv.length !== 2) throw new ArgsError(`ARGS: invalid pair ${goQuote(pair)}`);
+    const [key, value] = kv;
+    const type =
+      key === "IgnoreUnknown" ? "bool" : Object.hasOwn(spec, key) ? spec[key] : undefined;
+    if (type === undefined) {
+      unknown.push(pair);
+      continue;
+    }
+    const parse = parserFor(key, type);
+    try {
+      out[key] = parse(value);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ArgsError(`ARGS: error parsing value of pair ${goQuote(pair)}: ${message}`, {
+        cause: error,
+      });
+    }
+  }
+  if (unknown.length > 0 && out.IgnoreUnknown !== true) {
+    throw new ArgsError(`ARGS: unknown args [${unknown.map(goQuote).join(" ")}]`);
+  }
+  return out as LoadedArgs<S>;
+}

@@ -1,0 +1,168 @@
+/**
+ * Networks as Go's `net.IPNet` (an address and a mask, each a byte slice) and upstream's
+ * `types.IPNet` JSON form: the CIDR string. `parseCIDR` is upstream's `types.ParseCIDR`, which,
+ * unlike `net.ParseCIDR`, keeps the host bits ("10.1.2.3/24" stays "10.1.2.3/24"), since a
+ * result's `address` names the interface's own address, not its subnet.
+ */
+import { hexString, IPv4len, IPv6len, ipTo4, ipToString, ParseError, parseIP } from "./ip.js";
+
+/** Go's `net.IPNet`: `ip` (4 or 16 bytes) and `mask` (4 or 16 bytes). Empty = Go's zero value. */
+export interface IPNet {
+  /** The address, host bits included. */
+  ip: Uint8Array;
+  /** The network mask. */
+  mask: Uint8Array;
+}
+
+/** Go's zero `net.IPNet{}`: what a missing `address` or `dst` decodes to; prints as "<nil>". */
+export function zeroIPNet(): IPNet {
+  return { ip: new Uint8Array(0), mask: new Uint8Array(0) };
+}
+
+/** Go's `net.CIDRMask(ones, bits)`: `ones` leading 1 bits out of `bits` (32 or 128). */
+export function cidrMask(ones: number, bits: number): Uint8Array {
+  if ((bits !== 8 * IPv4len && bits !== 8 * IPv6len) || ones < 0 || ones > bits) {
+    throw new RangeError(`invalid mask /${ones} of ${bits} bits`);
+  }
+  const mask = new Uint8Array(bits / 8);
+  let n = ones;
+  for (let i = 0; i < mask.length; i++) {
+    if (n >= 8) {
+      mask[i] = 0xff;
+      n -= 8;
+      continue;
+    }
+    mask[i] = (0xff00 >> n) & 0xff;
+    n = 0;
+  }
+  return mask;
+}
+
+/** Go's `net.IPv4Mask(a, b, c, d)`: a 4-byte mask. */
+export function ipv4Mask(a: number, b: number, c: number, d: number): Uint8Array {
+  return Uint8Array.from([a, b, c, d]);
+}
+
+/**
+ * Go's `IPMask.Size()`: `[ones, bits]` of a canonical mask, `[0, 0]` for a non-canonical one
+ * (ones not leading).
+ */
+export function maskSize(mask: Uint8Array): [number, number] {
+  const ones = simpleMaskLength(mask);
+  return ones === -1 ? [0, 0] : [ones, mask.length * 8];
+}
+
+function simpleMaskLength(mask: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < mask.length; i++) {
+    let v = mask[i];
+    if (v === 0xff) {
+      n += 8;
+      continue;
+    }
+    // A partial byte must be ones then zeros, and every later byte zero.
+    while (v & 0x80) {
+      n++;
+      v = (v << 1) & 0xff;
+    }
+    if (v !== 0) return -1;
+    for (let j = i + 1; j < mask.length; j++) if (mask[j] !== 0) return -1;
+    break;
+  }
+  return n;
+}
+
+/** Go's `networkNumberAndMask`: the address and mask brought to the same length, or undefined. */
+function networkNumberAndMask(n: IPNet): [Uint8Array, Uint8Array] | undefined {
+  let ip = ipTo4(n.ip);
+  if (!ip) {
+    ip = n.ip;
+    if (ip.length !== IPv6len) return undefined;
+  }
+  let m = n.mask;
+  if (m.length === IPv4len) {
+    if (ip.length !== IPv4len) return undefined;
+  } else if (m.length === IPv6len) {
+    if (ip.length === IPv4len) m = m.subarray(12);
+  } else {
+    return undefined;
+  }
+  return [ip, m];
+}
+
+/**
+ * Go's `IPNet.String()` (no masking: host bits kept): "1.2.3.4/24", "2001:db8::1/64";
+ * an IPv4-mapped address with a 16-byte mask prints as IPv4 with the mask's last 32 bits;
+ * a non-canonical mask prints in hex; Go's zero value prints "<nil>".
+ */
+export function ipNetToString(n: IPNet): string {
+  const nm = networkNumberAndMask(n);
+  if (!nm) return "<nil>";
+  const [ip, m] = nm;
+  const l = simpleMaskLength(m);
+  return l === -1 ? `${ipToString(ip)}/${hexString(m)}` : `${ipToString(ip)}/${l}`;
+}
+
+/** Go's `dtoi` on the prefix length: decimal digits only, leading zeros allowed. */
+function parsePrefixLength(s: string): number | undefined {
+  if (!/^[0-9]+$/.test(s)) return undefined;
+  let n = 0;
+  for (const c of s) {
+    n = n * 10 + (c.charCodeAt(0) - 0x30);
+    if (n >= 0xffffff) return undefined;
+  }
+  return n;
+}
+
+/** The address as Go's ParseCIDR reads it, its family width and the prefix length. */
+function splitCIDR(s: string): { ip: Uint8Array; bits: number; ones: number } {
+  const slash = s.indexOf("/");
+  const fail = (): ParseError => new ParseError("CIDR address", s);
+  if (slash < 0) throw fail();
+  const addr = s.slice(0, slash);
+  const ip = parseIP(addr);
+  if (!ip) throw fail();
+  // A dotted quad is IPv4 (32 bits); anything written with colons, mapped or not, is 128.
+  const bits = addr.includes(":") ? 128 : 32;
+  const ones = parsePrefixLength(s.slice(slash + 1));
+  if (ones === undefined || ones > bits) throw fail();
+  return { ip, bits, ones };
+}
+
+/**
+ * Upstream's `types.ParseCIDR`: "10.2.3.1/24" gives address 10.2.3.1 (host bits kept) with a
+ * /24 mask. Throws `ParseError` ("invalid CIDR address: <s>") when `s` is not a CIDR.
+ */
+export function parseCIDR(s: string): IPNet {
+  const { ip, bits, ones } = splitCIDR(s);
+  return { ip, mask: cidrMask(ones, bits) };
+}
+
+/** Go's `IP.Mask(mask)`: the network number, or undefined when lengths do not fit. */
+export function ipMask(ip: Uint8Array, mask: Uint8Array): Uint8Array | undefined {
+  let addr = ip;
+  let m = mask;
+  if (
+    m.length === IPv6len &&
+    addr.length === IPv4len &&
+    m.subarray(0, 12).every((b) => b === 0xff)
+  ) {
+    m = m.subarray(12);
+  }
+  if (m.length === IPv4len && addr.length === IPv6len) {
+    const v4 = ipTo4(addr);
+    if (v4) addr = v4;
+  }
+  if (addr.length !== m.length) return undefined;
+  return addr.map((b, i) => b & m[i]);
+}
+
+/**
+ * Go's `net.ParseCIDR`: the address (16-byte form) and its network, host bits cleared.
+ * Throws `ParseError` like `parseCIDR`.
+ */
+export function parseNetworkCIDR(s: string): { ip: Uint8Array; network: IPNet } {
+  const { ip, bits, ones } = splitCIDR(s);
+  const mask = cidrMask(ones, bits);
+  return { ip, network: { ip: ipMask(ip, mask) ?? ip, mask } };
+}

@@ -1,0 +1,88 @@
+/**
+ * Helpers shared by the result decoders to reproduce Go's decoding of upstream's types, whose
+ * IPConfig and Route types have their own `UnmarshalJSON`: Go decodes those with a nested
+ * `json.Unmarshal`, and a type error raised inside is re-labelled with the outer field
+ * ("Go struct field Result.ips of type int"), so this module does the same.
+ */
+import { UnmarshalTypeError } from "../encoding/struct.js";
+import { type IPNet, parseCIDR, zeroIPNet } from "./cidr.js";
+import { ipUnmarshalText } from "./ip.js";
+
+/** The JSON kind Go names in an `UnmarshalTypeError` for a non-numeric target. */
+export function jsonKind(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  switch (typeof value) {
+    case "number":
+      return "number";
+    case "boolean":
+      return "bool";
+    case "string":
+      return "string";
+    default:
+      return "object";
+  }
+}
+
+/**
+ * Runs a nested decode and re-labels a type error with the outer struct and field, as Go's
+ * decoder does for an error returned by a field's own `UnmarshalJSON`.
+ */
+export function inField<T>(struct: string, field: string, decode: () => T): T {
+  try {
+    return decode();
+  } catch (error) {
+    if (error instanceof UnmarshalTypeError) {
+      throw new UnmarshalTypeError(error.value, error.goType, struct, field);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The checks Go makes before a struct's own decoding: `null` decodes to the zero value (here
+ * `{}`), and anything but an object is a type error naming the Go type.
+ */
+export function structValue(value: unknown, goType: string): Record<string, unknown> {
+  if (value === null) return {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new UnmarshalTypeError(jsonKind(value), goType, "", "");
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Upstream `types.IPNet.UnmarshalJSON` for a field: absent is Go's zero value; `null` is the
+ * empty string, which fails to parse; a non-string is a type error against `string`.
+ */
+export function decodeIPNet(raw: unknown, struct: string, field: string): IPNet {
+  if (raw === undefined) return zeroIPNet();
+  if (raw === null) return parseCIDR("");
+  if (typeof raw !== "string") {
+    throw new UnmarshalTypeError(jsonKind(raw), "string", struct, field);
+  }
+  return parseCIDR(raw);
+}
+
+/** `net.IP` from an already type-checked optional string field: absent or "" is nil. */
+export function decodeIP(raw: unknown): Uint8Array | undefined {
+  if (typeof raw !== "string") return undefined;
+  const ip = ipUnmarshalText(raw);
+  return ip.length === 0 ? undefined : ip;
+}
+
+/**
+ * Decodes the entries of a list of Go pointers with their own `UnmarshalJSON`. A `null` entry
+ * (a nil pointer in Go, which later makes upstream's converters panic) is rejected.
+ */
+export function decodeList<T>(
+  list: unknown[] | undefined,
+  field: string,
+  goType: string,
+  decode: (value: unknown) => T,
+): T[] {
+  return (list ?? []).map((item) => {
+    if (item === null) throw new UnmarshalTypeError("null", goType, "Result", field);
+    return inField("Result", field, () => decode(item));
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * Upstream's `types.GCAttachment`: a container ID and interface name pair that is still
+ * valid, passed to plugins on GC as `cni.dev/valid-attachments`.
+ */
+import { goStruct } from "../encoding/json.js";
+import type { FieldSchema } from "../encoding/struct.js";
+
+/** A still-valid attachment (JSON keys `containerID`, `ifname`; neither is omitted). */
+export interface GCAttachment {
+  /** The container ID. */
+  containerID: string;
+  /** The interface name inside the container. */
+  ifname: string;
+}
+
+/** The Go encoding of an attachment: `containerID` then `ifname`, both always written. */
+export function gcAttachmentToGo(a: GCAttachment): object {
+  return goStruct({ containerID: a.containerID, ifname: a.ifname });
+}
+
+/** The decoding schema of one attachment (a plain Go struct named `GCAttachment`). */
+export const gcAttachmentField: FieldSchema = {
+  type: "struct",
+  goName: "GCAttachment",
+  goType: "types.GCAttachment",
+  struct: { fields: { containerID: { type: "string" }, ifname: { type: "string" } } },
+};

@@ -1,0 +1,231 @@
+/**
+ * IP addresses as Go's `net.IP`: a byte slice of 4 or 16 bytes (0 bytes = nil). Parsing follows
+ * Go's `net.ParseIP` (which since Go 1.22 is `netip.ParseAddr`): an IPv4 address comes back in
+ * its 16-byte IPv4-mapped form, leading zeros in IPv4 octets are rejected, zones are rejected.
+ * Printing follows `net.IP.String()`: IPv4 and IPv4-mapped IPv6 as dotted quads, other IPv6
+ * addresses lower-case with the longest run (of two or more) of zero groups compressed.
+ * Results carry addresses this way so that what Go prints, this library prints.
+ */
+
+/** Go's `net.ParseError`: `invalid <type>: <text>`, e.g. `invalid IP address: 1.2.3.x`. */
+export class ParseError extends Error {
+  /** What was being parsed ("IP address", "CIDR address"). */
+  readonly type: string;
+  /** The text that failed to parse. */
+  readonly text: string;
+  constructor(type: string, text: string) {
+    super(`invalid ${type}: ${text}`);
+    this.name = "ParseError";
+    this.type = type;
+    this.text = text;
+  }
+}
+
+/** Length in bytes of an IPv4 address. */
+export const IPv4len = 4;
+/** Length in bytes of an IPv6 address. */
+export const IPv6len = 16;
+
+const v4InV6Prefix = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];
+
+/** Go's `net.IPv4(a, b, c, d)`: the 16-byte IPv4-mapped form. */
+export function ipv4(a: number, b: number, c: number, d: number): Uint8Array {
+  return Uint8Array.from([...v4InV6Prefix, a, b, c, d]);
+}
+
+/**
+ * Go's `net.ParseIP`: the 16-byte form of an IPv4 or IPv6 address, or `undefined` when `s` is
+ * not one (Go returns nil).
+ */
+export function parseIP(s: string): Uint8Array | undefined {
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === ".") {
+      const fields = parseIPv4Fields(s);
+      return fields && ipv4(fields[0], fields[1], fields[2], fields[3]);
+    }
+    if (c === ":") return parseIPv6(s);
+    if (c === "%") return undefined;
+  }
+  return undefined;
+}
+
+/** The four octets of a dotted-decimal IPv4 address (netip rules), or undefined. */
+function parseIPv4Fields(s: string): number[] | undefined {
+  const fields: number[] = [];
+  let val = 0;
+  let digits = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) {
+      if (digits === 1 && val === 0) return undefined; // leading zero
+      val = val * 10 + (c - 0x30);
+      digits++;
+      if (val > 255) return undefined;
+    } else if (c === 0x2e) {
+      if (i === 0 || i === s.length - 1 || s[i - 1] === ".") return undefined;
+      if (fields.length === 3) return undefined;
+      fields.push(val);
+      val = 0;
+      digits = 0;
+    } else {
+      return undefined;
+    }
+  }
+  if (fields.length < 3) return undefined;
+  fields.push(val);
+  return fields;
+}
+
+const hexValue = (c: number): number => {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
+  if (c >= 0x41 && c <= 0x46) return c - 0x41 + 10;
+  return -1;
+};
+
+/** netip's IPv6 parser; a zone (`%eth0`) makes the address invalid for `net.ParseIP`. */
+function parseIPv6(input: string): Uint8Array | undefined {
+  if (input.includes("%")) return undefined;
+  let s = input;
+  const ip = new Uint8Array(IPv6len);
+  let ellipsis = -1;
+  if (s.length >= 2 && s[0] === ":" && s[1] === ":") {
+    ellipsis = 0;
+    s = s.slice(2);
+    if (s.length === 0) return ip;
+  }
+  let i = 0;
+  while (i < 16) {
+    let off = 0;
+    let acc = 0;
+    for (; off < s.length; off++) {
+      const v = hexValue(s.charCodeAt(off));
+      if (v < 0) break;
+      if (off > 3) return undefined; // more than 4 hex digits
+      acc = acc * 16 + v;
+    }
+    if (off === 0) return undefined;
+    if (off < s.length && s[off] === ".") {
+      if (ellipsis < 0 && i !== 12) return undefined;
+      if (i + 4 > 16) return undefined;
+      const fields = parseIPv4Fields(s);
+      if (!fields) return undefined;
+      ip.set(fields, i);
+      s = "";
+      i += 4;
+      break;
+    }
+    ip[i] = acc >> 8;
+    ip[i + 1] = acc & 0xff;
+    i += 2;
+    s = s.slice(off);
+    if (s.length === 0) break;
+    if (s[0] !== ":" || s.length === 1) return undefined;
+    s = s.slice(1);
+    if (s[0] === ":") {
+      if (ellipsis >= 0) return undefined;
+      ellipsis = i;
+      s = s.slice(1);
+      if (s.length === 0) break;
+    }
+  }
+  if (s.length !== 0) return undefined;
+  if (i < 16) {
+    if (ellipsis < 0) return undefined;
+    const n = 16 - i;
+    for (let j = i - 1; j >= ellipsis; j--) ip[j + n] = ip[j];
+    ip.fill(0, ellipsis, ellipsis + n);
+  } else if (ellipsis >= 0) {
+    return undefined; // "::" must stand for at least one zero group
+  }
+  return ip;
+}
+
+/**
+ * Go's `IP.To4()`: the 4-byte form of an IPv4 or IPv4-mapped address, else undefined.
+ * The address family test the converters use (a route's destination, an IP's version).
+ */
+export function ipTo4(ip: Uint8Array): Uint8Array | undefined {
+  if (ip.length === IPv4len) return ip;
+  if (ip.length === IPv6len && v4InV6Prefix.every((b, i) => ip[i] === b)) {
+    return ip.subarray(12, 16);
+  }
+  return undefined;
+}
+
+const hexDigits = "0123456789abcdef";
+
+/** Lower-case hex of the bytes, as Go's `hexString`. */
+export function hexString(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) out += hexDigits[b >> 4] + hexDigits[b & 15];
+  return out;
+}
+
+/** Go's `net.IP.String()`: "<nil>" for an empty address, "?" + hex for a bad length. */
+export function ipToString(ip: Uint8Array): string {
+  if (ip.length === 0) return "<nil>";
+  if (ip.length !== IPv4len && ip.length !== IPv6len) return `?${hexString(ip)}`;
+  const v4 = ipTo4(ip);
+  if (v4) return `${v4[0]}.${v4[1]}.${v4[2]}.${v4[3]}`;
+  const groups: number[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push((ip[i] << 8) | ip[i + 1]);
+  // The longest run of two or more zero groups (the first of equal runs) becomes "::".
+  let zeroStart = -1;
+  let zeroEnd = -1;
+  for (let i = 0; i < 8; i++) {
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i >= 2 && j - i > zeroEnd - zeroStart) {
+      zeroStart = i;
+      zeroEnd = j;
+    }
+  }
+  let out = "";
+  for (let i = 0; i < 8; i++) {
+    if (i === zeroStart) {
+      out += "::";
+      i = zeroEnd;
+      if (i >= 8) break;
+    } else if (i > 0) {
+      out += ":";
+    }
+    out += groups[i].toString(16);
+  }
+  return out;
+}
+
+/**
+ * Go's `net.IP.MarshalText`, used when an address is written to JSON: "" for an empty
+ * address; an address of a bad length cannot be encoded (Go's marshal fails the same way).
+ */
+export function ipMarshalText(ip: Uint8Array): string {
+  if (ip.length === 0) return "";
+  if (ip.length !== IPv4len && ip.length !== IPv6len) {
+    throw new Error(
+      `json: error calling MarshalText for type net.IP: address ${hexString(ip)}: invalid IP address`,
+    );
+  }
+  return ipToString(ip);
+}
+
+/**
+ * Go's `net.IP.UnmarshalText`, used when an address is read from JSON: "" is the nil (empty)
+ * address, anything else must parse or a `ParseError` ("invalid IP address: ...") is thrown.
+ */
+export function ipUnmarshalText(text: string): Uint8Array {
+  if (text === "") return new Uint8Array(0);
+  const ip = parseIP(text);
+  if (!ip) throw new ParseError("IP address", text);
+  return ip;
+}
+
+/** Go's `IP.Equal`: the same address, whatever the byte form (4 or 16 bytes). */
+export function ipEqual(a: Uint8Array, b: Uint8Array): boolean {
+  const a4 = ipTo4(a);
+  const b4 = ipTo4(b);
+  const x = a4 ?? a;
+  const y = b4 ?? b;
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}

@@ -1,0 +1,106 @@
+/**
+ * Upstream's `types.Route`: a route a plugin installed. `dst` is required in the JSON (a
+ * missing one is Go's zero network, printed "<nil>"); `mtu`, `advmss` and `priority` are
+ * omitted when 0; `table` and `scope` are pointers in Go, so 0 is written and only an absent
+ * value is omitted.
+ */
+import { goStruct } from "../encoding/json.js";
+import { defineStruct } from "../encoding/struct.js";
+import { type IPNet, ipNetToString } from "./cidr.js";
+import { decodeIP, decodeIPNet, structValue } from "./decode.js";
+import { hexString, ipMarshalText, ipToString } from "./ip.js";
+
+/** A route (upstream `types.Route`). */
+export interface Route {
+  /** Destination network. */
+  dst: IPNet;
+  /** Gateway; absent (or empty) for none. */
+  gw?: Uint8Array;
+  /** Route MTU; 0 or absent for none. */
+  mtu?: number;
+  /** Advertised MSS; 0 or absent for none. */
+  advmss?: number;
+  /** Route priority (metric); 0 or absent for none. */
+  priority?: number;
+  /** Routing table; 0 is a value, absent is none. */
+  table?: number;
+  /** Route scope; 0 is a value, absent is none. */
+  scope?: number;
+}
+
+const routeDecoder = defineStruct<{
+  dst?: unknown;
+  gw?: string;
+  mtu?: number;
+  advmss?: number;
+  priority?: number;
+  table?: number;
+  scope?: number;
+}>("route", {
+  fields: {
+    dst: { type: "raw" },
+    gw: { type: "string", goType: "net.IP" },
+    mtu: { type: "int" },
+    advmss: { type: "int" },
+    priority: { type: "int" },
+    table: { type: "int" },
+    scope: { type: "int" },
+  },
+});
+
+/**
+ * Upstream `Route.UnmarshalJSON` on a parsed JSON value. Throws `UnmarshalTypeError` for a
+ * wrong type and `ParseError` for a bad address ("invalid IP address: 1.2.3.x").
+ */
+export function decodeRoute(value: unknown): Route {
+  const r = routeDecoder.decode(structValue(value, "types.route"));
+  const route: Route = { dst: decodeIPNet(r.dst, "route", "dst") };
+  const gw = decodeIP(r.gw);
+  if (gw) route.gw = gw;
+  if (r.mtu !== undefined) route.mtu = r.mtu;
+  if (r.advmss !== undefined) route.advmss = r.advmss;
+  if (r.priority !== undefined) route.priority = r.priority;
+  if (r.table !== undefined) route.table = r.table;
+  if (r.scope !== undefined) route.scope = r.scope;
+  return route;
+}
+
+/** The Go encoding of a route, in upstream's field order with its omitempty rules. */
+export function routeToGo(route: Route): object {
+  return goStruct({
+    dst: ipNetToString(route.dst),
+    gw: route.gw?.length ? ipMarshalText(route.gw) : undefined,
+    mtu: route.mtu ? route.mtu : undefined,
+    advmss: route.advmss ? route.advmss : undefined,
+    priority: route.priority ? route.priority : undefined,
+    table: route.table,
+    scope: route.scope,
+  });
+}
+
+/** Upstream `Route.Copy()`: a deep copy. */
+export function copyRoute(route: Route): Route {
+  const out: Route = { dst: { ip: route.dst.ip.slice(), mask: route.dst.mask.slice() } };
+  if (route.gw) out.gw = route.gw.slice();
+  if (route.mtu !== undefined) out.mtu = route.mtu;
+  if (route.advmss !== undefined) out.advmss = route.advmss;
+  if (route.priority !== undefined) out.priority = route.priority;
+  if (route.table !== undefined) out.table = route.table;
+  if (route.scope !== undefined) out.scope = route.scope;
+  return out;
+}
+
+/**
+ * Upstream `Route.String()`:
+ * `{Dst:{IP:1.2.3.0 Mask:ffffff00} GW:1.2.3.1 MTU:1500 AdvMSS:1340 Priority:100 Table:50 Scope:253}`.
+ */
+export function routeToString(route: Route): string {
+  const mask = route.dst.mask.length === 0 ? "<nil>" : hexString(route.dst.mask);
+  const table = route.table === undefined ? "<nil>" : String(route.table);
+  const scope = route.scope === undefined ? "<nil>" : String(route.scope);
+  return (
+    `{Dst:{IP:${ipToString(route.dst.ip)} Mask:${mask}} GW:${ipToString(route.gw ?? new Uint8Array(0))}` +
+    ` MTU:${route.mtu ?? 0} AdvMSS:${route.advmss ?? 0} Priority:${route.priority ?? 0}` +
+    ` Table:${table} Scope:${scope}}`
+  );
+}

@@ -1,0 +1,175 @@
+/**
+ * Results for CNI 0.1.0 and 0.2.0 (upstream `types/020`): one optional IPv4 and one optional
+ * IPv6 configuration, each with its own routes, and DNS. The JSON is in Go struct order and
+ * always carries `"dns"` (as `{}` when empty), as upstream writes it.
+ */
+import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
+import { parseJSON } from "../encoding/parse.js";
+import { defineStruct } from "../encoding/struct.js";
+import { type IPNet, ipNetToString } from "./cidr.js";
+import { convert } from "./convert.js";
+import { decodeIP, decodeIPNet, inField, structValue } from "./decode.js";
+import { copyDNS, type DNS, dnsField, dnsToGo } from "./dns.js";
+import { ipMarshalText } from "./ip.js";
+import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
+import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
+
+/** The version `Result020` implements. */
+export const implementedSpecVersion020 = "0.2.0";
+/** The versions `Result020` is created for ("" stands for 0.1.0). */
+export const supportedVersions020: readonly string[] = ["", "0.1.0", "0.2.0"];
+
+/** An IP configuration of a 0.1.0/0.2.0 result (upstream `types020.IPConfig`). */
+export interface IPConfig020 {
+  /** The address with its prefix length (host bits kept). */
+  ip: IPNet;
+  /** The gateway; absent for none. */
+  gateway?: Uint8Array;
+  /** Routes of this address family. */
+  routes?: Route[];
+}
+
+/** The fields a `Result020` is built from. */
+export interface Result020Init {
+  cniVersion?: string;
+  ip4?: IPConfig020;
+  ip6?: IPConfig020;
+  dns?: DNS;
+}
+
+/** Upstream `IPConfig.Copy()`. */
+export function copyIPConfig020(ipc: IPConfig020): IPConfig020 {
+  const out: IPConfig020 = { ip: { ip: ipc.ip.ip.slice(), mask: ipc.ip.mask.slice() } };
+  if (ipc.gateway) out.gateway = ipc.gateway.slice();
+  if (ipc.routes?.length) out.routes = ipc.routes.map(copyRoute);
+  return out;
+}
+
+/** The Go encoding of a 0.2.0 IP configuration: `ip`, then `gateway` and `routes` if set. */
+export function ipConfig020ToGo(ipc: IPConfig020): object {
+  return goStruct({
+    ip: ipNetToString(ipc.ip),
+    gateway: ipc.gateway?.length ? ipMarshalText(ipc.gateway) : undefined,
+    routes: ipc.routes?.length ? ipc.routes.map(routeToGo) : undefined,
+  });
+}
+
+const ipConfigDecoder = defineStruct<{ ip?: unknown; gateway?: string; routes?: unknown[] }>(
+  "ipConfig",
+  {
+    fields: {
+      ip: { type: "raw" },
+      gateway: { type: "string", goType: "net.IP" },
+      routes: { type: "array", items: { type: "raw" }, goType: "[]types.Route" },
+    },
+  },
+);
+
+/** Upstream `IPConfig.UnmarshalJSON` (0.2.0) on a parsed JSON value. */
+export function decodeIPConfig020(value: unknown): IPConfig020 {
+  const c = ipConfigDecoder.decode(structValue(value, "types020.ipConfig"));
+  const ipc: IPConfig020 = { ip: decodeIPNet(c.ip, "ipConfig", "ip") };
+  const gateway = decodeIP(c.gateway);
+  if (gateway) ipc.gateway = gateway;
+  if (c.routes?.length) {
+    // Routes are values in Go: a null entry decodes to the zero route.
+    ipc.routes = c.routes.map((r) => inField("ipConfig", "routes", () => decodeRoute(r)));
+  }
+  return ipc;
+}
+
+const resultDecoder = defineStruct<{
+  cniVersion?: string;
+  ip4?: unknown;
+  ip6?: unknown;
+  dns?: DNS;
+}>("Result", {
+  fields: {
+    cniVersion: { type: "string" },
+    ip4: { type: "raw" },
+    ip6: { type: "raw" },
+    dns: dnsField,
+  },
+});
+
+/** A 0.1.0 or 0.2.0 result (upstream `types020.Result`). */
+export class Result020 implements Result {
+  /** The result's version: "0.1.0" or "0.2.0" ("" until first converted). */
+  cniVersion: string;
+  /** The IPv4 configuration. */
+  ip4?: IPConfig020;
+  /** The IPv6 configuration. */
+  ip6?: IPConfig020;
+  /** DNS settings. */
+  dns: DNS;
+
+  constructor(init: Result020Init = {}) {
+    this.cniVersion = init.cniVersion ?? "";
+    if (init.ip4) this.ip4 = init.ip4;
+    if (init.ip6) this.ip6 = init.ip6;
+    this.dns = init.dns ?? {};
+  }
+
+  /**
+   * Upstream `types020.NewResult`: decodes JSON (text, bytes or an already parsed value) whose
+   * `cniVersion` is "", "0.1.0" or "0.2.0" ("" becomes "0.1.0").
+   */
+  static fromJSON(json: string | Uint8Array): Result020 {
+    return Result020.fromValue(parseJSON(json));
+  }
+
+  /** As `fromJSON`, from a parsed JSON value. */
+  static fromValue(value: unknown): Result020 {
+    const r = resultDecoder.decode(structValue(value, "types020.Result"));
+    const ip4 =
+      r.ip4 == null ? undefined : inField("Result", "ip4", () => decodeIPConfig020(r.ip4));
+    const ip6 =
+      r.ip6 == null ? undefined : inField("Result", "ip6", () => decodeIPConfig020(r.ip6));
+    const version = r.cniVersion ?? "";
+    if (!supportedVersions020.includes(version)) {
+      throw new ResultVersionMismatchError(supportedVersions020, version);
+    }
+    return new Result020({ cniVersion: version === "" ? "0.1.0" : version, ip4, ip6, dns: r.dns });
+  }
+
+  /** Upstream `types020.GetResult`: `result` converted to 0.2.0. */
+  static getResult(result: Result): Result020 {
+    const converted = convert(result, implementedSpecVersion020);
+    if (!(converted instanceof Result020)) throw new ConversionError("failed to convert result");
+    return converted;
+  }
+
+  version(): string {
+    return this.cniVersion;
+  }
+
+  getAsVersion(version: string): Result {
+    // Upstream: a result created without a version is taken to be the implemented one.
+    if (this.cniVersion === "") this.cniVersion = implementedSpecVersion020;
+    return convert(this, version);
+  }
+
+  print(): string {
+    return marshalIndent(this);
+  }
+
+  [toGoJSON](): unknown {
+    return goStruct({
+      cniVersion: this.cniVersion === "" ? undefined : this.cniVersion,
+      ip4: this.ip4 && ipConfig020ToGo(this.ip4),
+      ip6: this.ip6 && ipConfig020ToGo(this.ip6),
+      dns: dnsToGo(this.dns),
+    });
+  }
+}
+
+/** 0.1.0 ↔ 0.2.0: the same data under the other version (upstream convertFrom010/convertTo010). */
+export function convertWithin020(from: Result, toVersion: string): Result {
+  const r = from as Result020;
+  return new Result020({
+    cniVersion: toVersion,
+    ip4: r.ip4 && copyIPConfig020(r.ip4),
+    ip6: r.ip6 && copyIPConfig020(r.ip6),
+    dns: copyDNS(r.dns),
+  });
+}

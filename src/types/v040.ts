@@ -1,0 +1,286 @@
+/**
+ * Results for CNI 0.3.0, 0.3.1 and 0.4.0 (upstream `types/040`): interfaces, IPs (with their
+ * version "4"/"6" and an optional index into the interfaces), routes and DNS. The JSON is in Go
+ * struct order and always carries `"dns"` (as `{}` when empty); an interface index of 0 is
+ * written, a missing one is not.
+ */
+import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
+import { parseJSON } from "../encoding/parse.js";
+import { defineStruct, type FieldSchema } from "../encoding/struct.js";
+import { type IPNet, ipNetToString } from "./cidr.js";
+import { convert } from "./convert.js";
+import { decodeIP, decodeIPNet, decodeList, structValue } from "./decode.js";
+import { copyDNS, type DNS, dnsField, dnsToGo } from "./dns.js";
+import { ipMarshalText, ipTo4 } from "./ip.js";
+import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
+import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
+import { type IPConfig020, Result020 } from "./v020.js";
+
+/** The version `Result040` implements. */
+export const implementedSpecVersion040 = "0.4.0";
+/** The versions `Result040` is created for. */
+export const supportedVersions040: readonly string[] = ["0.3.0", "0.3.1", "0.4.0"];
+
+/** An interface of a 0.3.x/0.4.0 result (upstream `types040.Interface`). */
+export interface Interface040 {
+  /** Interface name. */
+  name: string;
+  /** MAC address, as written. */
+  mac?: string;
+  /** The network namespace path it lives in; absent for the host. */
+  sandbox?: string;
+}
+
+/** An IP configuration of a 0.3.x/0.4.0 result (upstream `types040.IPConfig`). */
+export interface IPConfig040 {
+  /** "4" or "6". */
+  version: string;
+  /** Index into the result's interfaces; 0 is a value, absent is none. */
+  interface?: number;
+  /** The address with its prefix length (host bits kept). */
+  address: IPNet;
+  /** The gateway; absent for none. */
+  gateway?: Uint8Array;
+}
+
+/** The fields a `Result040` is built from. */
+export interface Result040Init {
+  cniVersion?: string;
+  interfaces?: Interface040[];
+  ips?: IPConfig040[];
+  routes?: Route[];
+  dns?: DNS;
+}
+
+/** Upstream `Interface.Copy()`. */
+export function copyInterface040(i: Interface040): Interface040 {
+  return { ...i };
+}
+
+/** Upstream `IPConfig.Copy()`. */
+export function copyIPConfig040(ipc: IPConfig040): IPConfig040 {
+  const out: IPConfig040 = {
+    version: ipc.version,
+    address: { ip: ipc.address.ip.slice(), mask: ipc.address.mask.slice() },
+  };
+  if (ipc.interface !== undefined) out.interface = ipc.interface;
+  if (ipc.gateway) out.gateway = ipc.gateway.slice();
+  return out;
+}
+
+/** The Go encoding of an interface: `name`, then `mac` and `sandbox` if set. */
+export function interface040ToGo(i: Interface040): object {
+  return goStruct({ name: i.name, mac: i.mac || undefined, sandbox: i.sandbox || undefined });
+}
+
+/** The Go encoding of a 0.4.0 IP configuration: `version`, `interface`, `address`, `gateway`. */
+export function ipConfig040ToGo(ipc: IPConfig040): object {
+  return goStruct({
+    version: ipc.version,
+    interface: ipc.interface,
+    address: ipNetToString(ipc.address),
+    gateway: ipc.gateway?.length ? ipMarshalText(ipc.gateway) : undefined,
+  });
+}
+
+const ipConfigDecoder = defineStruct<{
+  version?: string;
+  interface?: number;
+  address?: unknown;
+  gateway?: string;
+}>("ipConfig", {
+  fields: {
+    version: { type: "string" },
+    interface: { type: "int" },
+    address: { type: "raw" },
+    gateway: { type: "string", goType: "net.IP" },
+  },
+});
+
+/** Upstream `IPConfig.UnmarshalJSON` (0.4.0) on a parsed JSON value. */
+export function decodeIPConfig040(value: unknown): IPConfig040 {
+  const c = ipConfigDecoder.decode(structValue(value, "types040.ipConfig"));
+  const ipc: IPConfig040 = {
+    version: c.version ?? "",
+    address: decodeIPNet(c.address, "ipConfig", "address"),
+  };
+  if (c.interface !== undefined) ipc.interface = c.interface;
+  const gateway = decodeIP(c.gateway);
+  if (gateway) ipc.gateway = gateway;
+  return ipc;
+}
+
+/** The schema of a 0.4.0 interface (a plain Go struct). */
+const interfaceField: FieldSchema = {
+  type: "struct",
+  goName: "Interface",
+  goType: "types040.Interface",
+  struct: {
+    fields: { name: { type: "string" }, mac: { type: "string" }, sandbox: { type: "string" } },
+  },
+};
+
+const resultDecoder = defineStruct<{
+  cniVersion?: string;
+  interfaces?: Interface040[];
+  ips?: unknown[];
+  routes?: unknown[];
+  dns?: DNS;
+}>("Result", {
+  fields: {
+    cniVersion: { type: "string" },
+    interfaces: { type: "array", items: interfaceField, goType: "[]*types040.Interface" },
+    ips: { type: "array", items: { type: "raw" }, goType: "[]*types040.IPConfig" },
+    routes: { type: "array", items: { type: "raw" }, goType: "[]*types.Route" },
+    dns: dnsField,
+  },
+});
+
+/** A 0.3.0, 0.3.1 or 0.4.0 result (upstream `types040.Result`). */
+export class Result040 implements Result {
+  /** The result's version ("" until first converted). */
+  cniVersion: string;
+  /** Interfaces the plugin created or configured. */
+  interfaces: Interface040[];
+  /** IP configurations. */
+  ips: IPConfig040[];
+  /** Routes. */
+  routes: Route[];
+  /** DNS settings. */
+  dns: DNS;
+
+  constructor(init: Result040Init = {}) {
+    this.cniVersion = init.cniVersion ?? "";
+    this.interfaces = init.interfaces ?? [];
+    this.ips = init.ips ?? [];
+    this.routes = init.routes ?? [];
+    this.dns = init.dns ?? {};
+  }
+
+  /** Upstream `types040.NewResult`: decodes JSON whose `cniVersion` is 0.3.0, 0.3.1 or 0.4.0. */
+  static fromJSON(json: string | Uint8Array): Result040 {
+    return Result040.fromValue(parseJSON(json));
+  }
+
+  /** As `fromJSON`, from a parsed JSON value. */
+  static fromValue(value: unknown): Result040 {
+    const r = resultDecoder.decode(structValue(value, "types040.Result"));
+    const result = new Result040({
+      cniVersion: r.cniVersion ?? "",
+      interfaces: (r.interfaces ?? []).map((i) => ({ ...i, name: i.name ?? "" })),
+      ips: decodeList(r.ips, "ips", "types040.IPConfig", decodeIPConfig040),
+      routes: decodeList(r.routes, "routes", "types.Route", decodeRoute),
+      dns: r.dns,
+    });
+    if (!supportedVersions040.includes(result.cniVersion)) {
+      throw new ResultVersionMismatchError(supportedVersions040, result.cniVersion);
+    }
+    return result;
+  }
+
+  /** Upstream `types040.GetResult`: `result.getAsVersion("0.4.0")` as a `Result040`. */
+  static getResult(result: Result): Result040 {
+    const converted = result.getAsVersion(implementedSpecVersion040);
+    if (!(converted instanceof Result040)) throw new ConversionError("failed to convert result");
+    return converted;
+  }
+
+  /** Upstream `types040.NewResultFromResult`: `result` converted to 0.4.0. */
+  static fromResult(result: Result): Result040 {
+    return convert(result, implementedSpecVersion040) as Result040;
+  }
+
+  version(): string {
+    return this.cniVersion;
+  }
+
+  getAsVersion(version: string): Result {
+    if (this.cniVersion === "") this.cniVersion = implementedSpecVersion040;
+    return convert(this, version);
+  }
+
+  print(): string {
+    return marshalIndent(this);
+  }
+
+  [toGoJSON](): unknown {
+    return goStruct({
+      cniVersion: this.cniVersion === "" ? undefined : this.cniVersion,
+      interfaces: this.interfaces.length ? this.interfaces.map(interface040ToGo) : undefined,
+      ips: this.ips.length ? this.ips.map(ipConfig040ToGo) : undefined,
+      routes: this.routes.length ? this.routes.map(routeToGo) : undefined,
+      dns: dnsToGo(this.dns),
+    });
+  }
+}
+
+function ipConfig020From040(ipc: IPConfig040): IPConfig020 {
+  const out: IPConfig020 = { ip: ipc.address };
+  if (ipc.gateway) out.gateway = ipc.gateway;
+  return out;
+}
+
+function ipConfig040From020(ipc: IPConfig020, version: string): IPConfig040 {
+  const out: IPConfig040 = { version, address: ipc.ip };
+  if (ipc.gateway) out.gateway = ipc.gateway;
+  return out;
+}
+
+/** 0.1.0/0.2.0 → 0.3.x/0.4.0 (upstream convertFrom02x): each family's routes move to the top. */
+export function convertFrom020To040(from: Result, toVersion: string): Result {
+  const r = from as Result020;
+  const out = new Result040({ cniVersion: toVersion, dns: copyDNS(r.dns) });
+  for (const [ipc, family] of [
+    [r.ip4, "4"],
+    [r.ip6, "6"],
+  ] as const) {
+    if (!ipc) continue;
+    out.ips.push(ipConfig040From020(copy020(ipc), family));
+    for (const route of ipc.routes ?? []) out.routes.push(copyRoute(route));
+  }
+  return out;
+}
+
+function copy020(ipc: IPConfig020): IPConfig020 {
+  const out: IPConfig020 = { ip: { ip: ipc.ip.ip.slice(), mask: ipc.ip.mask.slice() } };
+  if (ipc.gateway) out.gateway = ipc.gateway.slice();
+  return out;
+}
+
+/** Among 0.3.0/0.3.1/0.4.0 (upstream convertInternal): only the version changes. */
+export function convertWithin040(from: Result, toVersion: string): Result {
+  const r = from as Result040;
+  return new Result040({
+    cniVersion: toVersion,
+    interfaces: r.interfaces.map(copyInterface040),
+    ips: r.ips.map(copyIPConfig040),
+    routes: r.routes.map(copyRoute),
+    dns: copyDNS(r.dns),
+  });
+}
+
+/**
+ * 0.3.x/0.4.0 → 0.1.0/0.2.0 (upstream convertTo02x): the first IP of each version, routes
+ * (destination and gateway only) under the family of their destination when that family has an
+ * IP; interfaces are dropped. No IP at all: `cannot convert: no valid IP addresses`.
+ */
+export function convertFrom040To020(from: Result, toVersion: string): Result {
+  const r = from as Result040;
+  const out = new Result020({ cniVersion: toVersion, dns: copyDNS(r.dns) });
+  for (const ip of r.ips) {
+    if (ip.version === "4" && !out.ip4) out.ip4 = ipConfig020From040(copyIPConfig040(ip));
+    else if (ip.version === "6" && !out.ip6) out.ip6 = ipConfig020From040(copyIPConfig040(ip));
+    if (out.ip4 && out.ip6) break;
+  }
+  for (const route of r.routes) {
+    const is4 = ipTo4(route.dst.ip) !== undefined;
+    const target = is4 ? out.ip4 : out.ip6;
+    if (!target) continue;
+    const copy = copyRoute(route);
+    const kept: Route = { dst: copy.dst };
+    if (copy.gw) kept.gw = copy.gw;
+    target.routes = [...(target.routes ?? []), kept];
+  }
+  if (!out.ip4 && !out.ip6) throw new ConversionError("cannot convert: no valid IP addresses");
+  return out;
+}

@@ -1,0 +1,302 @@
+/**
+ * Results for CNI 1.0.0 and 1.1.0 (upstream `types/100`): like 0.4.0 without the IP version,
+ * and with an interface's `mtu`, `socketPath` and `pciID`. Upstream's `MarshalJSON` encodes
+ * the struct, re-reads it as a map, drops an empty `dns` and encodes the map again, so the JSON
+ * of a 1.x result has every key sorted at every level; this encoder writes the same bytes.
+ */
+import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
+import { parseJSON } from "../encoding/parse.js";
+import { defineStruct, type FieldSchema } from "../encoding/struct.js";
+import { type IPNet, ipNetToString } from "./cidr.js";
+import { convert } from "./convert.js";
+import { decodeIP, decodeIPNet, decodeList, structValue } from "./decode.js";
+import { copyDNS, type DNS, dnsField, dnsToGo, isDNSEmpty } from "./dns.js";
+import { ipMarshalText, ipTo4 } from "./ip.js";
+import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
+import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
+import { type Interface040, type IPConfig040, Result040 } from "./v040.js";
+
+/** The version `Result100` implements. */
+export const implementedSpecVersion100 = "1.1.0";
+/** The versions `Result100` is created for. */
+export const supportedVersions100: readonly string[] = ["1.0.0", "1.1.0"];
+
+/** An interface of a 1.x result (upstream `types100.Interface`). */
+export interface Interface100 {
+  /** Interface name. */
+  name: string;
+  /** MAC address, as written. */
+  mac?: string;
+  /** MTU; 0 or absent for none. */
+  mtu?: number;
+  /** The network namespace path it lives in; absent for the host. */
+  sandbox?: string;
+  /** The vhost-user socket path, for socket-based interfaces. */
+  socketPath?: string;
+  /** The PCI ID of the device, for device-based interfaces. */
+  pciID?: string;
+}
+
+/** An IP configuration of a 1.x result (upstream `types100.IPConfig`): no IP version. */
+export interface IPConfig100 {
+  /** Index into the result's interfaces; 0 is a value, absent is none. */
+  interface?: number;
+  /** The address with its prefix length (host bits kept). */
+  address: IPNet;
+  /** The gateway; absent for none. */
+  gateway?: Uint8Array;
+}
+
+/** The fields a `Result100` is built from. */
+export interface Result100Init {
+  cniVersion?: string;
+  interfaces?: Interface100[];
+  ips?: IPConfig100[];
+  routes?: Route[];
+  dns?: DNS;
+}
+
+/** Upstream `Interface.Copy()`. */
+export function copyInterface100(i: Interface100): Interface100 {
+  return { ...i };
+}
+
+/** Upstream `IPConfig.Copy()`. */
+export function copyIPConfig100(ipc: IPConfig100): IPConfig100 {
+  const out: IPConfig100 = {
+    address: { ip: ipc.address.ip.slice(), mask: ipc.address.mask.slice() },
+  };
+  if (ipc.interface !== undefined) out.interface = ipc.interface;
+  if (ipc.gateway) out.gateway = ipc.gateway.slice();
+  return out;
+}
+
+/**
+ * The Go encoding of an interface alone: struct order, empty fields omitted. Inside a result
+ * the map round trip sorts it (`mac`, `mtu`, `name`, `pciID`, `sandbox`, `socketPath`).
+ */
+export function interface100ToGo(i: Interface100): object {
+  return goStruct({
+    name: i.name,
+    mac: i.mac || undefined,
+    mtu: i.mtu || undefined,
+    sandbox: i.sandbox || undefined,
+    socketPath: i.socketPath || undefined,
+    pciID: i.pciID || undefined,
+  });
+}
+
+/**
+ * The Go encoding of a 1.x IP configuration. Alone it is a struct (`interface`, `address`,
+ * `gateway`); inside a result the map round trip sorts it (`address`, `gateway`, `interface`).
+ */
+export function ipConfig100ToGo(ipc: IPConfig100): object {
+  return goStruct({
+    interface: ipc.interface,
+    address: ipNetToString(ipc.address),
+    gateway: ipc.gateway?.length ? ipMarshalText(ipc.gateway) : undefined,
+  });
+}
+
+const ipConfigDecoder = defineStruct<{ interface?: number; address?: unknown; gateway?: string }>(
+  "ipConfig",
+  {
+    fields: {
+      interface: { type: "int" },
+      address: { type: "raw" },
+      gateway: { type: "string", goType: "net.IP" },
+    },
+  },
+);
+
+/** Upstream `IPConfig.UnmarshalJSON` (1.x) on a parsed JSON value. */
+export function decodeIPConfig100(value: unknown): IPConfig100 {
+  const c = ipConfigDecoder.decode(structValue(value, "types100.ipConfig"));
+  const ipc: IPConfig100 = { address: decodeIPNet(c.address, "ipConfig", "address") };
+  if (c.interface !== undefined) ipc.interface = c.interface;
+  const gateway = decodeIP(c.gateway);
+  if (gateway) ipc.gateway = gateway;
+  return ipc;
+}
+
+const interfaceField: FieldSchema = {
+  type: "struct",
+  goName: "Interface",
+  goType: "types100.Interface",
+  struct: {
+    fields: {
+      name: { type: "string" },
+      mac: { type: "string" },
+      mtu: { type: "int" },
+      sandbox: { type: "string" },
+      socketPath: { type: "string" },
+      pciID: { type: "string" },
+    },
+  },
+};
+
+const resultDecoder = defineStruct<{
+  cniVersion?: string;
+  interfaces?: Interface100[];
+  ips?: unknown[];
+  routes?: unknown[];
+  dns?: DNS;
+}>("Result", {
+  fields: {
+    cniVersion: { type: "string" },
+    interfaces: { type: "array", items: interfaceField, goType: "[]*types100.Interface" },
+    ips: { type: "array", items: { type: "raw" }, goType: "[]*types100.IPConfig" },
+    routes: { type: "array", items: { type: "raw" }, goType: "[]*types.Route" },
+    dns: dnsField,
+  },
+});
+
+/** A 1.0.0 or 1.1.0 result (upstream `types100.Result`, the current one). */
+export class Result100 implements Result {
+  /** The result's version ("" until first converted). */
+  cniVersion: string;
+  /** Interfaces the plugin created or configured. */
+  interfaces: Interface100[];
+  /** IP configurations. */
+  ips: IPConfig100[];
+  /** Routes. */
+  routes: Route[];
+  /** DNS settings. */
+  dns: DNS;
+
+  constructor(init: Result100Init = {}) {
+    this.cniVersion = init.cniVersion ?? "";
+    this.interfaces = init.interfaces ?? [];
+    this.ips = init.ips ?? [];
+    this.routes = init.routes ?? [];
+    this.dns = init.dns ?? {};
+  }
+
+  /** Upstream `types100.NewResult`: decodes JSON whose `cniVersion` is 1.0.0 or 1.1.0. */
+  static fromJSON(json: string | Uint8Array): Result100 {
+    return Result100.fromValue(parseJSON(json));
+  }
+
+  /** As `fromJSON`, from a parsed JSON value. */
+  static fromValue(value: unknown): Result100 {
+    const r = resultDecoder.decode(structValue(value, "types100.Result"));
+    const result = new Result100({
+      cniVersion: r.cniVersion ?? "",
+      interfaces: (r.interfaces ?? []).map((i) => ({ ...i, name: i.name ?? "" })),
+      ips: decodeList(r.ips, "ips", "types100.IPConfig", decodeIPConfig100),
+      routes: decodeList(r.routes, "routes", "types.Route", decodeRoute),
+      dns: r.dns,
+    });
+    if (!supportedVersions100.includes(result.cniVersion)) {
+      throw new ResultVersionMismatchError(supportedVersions100, result.cniVersion);
+    }
+    return result;
+  }
+
+  /** Upstream `types100.GetResult`: `result.getAsVersion("1.1.0")` as a `Result100`. */
+  static getResult(result: Result): Result100 {
+    const converted = result.getAsVersion(implementedSpecVersion100);
+    if (!(converted instanceof Result100)) throw new ConversionError("failed to convert result");
+    return converted;
+  }
+
+  /** Upstream `types100.NewResultFromResult`: `result` converted to 1.1.0. */
+  static fromResult(result: Result): Result100 {
+    return convert(result, implementedSpecVersion100) as Result100;
+  }
+
+  version(): string {
+    return this.cniVersion;
+  }
+
+  getAsVersion(version: string): Result {
+    if (this.cniVersion === "") this.cniVersion = implementedSpecVersion100;
+    return convert(this, version);
+  }
+
+  print(): string {
+    return marshalIndent(this);
+  }
+
+  /** Plain objects (Go maps) throughout: the encoder sorts every key, as upstream's does. */
+  [toGoJSON](): unknown {
+    return {
+      cniVersion: this.cniVersion === "" ? undefined : this.cniVersion,
+      interfaces: this.interfaces.length
+        ? this.interfaces.map((i) => ({ ...interface100ToGo(i) }))
+        : undefined,
+      ips: this.ips.length ? this.ips.map((ip) => ({ ...ipConfig100ToGo(ip) })) : undefined,
+      routes: this.routes.length ? this.routes.map((r) => ({ ...routeToGo(r) })) : undefined,
+      dns: isDNSEmpty(this.dns) ? undefined : { ...dnsToGo(this.dns) },
+    };
+  }
+}
+
+/** 1.0.0 ↔ 1.1.0 (upstream convertFrom100): only the version changes. */
+export function convertWithin100(from: Result, toVersion: string): Result {
+  const r = from as Result100;
+  return new Result100({
+    cniVersion: toVersion,
+    interfaces: r.interfaces.map(copyInterface100),
+    ips: r.ips.map(copyIPConfig100),
+    routes: r.routes.map(copyRoute),
+    dns: copyDNS(r.dns),
+  });
+}
+
+/** 0.3.x/0.4.0 → 1.x (upstream convertFrom04x): the IP version is dropped. */
+export function convertFrom040To100(from: Result, toVersion: string): Result {
+  const r = from as Result040;
+  return new Result100({
+    cniVersion: toVersion,
+    interfaces: r.interfaces.map((i) => ({ ...i })),
+    ips: r.ips.map((ip) => {
+      const out: IPConfig100 = {
+        address: { ip: ip.address.ip.slice(), mask: ip.address.mask.slice() },
+      };
+      if (ip.interface !== undefined) out.interface = ip.interface;
+      if (ip.gateway) out.gateway = ip.gateway.slice();
+      return out;
+    }),
+    routes: r.routes.map(copyRoute),
+    dns: copyDNS(r.dns),
+  });
+}
+
+/** 0.1.0/0.2.0 → 1.x (upstream convertFrom02x): through 0.4.0. */
+export function convertFrom020To100(from: Result, toVersion: string): Result {
+  return convertFrom040To100(convert(from, "0.4.0"), toVersion);
+}
+
+/**
+ * 1.x → 0.3.x/0.4.0 (upstream convertTo04x): the IP version comes from the address family;
+ * an interface's mtu, socketPath and pciID are dropped.
+ */
+export function convertFrom100To040(from: Result, toVersion: string): Result040 {
+  const r = from as Result100;
+  return new Result040({
+    cniVersion: toVersion,
+    interfaces: r.interfaces.map((i) => {
+      const out: Interface040 = { name: i.name };
+      if (i.mac !== undefined) out.mac = i.mac;
+      if (i.sandbox !== undefined) out.sandbox = i.sandbox;
+      return out;
+    }),
+    ips: r.ips.map((ip) => {
+      const out: IPConfig040 = {
+        version: ipTo4(ip.address.ip) ? "4" : "6",
+        address: { ip: ip.address.ip.slice(), mask: ip.address.mask.slice() },
+      };
+      if (ip.interface !== undefined) out.interface = ip.interface;
+      if (ip.gateway) out.gateway = ip.gateway.slice();
+      return out;
+    }),
+    routes: r.routes.map(copyRoute),
+    dns: copyDNS(r.dns),
+  });
+}
+
+/** 1.x → 0.1.0/0.2.0 (upstream convertTo02x): through 0.4.0. */
+export function convertFrom100To020(from: Result, toVersion: string): Result {
+  return convert(convertFrom100To040(from, "0.4.0"), toVersion);
+}
