@@ -58,7 +58,9 @@ describe("NetworkConfFromBytes: version selection (upstream)", () => {
   });
 
   it("handles an empty cniVersions array", () => {
-    const conf = networkConfFromBytes(`{"name": "test", "cniVersions": [], "plugins": [{"type": "foo"}]}`);
+    const conf = networkConfFromBytes(
+      `{"name": "test", "cniVersions": [], "plugins": [{"type": "foo"}]}`,
+    );
     expect(conf.cniVersion).toBe("");
   });
 });
