@@ -1,0 +1,66 @@
+/**
+ * Running the system tools the e2e suite inspects namespaces with (ip, iptables, tc, ping,
+ * sysctl). Async on purpose: the library under test runs plugins concurrently and the test
+ * process must keep serving them.
+ */
+import { execa } from "execa";
+
+/** What a finished command left behind. */
+export interface CommandOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** Options of {@link run}. */
+export interface RunOptions {
+  /** Bytes or text for stdin. */
+  input?: string | Uint8Array;
+  /** Extra environment (added to the test process's). */
+  env?: Record<string, string>;
+  /** When false a non-zero exit is returned instead of thrown. Default true. */
+  check?: boolean;
+  /** Milliseconds before the command is killed. Default 30 s. */
+  timeoutMs?: number;
+}
+
+/**
+ * Runs `file args...` and returns its output; throws (with the command line, exit code and
+ * stderr in the message) when it fails and `check` is not false.
+ */
+export async function run(
+  file: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<CommandOutput> {
+  const result = await execa(file, args, {
+    input: options.input,
+    env: options.env,
+    reject: false,
+    stripFinalNewline: false,
+    timeout: options.timeoutMs ?? 30_000,
+  });
+  const exitCode = result.exitCode ?? -1;
+  const out: CommandOutput = {
+    stdout: String(result.stdout ?? ""),
+    stderr: String(result.stderr ?? ""),
+    exitCode,
+  };
+  if (options.check !== false && (exitCode !== 0 || result.failed)) {
+    throw new Error(
+      `command failed (${result.shortMessage ?? `exit ${exitCode}`}): ${[file, ...args].join(" ")}\n` +
+        `stdout: ${out.stdout}\nstderr: ${out.stderr}`,
+    );
+  }
+  return out;
+}
+
+/** Runs a command inside the named network namespace (`ip netns exec <ns> ...`). */
+export function inNetns(
+  ns: string,
+  file: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<CommandOutput> {
+  return run("ip", ["netns", "exec", ns, file, ...args], options);
+}
