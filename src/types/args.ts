@@ -107,7 +107,13 @@ export function loadArgs<S extends ArgsSpec>(args: string, spec: S): LoadedArgs<
     }
     const parse = parserFor(key, type);
     try {
-      out[key] = parse(value);
+      // defineProperty, not assignment: a key such as "__proto__" must stay a plain field.
+      Object.defineProperty(out, key, {
+        value: parse(value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       throw new ArgsError(`ARGS: error parsing value of pair ${goQuote(pair)}: ${message}`, {
