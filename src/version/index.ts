@@ -1,0 +1,15 @@
+/**
+ * CNI versions, as upstream pkg/version: the versions this library knows, version parsing and
+ * comparison, plugin version information (VERSION output), version reconciliation, and parsing
+ * results and a plugin's `prevResult` by version.
+ * @module
+ */
+export { ConfigDecoder, configDecoder } from "./conf.js";
+export type { VersionTuple } from "./parse.js";
+export { compareVersions, greaterThan, greaterThanOrEqualTo, parseVersion } from "./parse.js";
+export type { PluginInfo } from "./plugin-info.js";
+export { decodePluginInfo, PluginDecoder, pluginSupports } from "./plugin-info.js";
+export { ErrorIncompatible, Reconciler, reconcile } from "./reconcile.js";
+export type { PrevResultSource } from "./result.js";
+export { newResult, parsePrevResult } from "./result.js";
+export { all, current, legacy, versionsStartingFrom } from "./version.js";
