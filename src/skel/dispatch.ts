@@ -227,6 +227,9 @@ class Dispatcher {
       dispose = sigterm.dispose;
     }
     const ctx: PluginContext = { signal, stdout: this.stdout, stderr: this.stderr };
+    // Signal listeners do not keep Node alive: a callback awaiting only its signal would let the
+    // event loop drain and the process exit mid-call with no output. Hold it open until settled.
+    const keepAlive = setInterval(() => {}, 0x7fffffff);
     try {
       await callback(args, ctx);
       return undefined;
@@ -236,6 +239,7 @@ class Dispatcher {
         findCNIError(error) ?? new CNIError(ErrInternal, messageOf(error), "", { cause: error })
       );
     } finally {
+      clearInterval(keepAlive);
       dispose();
     }
   }

@@ -11,8 +11,14 @@ import type { OutputStream } from "./types.js";
 
 /** The error as upstream prints it: `{"code","msg","details"}` in Go's field order, indented. */
 export function formatError(error: CNIError): string {
-  const { code, msg, details } = error.toJSON();
-  return marshalIndent(goStruct({ code, msg, details }));
+  // Built from the fields, so an error from another copy of this library prints the same.
+  return marshalIndent(
+    goStruct({
+      code: error.code,
+      msg: error.msg,
+      details: error.details === "" ? undefined : error.details,
+    }),
+  );
 }
 
 /** Writes the error JSON to `stdout` (default the process's), as a plugin reports failure. */

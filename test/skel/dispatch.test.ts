@@ -874,17 +874,32 @@ describe("when the callback returns an error", () => {
 
 describe("the callback's signal", () => {
   it("is the one given, and aborting it reaches a waiting callback", async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     funcs.add = async (_args, { signal }) => {
-      await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
+      const aborted = new Promise<void>((resolve) =>
+        signal.addEventListener("abort", () => resolve()),
+      );
+      started();
+      await aborted;
       throw signal.reason;
     };
     const pending = dispatch();
+    await running;
     controller.abort(new Error("runtime gave up"));
     expect(wire(await pending)).toEqual({
       code: ErrInternal,
       msg: "runtime gave up",
       details: "",
     });
+  });
+
+  it("is passed already aborted when it was aborted before the callback ran", async () => {
+    controller.abort();
+    await dispatch();
+    expect(cmdAdd.receivedCtx?.signal.aborted).toBe(true);
   });
 });
 
