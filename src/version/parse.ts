@@ -19,6 +19,11 @@ function atoi(part: string): bigint {
   if (!/^[+-]?[0-9]+$/.test(part)) {
     throw new Error(`strconv.Atoi: parsing ${goQuote(part)}: invalid syntax`);
   }
+  // More than 19 significant digits cannot fit in int64; deciding that before BigInt keeps a
+  // huge hostile version string linear-time, as Go's Atoi is.
+  if (part.replace(/^[+-]?0*/, "").length > 19) {
+    throw new Error(`strconv.Atoi: parsing ${goQuote(part)}: value out of range`);
+  }
   const value = BigInt(part);
   if (value < INT64_MIN || value > INT64_MAX) {
     throw new Error(`strconv.Atoi: parsing ${goQuote(part)}: value out of range`);

@@ -106,6 +106,18 @@ describe("parseVersion (upstream Describe ParseVersion)", () => {
     expect(() => parseVersion(v)).toThrow(new Error(message));
   });
 
+  it("handles leading zeros and huge parts without losing the int64 bounds", () => {
+    expect(parseVersion(`${"0".repeat(50)}7.1`)).toEqual([7, 1, 0]);
+    expect(parseVersion(`-${"0".repeat(30)}9223372036854775808`)).toEqual([-(2 ** 63), 0, 0]);
+    expect(() => parseVersion(`+${"0".repeat(30)}9223372036854775808`)).toThrow(
+      /value out of range/,
+    );
+    const huge = "9".repeat(1_000_000);
+    const started = performance.now();
+    expect(() => parseVersion(huge)).toThrow(/: value out of range$/);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
   it("keeps the strconv error as the cause", () => {
     try {
       parseVersion("1.x");
