@@ -159,6 +159,45 @@ describe("No-op plugin", () => {
     );
   });
 
+  it("PASSTHROUGH without a prevResult panics (exit 2), as upstream's nil dereference", async () => {
+    await writeDebug(debugFileName, { reportResult: "PASSTHROUGH" });
+    const r = await run();
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^panic: runtime error: invalid memory address or nil pointer/);
+  });
+
+  it("reports a prevResult of another version family as error 999 (upstream's text)", async () => {
+    await writeDebug(debugFileName, { reportResult: "PASSTHROUGH" });
+    env.CNI_ARGS = "";
+    stdinData = `{"name":"n","cniVersion":"0.3.1","debugFile":${JSON.stringify(debugFileName)},"prevResult":{"cniVersion":"1.0.0"}}`;
+    const r = await run();
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual({
+      code: 999,
+      msg: 'could not parse prevResult: result type supports [0.3.0 0.3.1 0.4.0] but unmarshalled CNIVersion is "1.0.0"',
+    });
+  });
+
+  it("panics before skel when CNI_ARGS is set and the config cannot be loaded", async () => {
+    stdinData = `{"name":"n","cniVersion":"0.3.1","prevResult":{"cniVersion":"1.0.0"}}`;
+    const r = await run();
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(
+      /^panic: test setup error: unable to get debug file path: could not parse prevResult: /,
+    );
+  });
+
+  it("wraps a config that is not a valid NetConf as upstream's loadConf", async () => {
+    env.CNI_ARGS = "";
+    stdinData = `{"name":"n","cniVersion":"0.3.1","debugFile":5}`;
+    const r = await run();
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout).msg).toBe(
+      `failed to load netconf: json: cannot unmarshal number into Go struct field NetConf.debugFile of type string "{\\"name\\":\\"n\\",\\"cniVersion\\":\\"0.3.1\\",\\"debugFile\\":5}"`,
+    );
+  });
+
   it("allows passing debug file in config JSON", async () => {
     const newArgs = "FOO=BAR";
     env.CNI_ARGS = newArgs;
