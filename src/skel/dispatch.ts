@@ -70,7 +70,7 @@ function decodingFailure(error: unknown): CNIError {
 class Dispatcher {
   constructor(
     private readonly env: Environment,
-    private readonly stdin: StdinSource,
+    private readonly stdin: () => StdinSource,
     private readonly stdout: OutputStream,
     private readonly stderr: OutputStream,
     private readonly signal: AbortSignal | undefined,
@@ -85,11 +85,11 @@ class Dispatcher {
         (this.env.CNI_COMMAND ?? "") === "" &&
         about !== ""
       ) {
-        await writeAll(this.stderr, `${about}\n`);
+        // Upstream ignores a failure to write this courtesy text.
         await writeAll(
           this.stderr,
-          `CNI protocol versions supported: ${info.supportedVersions().join(", ")}\n`,
-        );
+          `${about}\nCNI protocol versions supported: ${info.supportedVersions().join(", ")}\n`,
+        ).catch(() => {});
         return undefined;
       }
       return env;
@@ -98,7 +98,7 @@ class Dispatcher {
     let stdinData: Uint8Array = new Uint8Array(0);
     if (env.command !== "VERSION") {
       try {
-        stdinData = await readAll(this.stdin);
+        stdinData = await readAll(this.stdin());
       } catch (error) {
         return new CNIError(ErrIOFailure, `error reading from stdin: ${messageOf(error)}`, "", {
           cause: error,
@@ -264,7 +264,8 @@ export async function pluginMainWithError(
 ): Promise<CNIError | undefined> {
   return new Dispatcher(
     options.env ?? process.env,
-    options.stdin ?? process.stdin,
+    // Lazily: touching process.stdin opens fd 0, which VERSION must not read.
+    () => options.stdin ?? process.stdin,
     options.stdout ?? process.stdout,
     options.stderr ?? process.stderr,
     options.signal,

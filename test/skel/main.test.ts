@@ -135,3 +135,16 @@ describe("formatError", () => {
     );
   });
 });
+
+describe("pluginMain with a broken stderr", () => {
+  it("still exits 0 after the about text cannot be written, as upstream ignores that error", async () => {
+    const broken = {
+      write: (_chunk: string | Uint8Array, cb?: (e?: Error | null) => void): boolean => {
+        cb?.(new Error("EPIPE"));
+        return false;
+      },
+    };
+    const run = await main({}, {}, "about", { stderr: broken });
+    expect(run.codes).toEqual([0]);
+  });
+});
