@@ -11,6 +11,7 @@ export * from "./dns.js";
 export * from "./error.js";
 export * from "./gc.js";
 export * from "./ip.js";
+export * from "./plugin-conf.js";
 export * from "./result.js";
 export * from "./route.js";
 export * from "./v020.js";
