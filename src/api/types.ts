@@ -2,6 +2,7 @@
  * The runtime-facing records of the api (upstream's `RuntimeConf`, `NetworkAttachment`,
  * `GCArgs`), with Go's field names in camelCase.
  */
+import type { GCAttachment } from "../types/gc.js";
 
 /** One `CNI_ARGS` pair, `[key, value]` (Go `[2]string`). */
 export type CNIArgPair = [string, string];
@@ -49,19 +50,11 @@ export interface NetworkAttachment {
   capabilityArgs: Record<string, unknown> | undefined;
 }
 
-/** One attachment a GC must keep (upstream `types.GCAttachment`). */
-export interface GCAttachmentRef {
-  /** The container ID (JSON `containerID`). */
-  containerID: string;
-  /** The interface name (JSON `ifname`). */
-  ifname: string;
-}
-
 /** Arguments of a garbage collection (upstream `GCArgs`). */
 export interface GCArgs {
   /**
    * The attachments still in use. Every cached attachment of the network not listed here is
    * deleted. Undefined (Go nil) is sent to plugins as `null`, an empty array as `[]`.
    */
-  validAttachments?: GCAttachmentRef[];
+  validAttachments?: GCAttachment[];
 }
