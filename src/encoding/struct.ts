@@ -99,23 +99,62 @@ function fold(value: unknown, schema: FieldSchema): unknown {
       return out;
     }
     case "array":
-      return Array.isArray(value) ? value.map((item) => fold(item, schema.items)) : value;
+      return Array.isArray(value) ? value.map((item) => foldElement(item, schema.items)) : value;
     case "map":
       if (!isObject(value)) return value;
       return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [k, v === null ? v : fold(v, schema.values)]),
+        Object.entries(value).map(([k, v]) => [k, foldElement(v, schema.values)]),
       );
     default:
       return value;
   }
 }
 
+// A null slice or map element becomes the element type's zero value, as in Go.
+function foldElement(value: unknown, schema: FieldSchema): unknown {
+  return value === null ? zeroValue(schema) : fold(value, schema);
+}
+
+function zeroValue(schema: FieldSchema): unknown {
+  switch (schema.type) {
+    case "string":
+      return "";
+    case "bool":
+      return false;
+    case "int":
+    case "uint":
+    case "float":
+      return 0;
+    default:
+      // Slices, maps, interfaces and (pointers to) structs: null stays null. For a struct the
+      // decoder then rejects it, where Go would store a nil pointer that callers dereference.
+      return null;
+  }
+}
+
 function foldKey(key: string, fields: Record<string, FieldSchema>): string | undefined {
-  const lower = key.toLowerCase();
+  const folded = foldASCII(key);
+  if (folded === undefined) return undefined;
   for (const name of Object.keys(fields)) {
-    if (name.toLowerCase() === lower) return name;
+    if (name.toLowerCase() === folded) return name;
   }
   return undefined;
+}
+
+/**
+ * Case-folds a key for matching against ASCII field names as Go does: ASCII letters fold,
+ * and so do the two non-ASCII runes whose simple fold is ASCII, the Kelvin sign (k) and the
+ * long s (s). Any other non-ASCII rune cannot match an ASCII name.
+ */
+function foldASCII(key: string): string | undefined {
+  let out = "";
+  for (const ch of key) {
+    if (ch === "\u212a") out += "k";
+    else if (ch === "\u017f") out += "s";
+    else if (ch.charCodeAt(0) < 0x80) out += ch.toLowerCase();
+    else return undefined;
+  }
+  return out;
 }
 
 type JSONSchema = Record<string, unknown>;
@@ -138,11 +177,7 @@ function toJSONSchema(schema: FieldSchema): JSONSchema {
     case "array":
       return { type: "array", items: toJSONSchema(schema.items) };
     case "map":
-      // A null map value is a Go zero value, accepted for any element type.
-      return {
-        type: "object",
-        additionalProperties: { anyOf: [{ type: "null" }, toJSONSchema(schema.values)] },
-      };
+      return { type: "object", additionalProperties: toJSONSchema(schema.values) };
     case "struct":
       return {
         type: "object",

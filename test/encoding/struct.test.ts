@@ -42,6 +42,16 @@ describe("defineStruct: Go's decoding rules", () => {
     });
   });
 
+  it("folds the Kelvin sign and the long s as Go does, and no other non-ASCII rune", () => {
+    expect(decoder.decode({ "li\u017ft": ["long-s"], "cApabilitie\u017f": { x: true } })).toEqual({
+      list: ["long-s"],
+      capabilities: { x: true },
+    });
+    const kinds = defineStruct<{ kind?: string }>("T", { fields: { kind: { type: "string" } } });
+    expect(kinds.decode({ "\u212aind": "kelvin" })).toEqual({ kind: "kelvin" });
+    expect(decoder.decode({ tÿpe: "x", "ty\u0070e\u0301": "y" })).toEqual({});
+  });
+
   it("lets the last of two case-variants win", () => {
     expect(decoder.decode({ Type: "first", type: "second" })).toEqual({ type: "second" });
     expect(decoder.decode({ type: "first", TYPE: "second" })).toEqual({ type: "second" });
@@ -51,8 +61,9 @@ describe("defineStruct: Go's decoding rules", () => {
     expect(decoder.decode({ type: null, capabilities: null, list: null, extra: null })).toEqual({});
     expect(decoder.decode({ prevResult: null })).toEqual({ prevResult: null });
     expect(decoder.decode({ capabilities: { a: null, b: true } })).toEqual({
-      capabilities: { a: null, b: true },
+      capabilities: { a: false, b: true },
     });
+    expect(decoder.decode({ list: ["a", null] })).toEqual({ list: ["a", ""] });
   });
 
   it("names the field and the Go type of a wrong type", () => {
