@@ -86,3 +86,8 @@ export function decodeList<T>(
     return inField("Result", field, () => decode(item));
   });
 }
+
+/** A Go `int` read from JSON: `-0` is the integer 0 (Go writes it back as `0`, not `-0`). */
+export function goInt(n: number): number {
+  return n === 0 ? 0 : n;
+}

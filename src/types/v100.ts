@@ -9,7 +9,7 @@ import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
 import { convert } from "./convert.js";
-import { decodeIP, decodeIPNet, decodeList, structValue } from "./decode.js";
+import { decodeIP, decodeIPNet, decodeList, goInt, structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsField, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
 import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
@@ -113,7 +113,7 @@ const ipConfigDecoder = defineStruct<{ interface?: number; address?: unknown; ga
 export function decodeIPConfig100(value: unknown): IPConfig100 {
   const c = ipConfigDecoder.decode(structValue(value, "types100.ipConfig"));
   const ipc: IPConfig100 = { address: decodeIPNet(c.address, "ipConfig", "address") };
-  if (c.interface !== undefined) ipc.interface = c.interface;
+  if (c.interface !== undefined) ipc.interface = goInt(c.interface);
   const gateway = decodeIP(c.gateway);
   if (gateway) ipc.gateway = gateway;
   return ipc;

@@ -19,9 +19,12 @@ interface Golden {
   ver?: string;
 }
 
-const goldens: Golden[] = JSON.parse(
-  readFileSync(new URL("./golden/conversions.json", import.meta.url), "utf8"),
-);
+const load = (name: string): Golden[] =>
+  JSON.parse(readFileSync(new URL(`./golden/${name}`, import.meta.url), "utf8"));
+
+// conversions.json: hand-picked inputs; random-conversions.json: 60 seeded random results
+// (odd IP versions, zero addresses, routes without dst, IPv4-mapped addresses, HTML in names).
+const goldens: Golden[] = [...load("conversions.json"), ...load("random-conversions.json")];
 
 describe("conversion goldens (upstream bytes)", () => {
   it("covers all seven versions as source and target", () => {
