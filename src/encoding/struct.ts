@@ -105,6 +105,10 @@ function fold(value: unknown, schema: FieldSchema): unknown {
       return Object.fromEntries(
         Object.entries(value).map(([k, v]) => [k, foldElement(v, schema.values)]),
       );
+    case "int":
+    case "uint":
+      // A Go integer has no negative zero: "-0" decodes to 0.
+      return Object.is(value, -0) ? 0 : value;
     default:
       return value;
   }

@@ -113,6 +113,11 @@ describe("defineStruct: Go's decoding rules", () => {
     }
   });
 
+  it("decodes -0 into an integer field as 0", () => {
+    expect(Object.is(decoder.decode({ mtu: -0 }).mtu, 0)).toBe(true);
+    expect(Object.is(decoder.decode({ ratio: -0 }).ratio, -0)).toBe(true);
+  });
+
   it("keeps raw and any fields as parsed", () => {
     const prev = { cniVersion: "1.0.0", ips: [{ address: "10.0.0.2/24" }] };
     expect(decoder.decode({ prevResult: prev, extra: [1, "a"] })).toEqual({
