@@ -31,9 +31,13 @@ export interface IPConfig020 {
 
 /** The fields a `Result020` is built from. */
 export interface Result020Init {
+  /** The CNI version; default "" (filled in by `getAsVersion`). */
   cniVersion?: string;
+  /** The result's `ip4`; default none. */
   ip4?: IPConfig020;
+  /** The result's `ip6`; default none. */
   ip6?: IPConfig020;
+  /** DNS settings; default empty. */
   dns?: DNS;
 }
 
@@ -103,6 +107,7 @@ export class Result020 implements Result {
   /** DNS settings. */
   dns: DNS;
 
+  /** A result from its fields; absent ones take Go's zero values. */
   constructor(init: Result020Init = {}) {
     this.cniVersion = init.cniVersion ?? "";
     if (init.ip4) this.ip4 = init.ip4;
@@ -139,20 +144,27 @@ export class Result020 implements Result {
     return converted;
   }
 
+  /** Upstream `Version()`: the result's CNI version. */
   version(): string {
     return this.cniVersion;
   }
 
+  /**
+   * Upstream `GetAsVersion`: converted to `version` ("" means 0.1.0), this same object when the
+   * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
+   */
   getAsVersion(version: string): Result {
     // Upstream: a result created without a version is taken to be the implemented one.
     if (this.cniVersion === "") this.cniVersion = implementedSpecVersion020;
     return convert(this, version);
   }
 
+  /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
   print(): string {
     return marshalIndent(this);
   }
 
+  /** The value the Go-compatible encoder writes for this result (upstream's JSON form). */
   [toGoJSON](): unknown {
     return goStruct({
       cniVersion: this.cniVersion === "" ? undefined : this.cniVersion,

@@ -45,10 +45,15 @@ export interface IPConfig040 {
 
 /** The fields a `Result040` is built from. */
 export interface Result040Init {
+  /** The CNI version; default "" (filled in by `getAsVersion`). */
   cniVersion?: string;
+  /** The result's `interfaces`; default none. */
   interfaces?: Interface040[];
+  /** The result's `ips`; default none. */
   ips?: IPConfig040[];
+  /** The result's `routes`; default none. */
   routes?: Route[];
+  /** DNS settings; default empty. */
   dns?: DNS;
 }
 
@@ -149,6 +154,7 @@ export class Result040 implements Result {
   /** DNS settings. */
   dns: DNS;
 
+  /** A result from its fields; absent ones take Go's zero values. */
   constructor(init: Result040Init = {}) {
     this.cniVersion = init.cniVersion ?? "";
     this.interfaces = init.interfaces ?? [];
@@ -190,19 +196,26 @@ export class Result040 implements Result {
     return convert(result, implementedSpecVersion040) as Result040;
   }
 
+  /** Upstream `Version()`: the result's CNI version. */
   version(): string {
     return this.cniVersion;
   }
 
+  /**
+   * Upstream `GetAsVersion`: converted to `version` ("" means 0.1.0), this same object when the
+   * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
+   */
   getAsVersion(version: string): Result {
     if (this.cniVersion === "") this.cniVersion = implementedSpecVersion040;
     return convert(this, version);
   }
 
+  /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
   print(): string {
     return marshalIndent(this);
   }
 
+  /** The value the Go-compatible encoder writes for this result (upstream's JSON form). */
   [toGoJSON](): unknown {
     return goStruct({
       cniVersion: this.cniVersion === "" ? undefined : this.cniVersion,

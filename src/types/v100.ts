@@ -49,10 +49,15 @@ export interface IPConfig100 {
 
 /** The fields a `Result100` is built from. */
 export interface Result100Init {
+  /** The CNI version; default "" (filled in by `getAsVersion`). */
   cniVersion?: string;
+  /** The result's `interfaces`; default none. */
   interfaces?: Interface100[];
+  /** The result's `ips`; default none. */
   ips?: IPConfig100[];
+  /** The result's `routes`; default none. */
   routes?: Route[];
+  /** DNS settings; default empty. */
   dns?: DNS;
 }
 
@@ -164,6 +169,7 @@ export class Result100 implements Result {
   /** DNS settings. */
   dns: DNS;
 
+  /** A result from its fields; absent ones take Go's zero values. */
   constructor(init: Result100Init = {}) {
     this.cniVersion = init.cniVersion ?? "";
     this.interfaces = init.interfaces ?? [];
@@ -205,15 +211,21 @@ export class Result100 implements Result {
     return convert(result, implementedSpecVersion100) as Result100;
   }
 
+  /** Upstream `Version()`: the result's CNI version. */
   version(): string {
     return this.cniVersion;
   }
 
+  /**
+   * Upstream `GetAsVersion`: converted to `version` ("" means 0.1.0), this same object when the
+   * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
+   */
   getAsVersion(version: string): Result {
     if (this.cniVersion === "") this.cniVersion = implementedSpecVersion100;
     return convert(this, version);
   }
 
+  /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
   print(): string {
     return marshalIndent(this);
   }
