@@ -1,0 +1,130 @@
+/**
+ * The CNI_* environment a plugin is run with (upstream pkg/invoke/args.go).
+ *
+ * A plugin gets the runtime's environment plus the six CNI_* variables, which must win over any
+ * same-named variable inherited from the runtime (a runtime that is itself a plugin delegating
+ * has CNI_COMMAND set). Upstream de-duplicates through a Go map, so its order is random; here
+ * each key sits where its last occurrence was, which puts the CNI_* variables last, in a fixed
+ * order, and makes the environment reproducible.
+ */
+
+/** Something that produces a plugin's environment (upstream `CNIArgs`). */
+export interface CNIArgs {
+  /**
+   * The environment as `KEY=value` strings, or `undefined` to inherit this process's
+   * environment unchanged (upstream returns nil for that).
+   */
+  asEnv(): string[] | undefined;
+}
+
+/** The current process environment as `KEY=value` strings, in its own order. */
+export function processEnviron(): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined) out.push(`${key}=${value}`);
+  }
+  return out;
+}
+
+/**
+ * Removes duplicate keys, the later value winning, each key placed at its last occurrence.
+ * Items without `=` are kept unchanged where they are, as upstream keeps them.
+ */
+export function dedupEnv(env: readonly string[]): string[] {
+  const entries = new Map<string, string>();
+  let bare = 0;
+  for (const kv of env) {
+    const eq = kv.indexOf("=");
+    // A unique key per bare item keeps it in place without ever matching a real key.
+    const key = eq < 0 ? `\0${bare++}` : kv.slice(0, eq);
+    entries.delete(key);
+    entries.set(key, kv);
+  }
+  return [...entries.values()];
+}
+
+/** `k=v` pairs joined by `;`, with no escaping, as upstream's stringify. */
+function stringify(pluginArgs: readonly (readonly [string, string])[]): string {
+  return pluginArgs.map(([k, v]) => `${k}=${v}`).join(";");
+}
+
+/** The fields of {@link Args}; all optional, an absent one is sent as an empty variable. */
+export interface ArgsInit {
+  /** CNI_COMMAND: ADD, DEL, CHECK, GC, STATUS or VERSION. */
+  command?: string;
+  /** CNI_CONTAINERID. */
+  containerID?: string;
+  /** CNI_NETNS: the path of the network namespace. */
+  netNS?: string;
+  /** CNI_ARGS as key/value pairs, used when {@link ArgsInit.pluginArgsStr} is empty. */
+  pluginArgs?: readonly (readonly [string, string])[];
+  /** CNI_ARGS verbatim; wins over {@link ArgsInit.pluginArgs} when not empty. */
+  pluginArgsStr?: string;
+  /** CNI_IFNAME. */
+  ifName?: string;
+  /** CNI_PATH: the plugin search path, already joined with `:`. */
+  path?: string;
+}
+
+/** A plugin invocation's CNI_* variables on top of the runtime's environment (upstream `Args`). */
+export class Args implements CNIArgs {
+  command: string;
+  containerID: string;
+  netNS: string;
+  pluginArgs: readonly (readonly [string, string])[];
+  pluginArgsStr: string;
+  ifName: string;
+  path: string;
+
+  constructor(init: ArgsInit = {}) {
+    this.command = init.command ?? "";
+    this.containerID = init.containerID ?? "";
+    this.netNS = init.netNS ?? "";
+    this.pluginArgs = init.pluginArgs ?? [];
+    this.pluginArgsStr = init.pluginArgsStr ?? "";
+    this.ifName = init.ifName ?? "";
+    this.path = init.path ?? "";
+  }
+
+  /** This process's environment plus the six CNI_* variables, which always win. */
+  asEnv(): string[] {
+    const pluginArgsStr =
+      this.pluginArgsStr !== "" ? this.pluginArgsStr : stringify(this.pluginArgs);
+    return dedupEnv([
+      ...processEnviron(),
+      `CNI_COMMAND=${this.command}`,
+      `CNI_CONTAINERID=${this.containerID}`,
+      `CNI_NETNS=${this.netNS}`,
+      `CNI_ARGS=${pluginArgsStr}`,
+      `CNI_IFNAME=${this.ifName}`,
+      `CNI_PATH=${this.path}`,
+    ]);
+  }
+}
+
+/**
+ * The environment of a plugin delegating to another (upstream `DelegateArgs`): this process's
+ * environment, which already holds the CNI_* variables it was called with, with only
+ * CNI_COMMAND replaced.
+ */
+export class DelegateArgs implements CNIArgs {
+  command: string;
+
+  constructor(init: { command?: string } = {}) {
+    this.command = init.command ?? "";
+  }
+
+  /** This process's environment with CNI_COMMAND set to {@link DelegateArgs.command}. */
+  asEnv(): string[] {
+    return dedupEnv([...processEnviron(), `CNI_COMMAND=${this.command}`]);
+  }
+}
+
+const inherited: CNIArgs = {
+  asEnv: () => undefined,
+};
+
+/** Args that make the plugin inherit this process's environment as is (upstream `ArgsFromEnv`). */
+export function argsFromEnv(): CNIArgs {
+  return inherited;
+}

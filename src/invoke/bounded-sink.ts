@@ -1,0 +1,48 @@
+/**
+ * A byte collector with a hard cap.
+ *
+ * A plugin's stdout and stderr are read in full before anything is decoded, so an unbounded
+ * buffer lets one misbehaving plugin take the runtime's memory (upstream keeps everything).
+ * Past the cap the sink keeps nothing more: the run is stopped and the data is discarded as it
+ * arrives, so memory stays flat however much the plugin still writes while it dies.
+ */
+export class BoundedSink {
+  private readonly chunks: Uint8Array[] = [];
+  private size = 0;
+  private full = false;
+
+  /** @param limit the most bytes kept. */
+  constructor(private readonly limit: number) {}
+
+  /** Adds a chunk; returns false the first time the cap is crossed, true otherwise. */
+  push(chunk: Uint8Array): boolean {
+    if (this.full) return true;
+    if (this.size + chunk.length > this.limit) {
+      const room = this.limit - this.size;
+      if (room > 0) this.chunks.push(chunk.subarray(0, room));
+      this.size = this.limit;
+      this.full = true;
+      return false;
+    }
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    return true;
+  }
+
+  /** True once more than `limit` bytes were offered. */
+  get overflowed(): boolean {
+    return this.full;
+  }
+
+  /** The bytes kept, as one array. */
+  bytes(): Uint8Array {
+    if (this.chunks.length === 1) return Uint8Array.from(this.chunks[0]);
+    const out = new Uint8Array(this.size);
+    let offset = 0;
+    for (const chunk of this.chunks) {
+      out.set(chunk, offset);
+      offset += chunk.length;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Finding a plugin executable on the CNI path (upstream pkg/invoke/find.go).
+ *
+ * The name comes from network configuration, which is input, so a name with a path separator is
+ * refused rather than allowed to escape the plugin directories. Only regular files (after
+ * following symlinks) count, so a directory named like a plugin is skipped.
+ */
+import { stat } from "node:fs/promises";
+import { join, sep } from "node:path";
+import { goQuote } from "./quote.js";
+
+/** File name extensions tried for each plugin, as upstream: `[""]`, plus `.exe` on Windows. */
+export const executableFileExtensions: readonly string[] =
+  process.platform === "win32" ? [".exe", ""] : [""];
+
+async function isRegularFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The full path of `plugin` in the first of `paths` that holds it as a regular file.
+ * Throws upstream's errors: `no plugin name provided`, `invalid plugin name: <n>`,
+ * `no paths provided`, `failed to find plugin "<n>" in path [<p1> <p2>]`.
+ */
+export async function findInPath(plugin: string, paths: readonly string[]): Promise<string> {
+  if (plugin === "") throw new Error("no plugin name provided");
+  if (plugin.includes(sep) || plugin.includes("/")) {
+    throw new Error(`invalid plugin name: ${plugin}`);
+  }
+  if (paths.length === 0) throw new Error("no paths provided");
+
+  for (const dir of paths) {
+    for (const ext of executableFileExtensions) {
+      const fullPath = join(dir, plugin) + ext;
+      if (await isRegularFile(fullPath)) return fullPath;
+    }
+  }
+  throw new Error(`failed to find plugin ${goQuote(plugin)} in path [${paths.join(" ")}]`);
+}
+
+/** Splits a `:`-separated search path as Go's filepath.SplitList: `""` gives no entries. */
+export function splitList(path: string): string[] {
+  return path === "" ? [] : path.split(process.platform === "win32" ? ";" : ":");
+}

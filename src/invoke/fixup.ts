@@ -1,0 +1,61 @@
+/**
+ * Upstream's fixupResultVersion (pkg/invoke/exec.go).
+ *
+ * A plugin must answer in its config's version, but some print results without a cniVersion;
+ * upstream (issue #895) takes the config's version for them rather than the spec's literal
+ * 0.1.0. The result is never converted: a plugin that answers in another version is believed.
+ */
+import { marshal } from "../encoding/json.js";
+import { parseJSON } from "../encoding/parse.js";
+import { CNIError, ErrDecodingFailure } from "../types/error.js";
+import { configDecoder } from "../version/index.js";
+
+function jsonKind(value: unknown): string {
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "boolean") return "bool";
+  return typeof value;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The result's version and bytes: the result's own `cniVersion` with the bytes unchanged, or,
+ * when it is missing, empty or not a string, the config's version written into the result
+ * (re-encoded as Go encodes a map: sorted keys). Plugin output `null` counts as `{}`.
+ * Throws `failed to unmarshal raw result: <Go's JSON error>` (a CNIError with code 6,
+ * ErrDecodingFailure) for output that is not a JSON object.
+ */
+export function fixupResultVersion(
+  netconf: Uint8Array,
+  result: Uint8Array,
+): { version: string; bytes: Uint8Array } {
+  const confVersion = configDecoder.decode(netconf);
+
+  let raw: unknown;
+  try {
+    raw = parseJSON(result);
+    if (raw !== null && (typeof raw !== "object" || Array.isArray(raw))) {
+      throw new Error(
+        `json: cannot unmarshal ${jsonKind(raw)} into Go value of type map[string]interface {}`,
+      );
+    }
+  } catch (error) {
+    throw new CNIError(
+      ErrDecodingFailure,
+      `failed to unmarshal raw result: ${errorText(error)}`,
+      "",
+      { cause: error },
+    );
+  }
+  // Go decodes "null" into a nil map; upstream replaces it with an empty one.
+  const rawResult = (raw ?? {}) as Record<string, unknown>;
+
+  const resultVersion = rawResult.cniVersion;
+  if (typeof resultVersion === "string" && resultVersion !== "") {
+    return { version: resultVersion, bytes: result };
+  }
+  rawResult.cniVersion = confVersion;
+  return { version: confVersion, bytes: new TextEncoder().encode(marshal(rawResult)) };
+}

@@ -1,0 +1,118 @@
+/**
+ * The texts Go's os/exec gives for a plugin run that did not succeed.
+ *
+ * Upstream builds its plugin error messages around `err.Error()` of the exec error
+ * (`netplugin failed with no error message: exit status 1`), and users match on those
+ * messages, so the port writes the same words: `exit status N`, `signal: killed`,
+ * `fork/exec <path>: no such file or directory`, `context canceled`.
+ */
+import { getSystemErrorMap } from "node:util";
+import { goQuote } from "./quote.js";
+
+// Go's syscall.Signal.String() on Linux.
+const signalTexts: Record<string, string> = {
+  SIGHUP: "hangup",
+  SIGINT: "interrupt",
+  SIGQUIT: "quit",
+  SIGILL: "illegal instruction",
+  SIGTRAP: "trace/breakpoint trap",
+  SIGABRT: "aborted",
+  SIGIOT: "aborted",
+  SIGBUS: "bus error",
+  SIGFPE: "floating point exception",
+  SIGKILL: "killed",
+  SIGUSR1: "user defined signal 1",
+  SIGSEGV: "segmentation fault",
+  SIGUSR2: "user defined signal 2",
+  SIGPIPE: "broken pipe",
+  SIGALRM: "alarm clock",
+  SIGTERM: "terminated",
+  SIGSTKFLT: "stack fault",
+  SIGCHLD: "child exited",
+  SIGCONT: "continued",
+  SIGSTOP: "stopped (signal)",
+  SIGTSTP: "stopped",
+  SIGTTIN: "stopped (tty input)",
+  SIGTTOU: "stopped (tty output)",
+  SIGURG: "urgent I/O condition",
+  SIGXCPU: "CPU time limit exceeded",
+  SIGXFSZ: "file size limit exceeded",
+  SIGVTALRM: "virtual timer expired",
+  SIGPROF: "profiling timer expired",
+  SIGWINCH: "window changed",
+  SIGIO: "I/O possible",
+  SIGPOLL: "I/O possible",
+  SIGPWR: "power failure",
+  SIGSYS: "bad system call",
+};
+
+// Go's syscall.Errno.Error() texts for the errors an exec can meet; libuv words some differently.
+const errnoTexts: Record<string, string> = {
+  ENOENT: "no such file or directory",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  ENOEXEC: "exec format error",
+  ETXTBSY: "text file busy",
+  ENOTDIR: "not a directory",
+  EISDIR: "is a directory",
+  ELOOP: "too many levels of symbolic links",
+  ENAMETOOLONG: "file name too long",
+  E2BIG: "argument list too long",
+  ENOMEM: "cannot allocate memory",
+  EAGAIN: "resource temporarily unavailable",
+  EMFILE: "too many open files",
+  ENFILE: "too many open files in system",
+  EIO: "input/output error",
+  EINVAL: "invalid argument",
+  ELIBBAD: "accessing a corrupted shared library",
+};
+
+/** `exit status N`, as Go's ProcessState.String() for a process that exited. */
+export function exitStatusText(code: number): string {
+  return `exit status ${code}`;
+}
+
+/** `signal: killed`, as Go's ProcessState.String() for a process a signal ended. */
+export function signalText(signal: string): string {
+  return `signal: ${signalTexts[signal] ?? signal}`;
+}
+
+/** Go's text for an errno code name (`ENOENT` → `no such file or directory`). */
+export function errnoText(code: string | undefined, errno?: number): string {
+  if (code !== undefined && errnoTexts[code] !== undefined) return errnoTexts[code];
+  if (errno !== undefined) {
+    const entry = getSystemErrorMap().get(errno);
+    if (entry !== undefined) return entry[1];
+  }
+  return code ?? "unknown error";
+}
+
+/**
+ * Go's error for a plugin that could not be started: `fork/exec <path>: <errno text>`, or,
+ * for a bare name (no `/`) that Go would have looked up in $PATH and not found,
+ * `exec: "<name>": executable file not found in $PATH`.
+ */
+export function startErrorText(
+  pluginPath: string,
+  code: string | undefined,
+  errno?: number,
+): string {
+  if (!pluginPath.includes("/") && code === "ENOENT") {
+    return `exec: ${goQuote(pluginPath)}: executable file not found in $PATH`;
+  }
+  return `fork/exec ${pluginPath}: ${errnoText(code, errno)}`;
+}
+
+/**
+ * Go's context error for an abort: `context deadline exceeded` when the signal's reason is a
+ * timeout (`AbortSignal.timeout()`), else `context canceled`.
+ */
+export function abortText(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  const isTimeout =
+    typeof reason === "object" &&
+    reason !== null &&
+    "name" in reason &&
+    (reason as { name: unknown }).name === "TimeoutError";
+  return isTimeout ? "context deadline exceeded" : "context canceled";
+}

@@ -1,0 +1,38 @@
+/**
+ * Finding and running CNI plugins: the runtime side of the wire (upstream pkg/invoke).
+ *
+ * A plugin is an executable that gets its network config on stdin and the CNI_* variables in
+ * its environment, and answers on stdout. {@link RawExec} runs it with bounded output and a
+ * clean stop on abort; {@link execPluginWithResult}, {@link execPluginWithoutResult} and
+ * {@link getVersionInfo} are the three ways libcni calls plugins; the `delegate*` functions are
+ * for plugins that call other plugins; {@link FakeExec} stands in for plugins in tests.
+ * @module
+ */
+export { Args, type ArgsInit, argsFromEnv, type CNIArgs, DelegateArgs, dedupEnv } from "./args.js";
+export {
+  delegateAdd,
+  delegateCheck,
+  delegateDel,
+  delegateGC,
+  delegateStatus,
+} from "./delegate.js";
+export {
+  DefaultExec,
+  defaultExec,
+  type Exec,
+  execPluginWithoutResult,
+  execPluginWithResult,
+  getVersionInfo,
+} from "./exec.js";
+export { FakeCNIArgs, FakeExec, type FakeExecPluginCall } from "./fake-exec.js";
+export { executableFileExtensions, findInPath, splitList } from "./find.js";
+export { fixupResultVersion } from "./fixup.js";
+export { type PluginExecDetails, PluginExecError, pluginErr } from "./plugin-error.js";
+export {
+  defaultGraceMs,
+  defaultMaxOutputBytes,
+  type ExecOptions,
+  RawExec,
+  type RawExecOptions,
+  type StderrSink,
+} from "./raw-exec.js";

@@ -1,0 +1,153 @@
+/**
+ * The error a failed plugin run becomes (upstream `RawExec.pluginErr`).
+ *
+ * Messages and codes are upstream's, since runtimes and users match on them. What upstream
+ * drops (the exit status and stderr whenever stdout is not empty, the OS error behind a failed
+ * start) travels on the error's properties and as its `cause` instead, as execa's errors do.
+ */
+
+import { type JSONSyntaxError, parseJSON } from "../encoding/parse.js";
+import { defineStruct, UnmarshalTypeError } from "../encoding/struct.js";
+import { CNIError, ErrUnknown } from "../types/error.js";
+import { goQuoteBytes } from "./quote.js";
+
+/** How a plugin run ended, as carried by a {@link PluginExecError}. */
+export interface PluginExecDetails {
+  /** The plugin executable that was run. */
+  pluginPath: string;
+  /** Its exit code, when it exited. */
+  exitCode?: number;
+  /** The signal that ended it (`SIGTERM`, `SIGKILL`, ...), when a signal did. */
+  signal?: string;
+  /** Everything it wrote to stdout (up to the output cap). */
+  stdout: Uint8Array;
+  /** Everything it wrote to stderr (up to the output cap). */
+  stderr: Uint8Array;
+  /** True when the run was stopped because the caller's AbortSignal fired. */
+  aborted?: boolean;
+  /** The underlying error: the spawn error, the abort reason, a decode error. */
+  cause?: unknown;
+}
+
+/**
+ * A plugin run that failed. It is a {@link CNIError}: `code`, `msg` and `details` are the
+ * plugin's own when it printed an error object, else upstream's `netplugin failed ...` texts
+ * with code 0. The rest of the story (path, exit code, signal, output) is on its properties.
+ */
+export class PluginExecError extends CNIError {
+  /** The plugin executable that was run. */
+  readonly pluginPath: string;
+  /** Its exit code, when it exited. */
+  readonly exitCode: number | undefined;
+  /** The signal that ended it, when a signal did. */
+  readonly signal: string | undefined;
+  /** What it wrote to stdout. */
+  readonly stdout: Uint8Array;
+  /** What it wrote to stderr. */
+  readonly stderr: Uint8Array;
+  /** True when the caller aborted the run. */
+  readonly aborted: boolean;
+
+  constructor(code: number, msg: string, details: string, info: PluginExecDetails) {
+    super(code, msg, details, info.cause === undefined ? {} : { cause: info.cause });
+    this.name = "PluginExecError";
+    this.pluginPath = info.pluginPath;
+    this.exitCode = info.exitCode;
+    this.signal = info.signal;
+    this.stdout = info.stdout;
+    this.stderr = info.stderr;
+    this.aborted = info.aborted ?? false;
+  }
+}
+
+interface ErrorFields {
+  code?: number;
+  msg?: string;
+  details?: string;
+}
+
+// Upstream decodes stdout into types.Error{Code uint, Msg string, Details string}.
+const fieldTypes = {
+  code: { type: "uint" },
+  msg: { type: "string" },
+  details: { type: "string" },
+} as const;
+const errorStruct = defineStruct<ErrorFields>("types.Error", { fields: fieldTypes });
+const singleFields = (["code", "msg", "details"] as const).map((name) => ({
+  name,
+  decoder: defineStruct<ErrorFields>("types.Error", { fields: { [name]: fieldTypes[name] } }),
+}));
+
+interface Decoded {
+  fields: ErrorFields;
+  error?: Error;
+}
+
+/** Go's json.Unmarshal(stdout, &types.Error{}): the fields set, and the first error met. */
+function decodeErrorObject(stdout: Uint8Array): Decoded {
+  let value: unknown;
+  try {
+    value = parseJSON(stdout);
+  } catch (error) {
+    // A syntax error decodes nothing: Go validates the whole input first.
+    return { fields: {}, error: error as JSONSyntaxError };
+  }
+  if (value === null) return { fields: {} };
+  try {
+    return { fields: errorStruct.decode(value) };
+  } catch (error) {
+    if (!(error instanceof UnmarshalTypeError)) throw error;
+    // Go keeps decoding after a type error, so the fields that were fine are still set.
+    const fields: ErrorFields = {};
+    for (const { name, decoder } of singleFields) {
+      try {
+        Object.assign(fields, { [name]: decoder.decode(value)[name] });
+      } catch {
+        // This field is the one (or one of those) with the wrong type; Go leaves it zero.
+      }
+    }
+    return { fields, error };
+  }
+}
+
+/** A plugin run that did not succeed, as {@link pluginErr} needs it. */
+export interface FailedRun extends PluginExecDetails {
+  /** Go's text for how the run failed: `exit status 1`, `signal: killed`, `fork/exec ...`. */
+  reason: string;
+}
+
+/**
+ * Upstream's pluginErr. stdout empty: `netplugin failed with no error message: <reason>`, or
+ * with stderr, `netplugin failed: "<stderr>": <reason>`. stdout not empty: the error object the
+ * plugin printed, or, when it does not decode, `netplugin failed but error parsing its
+ * diagnostic message "<stdout>": <decode error>`.
+ *
+ * One deviation: stdout that decodes but carries no `msg` (`{}`, `null`, a result printed by a
+ * plugin that then failed) gave upstream an error with an empty message. It gets
+ * `netplugin failed with no error message in its output "<stdout>": <reason>` here, with the
+ * stderr quoted too when there is some, so that the failure is never silent.
+ */
+export function pluginErr(run: FailedRun): PluginExecError {
+  const { stdout, stderr, reason } = run;
+  if (stdout.length === 0) {
+    const msg =
+      stderr.length === 0
+        ? `netplugin failed with no error message: ${reason}`
+        : `netplugin failed: ${goQuoteBytes(stderr)}: ${reason}`;
+    return new PluginExecError(ErrUnknown, msg, "", run);
+  }
+
+  const { fields, error } = decodeErrorObject(stdout);
+  const code = fields.code ?? ErrUnknown;
+  const details = fields.details ?? "";
+  if (error !== undefined) {
+    const msg = `netplugin failed but error parsing its diagnostic message ${goQuoteBytes(stdout)}: ${error.message}`;
+    return new PluginExecError(code, msg, details, { ...run, cause: run.cause ?? error });
+  }
+  if (fields.msg === undefined || fields.msg === "") {
+    const withStderr = stderr.length === 0 ? "" : ` (stderr ${goQuoteBytes(stderr)})`;
+    const msg = `netplugin failed with no error message in its output ${goQuoteBytes(stdout)}${withStderr}: ${reason}`;
+    return new PluginExecError(code, msg, details, run);
+  }
+  return new PluginExecError(code, fields.msg, details, run);
+}

@@ -1,0 +1,215 @@
+/**
+ * Running a plugin executable and turning its failure into an error (upstream RawExec).
+ */
+import { ErrIOFailure, ErrUnknown } from "../types/error.js";
+import { findInPath } from "./find.js";
+import { abortText, exitStatusText, signalText, startErrorText } from "./go-exit-text.js";
+import { PluginExecError, pluginErr } from "./plugin-error.js";
+import { type RunOutcome, runPlugin } from "./run-plugin.js";
+
+/** Where a successful plugin's stderr goes: anything with a `write` method, as process.stderr. */
+export interface StderrSink {
+  write(chunk: Uint8Array): unknown;
+}
+
+/** Options of {@link RawExec}. */
+export interface RawExecOptions {
+  /**
+   * Receives the stderr of a plugin that succeeded (a failed plugin's stderr is in the error).
+   * Default: `process.stderr`; `null` discards it.
+   */
+  stderr?: StderrSink | null;
+  /** Milliseconds between SIGTERM and SIGKILL when a run is stopped. Default 3000. */
+  graceMs?: number;
+  /** The most bytes read from each of stdout and stderr before the plugin is stopped. Default 16 MiB. */
+  maxOutputBytes?: number;
+  /** How many times a start failing with "text file busy" is retried. Default 5, as upstream. */
+  textBusyRetries?: number;
+  /** Milliseconds between those retries. Default 1000, as upstream. */
+  textBusyDelayMs?: number;
+}
+
+/** The per-call options every exec takes: an AbortSignal in place of Go's context. */
+export interface ExecOptions {
+  /** Aborting stops the plugin (its whole process group) and rejects the call. */
+  signal?: AbortSignal;
+}
+
+/** The default grace between SIGTERM and SIGKILL. */
+export const defaultGraceMs = 3000;
+/** The default cap on each of a plugin's stdout and stderr. */
+export const defaultMaxOutputBytes = 16 * 1024 * 1024;
+
+/** Turns a `KEY=value` list into an env object, the last value winning as Go's exec does. */
+function envObject(env: readonly string[] | undefined): Record<string, string> | undefined {
+  if (env === undefined) return undefined;
+  const out: Record<string, string> = {};
+  for (const kv of env) {
+    const eq = kv.indexOf("=");
+    // Node cannot pass an entry without "="; it would carry no variable anyway.
+    if (eq > 0) out[kv.slice(0, eq)] = kv.slice(eq + 1);
+  }
+  return out;
+}
+
+function abortError(
+  pluginPath: string,
+  signal: AbortSignal,
+  outcome?: RunOutcome,
+): PluginExecError {
+  return new PluginExecError(
+    ErrUnknown,
+    `netplugin failed with no error message: ${outcome === undefined ? abortText(signal) : runText(outcome, signal)}`,
+    "",
+    {
+      pluginPath,
+      exitCode: outcome?.exitCode,
+      signal: outcome?.signal,
+      stdout: outcome?.stdout ?? new Uint8Array(),
+      stderr: outcome?.stderr ?? new Uint8Array(),
+      aborted: true,
+      cause: signal.reason,
+    },
+  );
+}
+
+/** Go's err.Error() for how a started run ended. */
+function runText(outcome: RunOutcome, signal: AbortSignal | undefined): string {
+  if (outcome.signal !== undefined) return signalText(outcome.signal);
+  if (outcome.exitCode !== undefined && outcome.exitCode !== 0)
+    return exitStatusText(outcome.exitCode);
+  // Exited 0 although stopped: Go reports the context's error then.
+  return signal === undefined ? "exit status 0" : abortText(signal);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) {
+      resolve(false);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Runs plugin executables from disk: the config on stdin, the CNI_* environment, stdout back.
+ *
+ * Beyond upstream: output is capped, an abort stops the plugin's whole process group with
+ * SIGTERM and then SIGKILL, "text file busy" retries honour the abort signal and end in an
+ * error rather than an empty success, and every failure is a {@link PluginExecError} that
+ * carries the exit code, signal, stdout and stderr.
+ */
+export class RawExec {
+  /** Where a successful plugin's stderr is copied; null discards it. */
+  readonly stderr: StderrSink | null;
+  /** Milliseconds between SIGTERM and SIGKILL. */
+  readonly graceMs: number;
+  /** The cap on each of stdout and stderr. */
+  readonly maxOutputBytes: number;
+  /** Retries of a start failing with "text file busy". */
+  readonly textBusyRetries: number;
+  /** Milliseconds between those retries. */
+  readonly textBusyDelayMs: number;
+
+  constructor(options: RawExecOptions = {}) {
+    this.stderr = options.stderr === undefined ? process.stderr : options.stderr;
+    this.graceMs = options.graceMs ?? defaultGraceMs;
+    this.maxOutputBytes = options.maxOutputBytes ?? defaultMaxOutputBytes;
+    this.textBusyRetries = options.textBusyRetries ?? 5;
+    this.textBusyDelayMs = options.textBusyDelayMs ?? 1000;
+  }
+
+  /**
+   * Runs the plugin at `pluginPath` with `stdin` and `env` (`undefined`: this process's
+   * environment) and resolves to its stdout. Rejects with a {@link PluginExecError} when it
+   * cannot start, exits non-zero, dies by a signal, floods its output or is aborted.
+   */
+  async execPlugin(
+    pluginPath: string,
+    stdin: Uint8Array,
+    env: string[] | undefined,
+    options: ExecOptions = {},
+  ): Promise<Uint8Array> {
+    const { signal } = options;
+    const envObj = envObject(env);
+    for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw abortError(pluginPath, signal);
+      const outcome = await runPlugin(pluginPath, {
+        env: envObj,
+        stdin,
+        signal,
+        graceMs: this.graceMs,
+        maxOutputBytes: this.maxOutputBytes,
+      });
+      const busy = outcome.startError?.code === "ETXTBSY";
+      // The plugin file is being written (an upgrade in progress): wait for the writer to finish.
+      if (busy && attempt < this.textBusyRetries) {
+        if (!(await sleep(this.textBusyDelayMs, signal)) && signal !== undefined) {
+          throw abortError(pluginPath, signal);
+        }
+        continue;
+      }
+      return this.finish(pluginPath, outcome, signal);
+    }
+  }
+
+  private finish(
+    pluginPath: string,
+    outcome: RunOutcome,
+    signal: AbortSignal | undefined,
+  ): Uint8Array {
+    const { stdout, stderr } = outcome;
+    if (outcome.startError !== undefined) {
+      const error = outcome.startError;
+      throw pluginErr({
+        pluginPath,
+        stdout,
+        stderr,
+        reason: startErrorText(pluginPath, error.code, error.errno),
+        cause: error,
+      });
+    }
+    if (outcome.aborted && signal !== undefined) throw abortError(pluginPath, signal, outcome);
+    const info = {
+      pluginPath,
+      exitCode: outcome.exitCode,
+      signal: outcome.signal,
+      stdout,
+      stderr,
+    };
+    if (outcome.overflow !== undefined) {
+      throw new PluginExecError(
+        ErrIOFailure,
+        `netplugin failed: its ${outcome.overflow} exceeded the ${this.maxOutputBytes}-byte limit and it was stopped: ${runText(outcome, undefined)}`,
+        "",
+        info,
+      );
+    }
+    if (outcome.signal !== undefined || outcome.exitCode !== 0) {
+      throw pluginErr({ ...info, reason: runText(outcome, undefined) });
+    }
+    // Upstream copies a successful plugin's stderr to the caller; it is only informational.
+    if (this.stderr !== null && stderr.length > 0) {
+      try {
+        this.stderr.write(stderr);
+      } catch {
+        // A broken sink must not fail a plugin that succeeded.
+      }
+    }
+    return stdout;
+  }
+
+  /** Upstream's FindInPath, so that a RawExec serves as the lookup half of an Exec too. */
+  findInPath(plugin: string, paths: readonly string[]): Promise<string> {
+    return findInPath(plugin, paths);
+  }
+}
