@@ -5,6 +5,7 @@
 import { sweepLeftovers } from "./netns.js";
 import { assertPrerequisites } from "./prereq.js";
 import { run } from "./sh.js";
+import { E2EWorld } from "./world.js";
 
 /** Prerequisites, then the sweep; call from `beforeAll`. */
 export async function prepareSuite(): Promise<void> {
@@ -37,4 +38,22 @@ export async function rootNetworkFingerprint(): Promise<string> {
     .map((l) => l.replace(/valid_lft.*$/, ""))
     .join("\n");
   return `${linksOnly}\n${addrs}\n${routeOut.stdout}`;
+}
+
+/** Creates worlds for a test file and disposes all of them (call `disposeAll` in afterEach). */
+export class WorldTracker {
+  private readonly worlds: E2EWorld[] = [];
+
+  /** A new world, disposed by {@link WorldTracker.disposeAll}. */
+  async create(label: string): Promise<E2EWorld> {
+    const world = await E2EWorld.create(label);
+    this.worlds.push(world);
+    return world;
+  }
+
+  /** Disposes every world created so far. */
+  async disposeAll(): Promise<void> {
+    const worlds = this.worlds.splice(0);
+    for (const world of worlds) await world.dispose();
+  }
 }
