@@ -1,0 +1,3 @@
+module libcni-conf-oracle
+
+go 1.19
