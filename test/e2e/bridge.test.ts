@@ -31,6 +31,7 @@ import {
 import { inNetns } from "./harness/sh.js";
 import { prepareSuite, WorldTracker } from "./harness/suite.js";
 import { containerChains, noTraces, tracesOf } from "./harness/traces.js";
+import { eventually } from "./harness/wait.js";
 import type { E2EWorld } from "./harness/world.js";
 
 const worlds = new WorldTracker();
@@ -40,6 +41,7 @@ afterEach(() => worlds.disposeAll());
 const network = "e2e-bridge";
 
 interface ChainOptions {
+  dualStack?: boolean;
   ipMasq?: boolean;
   portmap?: boolean;
   tuning?: boolean;
@@ -57,8 +59,14 @@ function bridgeList(world: E2EWorld, options: ChainOptions = {}) {
       ipam: {
         type: "host-local",
         dataDir: world.ipamDir,
-        ranges: [[{ subnet: "10.77.0.0/24" }]],
-        routes: [{ dst: "0.0.0.0/0" }],
+        ranges:
+          options.dualStack === true
+            ? [[{ subnet: "10.77.0.0/24" }], [{ subnet: "fd77::/64" }]]
+            : [[{ subnet: "10.77.0.0/24" }]],
+        routes:
+          options.dualStack === true
+            ? [{ dst: "0.0.0.0/0" }, { dst: "::/0" }]
+            : [{ dst: "0.0.0.0/0" }],
       },
     },
   ];
@@ -262,6 +270,51 @@ describe("bridge + host-local + portmap + tuning (plugins 1.1.1 in namespaces)",
 
     await cni.delNetworkList(list, rt);
     expect(await tracesOf(world, network, [ctr.id])).toEqual(noTraces);
+  });
+
+  it("dual stack: both families configured and reachable; portmap 1.1.1 CHECK then looks for the IPv4 rules in the IPv6 chain (#819)", async () => {
+    const world = await worlds.create("bridge-dual");
+    const ctr = await world.container();
+    const list = bridgeList(world, { dualStack: true, tuning: false });
+    const rt = attachment(ctr, "eth0", { capabilityArgs: { portMappings } });
+    const cni = cniFor(world);
+
+    const result = resultJSON(await cni.addNetworkList(list, rt));
+
+    expect(result.ips).toEqual([
+      { address: "10.77.0.2/24", gateway: "10.77.0.1", interface: 2 },
+      { address: "fd77::2/64", gateway: "fd77::1", interface: 2 },
+    ]);
+    expect(await addresses(ctr.ns, "eth0")).toEqual(["10.77.0.2/24", "fd77::2/64"]);
+    expect(await routes(ctr.ns, 6)).toContainEqual({
+      dst: "default",
+      gateway: "fd77::1",
+      dev: "eth0",
+    });
+    expect(await ping(ctr.ns, "10.77.0.1")).toBe(true);
+    expect(await eventually(() => ping(ctr.ns, "fd77::1"))).toBe(true);
+    const nat6 = await iptablesRules(world.hostNs, "nat", 6);
+    expect(nat6.filter((l) => l.includes("--to-destination [fd77::2]:80"))).toHaveLength(1);
+    await world.clearCalls();
+
+    const error = await rejectionOf(cni.checkNetworkList(list, rt));
+
+    expect(error).toBeInstanceOf(CNIError);
+    expect((error as CNIError).code).toBe(999);
+    expect((error as CNIError).msg).toMatch(
+      /^could not check ipv6 dnat: rule \[.*--to-destination 10\.77\.0\.2:80\]\] in chain CNI-DN-[0-9a-f]+ not found in table nat$/,
+    );
+    expect((await world.calls()).map((c) => `${c.command} ${c.plugin}`)).toEqual([
+      "CHECK bridge",
+      "CHECK host-local",
+      "CHECK portmap",
+    ]);
+
+    await cni.delNetworkList(list, rt);
+    expect(await tracesOf(world, network, [ctr.id])).toEqual(noTraces);
+    expect(
+      (await iptablesRules(world.hostNs, "nat", 6)).filter((l) => l.includes("fd77::2")),
+    ).toEqual([]);
   });
 
   it("disableCheck (the runtime-side workaround for #819) makes CHECK succeed without running a plugin", async () => {

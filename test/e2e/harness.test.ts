@@ -4,7 +4,7 @@
  * and the leftover sweep remove what they should.
  */
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +17,7 @@ import {
   ping,
 } from "./harness/inspect.js";
 import { createNetns, e2ePrefix, listNetns, sweepLeftovers } from "./harness/netns.js";
+import { assertPrerequisites } from "./harness/prereq.js";
 import { run } from "./harness/sh.js";
 import { prepareSuite, rootNetworkFingerprint } from "./harness/suite.js";
 import { E2EWorld } from "./harness/world.js";
@@ -103,6 +104,24 @@ describe("e2e harness (plugins called directly)", () => {
     } finally {
       await run("ip", ["netns", "del", liveNs], { check: false });
       await run("ip", ["netns", "del", deadNs], { check: false });
+    }
+  });
+
+  it("fails, naming the Debian packages, when not root or when the plugins are missing", async () => {
+    const empty = await mkdtemp(join(tmpdir(), `${e2ePrefix}-${process.pid}-noplugins-`));
+    try {
+      const error = await assertPrerequisites({ pluginDir: empty, uid: 1000 }).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(error?.message).toMatch(/must run as root/);
+      expect(error?.message).toContain(
+        `CNI plugins missing from ${empty}: bandwidth, bridge, host-local`,
+      );
+      expect(error?.message).toContain("apt-get install containernetworking-plugins");
+      await expect(assertPrerequisites()).resolves.toBeUndefined();
+    } finally {
+      await rm(empty, { recursive: true, force: true });
     }
   });
 });

@@ -49,22 +49,26 @@ async function onPath(tool: string): Promise<boolean> {
 
 /**
  * Throws an Error listing every missing prerequisite (root, plugins, tools) with the Debian
- * package to install; resolves when all are present.
+ * package to install; resolves when all are present. `pluginDir` and `uid` stand in for the
+ * real ones in the harness's own tests.
  */
-export async function assertPrerequisites(): Promise<void> {
+export async function assertPrerequisites(
+  options: { pluginDir?: string; uid?: number } = {},
+): Promise<void> {
+  const pluginDir = options.pluginDir ?? pluginSourceDir;
   const problems: string[] = [];
-  if (process.getuid?.() !== 0) {
+  if ((options.uid ?? process.getuid?.()) !== 0) {
     problems.push(
       "the e2e suite must run as root (it creates network namespaces, veths and iptables chains)",
     );
   }
   const missingPlugins: string[] = [];
   for (const plugin of requiredPlugins) {
-    if (!(await isExecutable(join(pluginSourceDir, plugin)))) missingPlugins.push(plugin);
+    if (!(await isExecutable(join(pluginDir, plugin)))) missingPlugins.push(plugin);
   }
   if (missingPlugins.length > 0) {
     problems.push(
-      `CNI plugins missing from ${pluginSourceDir}: ${missingPlugins.join(", ")} ` +
+      `CNI plugins missing from ${pluginDir}: ${missingPlugins.join(", ")} ` +
         "(install the Debian package containernetworking-plugins: apt-get install containernetworking-plugins)",
     );
   }

@@ -15,7 +15,10 @@ export interface WorldTraces {
   veths: string[];
   /** host-local reservations as `ip containerID`. */
   reservations: string[];
-  /** nat-table lines (chains and rules) naming a container of the list, or its DNAT chain. */
+  /**
+   * nat-table lines (chains and rules, IPv6 ones prefixed `[v6] `) naming a container of the
+   * list by comment, or one of its chains.
+   */
   natLines: string[];
   /** Cache records (file names under <cacheDir>/results). */
   cacheRecords: string[];
@@ -49,7 +52,9 @@ export async function tracesOf(
     .map((r) => `${r.ip} ${r.containerID}`);
   const ids = containerIDs.map((id) => `id: \\"${id}\\"`);
   const chains = containerIDs.flatMap((id) => containerChains(network, id));
-  const natLines = (await iptablesRules(world.hostNs, "nat")).filter(
+  const nat4 = await iptablesRules(world.hostNs, "nat", 4);
+  const nat6 = (await iptablesRules(world.hostNs, "nat", 6)).map((line) => `[v6] ${line}`);
+  const natLines = [...nat4, ...nat6].filter(
     (line) =>
       ids.some((id) => line.includes(id)) ||
       chains.some((chain) => line.split(" ").includes(chain)),
