@@ -6,30 +6,65 @@
  * kills only the direct child (its issue #687), leaving a grandchild that holds the output
  * pipe to outlive the deadline.
  */
+import { readdir, readFile } from "node:fs/promises";
 
 function isErrno(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && "code" in error;
 }
 
+// Windows has no process groups; the direct child is the best that can be done there.
+const target = (pgid: number): number => (process.platform === "win32" ? pgid : -pgid);
+
 /** Sends `signal` to every process of the group `pgid`; a group already gone is not an error. */
 export function killGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
-    // Windows has no process groups; the direct child is the best that can be done there.
-    process.kill(process.platform === "win32" ? pgid : -pgid, signal);
+    process.kill(target(pgid), signal);
   } catch (error) {
     if (!isErrno(error) || (error.code !== "ESRCH" && error.code !== "EPERM")) throw error;
   }
 }
 
-/**
- * True while any process of the group exists. A zombie still counts until its parent (init,
- * once the plugin is gone) reaps it.
- */
-export function groupExists(pgid: number): boolean {
+/** True while any process of the group exists, zombies included. */
+function groupExists(pgid: number): boolean {
   try {
-    process.kill(process.platform === "win32" ? pgid : -pgid, 0);
+    process.kill(target(pgid), 0);
     return true;
   } catch (error) {
     return isErrno(error) && error.code === "EPERM";
   }
+}
+
+/** The state and process group of a pid from /proc/<pid>/stat, or undefined if gone. */
+async function procStat(pid: string): Promise<{ state: string; pgrp: number } | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    // The command name may hold spaces and parentheses; the fields after the last ")" do not.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0], pgrp: Number(fields[2]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True while the group has a process that still runs. Orphans are reaped by init, and until
+ * then a dead one lingers as a zombie that still counts as a group member; some container inits
+ * never reap, so on Linux zombies are told apart through /proc rather than waited for.
+ */
+export async function groupHasLiveProcess(pgid: number): Promise<boolean> {
+  if (!groupExists(pgid)) return false;
+  if (process.platform !== "linux") return true;
+  let pids: string[];
+  try {
+    pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return true;
+  }
+  for (const pid of pids) {
+    const stat = await procStat(pid);
+    if (stat !== undefined && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") {
+      return true;
+    }
+  }
+  return false;
 }

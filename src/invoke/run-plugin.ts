@@ -9,7 +9,7 @@
  */
 import { execa } from "execa";
 import { BoundedSink } from "./bounded-sink.js";
-import { groupExists, killGroup } from "./process-group.js";
+import { groupHasLiveProcess, killGroup } from "./process-group.js";
 
 /** What {@link runPlugin} needs beyond the path. */
 export interface RunOptions {
@@ -43,7 +43,7 @@ export interface RunOutcome {
 
 // Once everything was SIGKILLed, a pipe still open is held by a process outside the group.
 const afterKillSettleMs = 100;
-const pollMs = 20;
+const pollMs = 50;
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -120,7 +120,7 @@ export async function runPlugin(pluginPath: string, options: RunOptions): Promis
     if (terminating && pid !== undefined) {
       // The plugin is gone but what it forked may not be: wait for the group to empty, up to
       // the SIGKILL, so that no process of this run outlives the call.
-      while (!killed && groupExists(pid)) await delay(pollMs);
+      while (!killed && (await groupHasLiveProcess(pid))) await delay(pollMs);
     }
     const startError =
       pid === undefined ? (result.cause as NodeJS.ErrnoException | undefined) : undefined;

@@ -1,0 +1,174 @@
+/**
+ * CNIArgs as environment (upstream pkg/invoke/args_test.go), plus the deterministic order.
+ */
+import fc from "fast-check";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Args, argsFromEnv, DelegateArgs, dedupEnv } from "../../src/invoke/args.js";
+
+const cniKeys = [
+  "CNI_COMMAND",
+  "CNI_IFNAME",
+  "CNI_CONTAINERID",
+  "CNI_ARGS",
+  "CNI_NETNS",
+  "CNI_PATH",
+] as const;
+
+function environLength(): number {
+  return Object.values(process.env).filter((v) => v !== undefined).length;
+}
+
+function unsetCNI(): void {
+  for (const k of cniKeys) delete process.env[k];
+}
+
+describe("Args asEnv", () => {
+  beforeEach(() => {
+    process.env.CNI_COMMAND = "DEL";
+    process.env.CNI_IFNAME = "eth0";
+    process.env.CNI_CONTAINERID = "id";
+    process.env.CNI_ARGS = "args";
+    process.env.CNI_NETNS = "testns";
+    process.env.CNI_PATH = "testpath";
+  });
+  afterEach(unsetCNI);
+
+  it("places the CNI environment variables in the end to be prepended", () => {
+    const args = new Args({
+      command: "ADD",
+      containerID: "some-container-id",
+      netNS: "/some/netns/path",
+      pluginArgs: [
+        ["KEY1", "VALUE1"],
+        ["KEY2", "VALUE2"],
+      ],
+      ifName: "eth7",
+      path: "/some/cni/path",
+    });
+    const latent = environLength();
+    const env = args.asEnv();
+    expect(env).toHaveLength(latent);
+    for (const kv of [
+      "CNI_COMMAND=ADD",
+      "CNI_IFNAME=eth7",
+      "CNI_CONTAINERID=some-container-id",
+      "CNI_NETNS=/some/netns/path",
+      "CNI_ARGS=KEY1=VALUE1;KEY2=VALUE2",
+      "CNI_PATH=/some/cni/path",
+    ]) {
+      expect(env).toContain(kv);
+    }
+    for (const kv of [
+      "CNI_COMMAND=DEL",
+      "CNI_IFNAME=eth0",
+      "CNI_CONTAINERID=id",
+      "CNI_NETNS=testns",
+      "CNI_ARGS=args",
+      "CNI_PATH=testpath",
+    ]) {
+      expect(env).not.toContain(kv);
+    }
+  });
+
+  it("ends with the six CNI variables in a fixed order, after the inherited ones in theirs", () => {
+    process.env.LIBCNI_TEST_A = "a";
+    process.env.LIBCNI_TEST_B = "b";
+    try {
+      const env = new Args({ command: "ADD" }).asEnv();
+      expect(env.slice(-6)).toEqual([
+        "CNI_COMMAND=ADD",
+        "CNI_CONTAINERID=",
+        "CNI_NETNS=",
+        "CNI_ARGS=",
+        "CNI_IFNAME=",
+        "CNI_PATH=",
+      ]);
+      expect(env.indexOf("LIBCNI_TEST_A=a")).toBeLessThan(env.indexOf("LIBCNI_TEST_B=b"));
+      // The same inputs give the same environment.
+      expect(new Args({ command: "ADD" }).asEnv()).toEqual(env);
+    } finally {
+      delete process.env.LIBCNI_TEST_A;
+      delete process.env.LIBCNI_TEST_B;
+    }
+  });
+
+  it("always sends all six, empty when unset", () => {
+    unsetCNI();
+    const env = new Args().asEnv();
+    for (const k of cniKeys) expect(env).toContain(`${k}=`);
+  });
+
+  it("prefers pluginArgsStr over pluginArgs, and joins pairs without escaping", () => {
+    expect(new Args({ pluginArgsStr: "A=1;B=2", pluginArgs: [["C", "3"]] }).asEnv()).toContain(
+      "CNI_ARGS=A=1;B=2",
+    );
+    expect(new Args({ pluginArgs: [["K", "v=w;x"]] }).asEnv()).toContain("CNI_ARGS=K=v=w;x");
+  });
+});
+
+describe("DelegateArgs asEnv", () => {
+  beforeEach(() => {
+    delete process.env.CNI_COMMAND;
+  });
+  afterEach(() => {
+    delete process.env.CNI_COMMAND;
+  });
+
+  it("overrides CNI_COMMAND if it already exists in environment variables", () => {
+    process.env.CNI_COMMAND = "DEL";
+    const latent = environLength();
+    const env = new DelegateArgs({ command: "ADD" }).asEnv();
+    expect(env).toHaveLength(latent);
+    expect(env).toContain("CNI_COMMAND=ADD");
+    expect(env).not.toContain("CNI_COMMAND=DEL");
+  });
+
+  it("appends CNI_COMMAND if it does not exist in environment variables", () => {
+    const latent = environLength();
+    const env = new DelegateArgs({ command: "ADD" }).asEnv();
+    expect(env).toHaveLength(latent + 1);
+    expect(env).toContain("CNI_COMMAND=ADD");
+    expect(env.at(-1)).toBe("CNI_COMMAND=ADD");
+  });
+
+  it("leaves the other CNI variables as inherited", () => {
+    process.env.CNI_IFNAME = "eth9";
+    try {
+      expect(new DelegateArgs({ command: "DEL" }).asEnv()).toContain("CNI_IFNAME=eth9");
+    } finally {
+      delete process.env.CNI_IFNAME;
+    }
+  });
+});
+
+describe("inherited asEnv", () => {
+  it("returns undefined (upstream nil) so that the plugin inherits the environment", () => {
+    expect(argsFromEnv().asEnv()).toBeUndefined();
+  });
+});
+
+describe("dedupEnv", () => {
+  it("keeps the last value of a key, at its last position; bare items stay in place", () => {
+    expect(dedupEnv(["A=1", "noequals", "B=2", "A=3", "C=", "B=4=5"])).toEqual([
+      "noequals",
+      "A=3",
+      "C=",
+      "B=4=5",
+    ]);
+  });
+
+  it("property: unique keys, each with its last value", () => {
+    const entry = fc.tuple(fc.constantFrom("A", "B", "C", "PATH", "CNI_ARGS"), fc.string());
+    fc.assert(
+      fc.property(fc.array(entry), (entries) => {
+        const env = entries.map(([k, v]) => `${k}=${v}`);
+        const out = dedupEnv(env);
+        const keys = out.map((kv) => kv.slice(0, kv.indexOf("=")));
+        expect(new Set(keys).size).toBe(keys.length);
+        const last = new Map(entries);
+        expect(out.length).toBe(last.size);
+        for (const [k, v] of last) expect(out).toContain(`${k}=${v}`);
+      }),
+    );
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * "text file busy" at start: a plugin file still open for writing (an upgrade in progress)
+ * cannot be executed. Upstream retries 5 times, 1 s apart, then falls through to a success with
+ * empty stdout; here the retries honour the abort signal and the last one ends in an error.
+ */
+import { chmod, type FileHandle, open } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PluginExecError } from "../../src/invoke/plugin-error.js";
+import { RawExec } from "../../src/invoke/raw-exec.js";
+import { makeTempDir, rejection, removeTempDir, sleep } from "./helpers.js";
+
+const stdin = new TextEncoder().encode("{}");
+
+describe("RawExec text file busy", () => {
+  let dir: string;
+  let pluginPath: string;
+  let writer: FileHandle | undefined;
+
+  beforeEach(async () => {
+    dir = await makeTempDir();
+    pluginPath = join(dir, "being-written");
+    // The plugin is being written: its file is open for writing while the runtime execs it.
+    writer = await open(pluginPath, "w", 0o755);
+    await writer.write('#!/bin/sh\nprintf \'{"cniVersion":"1.1.0"}\'\n');
+    await chmod(pluginPath, 0o755);
+  });
+
+  afterEach(async () => {
+    await writer?.close();
+    writer = undefined;
+    await removeTempDir(dir);
+  });
+
+  it("retries with upstream's defaults (5 retries, 1 s apart) and runs the plugin once it is written", async () => {
+    const exec = new RawExec({ stderr: null });
+    expect(exec.textBusyRetries).toBe(5);
+    expect(exec.textBusyDelayMs).toBe(1000);
+    const started = Date.now();
+    const call = exec.execPlugin(pluginPath, stdin, []);
+    await sleep(1500);
+    await writer?.close();
+    writer = undefined;
+    const out = await call;
+    expect(new TextDecoder().decode(out)).toBe('{"cniVersion":"1.1.0"}');
+    // At least the first retries failed: the call waited for the writer.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+  });
+
+  it("fails after the last retry instead of reporting an empty success", async () => {
+    const exec = new RawExec({ stderr: null, textBusyRetries: 3, textBusyDelayMs: 50 });
+    const started = Date.now();
+    const error = await rejection(exec.execPlugin(pluginPath, stdin, []));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(error).toBeInstanceOf(PluginExecError);
+    expect(error.message).toBe(
+      `netplugin failed with no error message: fork/exec ${pluginPath}: text file busy`,
+    );
+    const e = error as PluginExecError;
+    expect(e.code).toBe(0);
+    expect((e.cause as NodeJS.ErrnoException).code).toBe("ETXTBSY");
+  });
+
+  it("fails at once with no retries configured", async () => {
+    const error = await rejection(
+      new RawExec({ stderr: null, textBusyRetries: 0 }).execPlugin(pluginPath, stdin, []),
+    );
+    expect(error.message).toContain("text file busy");
+  });
+
+  it("stops retrying when the signal aborts during the wait", async () => {
+    const exec = new RawExec({ stderr: null, textBusyDelayMs: 10_000 });
+    const controller = new AbortController();
+    const call = exec.execPlugin(pluginPath, stdin, [], { signal: controller.signal });
+    await sleep(200);
+    const started = Date.now();
+    controller.abort();
+    const error = (await rejection(call)) as PluginExecError;
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(error.message).toBe("netplugin failed with no error message: context canceled");
+    expect(error.aborted).toBe(true);
+  });
+});
