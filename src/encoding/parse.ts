@@ -51,6 +51,15 @@ const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isHex = (c: number): boolean =>
   isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 
+const spaceEndsInside = [
+  "in literal",
+  "in numeric",
+  "after decimal",
+  "in exponent",
+  "in string escape",
+  "in \\u",
+];
+
 class Fail {
   constructor(readonly error: JSONSyntaxError) {}
 }
@@ -81,7 +90,12 @@ class Scanner {
 
   private fail(context: string): never {
     if (this.pos >= this.b.length) {
-      throw new Fail(new JSONSyntaxError("unexpected end of JSON input", this.b.length));
+      // Go feeds a space at the end of input: inside a literal, a number or an escape that
+      // space is the invalid character; anywhere else the input just ended too soon.
+      if (!spaceEndsInside.some((prefix) => context.startsWith(prefix))) {
+        throw new Fail(new JSONSyntaxError("unexpected end of JSON input", this.b.length));
+      }
+      throw new Fail(new JSONSyntaxError(`invalid character ' ' ${context}`, this.b.length));
     }
     const c = this.b[this.pos];
     throw new Fail(
