@@ -3,8 +3,7 @@
  * `NetworkConfFromBytes`, the `cniVersions` block): the highest version this library
  * implements wins, so one file can serve runtimes of different ages.
  */
-import { greaterThan } from "../version/parse.js";
-import { current } from "../version/version.js";
+import { current, greaterThan } from "../version/index.js";
 import { messageOf } from "./bytes.js";
 import { ConfError } from "./errors.js";
 import { goTypeName } from "./go-format.js";

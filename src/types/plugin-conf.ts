@@ -10,12 +10,7 @@
  */
 import { defineStruct, type StructSchema } from "../encoding/struct.js";
 import type { DNS } from "./dns.js";
-
-/** A still-valid attachment passed to GC (upstream `types.GCAttachment`). */
-export interface PluginConfGCAttachment {
-  containerID: string;
-  ifname: string;
-}
+import { type GCAttachment, gcAttachmentField } from "./gc.js";
 
 /** A plugin's configuration: the fields libcni itself reads (upstream `types.PluginConf`). */
 export interface PluginConf {
@@ -34,7 +29,7 @@ export interface PluginConf {
   /** `prevResult` as raw JSON (an object), when given. Parse it with `parsePrevResult`. */
   rawPrevResult?: Record<string, unknown>;
   /** `cni.dev/valid-attachments`: the attachments a GC must keep, when given. */
-  validAttachments?: PluginConfGCAttachment[];
+  validAttachments?: GCAttachment[];
 }
 
 const stringList = { type: "array", items: { type: "string" } } as const;
@@ -63,14 +58,7 @@ const pluginConfSchema: StructSchema = {
       },
     },
     prevResult: { type: "map", values: { type: "any" } },
-    "cni.dev/valid-attachments": {
-      type: "array",
-      items: {
-        type: "struct",
-        goName: "types.GCAttachment",
-        struct: { fields: { containerID: { type: "string" }, ifname: { type: "string" } } },
-      },
-    },
+    "cni.dev/valid-attachments": { type: "array", items: gcAttachmentField },
   },
 };
 

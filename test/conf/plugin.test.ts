@@ -118,6 +118,19 @@ describe("networkPluginConfFromBytes", () => {
     });
   });
 
+  it("stores a null inside a string list as Go's zero value", () => {
+    expect(
+      networkPluginConfFromBytes(`{"type":"t","dns":{"nameservers":["a",null],"search":[null]}}`)
+        .network.dns,
+    ).toEqual({ nameservers: ["a", ""], search: [""] });
+  });
+
+  it("folds keys as Go does, the long s and the Kelvin sign included", () => {
+    expect(
+      networkPluginConfFromBytes(`{"tyPE":"t","cniVer\u017fion":"1.0.0","\u212aey":1}`).network,
+    ).toEqual({ cniVersion: "1.0.0", name: "", type: "t" });
+  });
+
   it("takes the last duplicate key", () => {
     expect(networkPluginConfFromBytes(`{"type":"a","TYPE":"b"}`).network.type).toBe("b");
   });
