@@ -3,7 +3,7 @@
  * against Debian's plugins 1.1.1 in namespaces: what ADD puts in the kernel, what CHECK sees,
  * what DEL removes.
  */
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CNIError } from "../../src/types/error.js";
@@ -144,6 +144,31 @@ describe("bridge + host-local + portmap + tuning (plugins 1.1.1 in namespaces)",
     expect(await exists(cacheRecordPath(world, network, rt))).toBe(true);
     const cached = await cni.getNetworkListCachedResult(list, rt);
     expect(cached === undefined ? undefined : resultJSON(cached)).toEqual(result);
+    // The record a Go runtime on the same host would read: upstream's field order, the list's
+    // own bytes, the attachment's netns and capability args, the final result.
+    const record = JSON.parse(
+      await readFile(cacheRecordPath(world, network, rt), "utf8"),
+    ) as Record<string, unknown>;
+    expect(Object.keys(record)).toEqual([
+      "kind",
+      "containerId",
+      "config",
+      "ifName",
+      "networkName",
+      "netns",
+      "capabilityArgs",
+      "result",
+    ]);
+    expect(record).toMatchObject({
+      kind: "cniCacheV1",
+      containerId: ctr.id,
+      ifName: "eth0",
+      networkName: network,
+      netns: ctr.netnsPath,
+      capabilityArgs: { portMappings },
+      result,
+    });
+    expect(Buffer.from(String(record.config), "base64")).toEqual(Buffer.from(list.bytes));
 
     await cni.delNetworkList(list, rt);
   });
