@@ -1,3 +1,7 @@
+// Writes unknown-fields.golden (see ../README.md): for each plugin of the list given as the
+// argument, the bytes upstream's NetworkConfFromBytes gives it (json.Marshal of the decoded
+// entry), then the bytes after InjectConf sets the list's name and cniVersion.
+// Only Go's encoding/json is involved, as in upstream.
 package main
 
 import (
