@@ -151,12 +151,16 @@ describe("addNetworkList", () => {
     ],
     [
       "an empty interface name",
-      (r) => void (r.ifName = ""),
+      (r) => {
+        r.ifName = "";
+      },
       new CNIError(4, "interface name is empty"),
     ],
     [
       "a too long interface name",
-      (r) => void (r.ifName = "1234567890123456"),
+      (r) => {
+        r.ifName = "1234567890123456";
+      },
       new CNIError(
         4,
         "interface name is too long",
@@ -165,18 +169,24 @@ describe("addNetworkList", () => {
     ],
     [
       "interface name .",
-      (r) => void (r.ifName = "."),
+      (r) => {
+        r.ifName = ".";
+      },
       new CNIError(4, "interface name is . or .."),
     ],
     [
       "interface name ..",
-      (r) => void (r.ifName = ".."),
+      (r) => {
+        r.ifName = "..";
+      },
       new CNIError(4, "interface name is . or .."),
     ],
     ...["test/test", "test:test", "test test"].map(
       (name): [string, (r: RuntimeConf) => void, CNIError] => [
         `interface name ${name}`,
-        (r) => void (r.ifName = name),
+        (r) => {
+          r.ifName = name;
+        },
         new CNIError(4, "interface name contains / or : or whitespace characters"),
       ],
     ),
@@ -568,6 +578,8 @@ describe("getStatusNetworkList", () => {
 
   it("reports a version that does not parse (upstream: success)", async () => {
     list.cniVersion = "one";
-    await expect(cni.getStatusNetworkList(list)).rejects.toThrow(/^failed to convert major version part "one"/);
+    await expect(cni.getStatusNetworkList(list)).rejects.toThrow(
+      /^failed to convert major version part "one"/,
+    );
   });
 });
