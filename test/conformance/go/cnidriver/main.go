@@ -78,8 +78,8 @@ type opOut struct {
 	Printed      *string                        `json:"printed,omitempty"`
 	Error        *errOut                        `json:"error,omitempty"`
 	CachedConfig *cachedConfigOut               `json:"cachedConfig,omitempty"`
-	Caps         []string                       `json:"caps,omitempty"`
-	Versions     []string                       `json:"versions,omitempty"`
+	Caps         *[]string                      `json:"caps,omitempty"`
+	Versions     *[]string                      `json:"versions,omitempty"`
 	Bytes        *string                        `json:"bytesB64,omitempty"`
 	Dirs         map[string]map[string]*fileOut `json:"dirs"`
 }
@@ -206,7 +206,8 @@ func capsOut(o *opOut, caps []string, err error) {
 	}
 	// Go's order is random (a map walk): compare the sorted list.
 	sort.Strings(caps)
-	o.Caps = append([]string{}, caps...)
+	c := append([]string{}, caps...)
+	o.Caps = &c
 }
 
 func run(in *input) (*output, error) {
@@ -306,7 +307,8 @@ func run(in *input) (*output, error) {
 			vi, err := cni.GetVersionInfo(ctx, strings.TrimPrefix(op, "versionInfo:"))
 			o.Error = toErr(err)
 			if err == nil {
-				o.Versions = append([]string{}, vi.SupportedVersions()...)
+				v := append([]string{}, vi.SupportedVersions()...)
+				o.Versions = &v
 			}
 		default:
 			o.Error = &errOut{Msg: "driver: unknown op " + op}

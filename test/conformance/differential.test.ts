@@ -1,0 +1,109 @@
+/**
+ * Differential conformance: every corpus case runs through Go libcni 1.1.2 (Debian's, built
+ * here) and through the port, in the same sandbox with the same recording plugins; every
+ * difference must be identical or documented (harness/known-differences.ts). Go and the
+ * libcni sources are prerequisites: without them this suite fails, it never skips.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { allCases } from "./corpus/index.js";
+import type { ConformanceCase } from "./harness/case.js";
+import type { CaseVerdict } from "./harness/compare.js";
+import { buildDriver } from "./harness/go-runner.js";
+import { knownDifferences } from "./harness/known-differences.js";
+import { runCase } from "./harness/run-case.js";
+import { makeTempRoot, removeDir, repoRoot } from "./harness/sandbox.js";
+
+/** CONFORMANCE_FILTER=<regex> runs only the matching case ids (for debugging; the count check then fails). */
+const filter = process.env.CONFORMANCE_FILTER;
+const cases: ConformanceCase[] = allCases().filter((c) => !filter || new RegExp(filter).test(c.id));
+const verdicts: CaseVerdict[] = [];
+let parent = "";
+
+/** Runs `f` over `items` with at most `n` in flight. */
+async function pool<T>(
+  items: T[],
+  n: number,
+  f: (item: T, i: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      await f(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: n }, worker));
+}
+
+function summary(): string {
+  const count = (s: CaseVerdict["status"]): number => verdicts.filter((v) => v.status === s).length;
+  const lines = [
+    `differential cases: ${verdicts.length}`,
+    `  identical:   ${count("identical")}`,
+    `  documented:  ${count("documented")}`,
+    `  unexplained: ${count("unexplained")}`,
+    "documented differences (cases explained by each):",
+  ];
+  for (const k of knownDifferences) {
+    const n = verdicts.filter((v) => v.rules.includes(k.id)).length;
+    lines.push(`  ${k.id.padEnd(22)} ${String(n).padStart(4)}  (${k.kind})`);
+  }
+  for (const v of verdicts.filter((x) => x.status === "unexplained").slice(0, 40)) {
+    lines.push(`UNEXPLAINED ${v.id}`);
+    for (const d of v.unexplained) {
+      lines.push(`  ${d.key}\n    go: ${JSON.stringify(d.go)}\n    ts: ${JSON.stringify(d.ts)}`);
+    }
+  }
+  return lines.join("\n");
+}
+
+describe("differential: Go libcni 1.1.2 vs the TypeScript port", () => {
+  beforeAll(async () => {
+    await buildDriver();
+    parent = await makeTempRoot();
+  }, 180_000);
+
+  afterAll(async () => {
+    await removeDir(parent);
+    const dir = join(repoRoot, "test/conformance/.build");
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "report.json"), JSON.stringify(verdicts, null, 2));
+    console.log(summary());
+  });
+
+  it("runs at least 500 cases with no unexplained difference", async () => {
+    await pool(cases, 8, async (c, i) => {
+      try {
+        const run = await runCase(parent, c, i);
+        verdicts[i] = run.verdict;
+        if (process.env.CONFORMANCE_DUMP) {
+          // Both raw observations, for looking into a difference.
+          const dump = join(repoRoot, "test/conformance/.build/dump");
+          await mkdir(dump, { recursive: true });
+          const file = join(dump, `${c.id.replace(/[^\w.@-]/g, "_")}.json`);
+          await writeFile(file, JSON.stringify({ case: c, go: run.go, ts: run.ts }, null, 2));
+        }
+      } catch (e) {
+        verdicts[i] = {
+          id: c.id,
+          status: "unexplained",
+          rules: [],
+          unexplained: [
+            { key: "harness", go: undefined, ts: String(e instanceof Error ? e.stack : e) },
+          ],
+          artifacts: 0,
+        };
+      }
+    });
+    const unexplained = verdicts.filter((v) => v.status === "unexplained");
+    expect(
+      unexplained.map((v) => v.id),
+      summary(),
+    ).toEqual([]);
+    // The comparison must have looked at something in every case.
+    expect(verdicts.every((v) => v.artifacts > 0)).toBe(true);
+    expect(verdicts.length).toBeGreaterThanOrEqual(500);
+  }, 900_000);
+});
