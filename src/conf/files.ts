@@ -3,6 +3,7 @@
  * list file (`ConfFromFile`, `NetworkConfFromFile`) and a network's drop-in plugin directory
  * (`NetworkPluginConfsFromFiles`). All asynchronous: a runtime's event loop never waits on disk.
  */
+import type { Dirent } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
@@ -45,7 +46,7 @@ function extension(name: string): string {
  *   failure to read the directory.
  */
 export async function confFiles(dir: string, extensions: readonly string[]): Promise<string[]> {
-  let entries: import("node:fs").Dirent[];
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
