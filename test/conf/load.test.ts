@@ -382,6 +382,45 @@ describe("LoadNetworkConf", () => {
     });
   });
 
+  it("takes the first list by file name when two have the same name", async () => {
+    await dir.write("20-b.conflist", `{"name":"net","plugins":[{"type":"second"}]}`);
+    await dir.write("10-a.conflist", `{"name":"net","plugins":[{"type":"first"}]}`);
+    const conf = await loadNetworkConf(dir.path, "net");
+    expect(conf.plugins[0].network.type).toBe("first");
+  });
+
+  it("aborts on a broken list even when it is another network's, as upstream", async () => {
+    const bad = await dir.write("10-other.conflist", `{"name":"other","plugins":[]}`);
+    await dir.write("20-net.conflist", `{"name":"net","plugins":[{"type":"t"}]}`);
+    const err = await thrown(() => loadNetworkConf(dir.path, "net"));
+    expect((err as ConfFileError).file).toBe(bad);
+    expect((err as Error).message).toBe(
+      `error parsing configuration list: no plugins in list (file ${bad})`,
+    );
+  });
+
+  it("returns NotFoundError when neither lists nor single files name the network", async () => {
+    await writeList();
+    await dir.write("60-single.conf", `{"name":"single","type":"bridge"}`);
+    const err = await thrown(() => loadNetworkConf(dir.path, "nope"));
+    expect(err).toBeInstanceOf(NotFoundError);
+    expect((err as Error).message).toBe(`no net configuration with name "nope" in ${dir.path}`);
+  });
+
+  it("returns NoConfigsFoundError for a directory with only unrelated files", async () => {
+    await dir.write("README", "not a configuration");
+    await dir.write("net.yaml", "name: net");
+    const err = await thrown(() => loadNetworkConf(dir.path, "net"));
+    expect(err).toBeInstanceOf(NoConfigsFoundError);
+  });
+
+  it("fails with Go's text when the directory cannot be listed", async () => {
+    const file = await dir.write("not-a-dir", "x");
+    const err = await thrown(() => loadNetworkConf(file, "net"));
+    expect(err).toBeInstanceOf(ConfError);
+    expect((err as Error).message).toBe(`readdirent ${file}: not a directory`);
+  });
+
   it("loadConfList is loadNetworkConf", async () => {
     await writeList();
     expect(await loadConfList(dir.path, "some-network")).toEqual(
