@@ -1,6 +1,7 @@
 /**
  * Running a plugin executable and turning its failure into an error (upstream RawExec).
  */
+import { debuglog } from "node:util";
 import { ErrIOFailure, ErrUnknown } from "../types/error.js";
 import { findInPath } from "./find.js";
 import { abortText, exitStatusText, signalText, startErrorText } from "./go-exit-text.js";
@@ -34,6 +35,9 @@ export interface ExecOptions {
   /** Aborting stops the plugin (its whole process group) and rejects the call. */
   signal?: AbortSignal;
 }
+
+// Opt-in tracing of plugin runs: NODE_DEBUG=libcni.
+const debug = debuglog("libcni");
 
 /** The default grace between SIGTERM and SIGKILL. */
 export const defaultGraceMs = 3000;
@@ -150,6 +154,15 @@ export class RawExec {
         graceMs: this.graceMs,
         maxOutputBytes: this.maxOutputBytes,
       });
+      debug(
+        "exec %s: exit %s signal %s aborted %s overflow %s start error %s",
+        pluginPath,
+        outcome.exitCode,
+        outcome.signal,
+        outcome.aborted,
+        outcome.overflow,
+        outcome.startError?.code,
+      );
       const busy = outcome.startError?.code === "ETXTBSY";
       // The plugin file is being written (an upgrade in progress): wait for the writer to finish.
       if (busy && attempt < this.textBusyRetries) {
