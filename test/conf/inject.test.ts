@@ -12,6 +12,7 @@ import {
   type PluginConfig,
 } from "../../src/conf/index.js";
 import { goStruct, toGoJSON } from "../../src/encoding/json.js";
+import { createResult } from "../../src/types/index.js";
 import { bytesOf, golden, textOf } from "./helpers.js";
 
 const errorOf = (fn: () => unknown): string => {
@@ -118,6 +119,27 @@ describe("InjectConf: encoding and values", () => {
       `{"cniVersion":"0.4.0","prevResult":{"cniVersion":"0.4.0","ips":[],"dns":{}},"type":"t"}`,
     );
     expect(out.network.rawPrevResult).toEqual({ cniVersion: "0.4.0", ips: [], dns: {} });
+  });
+
+  it("embeds real results: 1.x with sorted keys and no empty dns, 0.x in struct order", () => {
+    const v1 = createResult(
+      `{"cniVersion":"1.0.0","interfaces":[{"name":"eth0","mac":"00:11:22:33:44:55","sandbox":"/var/run/netns/x"}],"ips":[{"address":"10.1.2.3/24","gateway":"10.1.2.1","interface":0}]}`,
+    );
+    const out1 = injectConf(base(`{"type":"t","cniVersion":"1.0.0"}`), { prevResult: v1 });
+    expect(textOf(out1.bytes)).toBe(
+      `{"cniVersion":"1.0.0","prevResult":{"cniVersion":"1.0.0","interfaces":[{"mac":"00:11:22:33:44:55","name":"eth0","sandbox":"/var/run/netns/x"}],"ips":[{"address":"10.1.2.3/24","gateway":"10.1.2.1","interface":0}]},"type":"t"}`,
+    );
+    const v04 = createResult(
+      `{"cniVersion":"0.4.0","ips":[{"version":"4","address":"10.1.2.3/24","gateway":"10.1.2.1"}]}`,
+    );
+    const out04 = injectConf(base(`{"type":"t"}`), { prevResult: v04 });
+    expect(textOf(out04.bytes)).toBe(
+      `{"prevResult":{"cniVersion":"0.4.0","ips":[{"version":"4","address":"10.1.2.3/24","gateway":"10.1.2.1"}],"dns":{}},"type":"t"}`,
+    );
+    // Injecting again decodes the whole configuration into a map: now every key is sorted.
+    expect(textOf(injectConf(out04, { name: "n" }).bytes)).toBe(
+      `{"name":"n","prevResult":{"cniVersion":"0.4.0","dns":{},"ips":[{"address":"10.1.2.3/24","gateway":"10.1.2.1","version":"4"}]},"type":"t"}`,
+    );
   });
 
   it("sorts keys by UTF-8 bytes and escapes as Go's HTML-safe encoder", () => {
