@@ -83,7 +83,7 @@ export function encodeCacheRecord(input: CacheRecordInput): Uint8Array {
 interface RawRecord {
   kind?: string;
   containerId?: string;
-  config?: string;
+  config?: unknown;
   ifName?: string;
   networkName?: string;
   netns?: string;
@@ -96,7 +96,8 @@ const recordDecoder = defineStruct<RawRecord>("cachedInfo", {
   fields: {
     kind: { type: "string" },
     containerId: { type: "string" },
-    config: { type: "string", goType: "[]uint8" },
+    // []byte: a base64 string, or (Go accepts it too) an array of byte values; decoded below.
+    config: { type: "any", goType: "[]uint8" },
     ifName: { type: "string" },
     networkName: { type: "string" },
     netns: { type: "string" },
@@ -134,11 +135,29 @@ function decodeCniArgs(value: unknown): [string, string][] | undefined {
   });
 }
 
+/** Go's decoding of a JSON value into `[]byte`: base64 text, or an array of numbers 0..255. */
+function decodeConfig(value: unknown): Uint8Array | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return decodeStdBase64(utf8Encode(value));
+  if (!Array.isArray(value)) {
+    throw new UnmarshalTypeError(kindOf(value), "[]uint8", "cachedInfo", "config");
+  }
+  return Uint8Array.from(value, (item: unknown) => {
+    if (item === null) return 0;
+    if (typeof item !== "number")
+      throw new UnmarshalTypeError(kindOf(item), "uint8", "cachedInfo", "config");
+    if (!Number.isInteger(item) || item < 0 || item > 255) {
+      throw new UnmarshalTypeError(`number ${item}`, "uint8", "cachedInfo", "config");
+    }
+    return item;
+  });
+}
+
 /**
  * Decodes a record as Go's `json.Unmarshal(bytes, &cachedInfo)`: keys matched
  * case-insensitively, unknown keys ignored, a wrong type or bad base64 an error. Throws
  * `JSONSyntaxError` for bytes that are not JSON (an empty file included), `UnmarshalTypeError`
- * for a wrong type and `CorruptInputError` for a bad `config`.
+ * for a wrong type and `CorruptInputError` for bad base64 in `config`.
  */
 export function decodeCacheRecord(bytes: Uint8Array): CacheRecord {
   const value = parseJSON(bytes);
@@ -150,7 +169,7 @@ export function decodeCacheRecord(bytes: Uint8Array): CacheRecord {
   return {
     kind: raw.kind ?? "",
     containerId: raw.containerId ?? "",
-    config: raw.config === undefined ? undefined : decodeStdBase64(utf8Encode(raw.config)),
+    config: decodeConfig(raw.config),
     ifName: raw.ifName ?? "",
     networkName: raw.networkName ?? "",
     netns: raw.netns ?? "",
