@@ -23,7 +23,10 @@ export interface PluginConf {
   /** `capabilities`: which runtime capabilities the plugin accepts (absent when not given). */
   capabilities?: Record<string, boolean>;
   /** `ipam`, when given. */
-  ipam?: { type: string };
+  ipam?: {
+    /** The IPAM plugin's executable name, "" when absent. */
+    type: string;
+  };
   /** `dns`, when given. */
   dns?: DNS;
   /** `prevResult` as raw JSON (an object), when given. Parse it with `parsePrevResult`. */
