@@ -1,0 +1,216 @@
+// Unit tests of request building, error texts and CNIConfig's defaults, with a FakeExec (no
+// plugin executables): the stdin of each call, the env, the cache directory chosen.
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildOneConfig, injectRuntimeConfig } from "../../src/api/build-config.js";
+import {
+  CacheDir,
+  CNIConfig,
+  LibcniError,
+  MultiError,
+  newCNIConfig,
+  newCNIConfigWithCacheDir,
+  PluginChainError,
+  pluginDescription,
+} from "../../src/api/index.js";
+import { goQuote } from "../../src/api/quote.js";
+import { utf8Decode } from "../../src/encoding/bytes.js";
+import { FakeExec } from "../../src/invoke/index.js";
+import { createResult } from "../../src/types/index.js";
+import { confList, failure, pluginConf } from "./helpers.js";
+
+const text = (b: Uint8Array): string => utf8Decode(b);
+
+describe("buildOneConfig / injectRuntimeConfig", () => {
+  const conf = pluginConf(
+    '{"type":"t","name":"mine","cniVersion":"0.1.0","z":"<&>","capabilities":{"b":true,"a":true,"off":false,"__proto__":true}}',
+  );
+
+  it("sets the list's name and cniVersion over the plugin's, keys sorted, HTML-escaped as Go", () => {
+    const out = buildOneConfig("net", "1.1.0", conf, undefined, undefined);
+    expect(text(out.bytes)).toBe(
+      '{"capabilities":{"__proto__":true,"a":true,"b":true,"off":false},"cniVersion":"1.1.0","name":"net","type":"t","z":"\\u003c\\u0026\\u003e"}',
+    );
+    expect(out.network.name).toBe("net");
+  });
+
+  it("passes only true capabilities present in capabilityArgs, __proto__ included as a plain key", () => {
+    const capabilityArgs = JSON.parse(
+      '{"a":{"y":1,"x":2},"off":1,"__proto__":[1],"other":3,"b":null}',
+    );
+    const out = buildOneConfig("net", "1.1.0", conf, undefined, {
+      containerID: "c",
+      netNS: "",
+      ifName: "e",
+      capabilityArgs,
+    });
+    expect(text(out.bytes)).toContain(
+      '"runtimeConfig":{"__proto__":[1],"a":{"x":2,"y":1},"b":null}',
+    );
+  });
+
+  it("treats an undefined capability value as absent", () => {
+    const out = injectRuntimeConfig(conf, {
+      containerID: "c",
+      netNS: "",
+      ifName: "e",
+      capabilityArgs: { a: undefined },
+    });
+    expect(out).toBe(conf);
+  });
+
+  it("adds a prevResult with the result's own encoding (1.x sorted, empty dns dropped)", () => {
+    const prev = createResult(
+      '{"cniVersion":"1.0.0","ips":[{"gateway":"10.0.0.1","address":"10.0.0.2/24"}],"dns":{}}',
+    );
+    const out = buildOneConfig("net", "1.0.0", pluginConf('{"type":"t"}'), prev, undefined);
+    expect(text(out.bytes)).toBe(
+      '{"cniVersion":"1.0.0","name":"net","prevResult":{"cniVersion":"1.0.0","ips":[{"address":"10.0.0.2/24","gateway":"10.0.0.1"}]},"type":"t"}',
+    );
+  });
+
+  it("never injects args, and keeps every unknown field", () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ minLength: 1 }), fc.jsonValue(), { maxKeys: 5 }),
+        (extra) => {
+          const fields = { ...extra, type: "t" };
+          const out = buildOneConfig("n", "1.1.0", pluginConf(JSON.stringify(fields)), undefined, {
+            containerID: "c",
+            netNS: "",
+            ifName: "e",
+            args: [["K", "V"]],
+          });
+          const parsed = JSON.parse(text(out.bytes));
+          for (const key of Object.keys(extra)) {
+            if (key !== "name" && key !== "cniVersion" && key !== "type")
+              expect(parsed).toHaveProperty([key]);
+          }
+          expect(text(out.bytes)).not.toContain('"args"');
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe("error texts", () => {
+  it("describes a plugin as upstream's pluginDescription", () => {
+    expect(pluginDescription(undefined)).toBe("<missing>");
+    expect(pluginDescription(pluginConf('{"type":"noop"}').network)).toBe('type="noop"');
+    expect(pluginDescription(pluginConf('{"type":"a\\"b","name":"n\\tx"}').network)).toBe(
+      'type="a\\"b" name="n\\tx"',
+    );
+  });
+
+  it("wraps as Go's %w: message prefixed, cause kept", () => {
+    const inner = new Error("inner");
+    const e = new PluginChainError("delete", pluginConf('{"type":"x","name":"y"}').network, inner);
+    expect(e.message).toBe('plugin type="x" name="y" failed (delete): inner');
+    expect(e.cause).toBe(inner);
+    expect(new LibcniError("ctx", "plain").message).toBe("ctx: plain");
+    expect(new MultiError([new Error("a"), new Error("b")], "lines").message).toBe("a\nb");
+    expect(new MultiError([new Error("a"), new Error("b")], "list").message).toBe("[a b]");
+  });
+
+  it.each([
+    ["plain", '"plain"'],
+    ['q"b\\s', '"q\\"b\\\\s"'],
+    ["\x07\b\f\n\r\t\v", '"\\a\\b\\f\\n\\r\\t\\v"'],
+    ["\x00\x1b\x7f", '"\\x00\\x1b\\x7f"'],
+    ["é ü 日本", '"é ü 日本"'],
+    ["\u00a0\u2028\ufeff", '"\\u00a0\\u2028\\ufeff"'],
+    ["\u{1f600}\u{e0001}", '"\u{1f600}\\U000e0001"'],
+    ["\ud800", '"\ufffd"'],
+  ])("quotes %j as Go's strconv.Quote", (input, expected) => {
+    expect(goQuote(input)).toBe(expected);
+  });
+});
+
+describe("CNIConfig with a FakeExec", () => {
+  let dir: string;
+  let exec: FakeExec;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "libcni-api-fake-"));
+    exec = new FakeExec();
+    exec.findInPathCall.returns.path = "/fake/plugin";
+    exec.execPluginCall.returns.resultBytes = '{"cniVersion":"1.1.0"}';
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const list = () => confList('{"name":"n","cniVersion":"1.1.0","plugins":[{"type":"p"}]}');
+  const rt = {
+    containerID: "c",
+    netNS: "/ns",
+    ifName: "eth0",
+    args: [
+      ["A", "1"],
+      ["B", "2"],
+    ] as [string, string][],
+  };
+
+  it("defaults to upstream's cache directory", () => {
+    expect(CacheDir).toBe("/var/lib/cni");
+    expect(new CNIConfig().cacheDir).toBe("");
+    expect(new CNIConfig().path).toEqual([]);
+  });
+
+  it("uses the deprecated rt.cacheDir when the config has none, and its own before that", async () => {
+    await newCNIConfig(["/p"], exec).addNetworkList(list(), { ...rt, cacheDir: join(dir, "rt") });
+    expect(readdirSync(join(dir, "rt", "results"))).toEqual(["n-c-eth0"]);
+    await newCNIConfigWithCacheDir(["/p"], join(dir, "own"), exec).addNetworkList(list(), {
+      ...rt,
+      cacheDir: join(dir, "ignored"),
+    });
+    expect(readdirSync(dir).sort()).toEqual(["own", "rt"]);
+  });
+
+  it("passes the CNI_* environment of upstream's args, and the path list to findInPath", async () => {
+    const cni = new CNIConfig({ path: ["/a", "/b"], cacheDir: dir, exec });
+    await cni.addNetworkList(list(), rt);
+    expect(exec.findInPathCall.received).toEqual({ plugin: "p", paths: ["/a", "/b"] });
+    const env = exec.execPluginCall.received.environ ?? [];
+    expect(env.slice(-6)).toEqual([
+      "CNI_COMMAND=ADD",
+      "CNI_CONTAINERID=c",
+      "CNI_NETNS=/ns",
+      "CNI_ARGS=A=1;B=2",
+      "CNI_IFNAME=eth0",
+      "CNI_PATH=/a:/b",
+    ]);
+    await cni.getStatusNetworkList(list());
+    expect((exec.execPluginCall.received.environ ?? []).slice(-6)).toEqual([
+      "CNI_COMMAND=STATUS",
+      "CNI_CONTAINERID=",
+      "CNI_NETNS=",
+      "CNI_ARGS=",
+      "CNI_IFNAME=",
+      "CNI_PATH=/a:/b",
+    ]);
+  });
+
+  it("hands the signal to the exec", async () => {
+    const cni = new CNIConfig({ cacheDir: dir, exec });
+    const controller = new AbortController();
+    await cni.addNetworkList(list(), rt, { signal: controller.signal });
+    expect(exec.execPluginCall.received.signal).toBe(controller.signal);
+  });
+
+  it("reports a failed GC configuration and goes on to the next plugin (upstream panics)", async () => {
+    const cni = new CNIConfig({ cacheDir: dir, exec });
+    const two = confList('{"name":"n","cniVersion":"1.1.0","plugins":[{"type":"p"},{"type":"q"}]}');
+    // Bytes that are not an object make injectConf fail for the first plugin only.
+    two.plugins[0] = { ...two.plugins[0], bytes: new TextEncoder().encode("[]") };
+    const error = await failure(cni.gcNetworkList(two, { validAttachments: [] }));
+    expect(error.message).toMatch(
+      /^failed to generate configuration to GC plugin p: unmarshal existing network bytes: /,
+    );
+    expect(exec.calls).toHaveLength(1);
+    expect(text(exec.calls[0].stdinData)).toBe(
+      '{"cni.dev/attachments":[],"cni.dev/valid-attachments":[],"cniVersion":"1.1.0","name":"n","type":"q"}',
+    );
+  });
+});
