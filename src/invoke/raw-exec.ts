@@ -80,10 +80,14 @@ function abortError(
 /** Go's err.Error() for how a started run ended. */
 function runText(outcome: RunOutcome, signal: AbortSignal | undefined): string {
   if (outcome.signal !== undefined) return signalText(outcome.signal);
-  if (outcome.exitCode !== undefined && outcome.exitCode !== 0)
+  if (outcome.exitCode !== undefined && outcome.exitCode !== 0) {
     return exitStatusText(outcome.exitCode);
+  }
   // Exited 0 although stopped: Go reports the context's error then.
-  return signal === undefined ? "exit status 0" : abortText(signal);
+  if (signal !== undefined) return abortText(signal);
+  if (outcome.exitCode === 0) return exitStatusText(0);
+  // Neither an exit nor a signal: an I/O failure of the run itself.
+  return outcome.error instanceof Error ? outcome.error.message : "plugin run failed";
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
@@ -208,7 +212,7 @@ export class RawExec {
       );
     }
     if (outcome.signal !== undefined || outcome.exitCode !== 0) {
-      throw pluginErr({ ...info, reason: runText(outcome, undefined) });
+      throw pluginErr({ ...info, reason: runText(outcome, undefined), cause: outcome.error });
     }
     // Upstream copies a successful plugin's stderr to the caller; it is only informational.
     if (this.stderr !== null && stderr.length > 0) {

@@ -35,6 +35,8 @@ export interface RunOutcome {
   signal: string | undefined;
   /** The error that kept the plugin from starting (ENOENT, EACCES, ETXTBSY, ...). */
   startError: NodeJS.ErrnoException | undefined;
+  /** Any other error execa reported for a run that did start (a pipe failing, say). */
+  error: unknown;
   /** True when the caller's signal fired during the run. */
   aborted: boolean;
   /** The stream that went past the output cap, if one did. */
@@ -124,12 +126,14 @@ export async function runPlugin(pluginPath: string, options: RunOptions): Promis
     }
     const startError =
       pid === undefined ? (result.cause as NodeJS.ErrnoException | undefined) : undefined;
+    const error = pid === undefined ? undefined : result.cause;
     return {
       stdout: sinks.stdout.bytes(),
       stderr: sinks.stderr.bytes(),
       exitCode: result.exitCode,
       signal: result.signal,
       startError,
+      error,
       aborted,
       overflow,
     };
