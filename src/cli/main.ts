@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+/** The `cnitool` executable: runs the command line and exits with its status. */
+import { runCnitool } from "./cnitool.js";
+
+const controller = new AbortController();
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => controller.abort(new Error(`cnitool interrupted by ${signal}`)));
+}
+
+process.exitCode = await runCnitool(process.argv.slice(2), {
+  env: process.env,
+  cwd: process.cwd(),
+  stdout: process.stdout,
+  stderr: process.stderr,
+  signal: controller.signal,
+});

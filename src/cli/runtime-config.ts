@@ -1,0 +1,69 @@
+/**
+ * How cnitool turns its arguments and environment into libcni inputs, as upstream's
+ * `setupRuntimeConfig`: NETCONFPATH, CNI_PATH, CAP_ARGS, CNI_ARGS and CNI_IFNAME, and a
+ * container ID derived from the network namespace path.
+ */
+import { createHash } from "node:crypto";
+import path from "node:path";
+import { parseJSON } from "../encoding/parse.js";
+import { goQuote } from "../version/go-quote.js";
+
+/** Upstream's default configuration directory. */
+export const defaultNetDir = "/etc/cni/net.d";
+
+/** The environment cnitool reads (a subset of process.env). */
+export type CnitoolEnv = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Parses CNI_ARGS as cnitool does: `K=V` pairs split on ";", each with exactly one "=" and a
+ * non-empty key and value, else `invalid CNI_ARGS pair "<pair>"`.
+ */
+export function parseCNIArgsPairs(text: string): [string, string][] {
+  return text.split(";").map((pair) => {
+    const kv = pair.split("=");
+    if (kv.length !== 2 || kv[0] === "" || kv[1] === "") {
+      throw new Error(`invalid CNI_ARGS pair ${goQuote(pair)}`);
+    }
+    return [kv[0], kv[1]];
+  });
+}
+
+/**
+ * Parses CAP_ARGS as Go's `json.Unmarshal` into a `map[string]interface{}`: an object, or
+ * `null` for none; anything else is Go's type error.
+ */
+export function parseCapabilityArgs(text: string): Record<string, unknown> | undefined {
+  const value = parseJSON(text);
+  if (value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) {
+    const kind = Array.isArray(value)
+      ? "array"
+      : typeof value === "boolean"
+        ? "bool"
+        : typeof value;
+    throw new Error(`json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** `cnitool-` + the hex of the first 10 bytes of the SHA-512 of the absolute netns path. */
+export function containerIDForNetns(absoluteNetns: string): string {
+  return `cnitool-${createHash("sha512").update(absoluteNetns).digest().subarray(0, 10).toString("hex")}`;
+}
+
+/** The interface name: the flag, else CNI_IFNAME, else eth0. */
+export function resolveIfName(flag: string | undefined, env: CnitoolEnv): string {
+  if (flag) return flag;
+  return env.CNI_IFNAME || "eth0";
+}
+
+/** Go's `filepath.Abs`: joined onto the working directory when relative, then cleaned. */
+export function absolutePath(p: string, cwd: string): string {
+  return path.resolve(cwd, p);
+}
+
+/** Go's `filepath.SplitList` of CNI_PATH: empty gives no paths. */
+export function pluginPaths(env: CnitoolEnv): string[] {
+  const value = env.CNI_PATH ?? "";
+  return value === "" ? [] : value.split(":");
+}

@@ -1,0 +1,35 @@
+/**
+ * libcni: the CNI runtime library for Node, a drop-in port of upstream Go `libcni`.
+ *
+ * The main entry holds what a runtime needs: {@link CNIConfig} and its verbs (upstream
+ * `libcni/api.go`), configuration loading (`libcni/conf.go`), and the result and error types.
+ * The packages behind it have their own entries, named after upstream's: `libcni/types`,
+ * `libcni/version`, `libcni/invoke`, `libcni/skel`, `libcni/utils`.
+ * @module
+ */
+export * from "./api/index.js";
+export * from "./conf/index.js";
+export {
+  CNIError,
+  convertResult,
+  createResult,
+  createResultForVersion,
+  ErrDecodingFailure,
+  ErrIncompatibleCNIVersion,
+  ErrInternal,
+  ErrInvalidEnvironmentVariables,
+  ErrInvalidNetNS,
+  ErrInvalidNetworkConfig,
+  ErrIOFailure,
+  ErrLimitedConnectivity,
+  ErrPluginNotAvailable,
+  ErrTryAgainLater,
+  ErrUnknown,
+  ErrUnknownContainer,
+  ErrUnsupportedField,
+  type GCAttachment,
+  isCNIError,
+  type PluginConf,
+  type Result,
+} from "./types/index.js";
+export type { PluginInfo } from "./version/index.js";
