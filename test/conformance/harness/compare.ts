@@ -290,6 +290,18 @@ function opError(obs: Observation, op: number): { code: number | null; msg: stri
   return obs.ops[op]?.error;
 }
 
+/** What upstream's pkg/utils validators say (the port's refusals must be one of these). */
+const validatorMessages = [
+  "missing containerID",
+  "invalid characters in containerID",
+  "missing network name:",
+  "invalid characters found in network name",
+  "interface name is empty",
+  "interface name is too long",
+  "interface name is . or ..",
+  "interface name contains / or : or whitespace characters",
+];
+
 /** An error code difference explained by a rule (the messages are compared on their own). */
 function explainCode(
   a: Artifact,
@@ -346,6 +358,7 @@ function explainDivergence(
     name !== "addNet" &&
     te &&
     [3, 4, 7].includes(te.code ?? -1) &&
+    validatorMessages.some((m) => te.msg.startsWith(m)) &&
     ge?.msg !== te.msg
   ) {
     return "validate-every-verb";
