@@ -3,12 +3,16 @@
  * (what the spec requires of a runtime), the version pick follows its model, and no input
  * makes a parser throw anything but a ConfError.
  */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   ConfError,
   confListFromConf,
   injectConf,
+  loadNetworkConf,
   networkConfFromBytes,
   networkPluginConfFromBytes,
   selectCNIVersion,
@@ -280,6 +284,55 @@ describe("parsers throw nothing but ConfError", () => {
         fc.dictionary(fc.string(), fc.oneof(anyValue, fc.constant(undefined), fc.double())),
         (values) => onlyConfErrors(() => injectConf(base, values)),
       ),
+    );
+  });
+
+  it("for directories of random files, loadNetworkConf finds the named network or throws a ConfError", async () => {
+    const fileName = fc.constantFrom(
+      "10-a.conflist",
+      "20-b.conflist",
+      "30-c.conf",
+      "40-d.json",
+      "net/1.conf",
+      "net/2.conf",
+      "other/3.conf",
+    );
+    const content = fc.oneof(
+      fc.constantFrom(
+        `{"name":"net","cniVersion":"1.0.0","plugins":[{"type":"bridge"}]}`,
+        `{"name":"net"}`,
+        `{"name":"other","plugins":[{"type":"t"}]}`,
+        `{"name":"net","type":"single"}`,
+        `{"type":"dropin"}`,
+        "{",
+      ),
+      fc.json({ maxDepth: 2 }),
+      fc.uint8Array({ maxLength: 16 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fileName, content), { maxLength: 5 }),
+        fc.constantFrom("net", "other", "missing"),
+        async (files, name) => {
+          const dir = await mkdtemp(join(tmpdir(), "libcni-conf-prop-"));
+          try {
+            for (const [file, data] of files) {
+              await mkdir(dirname(join(dir, file)), { recursive: true });
+              await writeFile(join(dir, file), data);
+            }
+            try {
+              const list = await loadNetworkConf(dir, name);
+              expect(list.name).toBe(name);
+              expect(list.plugins.length).toBeGreaterThan(0);
+            } catch (error) {
+              if (!(error instanceof ConfError)) throw error;
+            }
+          } finally {
+            await rm(dir, { recursive: true, force: true });
+          }
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 });
