@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PluginExecError } from "../../src/invoke/plugin-error.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
 import { CNIError } from "../../src/types/error.js";
+import { noopPath, readDebug, writeDebug } from "../fixtures/plugins/noop-debug.js";
 import {
   envWith,
   fixture,
@@ -149,6 +150,37 @@ describe("RawExec abort", () => {
     expect(error.message).toContain("netplugin failed with no error message");
     expect(error.aborted).toBe(true);
     expect(await processGone(spawned[0])).toBe(true);
+  });
+
+  it("a skel plugin sees SIGTERM as its abort signal; what it prints while dying stays on the error", async () => {
+    const debugFile = join(dir, "debug");
+    await writeDebug(debugFile, { waitForAbort: true });
+    const controller = new AbortController();
+    const call = new RawExec({ stderr: null, graceMs: 10_000 }).execPlugin(
+      noopPath,
+      new TextEncoder().encode('{"cniVersion":"1.1.0","name":"n","type":"noop"}'),
+      envWith({
+        CNI_COMMAND: "ADD",
+        CNI_CONTAINERID: "c",
+        CNI_NETNS: "/some/netns/path",
+        CNI_IFNAME: "eth0",
+        CNI_PATH: "/nonexistent",
+        CNI_ARGS: `DEBUG=${debugFile}`,
+      }),
+      { signal: controller.signal },
+    );
+    // Wait until the plugin has recorded the call, so its abort handling is in place.
+    for (let i = 0; i < 200; i++) {
+      if ((await readDebug(debugFile)).command === "ADD") break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const started = Date.now();
+    controller.abort();
+    const error = (await rejection(call)) as PluginExecError;
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(error.message).toBe("netplugin failed with no error message: exit status 1");
+    expect(error.exitCode).toBe(1);
+    expect(new TextDecoder().decode(error.stdout)).toContain("plugin received SIGTERM");
   });
 
   it("uses a default grace of 3 s", () => {
