@@ -142,6 +142,28 @@ describe("RawExec with misbehaving plugins", () => {
     expect(await processGone(pids[1])).toBe(false);
   });
 
+  it('a plugin merely saying "text file busy" is not retried: only the exec error counts', async () => {
+    const started = Date.now();
+    const error = await rejection(
+      exec.execPlugin(
+        fixture("non-json"),
+        stdin,
+        envWith({ NON_JSON_OUTPUT: "", NON_JSON_STDERR: "text file busy", NON_JSON_EXIT: "1" }),
+      ),
+    );
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(error.message).toBe('netplugin failed: "text file busy": exit status 1');
+  });
+
+  it("runs many plugins concurrently, each with its own output", async () => {
+    const outs = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        exec.execPlugin(fixture("non-json"), stdin, envWith({ NON_JSON_OUTPUT: `out-${i}` })),
+      ),
+    );
+    expect(outs.map(text)).toEqual(Array.from({ length: 40 }, (_, i) => `out-${i}`));
+  });
+
   it("a plugin that does not read its stdin is not an error (EPIPE ignored, as Go does)", async () => {
     const big = new Uint8Array(4 * 1024 * 1024).fill(0x20);
     const out = await exec.execPlugin(fixture("non-json"), big, envWith({}));
