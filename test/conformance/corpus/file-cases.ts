@@ -16,12 +16,14 @@ const lifeCycle: CaseOp[] = [
   "add",
   "getCachedResult",
   "getCachedConfig",
+  "getCachedAttachments",
   "check",
   "validate",
   "versionInfo:rec-b",
   "del",
   "getCachedResult",
   "getCachedConfig",
+  "getCachedAttachments:all",
 ];
 
 function listVersion(text: string | undefined): string | undefined {

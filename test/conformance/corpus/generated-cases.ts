@@ -118,7 +118,15 @@ function toCase(g: Generated, i: number): ConformanceCase {
     confList: JSON.stringify(list),
     plugins,
     runtimeConf,
-    ops: ["add", "getCachedResult", "getCachedConfig", "check", "del", "getCachedResult"],
+    ops: [
+      "add",
+      "getCachedResult",
+      "getCachedConfig",
+      "getCachedAttachments",
+      "check",
+      "del",
+      "getCachedResult",
+    ],
   };
 }
 

@@ -59,7 +59,15 @@ function record(fields: Record<string, unknown>): string {
 }
 
 function cacheCases(): ConformanceCase[] {
-  const ops: CaseOp[] = ["getCachedResult", "getCachedConfig", "check", "del", "getCachedResult"];
+  const ops: CaseOp[] = [
+    "getCachedAttachments",
+    "getCachedResult",
+    "getCachedConfig",
+    "check",
+    "del",
+    "getCachedResult",
+    "getCachedAttachments:all",
+  ];
   const seeds: [string, string, string][] = [
     ["legacy-1.0.0", "1.0.0", result("1.0.0-full")],
     ["legacy-0.4.0-under-1.0.0", "1.0.0", result("0.4.0-full")],
@@ -119,6 +127,59 @@ function cacheCases(): ConformanceCase[] {
       },
     ),
   );
+}
+
+/** GetCachedAttachments over a directory of records it must list, filter or skip. */
+function attachmentCases(): ConformanceCase[] {
+  const seed: Record<string, string> = {
+    "results/net-ctr-1-eth0": record({ result: JSON.parse(result("1.0.0-v4")) }),
+    "results/other-ctr-1-net1": record({
+      networkName: "other",
+      ifName: "net1",
+      netns: "/ns/2",
+      cniArgs: [["A", "b"]],
+    }),
+    "results/net-ctr-10-eth0": record({ containerId: "ctr-10" }),
+    "results/net-ctr-1-": record({ ifName: "" }),
+    "results/ctr-1-eth0": record({}),
+    "results/x-ctr-1-eth1": record({ containerId: "ctr-2" }),
+    "results/y-ctr-1-eth2": record({ kind: "cniCacheV0" }),
+    "results/z-ctr-1-eth3": "{bad",
+    "results/w-ctr-1-eth4": record({ networkName: "" }),
+    "results/v-ctr-1-eth5": record({ config: null, capabilityArgs: { b: 1, a: [true] } }),
+    "results/sub-ctr-1-dir/ignored": record({}),
+  };
+  return [
+    make(
+      "attachments/mixed",
+      "records to list, filter and skip",
+      list("1.0.0"),
+      okPlugins(),
+      [
+        "getCachedAttachments",
+        "getCachedAttachments:all",
+        "add",
+        "getCachedAttachments",
+        "del",
+        "getCachedAttachments:all",
+      ],
+      { cacheSeed: seed },
+    ),
+    make("attachments/none", "no results directory", list("1.0.0"), okPlugins(), [
+      "getCachedAttachments",
+      "getCachedAttachments:all",
+    ]),
+    make(
+      "attachments/two-interfaces",
+      "same container, second ifName via seed",
+      list("0.4.0"),
+      okPlugins("0.4.0"),
+      ["add", "getCachedAttachments"],
+      {
+        cacheSeed: { "results/net-ctr-1-eth1": record({ ifName: "eth1" }) },
+      },
+    ),
+  ];
 }
 
 function lifeCycleCases(): ConformanceCase[] {
@@ -599,6 +660,7 @@ function singleNetworkCases(): ConformanceCase[] {
 export function scenarioCases(): ConformanceCase[] {
   return [
     ...cacheCases(),
+    ...attachmentCases(),
     ...lifeCycleCases(),
     ...errorCases(),
     ...validationCases(),

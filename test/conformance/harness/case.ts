@@ -40,6 +40,8 @@ export type CaseOp =
   | "getNetCachedConfig"
   | "validateNet"
   | "confListFromConf"
+  | "getCachedAttachments"
+  | "getCachedAttachments:all"
   | `versionInfo:${string}`;
 
 /** One differential case. */
@@ -110,8 +112,21 @@ export interface OpObservation {
   caps?: string[];
   versions?: string[];
   bytesB64?: string;
+  /** getCachedAttachments (the rt's container, or `:all`). */
+  attachments?: AttachmentObservation[];
   /** Every watched directory after the verb: absolute dir → relative path → file. */
   dirs: Record<string, Record<string, FileObservation>>;
+}
+
+/** One cached attachment (upstream `NetworkAttachment`). */
+export interface AttachmentObservation {
+  containerID: string;
+  network: string;
+  ifName: string;
+  configB64: string | null;
+  netNS: string;
+  cniArgs: [string, string][] | null;
+  capabilityArgs: Record<string, unknown> | null;
 }
 
 /** The bytes of a text-or-base64 pair, or undefined when neither is set. */

@@ -29,7 +29,8 @@ type Kind =
   | "stdin" // a plugin's stdin (a compact config map)
   | "record" // a cache record without its config (compact)
   | "config" // config bytes as written by the user
-  | "json"; // other compact JSON
+  | "json" // other compact JSON
+  | "attachments"; // canonical JSON of getCachedAttachments
 
 interface Artifact {
   key: string;
@@ -104,6 +105,19 @@ function opArtifacts(
   add("caps", "text", o.caps ? JSON.stringify(o.caps) : undefined);
   add("versions", "text", o.versions ? JSON.stringify(o.versions) : undefined);
   add("bytes", "json", b64text(o.bytesB64));
+  add(
+    "attachments",
+    "attachments",
+    o.attachments
+      ? canonical(
+          o.attachments.map((x) => ({
+            ...x,
+            configB64: null,
+            config: b64text(x.configB64) ?? null,
+          })),
+        )
+      : undefined,
+  );
 
   const cache = o.dirs[cacheDir] ?? {};
   for (const rel of Object.keys(cache).sort()) {
@@ -196,7 +210,7 @@ function explainValue(
   if (mentions110(c)) {
     const r = a.key.endsWith(".env")
       ? t
-      : a.kind === "msg" || a.kind === "text"
+      : a.kind === "msg" || a.kind === "text" || a.kind === "attachments"
         ? relabel110Text(t)
         : as100(t);
     if (r !== t) used.add("version-1.1.0");
@@ -208,6 +222,17 @@ function explainValue(
       return [...used, c.goRule ?? "parse-v130-syntax"];
     }
     return undefined;
+  }
+  if (a.kind === "attachments") {
+    // cache-netns: a 1.1.2 record has no netns, so upstream's listing of it says "".
+    const rt = c.runtimeConf;
+    const ga = JSON.parse(g) as { netNS: string; containerID: string; ifName: string }[];
+    const withNetns = ga.map((x) =>
+      x.netNS === "" && x.containerID === rt.containerID && x.ifName === rt.ifName
+        ? { ...x, netNS: rt.netNS }
+        : x,
+    );
+    return canonical(withNetns) === t ? [...used, "cache-netns"] : undefined;
   }
   if (
     a.kind === "stdin" &&

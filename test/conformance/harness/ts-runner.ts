@@ -87,9 +87,9 @@ export async function runTS(c: ConformanceCase, sb: Sandbox): Promise<Observatio
 
   for (const op of c.ops) {
     const o: OpObservation = { op, dirs: {} };
-    const isVersion = op.startsWith("versionInfo:");
-    const needList = !op.endsWith("Net") && op !== "confListFromConf" && !isVersion;
-    if ((needList && !list) || (!needList && !isVersion && !conf)) {
+    const free = op.startsWith("versionInfo:") || op.startsWith("getCachedAttachments");
+    const needList = !op.endsWith("Net") && op !== "confListFromConf" && !free;
+    if ((needList && !list) || (!needList && !free && !conf)) {
       o.error = { code: null, msg: `driver: no parsed config for ${op}` };
     } else {
       try {
@@ -150,6 +150,22 @@ async function runOp(
     case "validateNet":
       o.caps = [...(await cni.validateNetwork(conf, { signal }))].sort();
       return;
+    case "getCachedAttachments":
+    case "getCachedAttachments:all": {
+      const atts = await cni.getCachedAttachments(
+        op === "getCachedAttachments" ? rt.containerID : "",
+      );
+      o.attachments = atts.map((a) => ({
+        containerID: a.containerID,
+        network: a.network,
+        ifName: a.ifName,
+        configB64: a.config ? b64(a.config) : null,
+        netNS: a.netNS,
+        cniArgs: a.cniArgs ?? null,
+        capabilityArgs: a.capabilityArgs ?? null,
+      }));
+      return;
+    }
     case "confListFromConf":
       o.bytesB64 = b64(confListFromConf(conf).bytes);
       return;

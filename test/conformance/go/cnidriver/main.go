@@ -10,7 +10,8 @@
 //	  "runtimeConf": {"containerID","netNS","ifName","args":[[k,v]],"capabilityArgs":{}},
 //	  "ops": ["add","check","del","getCachedResult","getCachedConfig","validate",
 //	          "versionInfo:<type>","addNet","checkNet","delNet","getNetCachedResult",
-//	          "getNetCachedConfig","validateNet","confListFromConf"],
+//	          "getNetCachedConfig","validateNet","confListFromConf",
+//	          "getCachedAttachments" (rt's container), "getCachedAttachments:all"],
 //	  "watchDirs": [...] }
 //
 // Output (stdout, JSON): the parse outcome of each config, then per op its result (Go's
@@ -81,6 +82,7 @@ type opOut struct {
 	Caps         *[]string                      `json:"caps,omitempty"`
 	Versions     *[]string                      `json:"versions,omitempty"`
 	Bytes        *string                        `json:"bytesB64,omitempty"`
+	Attachments  *[]attachmentOut               `json:"attachments,omitempty"`
 	Dirs         map[string]map[string]*fileOut `json:"dirs"`
 }
 
@@ -252,8 +254,9 @@ func run(in *input) (*output, error) {
 	for _, op := range in.Ops {
 		o := opOut{Op: op}
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		needList := !strings.HasSuffix(op, "Net") && op != "confListFromConf" && !strings.HasPrefix(op, "versionInfo:")
-		if (needList && list == nil) || (!needList && conf == nil && !strings.HasPrefix(op, "versionInfo:")) {
+		free := strings.HasPrefix(op, "versionInfo:") || strings.HasPrefix(op, "getCachedAttachments")
+		needList := !strings.HasSuffix(op, "Net") && op != "confListFromConf" && !free
+		if (needList && list == nil) || (!needList && conf == nil && !free) {
 			o.Error = &errOut{Msg: "driver: no parsed config for " + op}
 			cancel()
 			o.Dirs = snapshot(in.WatchDirs)
@@ -302,6 +305,19 @@ func run(in *input) (*output, error) {
 			o.Error = toErr(err)
 			if err == nil {
 				o.Bytes = b64(l.Bytes)
+			}
+		case op == "getCachedAttachments" || op == "getCachedAttachments:all":
+			cid := rt.ContainerID
+			if op == "getCachedAttachments:all" {
+				cid = ""
+			}
+			atts, err := getCachedAttachments(in.CacheDir, cid)
+			o.Error = toErr(err)
+			if err == nil {
+				if atts == nil {
+					atts = []attachmentOut{}
+				}
+				o.Attachments = &atts
 			}
 		case strings.HasPrefix(op, "versionInfo:"):
 			vi, err := cni.GetVersionInfo(ctx, strings.TrimPrefix(op, "versionInfo:"))
