@@ -38,12 +38,19 @@ export interface CacheRecord {
 
 /** What ADD stores: the attachment, its inputs and the chain's result. */
 export interface CacheRecordInput {
+  /** The attachment's container ID. */
   containerId: string;
+  /** The configuration bytes given to ADD (the list's or the single plugin's); undefined = Go nil. */
   config: Uint8Array | undefined;
+  /** The attachment's interface name. */
   ifName: string;
+  /** The network's name. */
   networkName: string;
+  /** The network namespace path (omitted from the record when empty). */
   netns?: string;
+  /** The CNI_ARGS pairs (omitted when empty). */
   cniArgs?: readonly (readonly [string, string])[];
+  /** The capability arguments (omitted when empty); plain objects are encoded as Go maps. */
   capabilityArgs?: Record<string, unknown>;
   /** The result, encoded with its own Go encoding (any value `marshal` accepts). */
   result?: unknown;

@@ -84,7 +84,7 @@ export async function getCachedResult(
   return asVersion(createResult(marshal(record.result ?? null)), cniVersion);
 }
 
-/** What {@link getCachedConfig} returns: the cached config and a copy of rt updated from the cache. */
+/** A cached configuration: the config bytes ADD was given and a copy of rt updated from the cache. */
 export interface CachedConfig {
   /** The configuration bytes given to ADD (undefined when the record holds none). */
   config: Uint8Array | undefined;

@@ -10,7 +10,13 @@
  */
 
 export type { NetworkConfig, NetworkConfigList, PluginConfig } from "../conf/index.js";
-export { CacheDir, cacheFilePath, listCachedAttachments, resultsDir } from "./cache.js";
+export {
+  CacheDir,
+  cacheFilePath,
+  type ListOptions,
+  listCachedAttachments,
+  resultsDir,
+} from "./cache.js";
 export {
   type CacheRecord,
   type CacheRecordInput,
