@@ -27,7 +27,12 @@ export {
 export { FakeCNIArgs, FakeExec, type FakeExecPluginCall } from "./fake-exec.js";
 export { executableFileExtensions, findInPath, splitList } from "./find.js";
 export { fixupResultVersion } from "./fixup.js";
-export { type PluginExecDetails, PluginExecError, pluginErr } from "./plugin-error.js";
+export {
+  type FailedRun,
+  type PluginExecDetails,
+  PluginExecError,
+  pluginErr,
+} from "./plugin-error.js";
 export {
   defaultGraceMs,
   defaultMaxOutputBytes,
