@@ -9,7 +9,8 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isTempName, writeFileAtomic } from "../../src/api/atomic-write.js";
 import {
@@ -106,6 +107,29 @@ describe("cacheFilePath", () => {
     expect(thrown).toBeInstanceOf(CNIError);
     expect((thrown as CNIError).code).toBe(code);
     expect((thrown as CNIError).msg).toBe(msg);
+  });
+});
+
+describe("cacheFilePath for any input", () => {
+  it("either refuses the names or gives a file directly inside <cacheDir>/results", () => {
+    const part = fc.oneof(
+      fc.string(),
+      fc.constantFrom("..", ".", "/", "../..", "a/b", "eth0", "c1", "n", "x/../..", "\u0000"),
+      fc.stringMatching(/^[a-z./-]{1,20}$/),
+    );
+    fc.assert(
+      fc.property(part, part, part, (net, cid, ifName) => {
+        let path: string;
+        try {
+          path = cacheFilePath("/cache", net, cid, ifName);
+        } catch {
+          return;
+        }
+        expect(dirname(path)).toBe("/cache/results");
+        expect(basename(path)).toBe(`${net}-${cid}-${ifName}`);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
