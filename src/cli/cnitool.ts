@@ -1,12 +1,22 @@
 /**
  * cnitool: a drop-in for upstream's command line. `add|check|del|gc|status <net> <netns>`
- * behave, read the environment and print exactly as the Go tool; `attachments`, `validate`,
- * `version`, `--cache-dir` and `gc --valid` are additions that leave those defaults alone.
+ * behave, read the environment and print exactly as the Go tool (cobra's help, usage and error
+ * layout included); `attachments`, `validate`, `version`, `--cache-dir` and `gc --valid` are
+ * additions that leave those defaults alone. Differences: docs/deviations/cnitool.md.
  */
-import { parseArgs } from "node:util";
 import { CNIConfig } from "../api/index.js";
 import { loadNetworkConf } from "../conf/index.js";
 import { marshalIndent } from "../encoding/json.js";
+import { parseJSON } from "../encoding/parse.js";
+import { goQuote } from "../version/go-quote.js";
+import {
+  argsMinusFirst,
+  FlagError,
+  flagIsTrue,
+  type ParsedFlags,
+  parseFlags,
+  stripFlags,
+} from "./flags.js";
 import {
   absolutePath,
   type CnitoolEnv,
@@ -17,134 +27,137 @@ import {
   pluginPaths,
   resolveIfName,
 } from "./runtime-config.js";
-import { commandHelp, commands, commandUsage, rootHelp } from "./usage.js";
+import {
+  checkArgs,
+  commands,
+  flagsOf,
+  helpOf,
+  isCommand,
+  rootUsage,
+  suggestions,
+  usageOf,
+} from "./usage.js";
 
 /** Where cnitool writes and what it runs in. */
 export interface CnitoolIO {
+  /** The environment (NETCONFPATH, CNI_PATH, CAP_ARGS, CNI_ARGS, CNI_IFNAME). */
   env: CnitoolEnv;
+  /** The directory a relative netns path is resolved against. */
   cwd: string;
+  /** Results and help. */
   stdout: { write(text: string): unknown };
+  /** Errors and usage. */
   stderr: { write(text: string): unknown };
+  /** Aborting stops the running plugin and fails the command. */
   signal?: AbortSignal;
 }
 
-/** A failure cobra would report: `Error: <msg>`, then the usage, then main's own line. */
-class UsageError extends Error {}
-
-interface Parsed {
-  command: string | undefined;
-  positionals: string[];
-  ifname?: string;
-  cacheDir?: string;
-  valid?: string;
-  help: boolean;
+/** A failure cobra reports with the command's usage: `Error: <msg>`, the usage, main's line. */
+function failWithUsage(io: CnitoolIO, command: string | undefined, message: string): number {
+  io.stderr.write(`Error: ${message}\n${usageOf(command)}\n${message}\n`);
+  return 1;
 }
 
-function parse(argv: string[]): Parsed {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      ifname: { type: "string", short: "i" },
-      "cache-dir": { type: "string" },
-      valid: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  const [command, ...rest] = positionals;
+/** cobra's `Find`: the subcommand named by the first non-flag word, and the other words. */
+function find(argv: readonly string[]): {
+  command: string | undefined;
+  rest: string[];
+  error?: string;
+} {
+  const words = stripFlags(argv);
+  if (words.length === 0) return { command: undefined, rest: [...argv] };
+  if (isCommand(words[0])) return { command: words[0], rest: argsMinusFirst(argv, words[0]) };
+  // The root takes no arguments of its own: cobra's legacyArgs.
   return {
-    command,
-    positionals: rest,
-    ifname: values.ifname,
-    cacheDir: values["cache-dir"],
-    valid: values.valid,
-    help: values.help === true,
+    command: undefined,
+    rest: [...argv],
+    error: `unknown command ${goQuote(words[0])} for "cnitool"${suggestions(words[0])}`,
   };
+}
+
+/** Go's `%#q` of a `[]string`, as cobra prints an unknown help topic. */
+function backquoteList(words: readonly string[]): string {
+  const quote = (w: string) =>
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: Go's CanBackquote refuses control characters.
+    /^[^`\u0000-\u0008\u000a-\u001f\u007f\ufeff]*$/u.test(w) ? `\`${w}\`` : goQuote(w);
+  return `[${words.map(quote).join(" ")}]`;
 }
 
 /** Runs cnitool with the given arguments; resolves to the process exit code. */
 export async function runCnitool(argv: string[], io: CnitoolIO): Promise<number> {
-  let parsed: Parsed;
-  try {
-    parsed = parse(argv);
-  } catch (e) {
-    return fail(io, (e as Error).message, undefined);
-  }
-  const { command } = parsed;
-  if (command === undefined || command === "help") {
-    const topic = parsed.positionals[0];
-    io.stdout.write(topic && commands[topic] ? commandHelp(topic) : rootHelp());
-    return 0;
-  }
-  if (!Object.hasOwn(commands, command)) {
-    io.stderr.write(
-      `Error: unknown command ${JSON.stringify(command)} for "cnitool"\nRun 'cnitool --help' for usage.\n`,
-    );
+  const found = find(argv);
+  if (found.error !== undefined) {
+    io.stderr.write(`Error: ${found.error}\nRun 'cnitool --help' for usage.\n${found.error}\n`);
     return 1;
   }
-  if (parsed.help) {
-    io.stdout.write(commandHelp(command));
+  const { command } = found;
+  let parsed: ParsedFlags;
+  try {
+    parsed = parseFlags(found.rest, flagsOf(command));
+  } catch (error) {
+    if (error instanceof FlagError) return failWithUsage(io, command, error.message);
+    throw error;
+  }
+  // The root runs nothing: it prints its help, as a cobra root without Run.
+  if (flagIsTrue(parsed, "help") || command === undefined) {
+    io.stdout.write(helpOf(command));
     return 0;
   }
+  const argsError = checkArgs(commands[command].args, parsed.args.length);
+  if (argsError !== undefined) return failWithUsage(io, command, argsError);
+  if (command === "help") return help(parsed.args, io);
   try {
     await runCommand(command, parsed, io);
     return 0;
-  } catch (e) {
-    return fail(io, e instanceof Error ? e.message : String(e), command);
+  } catch (error) {
+    return failWithUsage(io, command, error instanceof Error ? error.message : String(error));
   }
 }
 
-function fail(io: CnitoolIO, message: string, command: string | undefined): number {
-  const usage = command ? commandUsage(command) : "";
-  io.stderr.write(`Error: ${message}\n${usage === "" ? "" : `${usage}\n`}${message}\n`);
-  return 1;
-}
-
-function requireArgs(parsed: Parsed, n: number): void {
-  if (parsed.positionals.length < n) {
-    throw new UsageError(
-      `requires at least ${n} arg(s), only received ${parsed.positionals.length}`,
-    );
+/** cobra's help command: the help of the command the words name, or the root usage on stderr. */
+function help(words: readonly string[], io: CnitoolIO): number {
+  const found = find(words);
+  if (found.error !== undefined) {
+    io.stderr.write(`Unknown help topic ${backquoteList(words)}\n${rootUsage(false)}`);
+    return 0;
   }
+  io.stdout.write(helpOf(found.command));
+  return 0;
 }
 
-async function runCommand(command: string, parsed: Parsed, io: CnitoolIO): Promise<void> {
-  const cni = new CNIConfig({ path: pluginPaths(io.env), cacheDir: parsed.cacheDir });
+async function runCommand(command: string, parsed: ParsedFlags, io: CnitoolIO): Promise<void> {
+  const cacheDir = parsed.values.get("cache-dir");
+  const cni = new CNIConfig({ path: pluginPaths(io.env), cacheDir: cacheDir || undefined });
   const opts = { signal: io.signal };
+  const positionals = parsed.args;
   switch (command) {
     case "version": {
-      requireArgs(parsed, 1);
-      const info = await cni.getVersionInfo(parsed.positionals[0], opts);
-      io.stdout.write(
-        `${marshalIndent({ cniVersion: "1.1.0", supportedVersions: info.supportedVersions() })}\n`,
-      );
+      const info = await cni.getVersionInfo(positionals[0], opts);
+      io.stdout.write(`${marshalIndent(parseJSON(info.encode()))}\n`);
       return;
     }
     case "attachments": {
-      const attachments = await cni.getCachedAttachments(parsed.positionals[0] ?? "", opts);
+      const attachments = await cni.getCachedAttachments(positionals[0] ?? "", opts);
       io.stdout.write(`${marshalIndent(attachments.map(attachmentView))}\n`);
       return;
     }
     case "validate": {
-      requireArgs(parsed, 1);
-      const list = await loadNetworkConf(netDir(io.env), parsed.positionals[0]);
-      const caps = await cni.validateNetworkList(list, opts);
+      const list = await loadNetworkConf(netDir(io.env), positionals[0]);
+      const capabilities = await cni.validateNetworkList(list, opts);
       io.stdout.write(
-        `${marshalIndent({ name: list.name, cniVersion: list.cniVersion, capabilities: caps })}\n`,
+        `${marshalIndent({ name: list.name, cniVersion: list.cniVersion, capabilities })}\n`,
       );
       return;
     }
   }
-  requireArgs(parsed, 2);
-  const [netName, netnsArg] = parsed.positionals;
+  const [netName, netnsArg] = positionals;
   // Upstream's order: the configuration first, then CAP_ARGS, CNI_ARGS, the interface and the ID.
   const list = await loadNetworkConf(netDir(io.env), netName);
   const capArgsText = io.env.CAP_ARGS ?? "";
   const capabilityArgs = capArgsText.length > 0 ? parseCapabilityArgs(capArgsText) : undefined;
   const argsText = io.env.CNI_ARGS ?? "";
   const args = argsText.length > 0 ? parseCNIArgsPairs(argsText) : undefined;
-  const ifName = resolveIfName(parsed.ifname, io.env);
+  const ifName = resolveIfName(parsed.values.get("ifname"), io.env);
   const netNS = absolutePath(netnsArg, io.cwd);
   const rt = { containerID: containerIDForNetns(netNS), netNS, ifName, args, capabilityArgs };
   switch (command) {
@@ -160,14 +173,12 @@ async function runCommand(command: string, parsed: Parsed, io: CnitoolIO): Promi
     case "del":
       await cni.delNetworkList(list, rt, opts);
       return;
-    case "gc":
+    case "gc": {
       // Upstream passes no GC args, so every cached attachment of the network is collected.
-      await cni.gcNetworkList(
-        list,
-        parsed.valid === undefined ? undefined : parseValid(parsed.valid),
-        opts,
-      );
+      const valid = parsed.values.get("valid");
+      await cni.gcNetworkList(list, valid === undefined ? undefined : parseValid(valid), opts);
       return;
+    }
     case "status":
       await cni.getStatusNetworkList(list, opts);
       return;
@@ -178,7 +189,11 @@ function netDir(env: CnitoolEnv): string {
   return env.NETCONFPATH || defaultNetDir;
 }
 
-/** `--valid cid:ifname,...` into GC args; an empty value keeps nothing. */
+/**
+ * `--valid cid:ifname,...` into GC args: the attachments to keep. An empty value keeps none
+ * (plugins then receive `[]` where upstream's cnitool sends `null`).
+ * @throws Error for an entry that is not `<container-id>:<ifname>` with both parts non-empty.
+ */
 export function parseValid(text: string): {
   validAttachments: { containerID: string; ifname: string }[];
 } {
@@ -187,8 +202,8 @@ export function parseValid(text: string): {
     validAttachments: entries.map((entry) => {
       const at = entry.lastIndexOf(":");
       if (at <= 0 || at === entry.length - 1) {
-        throw new UsageError(
-          `invalid --valid attachment ${JSON.stringify(entry)}: want <container-id>:<ifname>`,
+        throw new Error(
+          `invalid --valid attachment ${goQuote(entry)}: want <container-id>:<ifname>`,
         );
       }
       return { containerID: entry.slice(0, at), ifname: entry.slice(at + 1) };
@@ -205,6 +220,7 @@ interface AttachmentLike {
   capabilityArgs?: Record<string, unknown>;
 }
 
+/** An attachment as `attachments` prints it: what identifies it and what ADD was given. */
 function attachmentView(a: AttachmentLike): Record<string, unknown> {
   return {
     containerID: a.containerID,

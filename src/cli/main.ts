@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `cnitool` executable: runs the command line and exits with its status. */
 import { runCnitool } from "./cnitool.js";
+import { goWorkingDirectory } from "./runtime-config.js";
 
 const controller = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -9,7 +10,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 process.exitCode = await runCnitool(process.argv.slice(2), {
   env: process.env,
-  cwd: process.cwd(),
+  cwd: await goWorkingDirectory(process.env),
   stdout: process.stdout,
   stderr: process.stderr,
   signal: controller.signal,

@@ -4,6 +4,7 @@
  * container ID derived from the network namespace path.
  */
 import { createHash } from "node:crypto";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { parseJSON } from "../encoding/parse.js";
 import { goQuote } from "../version/go-quote.js";
@@ -55,6 +56,23 @@ export function containerIDForNetns(absoluteNetns: string): string {
 export function resolveIfName(flag: string | undefined, env: CnitoolEnv): string {
   if (flag) return flag;
   return env.CNI_IFNAME || "eth0";
+}
+
+/**
+ * The working directory as Go's `os.Getwd` reports it: `$PWD` when it is absolute and names
+ * the same directory as `.` (so a netns path given relative to a symlinked directory hashes to
+ * the same container ID as with the Go tool), else the physical path.
+ */
+export async function goWorkingDirectory(env: CnitoolEnv): Promise<string> {
+  const physical = process.cwd();
+  const pwd = env.PWD;
+  if (!pwd || !path.isAbsolute(pwd)) return physical;
+  try {
+    const [a, b] = await Promise.all([stat(pwd), stat(".")]);
+    return a.dev === b.dev && a.ino === b.ino ? pwd : physical;
+  } catch {
+    return physical;
+  }
 }
 
 /** Go's `filepath.Abs`: joined onto the working directory when relative, then cleaned. */

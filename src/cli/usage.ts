@@ -1,102 +1,181 @@
 /**
- * cnitool's help and usage texts, laid out as upstream's cobra command line prints them, so
- * that scripts and people reading them see what they know from the Go tool.
+ * cnitool's commands, help and usage texts, laid out as upstream's cobra (1.9) command line
+ * prints them, so that scripts and people reading them see what they know from the Go tool.
  */
+import type { FlagSpec } from "./flags.js";
 
-/** One subcommand: its cobra `Use` line, its one-line summary and its long description. */
+/** How many positional arguments a command takes (cobra's `MinimumNArgs`, `ExactArgs`, ...). */
+export interface ArgsRule {
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/** One subcommand: its cobra `Use` line, summary, description, arguments and own flags. */
 export interface CommandSpec {
   readonly use: string;
   readonly short: string;
   readonly long: string;
-  /** Extra local flags, as cobra's flag table lines (name column, then description). */
-  readonly flags?: readonly [string, string][];
+  /** Undefined: any arguments (cobra's default for a command without subcommands). */
+  readonly args?: ArgsRule;
+  /** Flags of this command only (besides `--help`). */
+  readonly flags?: readonly FlagSpec[];
 }
 
-const ifnameFlag: [string, string] = [
-  "-i, --ifname string",
-  "Interface name (defaults to env var CNI_IFNAME or 'eth0')",
-];
-const cacheDirFlag: [string, string] = [
-  "    --cache-dir string",
-  "Result cache directory (default /var/lib/cni; an extension of upstream's cnitool)",
+/** The flags every command accepts (cobra persistent flags of the root). */
+export const globalFlags: readonly FlagSpec[] = [
+  {
+    name: "cache-dir",
+    kind: "string",
+    usage: "Directory of the result cache (an addition to upstream's cnitool)",
+    defValue: "/var/lib/cni",
+  },
+  {
+    name: "ifname",
+    short: "i",
+    kind: "string",
+    usage: "Interface name (defaults to env var CNI_IFNAME or 'eth0')",
+    defValue: "",
+  },
 ];
 
-/** The subcommands: upstream's five, then this port's additions. */
+/** cobra's help flag, per command. */
+export function helpFlag(name: string): FlagSpec {
+  return { name: "help", short: "h", kind: "bool", usage: `help for ${name}`, defValue: "false" };
+}
+
+const twoArgs: ArgsRule = { min: 2 };
+
+/** The subcommands: upstream's five, this port's additions, and cobra's `help`. */
 export const commands: Readonly<Record<string, CommandSpec>> = {
   add: {
     use: "add <network-name> <netns>",
     short: "Add network interface to a network namespace",
     long: "Add network interface to a network namespace.\nThis command will create a new network interface and add it to the specified network namespace.",
+    args: twoArgs,
   },
   attachments: {
     use: "attachments [container-id]",
     short: "List cached network attachments",
-    long: "List cached network attachments.\nThis command prints the attachments recorded in the result cache, optionally only those of one container.",
+    long: "List cached network attachments.\nThis command prints the attachments recorded in the result cache, all of them or those of one container.",
+    args: { max: 1 },
   },
   check: {
     use: "check <network-name> <netns>",
     short: "Check network interface in a network namespace",
     long: "Check network interface in a network namespace.\nThis command will check if the network interface is properly configured in the specified network namespace.",
+    args: twoArgs,
   },
   del: {
     use: "del <network-name> <netns>",
     short: "Delete network interface from a network namespace",
     long: "Delete network interface from a network namespace.\nThis command will remove the network interface from the specified network namespace.",
+    args: twoArgs,
   },
   gc: {
     use: "gc <network-name> <netns>",
     short: "Garbage collect network interfaces",
     long: "Garbage collect network interfaces.\nThis command will clean up unused network interfaces in the specified network namespace.",
+    args: twoArgs,
     flags: [
-      [
-        "    --valid string",
-        "Attachments to keep, as <container-id>:<ifname>,... (default: none, so every attachment is collected)",
-      ],
+      {
+        name: "valid",
+        kind: "string",
+        usage:
+          "Attachments to keep, as <container-id>:<ifname>,... (an addition to upstream's cnitool; without it every attachment is collected)",
+        defValue: "",
+      },
     ],
+  },
+  help: {
+    use: "help [command]",
+    short: "Help about any command",
+    long: "Help provides help for any command in the application.\nSimply type cnitool help [path to command] for full details.",
   },
   status: {
     use: "status <network-name> <netns>",
     short: "Get status of network interfaces",
     long: "Get status of network interfaces.\nThis command will retrieve the status of network interfaces in the specified network namespace.",
+    args: twoArgs,
   },
   validate: {
     use: "validate <network-name>",
     short: "Validate a network configuration against its plugins",
     long: "Validate a network configuration against its plugins.\nThis command checks that every plugin exists and supports the configuration's version, and prints the capabilities the network accepts.",
+    args: { min: 1, max: 1 },
   },
   version: {
     use: "version <plugin-type>",
     short: "Print the CNI versions a plugin supports",
     long: "Print the CNI versions a plugin supports.\nThis command runs the plugin's VERSION command, found in CNI_PATH.",
+    args: { min: 1, max: 1 },
   },
 };
+
+/** Whether `name` is a subcommand (own keys only: `constructor` is not a command). */
+export function isCommand(name: string): boolean {
+  return Object.hasOwn(commands, name);
+}
+
+/** cobra's positional-argument check; the message is cobra's. */
+export function checkArgs(rule: ArgsRule | undefined, n: number): string | undefined {
+  if (!rule) return undefined;
+  const { min, max } = rule;
+  if (min !== undefined && max !== undefined) {
+    if (min === max && n !== min) return `accepts ${min} arg(s), received ${n}`;
+    if (n < min || n > max) return `accepts between ${min} and ${max} arg(s), received ${n}`;
+    return undefined;
+  }
+  if (min !== undefined && n < min) return `requires at least ${min} arg(s), only received ${n}`;
+  if (max !== undefined && n > max) return `accepts at most ${max} arg(s), received ${n}`;
+  return undefined;
+}
+
+/** Every flag a command accepts: its own, `--help`, then the global ones. */
+export function flagsOf(name: string | undefined): FlagSpec[] {
+  const own = name === undefined ? [] : [...(commands[name].flags ?? [])];
+  return [...own, helpFlag(name ?? "cnitool"), ...globalFlags];
+}
+
+/** pflag's `FlagUsages`: sorted by name, names padded to one column, defaults appended. */
+function flagTable(flags: readonly FlagSpec[]): string {
+  const rows = [...flags]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((f) => {
+      const names = f.short ? `  -${f.short}, --${f.name}` : `      --${f.name}`;
+      const left = f.kind === "string" ? `${names} string` : names;
+      const zero = f.kind === "bool" ? f.defValue === "false" : f.defValue === "";
+      const def = zero
+        ? ""
+        : f.kind === "string"
+          ? ` (default "${f.defValue}")`
+          : ` (default ${f.defValue})`;
+      return [left, `${f.usage}${def}`] as const;
+    });
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, text]) => `${left.padEnd(width)}   ${text}`).join("\n");
+}
 
 const rootLong =
   "CNI Tool is a simple program that executes a CNI configuration.\nIt will add, check, remove, gc, or get status of an interface in an already-created network namespace.";
 
-/** cobra's flag table: names padded to a common column, three spaces before descriptions. */
-function flagTable(rows: readonly [string, string][]): string {
-  const width = Math.max(...rows.map(([name]) => name.length));
-  return rows.map(([name, text]) => `  ${name.padEnd(width)}   ${text}`).join("\n");
-}
-
-/** The root command's usage, as cobra prints it (ends with a newline). */
-export function rootUsage(): string {
-  const names = [...Object.keys(commands), "help"].sort();
+/**
+ * The root command's usage, as cobra prints it (ends with a newline). cobra adds `--help` to a
+ * command's flags only when it runs it, so the usage the help command prints for an unknown
+ * topic has no `--help` line: `withHelpFlag` false.
+ */
+export function rootUsage(withHelpFlag = true): string {
+  const flags = flagsOf(undefined).filter((f) => withHelpFlag || f.name !== "help");
+  const names = Object.keys(commands).sort();
   const pad = Math.max(...names.map((n) => n.length), 11);
-  const lines = names.map((name) => {
-    const short = name === "help" ? "Help about any command" : commands[name].short;
-    return `  ${name.padEnd(pad)} ${short}`;
-  });
   return [
     "Usage:",
     "  cnitool [command]",
     "",
     "Available Commands:",
-    ...lines,
+    ...names.map((name) => `  ${name.padEnd(pad)} ${commands[name].short}`),
     "",
     "Flags:",
-    flagTable([cacheDirFlag, ["-h, --help", "help for cnitool"], ifnameFlag]),
+    flagTable(flags),
     "",
     'Use "cnitool [command] --help" for more information about a command.',
     "",
@@ -116,10 +195,10 @@ export function commandUsage(name: string): string {
     `  cnitool ${spec.use} [flags]`,
     "",
     "Flags:",
-    flagTable([["-h, --help", `help for ${name}`], ...(spec.flags ?? [])]),
+    flagTable([helpFlag(name), ...(spec.flags ?? [])]),
     "",
     "Global Flags:",
-    flagTable([cacheDirFlag, ifnameFlag]),
+    flagTable(globalFlags),
     "",
   ].join("\n");
 }
@@ -127,4 +206,43 @@ export function commandUsage(name: string): string {
 /** A subcommand's help: the long description, then the usage. */
 export function commandHelp(name: string): string {
   return `${commands[name].long}\n\n${commandUsage(name)}`;
+}
+
+/** cobra's usage of the command `name` (the root when undefined). */
+export function usageOf(name: string | undefined): string {
+  return name === undefined ? rootUsage() : commandUsage(name);
+}
+
+/** cobra's help of the command `name` (the root when undefined). */
+export function helpOf(name: string | undefined): string {
+  return name === undefined ? rootHelp() : commandHelp(name);
+}
+
+/** Go's `ld(s, t, ignoreCase=true)`: the Levenshtein distance cobra suggests commands by. */
+function distance(a: string, b: string): number {
+  const s = a.toLowerCase();
+  const t = b.toLowerCase();
+  let prev = Array.from({ length: t.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= s.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= t.length; j++) {
+      const cost = s[i - 1] === t[j - 1] ? 0 : 1;
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+    }
+    prev = row;
+  }
+  return prev[t.length];
+}
+
+/** cobra's "Did you mean this?" block for an unknown command (help is never suggested). */
+export function suggestions(typed: string): string {
+  const found = Object.keys(commands)
+    .sort()
+    .filter((name) => name !== "help")
+    .filter(
+      (name) => distance(typed, name) <= 2 || name.toLowerCase().startsWith(typed.toLowerCase()),
+    );
+  return found.length === 0
+    ? ""
+    : `\n\nDid you mean this?\n${found.map((n) => `\t${n}\n`).join("")}`;
 }

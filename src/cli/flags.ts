@@ -1,0 +1,199 @@
+/**
+ * Flag parsing as spf13/pflag 1.0.6 does it for upstream's cobra-based cnitool, so that every
+ * command line upstream accepts (`-i eth1`, `-ieth1`, `-i=eth1`, `--ifname=eth1`, flags between
+ * and after the positional arguments, `--` ending the flags) means the same here, and every
+ * one it refuses is refused with pflag's own message.
+ */
+
+/** One flag: a string flag takes a value; a bool flag (help) takes none, or `=<bool>`. */
+export interface FlagSpec {
+  readonly name: string;
+  readonly short?: string;
+  readonly kind: "string" | "bool";
+  readonly usage: string;
+  /** The value when not given; printed as `(default "...")` in usage when not empty. */
+  readonly defValue: string;
+}
+
+/** The outcome of parsing: values of the flags given, and the remaining arguments. */
+export interface ParsedFlags {
+  /** The value of each flag that appeared (the last occurrence wins), by long name. */
+  readonly values: ReadonlyMap<string, string>;
+  /** Positional arguments, in order, including everything after `--`. */
+  readonly args: string[];
+}
+
+/** A command line pflag refuses; the message is pflag's. */
+export class FlagError extends Error {}
+
+/** Go's `strconv.ParseBool`. */
+function parseBool(value: string): boolean | undefined {
+  if (["1", "t", "T", "TRUE", "true", "True"].includes(value)) return true;
+  if (["0", "f", "F", "FALSE", "false", "False"].includes(value)) return false;
+  return undefined;
+}
+
+/** Go's `%q` of a byte-sized rune, as pflag prints a shorthand letter. */
+function quoteChar(c: string): string {
+  if (c === "'") return "'\\''";
+  if (c === "\\") return "'\\\\'";
+  const code = c.codePointAt(0) ?? 0;
+  if (code < 0x20 || code === 0x7f) {
+    const short: Record<number, string> = {
+      7: "a",
+      8: "b",
+      9: "t",
+      10: "n",
+      11: "v",
+      12: "f",
+      13: "r",
+    };
+    return short[code] ? `'\\${short[code]}'` : `'\\x${code.toString(16).padStart(2, "0")}'`;
+  }
+  return `'${c}'`;
+}
+
+class FlagParser {
+  readonly values = new Map<string, string>();
+  readonly args: string[] = [];
+
+  constructor(private readonly flags: readonly FlagSpec[]) {}
+
+  private set(flag: FlagSpec, value: string): void {
+    if (flag.kind === "bool" && parseBool(value) === undefined) {
+      const name = flag.short ? `-${flag.short}, --${flag.name}` : `--${flag.name}`;
+      throw new FlagError(
+        `invalid argument "${value}" for "${name}" flag: strconv.ParseBool: parsing "${value}": invalid syntax`,
+      );
+    }
+    this.values.set(flag.name, value);
+  }
+
+  /** pflag `parseLongArg`: `--name`, `--name=value`, `--name value`. */
+  private long(s: string, rest: string[]): string[] {
+    const body = s.slice(2);
+    if (body === "" || body[0] === "-" || body[0] === "=") {
+      throw new FlagError(`bad flag syntax: ${s}`);
+    }
+    const eq = body.indexOf("=");
+    const name = eq < 0 ? body : body.slice(0, eq);
+    const flag = this.flags.find((f) => f.name === name);
+    if (!flag) throw new FlagError(`unknown flag: --${name}`);
+    if (eq >= 0) {
+      this.set(flag, body.slice(eq + 1));
+      return rest;
+    }
+    if (flag.kind === "bool") {
+      this.set(flag, "true");
+      return rest;
+    }
+    if (rest.length === 0) throw new FlagError(`flag needs an argument: ${s}`);
+    this.set(flag, rest[0]);
+    return rest.slice(1);
+  }
+
+  /** pflag `parseShortArg`: a run of letters (`-hi eth1`), `-ivalue`, `-i=value`, `-i value`. */
+  private short(s: string, rest: string[]): string[] {
+    let shorthands = s.slice(1);
+    let remaining = rest;
+    while (shorthands.length > 0) {
+      const c = shorthands[0];
+      const flag = this.flags.find((f) => f.short === c);
+      if (!flag) throw new FlagError(`unknown shorthand flag: ${quoteChar(c)} in -${shorthands}`);
+      if (shorthands.length > 2 && shorthands[1] === "=") {
+        this.set(flag, shorthands.slice(2));
+        shorthands = "";
+      } else if (flag.kind === "bool") {
+        this.set(flag, "true");
+        shorthands = shorthands.slice(1);
+      } else if (shorthands.length > 1) {
+        this.set(flag, shorthands.slice(1));
+        shorthands = "";
+      } else if (rest.length > 0) {
+        // pflag hands every letter of the run the arguments as they were before the run.
+        this.set(flag, rest[0]);
+        remaining = rest.slice(1);
+        shorthands = "";
+      } else {
+        throw new FlagError(`flag needs an argument: ${quoteChar(c)} in -${shorthands}`);
+      }
+    }
+    return remaining;
+  }
+
+  parse(argv: readonly string[]): void {
+    let rest = [...argv];
+    while (rest.length > 0) {
+      const s = rest[0];
+      rest = rest.slice(1);
+      if (s.length < 2 || s[0] !== "-") {
+        this.args.push(s);
+      } else if (s === "--") {
+        this.args.push(...rest);
+        return;
+      } else if (s[1] === "-") {
+        rest = this.long(s, rest);
+      } else {
+        rest = this.short(s, rest);
+      }
+    }
+  }
+}
+
+/**
+ * Parses `argv` against `flags` with flags and positional arguments interspersed, as pflag.
+ * @throws FlagError with pflag's message (`unknown flag: --x`, `flag needs an argument: 'i' in -i`, ...).
+ */
+export function parseFlags(argv: readonly string[], flags: readonly FlagSpec[]): ParsedFlags {
+  const parser = new FlagParser(flags);
+  parser.parse(argv);
+  return { values: parser.values, args: parser.args };
+}
+
+/** A parsed bool flag's value (only called for values {@link parseFlags} accepted). */
+export function flagIsTrue(parsed: ParsedFlags, name: string): boolean {
+  const value = parsed.values.get(name);
+  return value !== undefined && parseBool(value) === true;
+}
+
+/**
+ * cobra's `stripFlags`: the words of `argv` that are not flags, where every flag without `=`
+ * (all of cnitool's flags are known to take a value at this point, as cobra sees them) is
+ * taken to consume the next word; stops at `--`, or at a flag with at most one word after it.
+ */
+export function stripFlags(argv: readonly string[]): string[] {
+  const words: string[] = [];
+  let rest = [...argv];
+  while (rest.length > 0) {
+    const s = rest[0];
+    rest = rest.slice(1);
+    if (s === "--") break;
+    if (
+      (s.startsWith("--") && !s.includes("=")) ||
+      (s.startsWith("-") && !s.includes("=") && s.length === 2)
+    ) {
+      if (rest.length <= 1) break;
+      rest = rest.slice(1);
+    } else if (s !== "" && !s.startsWith("-")) {
+      words.push(s);
+    }
+  }
+  return words;
+}
+
+/** cobra's `argsMinusFirstX`: `argv` without the first word equal to `word` that is no flag value. */
+export function argsMinusFirst(argv: readonly string[], word: string): string[] {
+  for (let pos = 0; pos < argv.length; pos++) {
+    const s = argv[pos];
+    if (s === "--") break;
+    if (
+      (s.startsWith("--") && !s.includes("=")) ||
+      (s.startsWith("-") && !s.includes("=") && s.length === 2)
+    ) {
+      pos++;
+    } else if (!s.startsWith("-") && s === word) {
+      return [...argv.slice(0, pos), ...argv.slice(pos + 1)];
+    }
+  }
+  return [...argv];
+}
