@@ -29,6 +29,8 @@ export interface PluginExecDetails {
   cause?: unknown;
 }
 
+const brand = Symbol.for("libcni.PluginExecError");
+
 /**
  * A plugin run that failed. It is a {@link CNIError}: `code`, `msg` and `details` are the
  * plugin's own when it printed an error object, else upstream's `netplugin failed ...` texts
@@ -57,6 +59,14 @@ export class PluginExecError extends CNIError {
     this.stdout = info.stdout;
     this.stderr = info.stderr;
     this.aborted = info.aborted ?? false;
+    Object.defineProperty(this, brand, { value: true });
+  }
+
+  // Branded as CNIError is, so that instanceof holds across two copies of this library.
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof was asked about
+    if (this !== PluginExecError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === "object" && value !== null && brand in value;
   }
 }
 

@@ -110,6 +110,17 @@ describe("pluginErr", () => {
 });
 
 describe("PluginExecError", () => {
+  it("is recognised across two copies of the library (brand, not prototype)", () => {
+    const foreign = Object.assign(new Error("from another copy"), {
+      [Symbol.for("libcni.PluginExecError")]: true,
+      [Symbol.for("libcni.CNIError")]: true,
+    });
+    expect(foreign).toBeInstanceOf(PluginExecError);
+    expect(foreign).toBeInstanceOf(CNIError);
+    expect(new CNIError(1, "plain")).not.toBeInstanceOf(PluginExecError);
+    expect(new Error("x")).not.toBeInstanceOf(PluginExecError);
+  });
+
   it("carries the run's story and its cause", () => {
     const cause = new Error("spawn ENOENT");
     const e = new PluginExecError(0, "m", "", {
