@@ -90,6 +90,14 @@ function runText(outcome: RunOutcome, signal: AbortSignal | undefined): string {
   return outcome.error instanceof Error ? outcome.error.message : "plugin run failed";
 }
 
+// A bad option would otherwise surface later as a confusing timer or buffer behaviour.
+function count(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`RawExec option ${name} must be a non-negative integer, got ${value}`);
+  }
+  return value;
+}
+
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve) => {
     if (signal?.aborted) {
@@ -128,12 +136,13 @@ export class RawExec {
   /** Milliseconds between those retries. */
   readonly textBusyDelayMs: number;
 
+  /** Throws a RangeError for a negative or non-integer option. */
   constructor(options: RawExecOptions = {}) {
     this.stderr = options.stderr === undefined ? process.stderr : options.stderr;
-    this.graceMs = options.graceMs ?? defaultGraceMs;
-    this.maxOutputBytes = options.maxOutputBytes ?? defaultMaxOutputBytes;
-    this.textBusyRetries = options.textBusyRetries ?? 5;
-    this.textBusyDelayMs = options.textBusyDelayMs ?? 1000;
+    this.graceMs = count("graceMs", options.graceMs ?? defaultGraceMs);
+    this.maxOutputBytes = count("maxOutputBytes", options.maxOutputBytes ?? defaultMaxOutputBytes);
+    this.textBusyRetries = count("textBusyRetries", options.textBusyRetries ?? 5);
+    this.textBusyDelayMs = count("textBusyDelayMs", options.textBusyDelayMs ?? 1000);
   }
 
   /**

@@ -200,4 +200,14 @@ describe("RawExec", () => {
     expect(debug.command).toBe("DEL");
     expect(debug.cmdArgs.containerID).toBe("inherited");
   });
+
+  it("rejects nonsensical options at construction", () => {
+    expect(() => new RawExec({ graceMs: -1 })).toThrow(
+      new RangeError("RawExec option graceMs must be a non-negative integer, got -1"),
+    );
+    expect(() => new RawExec({ maxOutputBytes: Number.NaN })).toThrow(RangeError);
+    expect(() => new RawExec({ textBusyRetries: 1.5 })).toThrow(RangeError);
+    expect(() => new RawExec({ textBusyDelayMs: Number.POSITIVE_INFINITY })).toThrow(RangeError);
+    expect(new RawExec({ graceMs: 0, maxOutputBytes: 0 }).graceMs).toBe(0);
+  });
 });
