@@ -68,14 +68,22 @@ export interface ArgsInit {
 
 /** A plugin invocation's CNI_* variables on top of the runtime's environment (upstream `Args`). */
 export class Args implements CNIArgs {
+  /** CNI_COMMAND. */
   command: string;
+  /** CNI_CONTAINERID. */
   containerID: string;
+  /** CNI_NETNS. */
   netNS: string;
+  /** CNI_ARGS as pairs, used when {@link Args.pluginArgsStr} is empty. */
   pluginArgs: readonly (readonly [string, string])[];
+  /** CNI_ARGS verbatim, when not empty. */
   pluginArgsStr: string;
+  /** CNI_IFNAME. */
   ifName: string;
+  /** CNI_PATH, `:`-joined. */
   path: string;
 
+  /** Absent fields are empty strings (Go's zero values). */
   constructor(init: ArgsInit = {}) {
     this.command = init.command ?? "";
     this.containerID = init.containerID ?? "";
@@ -108,8 +116,10 @@ export class Args implements CNIArgs {
  * CNI_COMMAND replaced.
  */
 export class DelegateArgs implements CNIArgs {
+  /** The CNI_COMMAND the delegate is run with. */
   command: string;
 
+  /** @param init `command`: the verb for the delegate (empty if absent). */
   constructor(init: { command?: string } = {}) {
     this.command = init.command ?? "";
   }
