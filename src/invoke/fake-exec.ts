@@ -12,9 +12,13 @@ import type { ExecOptions } from "./raw-exec.js";
 
 /** One recorded `execPlugin` call. */
 export interface FakeExecPluginCall {
+  /** The plugin path asked for. */
   pluginPath: string;
+  /** The bytes that would have been the plugin's stdin. */
   stdinData: Uint8Array;
+  /** The environment (`undefined`: inherit). */
   environ: string[] | undefined;
+  /** The call's AbortSignal, if any. */
   signal: AbortSignal | undefined;
 }
 

@@ -27,7 +27,9 @@ export interface RunOptions {
 
 /** How a run ended. */
 export interface RunOutcome {
+  /** What the plugin wrote to stdout, up to the cap. */
   stdout: Uint8Array;
+  /** What the plugin wrote to stderr, up to the cap. */
   stderr: Uint8Array;
   /** The exit code, when the plugin exited. */
   exitCode: number | undefined;
