@@ -5,6 +5,7 @@
  * since upstream's error messages embed that text.
  */
 import { toBytes, utf8Decode } from "./bytes.js";
+import { UnmarshalTypeError } from "./struct.js";
 
 /** Go's limit on nesting depth in encoding/json. */
 export const maxNestingDepth = 10_000;
@@ -20,7 +21,10 @@ export class JSONSyntaxError extends Error {
   }
 }
 
-/** Parses JSON text or UTF-8 bytes as Go's `json.Unmarshal` into an `interface{}` would. */
+/**
+ * Parses JSON text or UTF-8 bytes as Go's `json.Unmarshal` into an `interface{}` would.
+ * Throws `JSONSyntaxError`, or `UnmarshalTypeError` for a number beyond float64's range.
+ */
 export function parseJSON(input: string | Uint8Array): unknown {
   const text = typeof input === "string" ? input : utf8Decode(input);
   // Only a text this long can be nested past Go's limit; shorter ones skip the scan.
@@ -28,11 +32,48 @@ export function parseJSON(input: string | Uint8Array): unknown {
     const error = checkValid(toBytes(input));
     if (error) throw error;
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw checkValid(toBytes(input)) ?? new JSONSyntaxError("invalid JSON", 0);
   }
+  // Both checks below are rare cases; a cheap look at the text spares the walk otherwise.
+  if (mayOverflow.test(text)) rejectOverflow(value, text);
+  return loneSurrogateEscape.test(text) ? replaceLoneSurrogates(value) : value;
+}
+
+// An exponent of 300 or more, or a run of 309 digits: the only ways past float64's range.
+const mayOverflow = /[eE]\+?0*[3-9]\d\d|\d{309}/;
+const numberLiteral = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/** Go cannot store a number beyond float64's range: `cannot unmarshal number 1e400 ...`. */
+function rejectOverflow(value: unknown, text: string): void {
+  if (!containsInfinity(value)) return;
+  const literal = text.match(numberLiteral)?.find((n) => !Number.isFinite(Number(n))) ?? "";
+  throw new UnmarshalTypeError(`number ${literal}`, "float64", "", "");
+}
+
+function containsInfinity(value: unknown): boolean {
+  if (typeof value === "number") return !Number.isFinite(value);
+  if (typeof value !== "object" || value === null) return false;
+  return Object.values(value).some(containsInfinity);
+}
+
+const loneSurrogateEscape = /\\u[dD][89a-fA-F]/;
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Go decodes an escaped lone surrogate (`"\ud800"`) as U+FFFD; V8 keeps it. */
+function replaceLoneSurrogates(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(loneSurrogate, "\ufffd");
+  if (Array.isArray(value)) return value.map(replaceLoneSurrogates);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k.replace(loneSurrogate, "\ufffd"),
+      replaceLoneSurrogates(v),
+    ]),
+  );
 }
 
 /** Returns Go's syntax error for the bytes, or undefined when they are valid JSON. */

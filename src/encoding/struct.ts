@@ -2,17 +2,19 @@
  * Decoding JSON values into Go structs, with Go's rules: keys match case-insensitively (an
  * exact match preferred, the last duplicate winning), unknown keys are ignored, `null` leaves a
  * field at its zero value, and a value of the wrong type is an error that names the field as
- * Go's `UnmarshalTypeError` does. Each struct is described once; its JSON Schema is compiled
- * with ajv on first use and validates the key-folded value.
+ * Go's `UnmarshalTypeError` does. Each struct is described once, as a schema.
+ *
+ * Fields are visited in document order, as Go's decoder visits them, so the error reported is
+ * Go's first one, even for a value that a later case-variant of its key would have replaced.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 
 /** How one field of a Go struct is typed. `goType` overrides the Go type named in errors. */
 export type FieldSchema = (
   | { type: "string" | "bool" | "int" | "uint" | "float" | "any" | "raw" }
   | { type: "array"; items: FieldSchema }
   | { type: "map"; values: FieldSchema }
-  | { type: "struct"; struct: StructSchema; goName: string }
+  /** `pointer`: a Go `*T`, whose null is nil (kept as null) rather than a zero struct. */
+  | { type: "struct"; struct: StructSchema; goName: string; pointer?: boolean }
 ) & { goType?: string };
 
 /** A Go struct: its fields by JSON key. */
@@ -54,69 +56,92 @@ function bareName(goName: string): string {
   return goName.slice(goName.lastIndexOf(".") + 1);
 }
 
-let ajv: Ajv | undefined;
-
 /** Describes a Go struct once; the returned decoder applies Go's decoding rules. */
 export function defineStruct<T>(goName: string, schema: StructSchema): StructDecoder<T> {
   const root: FieldSchema = { type: "struct", struct: schema, goName };
-  let validate: ValidateFunction | undefined;
   return {
     goName,
-    decode(value: unknown): T {
-      const folded = fold(value, root);
-      ajv ??= new Ajv({ allErrors: false, strict: true });
-      validate ??= ajv.compile(toJSONSchema(root));
-      if (!validate(folded)) {
-        throw toTypeError(validate.errors?.[0], folded, root, goName);
-      }
-      return folded as T;
-    },
+    decode: (value: unknown): T => decodeValue(value, root, { struct: goName, path: [] }) as T,
   };
+}
+
+/** Where a value sits: the innermost struct's Go name and the field path from the root. */
+interface Place {
+  struct: string;
+  path: string[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Rewrites struct keys to their canonical JSON names, drops unknown keys and null fields. */
-function fold(value: unknown, schema: FieldSchema): unknown {
+function decodeValue(value: unknown, schema: FieldSchema, place: Place): unknown {
   switch (schema.type) {
-    case "struct": {
-      if (!isObject(value)) return value;
-      const { fields } = schema.struct;
+    case "struct":
+      return decodeStruct(value, schema, place);
+    case "array":
+      if (!Array.isArray(value)) throw typeError(value, schema, place);
+      return value.map((item) => decodeElement(item, schema.items, place));
+    case "map": {
+      if (!isObject(value)) throw typeError(value, schema, place);
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
-        const name = Object.hasOwn(fields, key) ? key : foldKey(key, fields);
-        if (name === undefined) continue;
-        const field = fields[name];
-        if (item === null && field.type !== "raw") {
-          // Go: null is a no-op for values, and sets maps, slices and interfaces to nil.
-          if (field.type === "array" || field.type === "map" || field.type === "any")
-            delete out[name];
-          continue;
-        }
-        out[name] = fold(item, field);
+        out[key] = decodeElement(item, schema.values, place);
       }
       return out;
     }
-    case "array":
-      return Array.isArray(value) ? value.map((item) => foldElement(item, schema.items)) : value;
-    case "map":
-      if (!isObject(value)) return value;
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [k, foldElement(v, schema.values)]),
-      );
+    case "string":
+      if (typeof value !== "string") throw typeError(value, schema, place);
+      return value;
+    case "bool":
+      if (typeof value !== "boolean") throw typeError(value, schema, place);
+      return value;
+    case "float":
+      if (typeof value !== "number") throw typeError(value, schema, place);
+      return value;
     case "int":
     case "uint":
+      if (
+        typeof value !== "number" ||
+        !Number.isInteger(value) ||
+        (schema.type === "uint" && value < 0)
+      ) {
+        throw typeError(value, schema, place);
+      }
       // A Go integer has no negative zero: "-0" decodes to 0.
-      return Object.is(value, -0) ? 0 : value;
-    default:
+      return value === 0 ? 0 : value;
+    case "any":
+    case "raw":
       return value;
   }
 }
 
+function decodeStruct(
+  value: unknown,
+  schema: Extract<FieldSchema, { type: "struct" }>,
+  place: Place,
+): Record<string, unknown> {
+  if (!isObject(value)) throw typeError(value, schema, place);
+  const { fields } = schema.struct;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const name = Object.hasOwn(fields, key) ? key : foldKey(key, fields);
+    if (name === undefined) continue;
+    const field = fields[name];
+    if (item === null) {
+      // Go: null is a no-op for values, and sets maps, slices, pointers and interfaces to nil.
+      if (field.type === "raw") out[name] = null;
+      else if (field.type === "array" || field.type === "map" || field.type === "any")
+        delete out[name];
+      continue;
+    }
+    out[name] = decodeValue(item, field, { struct: schema.goName, path: [...place.path, name] });
+  }
+  return out;
+}
+
 // A null slice or map element becomes the element type's zero value, as in Go.
-function foldElement(value: unknown, schema: FieldSchema): unknown {
-  return value === null ? zeroValue(schema) : fold(value, schema);
+function decodeElement(item: unknown, schema: FieldSchema, place: Place): unknown {
+  return item === null ? zeroValue(schema) : decodeValue(item, schema, place);
 }
 
 function zeroValue(schema: FieldSchema): unknown {
@@ -129,9 +154,10 @@ function zeroValue(schema: FieldSchema): unknown {
     case "uint":
     case "float":
       return 0;
+    case "struct":
+      return schema.pointer ? null : {};
     default:
-      // Slices, maps, interfaces and (pointers to) structs: null stays null. For a struct the
-      // decoder then rejects it, where Go would store a nil pointer that callers dereference.
+      // Slices, maps and interfaces: nil.
       return null;
   }
 }
@@ -161,35 +187,13 @@ function foldASCII(key: string): string | undefined {
   return out;
 }
 
-type JSONSchema = Record<string, unknown>;
-
-function toJSONSchema(schema: FieldSchema): JSONSchema {
-  switch (schema.type) {
-    case "string":
-      return { type: "string" };
-    case "bool":
-      return { type: "boolean" };
-    case "int":
-      return { type: "integer" };
-    case "uint":
-      return { type: "integer", minimum: 0 };
-    case "float":
-      return { type: "number" };
-    case "any":
-    case "raw":
-      return {};
-    case "array":
-      return { type: "array", items: toJSONSchema(schema.items) };
-    case "map":
-      return { type: "object", additionalProperties: toJSONSchema(schema.values) };
-    case "struct":
-      return {
-        type: "object",
-        properties: Object.fromEntries(
-          Object.entries(schema.struct.fields).map(([k, f]) => [k, toJSONSchema(f)]),
-        ),
-      };
-  }
+function typeError(value: unknown, schema: FieldSchema, place: Place): UnmarshalTypeError {
+  return new UnmarshalTypeError(
+    jsonKind(value, schema),
+    goTypeName(schema),
+    place.struct,
+    place.path.join("."),
+  );
 }
 
 function goTypeName(schema: FieldSchema): string {
@@ -222,39 +226,4 @@ function jsonKind(value: unknown, schema: FieldSchema): string {
   if (Array.isArray(value)) return "array";
   if (value === null) return "null";
   return typeof value === "object" ? "object" : "string";
-}
-
-/** Walks the schema along ajv's instance path to name the field and struct as Go does. */
-function toTypeError(
-  error: ErrorObject | undefined,
-  data: unknown,
-  root: FieldSchema,
-  goName: string,
-): UnmarshalTypeError {
-  const segments = (error?.instancePath ?? "")
-    .split("/")
-    .slice(1)
-    .map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"));
-  let schema = root;
-  let value = data;
-  let struct = goName;
-  const fieldPath: string[] = [];
-  for (const segment of segments) {
-    value = (value as Record<string, unknown>)[segment];
-    if (schema.type === "struct") {
-      struct = schema.goName;
-      fieldPath.push(segment);
-      schema = schema.struct.fields[segment];
-    } else if (schema.type === "array") {
-      schema = schema.items;
-    } else if (schema.type === "map") {
-      schema = schema.values;
-    }
-  }
-  return new UnmarshalTypeError(
-    jsonKind(value, schema),
-    goTypeName(schema),
-    struct,
-    fieldPath.join("."),
-  );
 }

@@ -118,6 +118,7 @@ export function decodeIPConfig040(value: unknown): IPConfig040 {
 /** The schema of a 0.4.0 interface (a plain Go struct). */
 const interfaceField: FieldSchema = {
   type: "struct",
+  pointer: true,
   goName: "Interface",
   goType: "types040.Interface",
   struct: {
@@ -173,7 +174,10 @@ export class Result040 implements Result {
     const r = resultDecoder.decode(structValue(value, "types040.Result"));
     const result = new Result040({
       cniVersion: r.cniVersion ?? "",
-      interfaces: (r.interfaces ?? []).map((i) => ({ ...i, name: i.name ?? "" })),
+      interfaces: decodeList(r.interfaces, "interfaces", "types040.Interface", (i) => ({
+        ...(i as Interface040),
+        name: (i as Interface040).name ?? "",
+      })),
       ips: decodeList(r.ips, "ips", "types040.IPConfig", decodeIPConfig040),
       routes: decodeList(r.routes, "routes", "types.Route", decodeRoute),
       dns: r.dns,

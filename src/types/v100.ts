@@ -126,6 +126,7 @@ export function decodeIPConfig100(value: unknown): IPConfig100 {
 
 const interfaceField: FieldSchema = {
   type: "struct",
+  pointer: true,
   goName: "Interface",
   goType: "types100.Interface",
   struct: {
@@ -188,7 +189,10 @@ export class Result100 implements Result {
     const r = resultDecoder.decode(structValue(value, "types100.Result"));
     const result = new Result100({
       cniVersion: r.cniVersion ?? "",
-      interfaces: (r.interfaces ?? []).map((i) => ({ ...i, name: i.name ?? "" })),
+      interfaces: decodeList(r.interfaces, "interfaces", "types100.Interface", (i) => ({
+        ...(i as Interface100),
+        name: (i as Interface100).name ?? "",
+      })),
       ips: decodeList(r.ips, "ips", "types100.IPConfig", decodeIPConfig100),
       routes: decodeList(r.routes, "routes", "types.Route", decodeRoute),
       dns: r.dns,

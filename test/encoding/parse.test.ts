@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkValid, JSONSyntaxError, parseJSON, quoteChar } from "../../src/encoding/parse.js";
+import { UnmarshalTypeError } from "../../src/encoding/struct.js";
 
 describe("parseJSON: Go's syntax error texts", () => {
   const cases: [string, string][] = [
@@ -100,15 +101,35 @@ describe("property: the Go scanner and V8 agree on what is JSON", () => {
     );
   });
 
-  it("parseJSON throws only JSONSyntaxError", () => {
+  it("parseJSON throws only its two typed errors", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary" }), (text) => {
         try {
           parseJSON(text);
         } catch (e) {
-          expect(e).toBeInstanceOf(JSONSyntaxError);
+          expect(e instanceof JSONSyntaxError || e instanceof UnmarshalTypeError).toBe(true);
         }
       }),
     );
+  });
+});
+
+describe("parseJSON: values Go's interface{} cannot hold as V8 does", () => {
+  it("rejects a number beyond float64's range with Go's type error", () => {
+    expect(() => parseJSON('{"a":[1,1e400]}')).toThrow(UnmarshalTypeError);
+    expect(() => parseJSON('{"a":[1,1e400]}')).toThrow(
+      "json: cannot unmarshal number 1e400 into Go value of type float64",
+    );
+    expect(() => parseJSON(`-${"9".repeat(400)}`)).toThrow(
+      `cannot unmarshal number -${"9".repeat(400)}`,
+    );
+    expect(parseJSON("[1e300, 5e-400]")).toEqual([1e300, 0]);
+  });
+
+  it("decodes an escaped lone surrogate as U+FFFD, keys included; pairs stay", () => {
+    expect(parseJSON('{"\\ud800k":"a\\udc00b","p":"\\ud83d\\ude00"}')).toEqual({
+      "\ufffdk": "a\ufffdb",
+      p: "😀",
+    });
   });
 });

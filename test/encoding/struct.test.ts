@@ -126,3 +126,31 @@ describe("defineStruct: Go's decoding rules", () => {
     });
   });
 });
+
+describe("defineStruct: document order and element zero values", () => {
+  it("reports Go's first error in document order, even for a value a later key replaces", () => {
+    expect(() => decoder.decode({ type: [], Type: "t" })).toThrow(
+      "json: cannot unmarshal array into Go struct field NetConf.type of type string",
+    );
+    expect(() => decoder.decode({ ratio: "x", mtu: "y" })).toThrow("NetConf.ratio of type float64");
+    expect(() => decoder.decode({ mtu: "y", ratio: "x" })).toThrow("NetConf.mtu of type int");
+  });
+
+  it("gives a null struct element the zero struct, and a null pointer element nil", () => {
+    const items = {
+      type: "struct",
+      goName: "T",
+      struct: { fields: { a: { type: "string" } } },
+    } as const;
+    const lists = defineStruct<{ values?: unknown[]; pointers?: unknown[] }>("L", {
+      fields: {
+        values: { type: "array", items },
+        pointers: { type: "array", items: { ...items, pointer: true } },
+      },
+    });
+    expect(lists.decode({ values: [null, { A: "x" }], pointers: [null] })).toEqual({
+      values: [{}, { a: "x" }],
+      pointers: [null],
+    });
+  });
+});
