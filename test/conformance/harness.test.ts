@@ -159,6 +159,29 @@ describe("comparator", () => {
     expect(compareCase(baseCase, go, ts, cacheDir, logDir).status).toBe("unexplained");
   });
 
+  it("explains an attachment's missing netns only where the port's record has the rt's netNS", () => {
+    const att = (netNS: string) => ({
+      containerID: "c",
+      network: "n",
+      ifName: "eth0",
+      configB64: null,
+      netNS,
+      cniArgs: null,
+      capabilityArgs: null,
+    });
+    const withAtts = (netNS: string): Observation => ({
+      ops: [{ op: "getCachedAttachments", attachments: [att(netNS)], dirs: {} }],
+    });
+    const c: ConformanceCase = { ...baseCase, ops: ["getCachedAttachments"] };
+    expect(compareCase(c, withAtts(""), withAtts("/ns"), cacheDir, logDir)).toMatchObject({
+      status: "documented",
+      rules: ["cache-netns"],
+    });
+    expect(compareCase(c, withAtts(""), withAtts("/elsewhere"), cacheDir, logDir).status).toBe(
+      "unexplained",
+    );
+  });
+
   it("gives Go the equivalent list and 1.0.0 for 1.1.0", () => {
     const c: ConformanceCase = {
       ...baseCase,

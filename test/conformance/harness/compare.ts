@@ -225,14 +225,29 @@ function explainValue(
   }
   if (a.kind === "attachments") {
     // cache-netns: a 1.1.2 record has no netns, so upstream's listing of it says "".
+    // parse-v130-syntax: Go's records hold the equivalent list it was given.
     const rt = c.runtimeConf;
-    const ga = JSON.parse(g) as { netNS: string; containerID: string; ifName: string }[];
-    const withNetns = ga.map((x) =>
-      x.netNS === "" && x.containerID === rt.containerID && x.ifName === rt.ifName
-        ? { ...x, netNS: rt.netNS }
-        : x,
-    );
-    return canonical(withNetns) === t ? [...used, "cache-netns"] : undefined;
+    type Att = { netNS: string; containerID: string; ifName: string; config: string | null };
+    const tsList = JSON.parse(t) as Att[];
+    const fixed = (JSON.parse(g) as Att[]).map((x, i) => {
+      let y = x;
+      const tsNetNS = tsList[i]?.netNS;
+      if (
+        y.netNS === "" &&
+        tsNetNS === rt.netNS &&
+        y.containerID === rt.containerID &&
+        y.ifName === rt.ifName
+      ) {
+        y = { ...y, netNS: rt.netNS };
+        used.add("cache-netns");
+      }
+      if (c.goConfList !== undefined && y.config === c.goConfList) {
+        y = { ...y, config: c.confList ?? null };
+        used.add(c.goRule ?? "parse-v130-syntax");
+      }
+      return y;
+    });
+    return canonical(fixed) === t ? [...used] : undefined;
   }
   if (
     a.kind === "stdin" &&
