@@ -26,7 +26,7 @@ export const globalFlags: readonly FlagSpec[] = [
   {
     name: "cache-dir",
     kind: "string",
-    usage: "Directory of the result cache (an addition to upstream's cnitool)",
+    usage: "Result cache directory, shared with Go runtimes",
     defValue: "/var/lib/cni",
   },
   {
@@ -81,7 +81,7 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
         name: "valid",
         kind: "string",
         usage:
-          "Attachments to keep, as <container-id>:<ifname>,... (an addition to upstream's cnitool; without it every attachment is collected)",
+          "Attachments to keep, as <container-id>:<ifname>,...; without it, every attachment is collected",
         defValue: "",
       },
     ],
