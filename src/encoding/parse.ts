@@ -39,7 +39,8 @@ export function parseJSON(input: string | Uint8Array): unknown {
     throw checkValid(toBytes(input)) ?? new JSONSyntaxError("invalid JSON", 0);
   }
   // Both checks below are rare cases; a cheap look at the text spares the walk otherwise.
-  if (mayOverflow.test(text)) rejectOverflow(value, text);
+  // A bare top-level number is left to the caller, whose type check Go applies first.
+  if (typeof value === "object" && mayOverflow.test(text)) rejectOverflow(value, text);
   return loneSurrogateEscape.test(text) ? replaceLoneSurrogates(value) : value;
 }
 
