@@ -11,21 +11,12 @@
  * - GC and STATUS report errors upstream swallows (a listing failure, a bad version);
  * - capability lists come back sorted.
  */
-import type { NetworkConfigList, PluginConfig } from "../conf/index.js";
-import { injectConf } from "../conf/index.js";
-import { compareUTF8, RawJSON } from "../encoding/json.js";
-import {
-  Args,
-  defaultExec,
-  type Exec,
-  execPluginWithoutResult,
-  execPluginWithResult,
-  getVersionInfo,
-} from "../invoke/index.js";
-import { type GCAttachment, gcAttachmentToGo, type Result } from "../types/index.js";
-import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
+import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
+import { compareUTF8 } from "../encoding/json.js";
+import type { Exec } from "../invoke/index.js";
+import type { Result } from "../types/index.js";
+import { validateNetworkName } from "../utils/index.js";
 import { greaterThanOrEqualTo, type PluginInfo } from "../version/index.js";
-import { buildOneConfig } from "./build-config.js";
 import {
   CacheDir,
   cacheFilePath,
@@ -36,9 +27,12 @@ import {
 import { encodeCacheRecord } from "./cache-record.js";
 import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
 import { CheckNotSupportedError, LibcniError, MultiError, PluginChainError } from "./errors.js";
+import { collectGarbage } from "./gc.js";
 import { lockAttachment, lockNetwork, withLock } from "./lock.js";
 import { goQuote } from "./quote.js";
+import { PluginRunner } from "./runner.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
+import { validateNames } from "./validate-names.js";
 
 /** The trailing options of every call (upstream's `context.Context`). */
 export interface CallOptions {
@@ -55,38 +49,13 @@ export interface CNIConfigOptions {
    * call's RuntimeConf, else `/var/lib/cni`, as upstream.
    */
   cacheDir?: string;
-  /** How plugins are found and run. Default: the shared {@link defaultExec}. */
+  /** How plugins are found and run. Default: the shared `defaultExec()` of libcni/invoke. */
   exec?: Exec;
   /**
    * fsync each cache record and its directory (default true). Turning it off keeps records
    * atomic (never torn by a crash of this process) but not durable across a power loss.
    */
   durableCache?: boolean;
-}
-
-/** The `CNI_*` args of a call (upstream `CNIConfig.args`); GC and STATUS pass an empty rt. */
-function argsFor(action: string, rt: Partial<RuntimeConf>, path: readonly string[]): Args {
-  return new Args({
-    command: action,
-    containerID: rt.containerID ?? "",
-    netNS: rt.netNS ?? "",
-    pluginArgs: rt.args ?? [],
-    ifName: rt.ifName ?? "",
-    path: path.join(":"),
-  });
-}
-
-/**
- * Refuses a network name, container ID or interface name that could not have been added
- * (upstream validates them on ADD only). Empty values are left to the cache path's own error,
- * as upstream reports them.
- */
-function validateNames(netName: string, rt: RuntimeConf): void {
-  const invalid =
-    (rt.containerID === "" ? undefined : validateContainerID(rt.containerID)) ??
-    (netName === "" ? undefined : validateNetworkName(netName)) ??
-    (rt.ifName === "" ? undefined : validateInterfaceName(rt.ifName));
-  if (invalid) throw invalid;
 }
 
 /**
@@ -98,19 +67,14 @@ export class CNIConfig {
   path: string[];
   /** The configured cache directory; "" when calls fall back to the RuntimeConf's or the default. */
   readonly cacheDir: string;
-  private exec: Exec | undefined;
   private readonly durableCache: boolean;
+  private readonly runner: PluginRunner;
 
   constructor(options: CNIConfigOptions = {}) {
     this.path = options.path ?? [];
     this.cacheDir = options.cacheDir ?? "";
-    this.exec = options.exec;
+    this.runner = new PluginRunner(() => this.path, options.exec);
     this.durableCache = options.durableCache ?? true;
-  }
-
-  private ensureExec(): Exec {
-    this.exec ??= defaultExec();
-    return this.exec;
   }
 
   /** Upstream `getCacheDir`: this config's, else the RuntimeConf's (deprecated), else `/var/lib/cni`. */
@@ -118,10 +82,6 @@ export class CNIConfig {
     if (this.cacheDir !== "") return this.cacheDir;
     if (rt.cacheDir) return rt.cacheDir;
     return CacheDir;
-  }
-
-  private args(action: string, rt: Partial<RuntimeConf>): Args {
-    return argsFor(action, rt, this.path);
   }
 
   private async cacheAdd(
@@ -152,42 +112,6 @@ export class CNIConfig {
       return; // Upstream ignores a path error here.
     }
     await removeCacheRecord(path);
-  }
-
-  private async addOne(
-    name: string,
-    cniVersion: string,
-    net: PluginConfig,
-    prevResult: Result | undefined,
-    rt: RuntimeConf,
-    signal: AbortSignal | undefined,
-  ): Promise<Result> {
-    const exec = this.ensureExec();
-    const pluginPath = await exec.findInPath(net.network.type, this.path);
-    const invalid =
-      validateContainerID(rt.containerID) ??
-      validateNetworkName(name) ??
-      validateInterfaceName(rt.ifName);
-    if (invalid) throw invalid;
-    const newConf = buildOneConfig(name, cniVersion, net, prevResult, rt);
-    return execPluginWithResult(pluginPath, newConf.bytes, this.args("ADD", rt), exec, { signal });
-  }
-
-  private async runOne(
-    command: "CHECK" | "DEL",
-    name: string,
-    cniVersion: string,
-    net: PluginConfig,
-    prevResult: Result | undefined,
-    rt: RuntimeConf,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    const exec = this.ensureExec();
-    const pluginPath = await exec.findInPath(net.network.type, this.path);
-    const newConf = buildOneConfig(name, cniVersion, net, prevResult, rt);
-    await execPluginWithoutResult(pluginPath, newConf.bytes, this.args(command, rt), exec, {
-      signal,
-    });
   }
 
   /** The cached result DEL passes on: from 0.4.0; a bad record is removed and ignored. */
@@ -247,7 +171,7 @@ export class CNIConfig {
       let result: Result | undefined;
       for (const net of list.plugins) {
         try {
-          result = await this.addOne(list.name, list.cniVersion, net, result, rt, signal);
+          result = await this.runner.add(list.name, list.cniVersion, net, result, rt, signal);
         } catch (error) {
           throw new PluginChainError("add", net.network, error);
         }
@@ -281,7 +205,7 @@ export class CNIConfig {
     await withLock(this.lock(list.name, rt, signal), async () => {
       const cachedResult = await this.prevResultForCheck(list.name, list.cniVersion, rt);
       for (const net of list.plugins) {
-        await this.runOne("CHECK", list.name, list.cniVersion, net, cachedResult, rt, signal);
+        await this.runner.run("CHECK", list.name, list.cniVersion, net, cachedResult, rt, signal);
       }
     });
   }
@@ -296,7 +220,7 @@ export class CNIConfig {
     for (let i = list.plugins.length - 1; i >= 0; i--) {
       const net = list.plugins[i];
       try {
-        await this.runOne("DEL", list.name, list.cniVersion, net, cachedResult, rt, signal);
+        await this.runner.run("DEL", list.name, list.cniVersion, net, cachedResult, rt, signal);
       } catch (error) {
         throw new PluginChainError("delete", net.network, error);
       }
@@ -330,7 +254,7 @@ export class CNIConfig {
     const { signal } = options;
     const { name, cniVersion } = net.network;
     return withLock(this.lock(name, rt, signal), async () => {
-      const result = await this.addOne(name, cniVersion, net, undefined, rt, signal);
+      const result = await this.runner.add(name, cniVersion, net, undefined, rt, signal);
       try {
         await this.cacheAdd(result, net.bytes, name, rt);
       } catch (error) {
@@ -351,7 +275,7 @@ export class CNIConfig {
     if (!greaterThanOrEqualTo(cniVersion, "0.4.0")) throw new CheckNotSupportedError(cniVersion);
     await withLock(this.lock(name, rt, signal), async () => {
       const cachedResult = await this.prevResultForCheck(name, cniVersion, rt);
-      await this.runOne("CHECK", name, cniVersion, net, cachedResult, rt, signal);
+      await this.runner.run("CHECK", name, cniVersion, net, cachedResult, rt, signal);
     });
   }
 
@@ -365,7 +289,7 @@ export class CNIConfig {
     validateNames(name, rt);
     await withLock(this.lock(name, rt, signal), async () => {
       const cachedResult = await this.prevResultForDel(name, cniVersion, rt);
-      await this.runOne("DEL", name, cniVersion, net, cachedResult, rt, signal);
+      await this.runner.run("DEL", name, cniVersion, net, cachedResult, rt, signal);
       await this.cacheDel(name, rt);
     });
   }
@@ -417,20 +341,6 @@ export class CNIConfig {
     return listCachedAttachments(this.getCacheDir({}), containerID);
   }
 
-  private async validatePlugin(
-    pluginName: string,
-    expectedVersion: string,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    const exec = this.ensureExec();
-    const pluginPath = await exec.findInPath(pluginName, this.path);
-    const wanted = expectedVersion === "" ? "0.1.0" : expectedVersion;
-    const info = await getVersionInfo(pluginPath, exec, { signal });
-    if (!info.supportedVersions().includes(wanted)) {
-      throw new Error(`plugin ${pluginName} does not support config version ${goQuote(wanted)}`);
-    }
-  }
-
   /**
    * Checks that every plugin of the list exists and supports the list's version, and returns
    * the capabilities the plugins declare, sorted (upstream `ValidateNetworkList`, whose order is
@@ -442,7 +352,7 @@ export class CNIConfig {
     const caps = new Set<string>();
     for (const net of list.plugins) {
       try {
-        await this.validatePlugin(net.network.type, list.cniVersion, options.signal);
+        await this.runner.validatePlugin(net.network.type, list.cniVersion, options.signal);
       } catch (error) {
         errors.push(error);
       }
@@ -463,25 +373,13 @@ export class CNIConfig {
       .filter(([, enabled]) => enabled)
       .map(([cap]) => cap)
       .sort(compareUTF8);
-    await this.validatePlugin(net.network.type, net.network.cniVersion, options.signal);
+    await this.runner.validatePlugin(net.network.type, net.network.cniVersion, options.signal);
     return caps;
   }
 
   /** The versions a plugin supports, from its VERSION command (upstream `GetVersionInfo`). */
   async getVersionInfo(pluginType: string, options: CallOptions = {}): Promise<PluginInfo> {
-    const exec = this.ensureExec();
-    const pluginPath = await exec.findInPath(pluginType, this.path);
-    return getVersionInfo(pluginPath, exec, { signal: options.signal });
-  }
-
-  private async runWithoutAttachment(
-    command: "GC" | "STATUS",
-    conf: PluginConfig,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    const exec = this.ensureExec();
-    const pluginPath = await exec.findInPath(conf.network.type, this.path);
-    await execPluginWithoutResult(pluginPath, conf.bytes, this.args(command, {}), exec, { signal });
+    return this.runner.versionInfo(pluginType, options.signal);
   }
 
   /**
@@ -503,101 +401,16 @@ export class CNIConfig {
     const invalid = validateNetworkName(list.name);
     if (invalid) throw invalid;
     const cacheDir = this.getCacheDir({});
+    const ctx = {
+      cacheDir,
+      runner: this.runner,
+      delList: (l: NetworkConfigList, rt: RuntimeConf, s: AbortSignal | undefined) =>
+        this.delListUnlocked(l, rt, s),
+    };
     await withLock(lockNetwork(cacheDir, list.name, signal), async () => {
-      const errors: unknown[] = [];
-      await this.deleteStale(list, args, signal, errors);
-      await this.gcPlugins(list, args, signal, errors);
+      const errors = await collectGarbage(ctx, list, args, signal);
       if (errors.length > 0) throw new MultiError(errors, "lines");
     });
-  }
-
-  private async deleteStale(
-    list: NetworkConfigList,
-    args: GCArgs | undefined,
-    signal: AbortSignal | undefined,
-    errors: unknown[],
-  ): Promise<void> {
-    let attachments: NetworkAttachment[];
-    try {
-      attachments = await listCachedAttachments(this.getCacheDir({}), "", { sweep: true });
-    } catch (error) {
-      // Upstream returns success here without GC-ing anything; the plugins' GC still runs.
-      errors.push(new LibcniError("failed to list cached attachments", error));
-      return;
-    }
-    const valid =
-      args === undefined
-        ? undefined
-        : new Set((args.validAttachments ?? []).map((a) => `${a.containerID}\0${a.ifname}`));
-    for (const attachment of attachments) {
-      if (attachment.network !== list.name) continue;
-      if (valid?.has(`${attachment.containerID}\0${attachment.ifName}`)) continue;
-      const rt: RuntimeConf = {
-        containerID: attachment.containerID,
-        netNS: attachment.netNS,
-        ifName: attachment.ifName,
-        args: attachment.cniArgs,
-        capabilityArgs: attachment.capabilityArgs,
-      };
-      try {
-        validateNames(list.name, rt);
-        await this.delListUnlocked(list, rt, signal);
-      } catch (error) {
-        errors.push(
-          new LibcniError(
-            `failed to delete stale attachment ${rt.containerID} ${rt.ifName}`,
-            error,
-          ),
-        );
-      }
-    }
-  }
-
-  private async gcPlugins(
-    list: NetworkConfigList,
-    args: GCArgs | undefined,
-    signal: AbortSignal | undefined,
-    errors: unknown[],
-  ): Promise<void> {
-    let supported: boolean;
-    try {
-      supported = greaterThanOrEqualTo(list.cniVersion, "1.1.0");
-    } catch (error) {
-      // Upstream skips the plugins' GC silently on a bad version.
-      errors.push(error);
-      return;
-    }
-    if (!supported) return;
-    const inject: Record<string, unknown> = { name: list.name, cniVersion: list.cniVersion };
-    if (args !== undefined) {
-      // Go injects the slice even when nil: it is written as null (injectConf refuses a bare null).
-      const valid: unknown =
-        args.validAttachments === undefined
-          ? new RawJSON("null")
-          : args.validAttachments.map((a: GCAttachment) => gcAttachmentToGo(a));
-      inject["cni.dev/valid-attachments"] = valid;
-      // #1101: the spec named the key wrongly; upstream sends both.
-      inject["cni.dev/attachments"] = valid;
-    }
-    for (const plugin of list.plugins) {
-      let conf: PluginConfig;
-      try {
-        conf = injectConf(plugin, inject);
-      } catch (error) {
-        errors.push(
-          new LibcniError(
-            `failed to generate configuration to GC plugin ${plugin.network.type}`,
-            error,
-          ),
-        );
-        continue;
-      }
-      try {
-        await this.runWithoutAttachment("GC", conf, signal);
-      } catch (error) {
-        errors.push(new LibcniError(`failed to GC plugin ${plugin.network.type}`, error));
-      }
-    }
   }
 
   /**
@@ -619,7 +432,7 @@ export class CNIConfig {
           error,
         );
       }
-      await this.runWithoutAttachment("STATUS", conf, options.signal);
+      await this.runner.runWithoutAttachment("STATUS", conf, options.signal);
     }
   }
 }

@@ -1,0 +1,136 @@
+/**
+ * Garbage collection of a network (upstream `GCNetworkList`): stale cached attachments are
+ * deleted, then each plugin is told which attachments are still valid. Errors are collected
+ * and everything is tried, as the spec asks.
+ */
+import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
+import { RawJSON } from "../encoding/json.js";
+import { gcAttachmentToGo } from "../types/index.js";
+import { greaterThanOrEqualTo } from "../version/index.js";
+import { listCachedAttachments } from "./cache.js";
+import { LibcniError } from "./errors.js";
+import type { PluginRunner } from "./runner.js";
+import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
+import { validateNames } from "./validate-names.js";
+
+/** What GC needs from its CNIConfig. */
+export interface GCContext {
+  /** The cache directory GC lists. */
+  readonly cacheDir: string;
+  /** Runs the plugins. */
+  readonly runner: PluginRunner;
+  /** DEL of the list for one attachment, without locking (GC holds the network). */
+  delList(list: NetworkConfigList, rt: RuntimeConf, signal: AbortSignal | undefined): Promise<void>;
+}
+
+/**
+ * DELs every cached attachment of `list`'s network that `args` does not list as valid (all of
+ * them without args), with its cached netns, args and capability args. Errors go to `errors`.
+ */
+async function deleteStale(
+  ctx: GCContext,
+  list: NetworkConfigList,
+  args: GCArgs | undefined,
+  signal: AbortSignal | undefined,
+  errors: unknown[],
+): Promise<void> {
+  let attachments: NetworkAttachment[];
+  try {
+    attachments = await listCachedAttachments(ctx.cacheDir, "", { sweep: true });
+  } catch (error) {
+    // Upstream returns success here without GC-ing anything; the plugins' GC still runs.
+    errors.push(new LibcniError("failed to list cached attachments", error));
+    return;
+  }
+  const key = (containerID: string, ifName: string): string => `${containerID}\0${ifName}`;
+  const valid =
+    args === undefined
+      ? undefined
+      : new Set((args.validAttachments ?? []).map((a) => key(a.containerID, a.ifname)));
+  for (const attachment of attachments) {
+    if (attachment.network !== list.name) continue;
+    if (valid?.has(key(attachment.containerID, attachment.ifName))) continue;
+    const rt: RuntimeConf = {
+      containerID: attachment.containerID,
+      netNS: attachment.netNS,
+      ifName: attachment.ifName,
+      args: attachment.cniArgs,
+      capabilityArgs: attachment.capabilityArgs,
+    };
+    try {
+      // A record is a file anyone could write: its names must not steer a removal.
+      validateNames(list.name, rt);
+      await ctx.delList(list, rt, signal);
+    } catch (error) {
+      errors.push(
+        new LibcniError(`failed to delete stale attachment ${rt.containerID} ${rt.ifName}`, error),
+      );
+    }
+  }
+}
+
+/**
+ * From 1.1.0, GC of each plugin with `name`, `cniVersion` and, when there are args, the valid
+ * attachments under both `cni.dev/valid-attachments` and `cni.dev/attachments` (upstream #1101).
+ */
+async function gcPlugins(
+  ctx: GCContext,
+  list: NetworkConfigList,
+  args: GCArgs | undefined,
+  signal: AbortSignal | undefined,
+  errors: unknown[],
+): Promise<void> {
+  let supported: boolean;
+  try {
+    supported = greaterThanOrEqualTo(list.cniVersion, "1.1.0");
+  } catch (error) {
+    // Upstream skips the plugins' GC silently on a version that does not parse.
+    errors.push(error);
+    return;
+  }
+  if (!supported) return;
+  const inject: Record<string, unknown> = { name: list.name, cniVersion: list.cniVersion };
+  if (args !== undefined) {
+    // Go injects the slice even when it is nil, which encodes as null (injectConf refuses a
+    // bare null, so the null goes in pre-encoded).
+    const valid: unknown =
+      args.validAttachments === undefined
+        ? new RawJSON("null")
+        : args.validAttachments.map(gcAttachmentToGo);
+    inject["cni.dev/valid-attachments"] = valid;
+    inject["cni.dev/attachments"] = valid;
+  }
+  for (const plugin of list.plugins) {
+    let conf: PluginConfig;
+    try {
+      conf = injectConf(plugin, inject);
+    } catch (error) {
+      // Upstream records the error, then runs the plugin with a nil config (a panic).
+      errors.push(
+        new LibcniError(
+          `failed to generate configuration to GC plugin ${plugin.network.type}`,
+          error,
+        ),
+      );
+      continue;
+    }
+    try {
+      await ctx.runner.runWithoutAttachment("GC", conf, signal);
+    } catch (error) {
+      errors.push(new LibcniError(`failed to GC plugin ${plugin.network.type}`, error));
+    }
+  }
+}
+
+/** The body of a GC, run while holding the network's lock; returns every error, in order. */
+export async function collectGarbage(
+  ctx: GCContext,
+  list: NetworkConfigList,
+  args: GCArgs | undefined,
+  signal: AbortSignal | undefined,
+): Promise<unknown[]> {
+  const errors: unknown[] = [];
+  await deleteStale(ctx, list, args, signal, errors);
+  await gcPlugins(ctx, list, args, signal, errors);
+  return errors;
+}
