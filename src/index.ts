@@ -32,4 +32,5 @@ export {
   type PluginConf,
   type Result,
 } from "./types/index.js";
+export { PluginExecError } from "./invoke/index.js";
 export type { PluginInfo } from "./version/index.js";
