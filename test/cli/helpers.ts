@@ -135,8 +135,16 @@ export async function runInProcess(
   const code = await runCnitool(argv, {
     env,
     cwd,
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
+    stdout: {
+      write: (t: string) => {
+        stdout += t;
+      },
+    },
+    stderr: {
+      write: (t: string) => {
+        stderr += t;
+      },
+    },
   });
   return { code, stdout, stderr };
 }
