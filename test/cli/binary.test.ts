@@ -55,7 +55,7 @@ describe("cnitool binary", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
-      `Error: ${message}\n${(await runInProcess(["add", "--help"], {})).stdout.replace(/^[^]*?Usage:/, "Usage:")}\n${message}\n`,
+      `Error: ${message}\n${(await runInProcess(["add", "--help"], {})).stdout.replace(/^[\s\S]*?Usage:/, "Usage:")}\n${message}\n`,
     );
   });
 

@@ -30,7 +30,7 @@ const steps = [
   /\$ cnitool --cache-dir \$DEMO\/cache attachments\n\[\n/,
   /\$ cnitool --cache-dir \$DEMO\/cache check hello \S+blue\n\n/,
   /cnitool --cache-dir \$DEMO\/cache del hello \S+blue\n\n/,
-  /\$ cnitool --cache-dir \$DEMO\/cache check hello \S+blue\nError: .+\nUsage:\n {2}cnitool check <network-name> <netns> \[flags\]\n[^]+?\(exit status 1\)\n\n/,
+  /\$ cnitool --cache-dir \$DEMO\/cache check hello \S+blue\nError: .+\nUsage:\n {2}cnitool check <network-name> <netns> \[flags\]\n[\s\S]+?\(exit status 1\)\n\n/,
   /\$ cnitool --cache-dir \$DEMO\/cache gc --valid cnitool-[0-9a-f]{20}:eth0 hello \S+green\n\n/,
   /\$ cnitool --cache-dir \$DEMO\/cache attachments cnitool-[0-9a-f]{20}\n\[\n {4}\{\n {8}"containerID": "cnitool-[0-9a-f]{20}",\n {8}"ifName": "eth0",\n {8}"netNS": "\S+green",\n {8}"network": "hello"\n {4}\}\n\]\n/,
   /\$ cnitool --cache-dir \$DEMO\/cache gc hello \S+green\n\n/,
@@ -82,7 +82,7 @@ describe("npm run demo -- --real", () => {
     expect(r.stdout).toMatch(/ {2}green: eth0@\S+ UP 10\.22\.0\.3\/24, mtu 1400, somaxconn 512\n/);
     expect(r.stdout).toContain("# blue pings its gateway 10.22.0.1: ok\n");
     expect(r.stdout).toMatch(
-      /DNAT rules for port 8080 in \S+: 3\n[^]*--to-destination 10\.22\.0\.2:80\n/,
+      /DNAT rules for port 8080 in \S+: 3\n[\s\S]*--to-destination 10\.22\.0\.2:80\n/,
     );
     expect(r.stdout).toMatch(
       /# after gc: [^\n]+\n {2}blue: no eth0\n {2}green: no eth0\n[^\n]+: 0\n/,
