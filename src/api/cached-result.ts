@@ -23,6 +23,8 @@ export interface CachedResultOptions {
    * upstream #1055) counts as no cache, with a warning on the debug log.
    */
   tolerateCorrupt?: boolean;
+  /** Called for such a record before it counts as no cache (DEL removes it, as upstream). */
+  onCorrupt?: () => Promise<void>;
 }
 
 /** True for bytes that cannot be a record or a legacy result: empty or not JSON. */
@@ -75,6 +77,7 @@ export async function getCachedResult(
         path,
         bytes.length,
       );
+      await options.onCorrupt?.();
       return undefined;
     }
     // Legacy: the file is the result itself.

@@ -124,6 +124,8 @@ export class CNIConfig {
     try {
       return await getCachedResult(this.getCacheDir(rt), netName, cniVersion, rt, {
         tolerateCorrupt: true,
+        // Upstream removes a record it cannot use before running the plugins.
+        onCorrupt: () => this.cacheDel(netName, rt),
       });
     } catch (error) {
       debug(

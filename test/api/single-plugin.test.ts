@@ -437,6 +437,13 @@ describe("Invoking a single plugin", () => {
       expect(existsSync(cachePath())).toBe(false);
     });
 
+    it("removes a corrupt record before running the plugin, as upstream, even when the plugin fails", async () => {
+      writeCacheFile(box, "apitest-some-container-id-some-eth0", "");
+      await writeDebug(debugPath, { reportError: "plugin error: banana" });
+      expect((await failure(cni.delNetwork(netConfig, rt))).message).toBe("plugin error: banana");
+      expect(existsSync(cachePath())).toBe(false);
+    });
+
     it("succeeds when the cached result can be converted", async () => {
       writeCacheFile(
         box,
