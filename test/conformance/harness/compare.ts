@@ -18,7 +18,7 @@ import {
   tree,
   v130Result,
 } from "./known-differences.js";
-import { type JNode, mapTokens } from "./ordered-json.js";
+import { type JNode, mapTokens, member } from "./ordered-json.js";
 
 /** How an artifact's text is to be read. */
 type Kind =
@@ -365,11 +365,38 @@ function explainCode(
 }
 
 /** Divergences: from this verb on, the two runs legitimately part ways. */
+/** The plugin calls a verb made: log entries new since the previous verb. */
+function newCalls(obs: Observation, op: number, logDir: string): { name: string; stdin: string }[] {
+  const before = new Set(Object.keys(op > 0 ? (obs.ops[op - 1].dirs[logDir] ?? {}) : {}));
+  const now = obs.ops[op].dirs[logDir] ?? {};
+  return Object.keys(now)
+    .filter((n) => n.endsWith(".stdin") && !before.has(n))
+    .sort()
+    .map((n) => ({ name: n.slice(0, -".stdin".length), stdin: b64text(now[n].b64) ?? "" }));
+}
+
+/** How many plugins the parsed config has (list or single). */
+function pluginCount(obs: Observation): number {
+  return obs.parseList?.list?.pluginsB64.length ?? (obs.parseConf?.confB64 ? 1 : 0);
+}
+
+/** Does this stdin carry a prevResult that is not the plugin config's own (user-written) one? */
+function injectedPrevResult(stdin: string, obs: Observation): boolean {
+  const mine = member(tree(stdin), "prevResult");
+  if (mine === undefined) return false;
+  const text = reserialize(mine, false);
+  const own = [...(obs.parseList?.list?.pluginsB64 ?? []), obs.parseConf?.confB64 ?? ""].map((b) =>
+    member(tree(b64text(b) ?? ""), "prevResult"),
+  );
+  return !own.some((p) => p !== undefined && reserialize(p, false) === text);
+}
+
 function explainDivergence(
   op: number,
   c: ConformanceCase,
   goObs: Observation,
   tsObs: Observation,
+  logDir: string,
 ): string | undefined {
   if (op === -1) {
     const g = goObs.parseList?.error?.msg ?? "";
@@ -389,17 +416,34 @@ function explainDivergence(
   const ge = opError(goObs, op);
   const te = opError(tsObs, op);
   const cacheFailure = ge && !te && /^failed to get network ".*" cached result: /s.test(ge.msg);
-  if ((name === "del" || name === "delNet") && cacheFailure) return "del-corrupt-cache";
+  // The port must have run the verb the v1.3.0 way: every plugin called, none given a prevResult.
+  const ranWithoutPrevResult = (verb: string): boolean => {
+    const calls = newCalls(tsObs, op, logDir);
+    return (
+      calls.length === pluginCount(tsObs) &&
+      calls.every((x) => x.name.endsWith(`-${verb}`) && !injectedPrevResult(x.stdin, tsObs))
+    );
+  };
+  if ((name === "del" || name === "delNet") && cacheFailure && ranWithoutPrevResult("DEL")) {
+    return "del-corrupt-cache";
+  }
   const corruptSeed = Object.values(c.cacheSeed ?? {}).some((text) => tree(text) === undefined);
-  if ((name === "check" || name === "checkNet") && cacheFailure && corruptSeed)
+  if (
+    (name === "check" || name === "checkNet") &&
+    cacheFailure &&
+    corruptSeed &&
+    ranWithoutPrevResult("CHECK")
+  ) {
     return "check-corrupt-cache";
+  }
   if (
     name !== "add" &&
     name !== "addNet" &&
     te &&
     [3, 4, 7].includes(te.code ?? -1) &&
     validatorMessages.some((m) => te.msg.startsWith(m)) &&
-    ge?.msg !== te.msg
+    ge?.msg !== te.msg &&
+    newCalls(tsObs, op, logDir).length === 0
   ) {
     return "validate-every-verb";
   }
@@ -440,7 +484,7 @@ export function compareCase(
       for (const r of used) rules.add(r);
       continue;
     }
-    const d = explainDivergence(a.op, c, goObs, tsObs);
+    const d = explainDivergence(a.op, c, goObs, tsObs, logDir);
     if (d) {
       rules.add(d);
       divergedAt = a.op;
