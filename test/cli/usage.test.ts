@@ -223,6 +223,12 @@ describe("usage errors", () => {
     expect((await run(["xyzzy"])).stderr).not.toContain("Did you mean");
   });
 
+  it("a flag without = before the command takes the command as its value (cobra): -i add net ns", async () => {
+    expect((await run(["-i", "add", "net", "ns"])).stderr).toMatch(
+      /^Error: unknown command "net" for "cnitool"\n/,
+    );
+  });
+
   it("the unknown command is found before flags are parsed", async () => {
     expect((await run(["bogus", "-x"])).stderr).toMatch(/^Error: unknown command "bogus"/);
   });
