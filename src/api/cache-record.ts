@@ -142,10 +142,17 @@ function decodeCniArgs(value: unknown): [string, string][] | undefined {
   });
 }
 
+const canonicalBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
 /** Go's decoding of a JSON value into `[]byte`: base64 text, or an array of numbers 0..255. */
 function decodeConfig(value: unknown): Uint8Array | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === "string") return decodeStdBase64(utf8Encode(value));
+  if (typeof value === "string") {
+    // Canonical padded base64 (what every writer produces) decodes natively; anything else
+    // goes through the port of Go's decoder for its exact acceptance and error offsets.
+    if (canonicalBase64.test(value)) return new Uint8Array(Buffer.from(value, "base64"));
+    return decodeStdBase64(utf8Encode(value));
+  }
   if (!Array.isArray(value)) {
     throw new UnmarshalTypeError(kindOf(value), "[]uint8", "cachedInfo", "config");
   }
@@ -160,6 +167,33 @@ function decodeConfig(value: unknown): Uint8Array | undefined {
   });
 }
 
+const stringFields = new Set(["kind", "containerId", "ifName", "networkName", "netns"]);
+const mapFields = new Set(["capabilityArgs", "result"]);
+const selfCheckedFields = new Set(["config", "cniArgs"]);
+
+/**
+ * The record as the struct decoder would give it, when the object holds only the exact JSON
+ * keys with values of the right kind (every record Go or this library writes); undefined
+ * otherwise, for the struct decoder's case-insensitive matching and error texts. Listing
+ * thousands of records (GC) spends most of its time here.
+ */
+function canonicalRecord(value: Record<string, unknown>): RawRecord | undefined {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    if (stringFields.has(key)) {
+      if (typeof item !== "string") return undefined;
+    } else if (mapFields.has(key)) {
+      if (item === null) continue;
+      if (!isMap(item)) return undefined;
+    } else if (!selfCheckedFields.has(key)) {
+      return undefined;
+    }
+    out[key] = item;
+  }
+  return out as RawRecord;
+}
+
 /**
  * Decodes a record as Go's `json.Unmarshal(bytes, &cachedInfo)`: keys matched
  * case-insensitively, unknown keys ignored, a wrong type or bad base64 an error. Throws
@@ -172,7 +206,8 @@ export function decodeCacheRecord(bytes: Uint8Array): CacheRecord {
   if (value !== null && !isMap(value)) {
     throw new UnmarshalTypeError(kindOf(value), "libcni.cachedInfo", "", "");
   }
-  const raw = value === null ? {} : recordDecoder.decode(value);
+  const raw: RawRecord =
+    value === null ? {} : (canonicalRecord(value) ?? recordDecoder.decode(value));
   return {
     kind: raw.kind ?? "",
     containerId: raw.containerId ?? "",

@@ -6,8 +6,10 @@
  * and every path is built from validated names, so a hostile network name, container ID or
  * interface name (`../../etc`, `a/b`) never reaches a file outside `<cacheDir>/results`.
  */
-import { readdir, readFile, unlink } from "node:fs/promises";
+import { readFile as readFileCallback } from "node:fs";
+import { readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { compareUTF8 } from "../encoding/json.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import { isTempName, mkdirDurable, sweepTempFiles, writeFileAtomic } from "./atomic-write.js";
@@ -75,10 +77,14 @@ export async function writeCacheRecord(
   await writeFileAtomic(path, record, { mode: 0o600, durable });
 }
 
+// The callback readFile, promisified: several times faster than fs/promises' readFile for the
+// small files a GC lists by the thousand (one threadpool round trip instead of four).
+const readFileFast = promisify(readFileCallback);
+
 /** Reads a record's bytes; undefined when it cannot be read (upstream ignores read errors). */
 export async function readCacheFile(path: string): Promise<Uint8Array | undefined> {
   try {
-    return await readFile(path);
+    return await readFileFast(path);
   } catch {
     return undefined;
   }

@@ -181,6 +181,42 @@ describe("encodeCacheRecord", () => {
   });
 });
 
+describe("decodeCacheRecord fast path", () => {
+  it("gives what the struct decoder gives (keys spelled otherwise, base64 with newlines)", () => {
+    const name = fc.stringMatching(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,20}$/);
+    fc.assert(
+      fc.property(
+        name,
+        fc.uint8Array({ maxLength: 64 }),
+        fc.array(fc.tuple(fc.string(), fc.string()), { maxLength: 3 }),
+        fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }),
+        (cid, config, cniArgs, capabilityArgs) => {
+          const bytes = encodeCacheRecord({
+            containerId: cid,
+            config,
+            ifName: "eth0",
+            networkName: "n",
+            netns: "/ns",
+            cniArgs,
+            capabilityArgs,
+            result: { cniVersion: "1.1.0" },
+          });
+          const fast = decodeCacheRecord(bytes);
+          const text = utf8Decode(bytes)
+            .replace('"kind":', '"KIND":')
+            .replace('"containerId":', '"containerID":')
+            .replace(
+              /"config":"([A-Za-z0-9+/=]*)"/,
+              (_m, b64: string) => `"Config":"${b64.replace(/(.{4})/g, "$1\\n")}"`,
+            );
+          const slow = decodeCacheRecord(new TextEncoder().encode(text));
+          expect(slow).toEqual(fast);
+        },
+      ),
+    );
+  });
+});
+
 describe("decodeStdBase64 (Go's StdEncoding)", () => {
   it("decodes padded base64 and skips CR and LF", () => {
     expect(utf8Decode(decodeStdBase64(Buffer.from("aGVsbG8=")))).toBe("hello");
