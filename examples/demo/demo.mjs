@@ -82,6 +82,25 @@ function relocateDataDirs(list, stateDir) {
   return list;
 }
 
+/** Whether a process is still running (EPERM: it is, but someone else's). */
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+
+/** Removes the namespaces of earlier --real runs that were killed before their clean-up. */
+async function sweepLeftovers() {
+  const names = await readdir("/run/netns").catch(() => []);
+  for (const name of names) {
+    const pid = Number(/^libcni-demo-(\d+)-/.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !isAlive(pid)) await run("ip", ["netns", "del", name]);
+  }
+}
+
 class Demo {
   constructor(root, real) {
     this.root = root;
@@ -145,6 +164,7 @@ class Demo {
         missing.push(`${tool} (apt-get install ${pkg})`);
     }
     if (missing.length > 0) throw new Error(`--real needs:\n  ${missing.join("\n  ")}`);
+    await sweepLeftovers();
     // The host side lives in a namespace of its own: the bridge, the host ends of the veths and
     // the iptables rules never touch this machine's network.
     this.hostNs = `${this.prefix}-host`;

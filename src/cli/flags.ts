@@ -7,9 +7,13 @@
 
 /** One flag: a string flag takes a value; a bool flag (help) takes none, or `=<bool>`. */
 export interface FlagSpec {
+  /** The long name (`ifname` for `--ifname`). */
   readonly name: string;
+  /** The one-letter shorthand (`i` for `-i`), if any. */
   readonly short?: string;
+  /** Whether the flag takes a value (`string`) or is a switch (`bool`). */
   readonly kind: "string" | "bool";
+  /** The description in usage texts. */
   readonly usage: string;
   /** The value when not given; printed as `(default "...")` in usage when not empty. */
   readonly defValue: string;

@@ -6,14 +6,19 @@ import type { FlagSpec } from "./flags.js";
 
 /** How many positional arguments a command takes (cobra's `MinimumNArgs`, `ExactArgs`, ...). */
 export interface ArgsRule {
+  /** At least this many. */
   readonly min?: number;
+  /** At most this many. */
   readonly max?: number;
 }
 
 /** One subcommand: its cobra `Use` line, summary, description, arguments and own flags. */
 export interface CommandSpec {
+  /** cobra's `Use`: the name and the arguments, as the usage line shows them. */
   readonly use: string;
+  /** The one-line summary in the command list. */
   readonly short: string;
+  /** The description that opens the command's help. */
   readonly long: string;
   /** Undefined: any arguments (cobra's default for a command without subcommands). */
   readonly args?: ArgsRule;
