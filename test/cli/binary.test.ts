@@ -59,6 +59,16 @@ describe("cnitool binary", () => {
     );
   });
 
+  it("a plugin's stderr passes through to cnitool's stderr, as upstream's RawExec (os.Stderr)", async () => {
+    await box.script({ reportResult: '{"cniVersion":"1.0.0"}', reportStderr: "plugin says hi\n" });
+    const r = await box.exec(["add", "net", "/run/netns/blue", "--cache-dir", box.cache]);
+    expect(r).toEqual({
+      code: 0,
+      stdout: '{\n    "cniVersion": "1.0.0"\n}',
+      stderr: "plugin says hi\n",
+    });
+  });
+
   it("an unknown command: exit 1", async () => {
     const r = await box.exec(["bogus"]);
     expect(r.code).toBe(1);
