@@ -240,9 +240,8 @@ class Demo {
         "netns",
         "exec",
         ns,
-        "sysctl",
-        "-n",
-        "net.core.somaxconn",
+        "cat",
+        "/proc/sys/net/core/somaxconn",
       ]);
       const address = addr.stdout.trim().replace(/\s+/g, " ");
       console.log(`  ${label}: ${address}, mtu ${mtu}, somaxconn ${somaxconn.stdout.trim()}`);
