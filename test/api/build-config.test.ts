@@ -1,6 +1,6 @@
 // Unit tests of request building, error texts and CNIConfig's defaults, with a FakeExec (no
 // plugin executables): the stdin of each call, the env, the cache directory chosen.
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -221,6 +221,18 @@ describe("CNIConfig with a FakeExec", () => {
     const controller = new AbortController();
     await cni.addNetworkList(list(), rt, { signal: controller.signal });
     expect(exec.execPluginCall.received.signal).toBe(controller.signal);
+  });
+
+  it("GC sweeps a crashed writer's old temporary files, and leaves a fresh one", async () => {
+    const cni = new CNIConfig({ cacheDir: dir, exec });
+    await cni.addNetworkList(list(), rt);
+    const results = join(dir, "results");
+    writeFileSync(join(results, ".libcni-00aa.tmp"), "left by a crash");
+    writeFileSync(join(results, ".libcni-00bb.tmp"), "being written");
+    const old = (Date.now() - 3600_000) / 1000;
+    utimesSync(join(results, ".libcni-00aa.tmp"), old, old);
+    await cni.gcNetworkList(list(), { validAttachments: [{ containerID: "c", ifname: "eth0" }] });
+    expect(readdirSync(results).sort()).toEqual([".libcni-00bb.tmp", "n-c-eth0"]);
   });
 
   it("reports a failed GC configuration and goes on to the next plugin (upstream panics)", async () => {
