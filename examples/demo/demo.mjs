@@ -10,7 +10,7 @@
  *                                 fake netns paths: any machine, no root
  *   npm run demo -- --real        Debian's bridge + host-local + portmap + tuning in network
  *                                 namespaces this script creates and removes (root, package
- *                                 containernetworking-plugins, iproute2, iptables, util-linux)
+ *                                 containernetworking-plugins, iproute2, iptables, iputils-ping, util-linux)
  *
  * Everything lives in a temporary directory (configuration, plugin dir, result cache, plugin
  * state) that is removed at the end, as are the namespaces of --real. The built package is
@@ -159,6 +159,7 @@ class Demo {
       ["ip", "iproute2"],
       ["nsenter", "util-linux"],
       ["iptables", "iptables"],
+      ["ping", "iputils-ping"],
     ]) {
       if ((await run("sh", ["-c", `command -v ${tool}`])).code !== 0)
         missing.push(`${tool} (apt-get install ${pkg})`);
