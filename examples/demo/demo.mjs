@@ -356,7 +356,7 @@ async function main() {
   console.log(
     demo.failures === 0
       ? `\ndemo done (${real ? "real plugins" : "example plugins"}); temporary files${real ? " and namespaces" : ""} removed`
-      : `\ndemo FAILED: ${demo.failures} step(s) went wrong`,
+      : `\ndemo FAILED: ${demo.failures} problem(s), see above`,
   );
   return demo.failures === 0 ? 0 : 1;
 }
