@@ -9,6 +9,7 @@
  */
 export * from "./api/index.js";
 export * from "./conf/index.js";
+export { PluginExecError } from "./invoke/index.js";
 export {
   CNIError,
   convertResult,
@@ -32,5 +33,4 @@ export {
   type PluginConf,
   type Result,
 } from "./types/index.js";
-export { PluginExecError } from "./invoke/index.js";
 export type { PluginInfo } from "./version/index.js";

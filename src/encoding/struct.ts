@@ -85,7 +85,13 @@ function decodeValue(value: unknown, schema: FieldSchema, place: Place): unknown
       if (!isObject(value)) throw typeError(value, schema, place);
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
-        out[key] = decodeElement(item, schema.values, place);
+        // A data property, so that a key named "__proto__" stays a key, as in Go's map.
+        Object.defineProperty(out, key, {
+          value: decodeElement(item, schema.values, place),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }

@@ -113,6 +113,12 @@ describe("defineStruct: Go's decoding rules", () => {
     }
   });
 
+  it("keeps a map key named __proto__ as a key", () => {
+    const decoded = decoder.decode(JSON.parse('{"capabilities":{"__proto__":true,"x":false}}'));
+    expect(Object.keys(decoded.capabilities ?? {})).toEqual(["__proto__", "x"]);
+    expect(Object.getPrototypeOf(decoded.capabilities)).toBe(Object.prototype);
+  });
+
   it("decodes -0 into an integer field as 0", () => {
     expect(Object.is(decoder.decode({ mtu: -0 }).mtu, 0)).toBe(true);
     expect(Object.is(decoder.decode({ ratio: -0 }).ratio, -0)).toBe(true);
