@@ -1,0 +1,148 @@
+/**
+ * The Node side of the benchmarks, one process per variant so that each one's peak RSS is its
+ * own: `node worker.mjs ts` drives the library (dist/), `node worker.mjs raw` does the same
+ * plugin runs with a bare `child_process.spawn` (what any Node runtime pays at least).
+ *
+ * Protocol: one JSON command per line on stdin, one JSON answer per line on stdout, the same
+ * commands as the Go program (bench/go/libcnibench/main.go). Only the work is timed, inside
+ * the process; setup (parsing the conflist for ADD, building the valid list for GC) is not.
+ */
+import { spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+
+const mode = process.argv[2];
+// BENCH_DIST points at another build of the library (a candidate fix) to measure it side by side.
+const distIndex = process.env.BENCH_DIST
+  ? pathToFileURL(`${process.env.BENCH_DIST}/index.js`).href
+  : new URL("../../dist/index.js", import.meta.url).href;
+const lib = mode === "ts" ? await import(distIndex) : undefined;
+
+const rtFor = (containerID) => ({ containerID, netNS: "/var/run/netns/bench", ifName: "eth0" });
+
+function cniFor(c) {
+  return new lib.CNIConfig({
+    path: [c.pluginDir],
+    cacheDir: c.cacheDir,
+    durableCache: c.durable !== false,
+  });
+}
+
+/** One plugin run with a bare spawn: env, stdin, stdout to the end, exit status. */
+function rawRun(plugin, stdin, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(plugin, [], { env, stdio: ["pipe", "pipe", "pipe"] });
+    const chunks = [];
+    child.stdout.on("data", (c) => chunks.push(c));
+    child.stderr.resume();
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) reject(new Error(`plugin exited ${code}`));
+      else resolve(Buffer.concat(chunks));
+    });
+    child.stdin.end(stdin);
+  });
+}
+
+function rawEnv(containerID, pluginDir) {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("CNI_")) env[k] = v;
+  return {
+    ...env,
+    CNI_COMMAND: "ADD",
+    CNI_CONTAINERID: containerID,
+    CNI_NETNS: "/var/run/netns/bench",
+    CNI_IFNAME: "eth0",
+    CNI_PATH: pluginDir,
+  };
+}
+
+/** The raw variant's "call": each plugin of the list spawned in turn with its config bytes. */
+async function rawSetup(c) {
+  const list = JSON.parse(await readFile(c.conflist, "utf8"));
+  const stdins = list.plugins.map((p) =>
+    Buffer.from(JSON.stringify({ ...p, name: list.name, cniVersion: list.cniVersion })),
+  );
+  const plugins = list.plugins.map((p) => `${c.pluginDir}/${p.type}`);
+  return async (containerID) => {
+    const env = rawEnv(containerID, c.pluginDir);
+    for (let i = 0; i < plugins.length; i++) await rawRun(plugins[i], stdins[i], env);
+  };
+}
+
+async function tsSetup(c) {
+  const list = await lib.confListFromFile(c.conflist);
+  const cni = cniFor(c);
+  return (containerID) => cni.addNetworkList(list, rtFor(containerID));
+}
+
+const setup = (c) => (mode === "ts" ? tsSetup(c) : rawSetup(c));
+
+const ops = {
+  async add(c) {
+    const call = await setup(c);
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < c.calls; i++) await call(c.containerID);
+    return { ns: Number(process.hrtime.bigint() - t0) };
+  },
+  async concurrent(c) {
+    const call = await setup(c);
+    const h = monitorEventLoopDelay({ resolution: 1 });
+    h.enable();
+    // Let the monitor take its first samples, or a block at the very start goes unrecorded.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const t0 = process.hrtime.bigint();
+    await Promise.all(Array.from({ length: c.calls }, (_, i) => call(`${c.prefix}${i}`)));
+    const ns = Number(process.hrtime.bigint() - t0);
+    h.disable();
+    return { ns, eldP99: h.percentile(99), eldMax: h.max };
+  },
+  async loadconfs(c) {
+    const t0 = process.hrtime.bigint();
+    const list = await lib.loadConfList(c.dir, c.name);
+    const ns = Number(process.hrtime.bigint() - t0);
+    if (list.name !== c.name) throw new Error(`loaded ${list.name}, not ${c.name}`);
+    return { ns };
+  },
+  async gc(c) {
+    const list = await lib.confListFromFile(c.conflist);
+    const cni = cniFor(c);
+    const validAttachments = Array.from({ length: c.valid }, (_, i) => ({
+      containerID: `${c.prefix}${i}`,
+      ifname: "eth0",
+    }));
+    const t0 = process.hrtime.bigint();
+    await cni.gcNetworkList(list, { validAttachments });
+    return { ns: Number(process.hrtime.bigint() - t0) };
+  },
+  async cachewrite(c) {
+    // The cache write alone: writeCacheRecord (temp file, rename; fsync of file and directory
+    // when durable) of a real record's bytes, c.calls times over the same attachment.
+    const { writeCacheRecord } = await import(new URL("api/cache.js", distIndex).href);
+    const bytes = await readFile(c.record);
+    const path = `${c.cacheDir}/results/bench-${c.containerID}-eth0`;
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < c.calls; i++)
+      await writeCacheRecord(path, bytes, { durable: c.durable !== false });
+    return { ns: Number(process.hrtime.bigint() - t0) };
+  },
+  rss() {
+    return { maxRSS: process.resourceUsage().maxRSS };
+  },
+};
+
+const rl = createInterface({ input: process.stdin });
+for await (const line of rl) {
+  let answer;
+  try {
+    const c = JSON.parse(line);
+    const op = ops[c.op];
+    if (op === undefined) throw new Error(`unknown op ${c.op}`);
+    answer = await op(c);
+  } catch (error) {
+    answer = { error: String(error?.stack ?? error) };
+  }
+  process.stdout.write(`${JSON.stringify(answer)}\n`);
+}
