@@ -126,8 +126,10 @@ function help(words: readonly string[], io: CnitoolIO): number {
 }
 
 async function runCommand(command: string, parsed: ParsedFlags, io: CnitoolIO): Promise<void> {
-  const cacheDir = parsed.values.get("cache-dir");
-  const cni = new CNIConfig({ path: pluginPaths(io.env), cacheDir: cacheDir || undefined });
+  // A relative --cache-dir is taken from the working directory cnitool was given.
+  const cacheDirFlag = parsed.values.get("cache-dir");
+  const cacheDir = cacheDirFlag ? absolutePath(cacheDirFlag, io.cwd) : undefined;
+  const cni = new CNIConfig({ path: pluginPaths(io.env), cacheDir });
   const opts = { signal: io.signal };
   const positionals = parsed.args;
   switch (command) {

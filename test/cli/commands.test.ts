@@ -330,6 +330,11 @@ describe("attachments (an addition)", () => {
     });
   });
 
+  it("a relative --cache-dir is taken from the working directory", async () => {
+    await box.run(["--cache-dir", "rel-cache", "add", "net", blue]);
+    expect(await readdir(join(box.root, "rel-cache", "results"))).toEqual([`net-${blueID}-eth0`]);
+  });
+
   it("reads the cache named by --cache-dir only", async () => {
     await box.run(["--cache-dir", box.cache, "add", "net", blue]);
     const other = await box.run(["--cache-dir", join(box.root, "other"), "attachments"]);
