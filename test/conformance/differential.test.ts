@@ -8,6 +8,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allCases } from "./corpus/index.js";
+import { parentEnvCases } from "./corpus/scenario-cases.js";
 import type { ConformanceCase } from "./harness/case.js";
 import type { CaseVerdict } from "./harness/compare.js";
 import { buildDriver } from "./harness/go-runner.js";
@@ -127,4 +128,42 @@ describe("differential: Go libcni 1.1.2 vs the TypeScript port", () => {
     expect(crossVerdicts.length).toBeGreaterThan(0);
     expect(verdicts.length).toBeGreaterThanOrEqual(500);
   }, 900_000);
+
+  it("passes the runtime's own environment to plugins as Go does", async () => {
+    const envCases = parentEnvCases().filter((c) => !filter || new RegExp(filter).test(c.id));
+    expect(envCases.length).toBeGreaterThan(0);
+    for (const [k, c] of envCases.entries()) {
+      const saved = { ...process.env };
+      Object.assign(process.env, c.parentEnv);
+      try {
+        const run = await runCase(parent, c, cases.length + k);
+        verdicts.push(run.verdict);
+        expect(run.verdict.status, summary()).not.toBe("unexplained");
+        // The inherited variables did reach the plugins (so the comparison covered them).
+        const envs = run.ts.ops.flatMap((o) =>
+          Object.entries(o.dirs)
+            .flatMap(([, files]) => Object.entries(files))
+            .filter(([name]) => name.endsWith(".env"))
+            .map(([, f]) => Buffer.from(f.b64 ?? "", "base64").toString("utf8")),
+        );
+        const standard = [
+          "CNI_COMMAND",
+          "CNI_CONTAINERID",
+          "CNI_NETNS",
+          "CNI_IFNAME",
+          "CNI_ARGS",
+          "CNI_PATH",
+        ];
+        for (const [key, value] of Object.entries(c.parentEnv ?? {})) {
+          const seen = envs.some((e) => e.split("\u0000").includes(`${key}=${value}`));
+          expect(seen, key).toBe(!standard.includes(key));
+        }
+      } finally {
+        for (const key of Object.keys(c.parentEnv ?? {})) {
+          if (saved[key] === undefined) delete process.env[key];
+          else process.env[key] = saved[key];
+        }
+      }
+    }
+  });
 });

@@ -670,3 +670,33 @@ export function scenarioCases(): ConformanceCase[] {
     ...singleNetworkCases(),
   ];
 }
+
+/**
+ * The runtime's own environment reaches the plugins: CNI_* variables already set in it are
+ * overridden by the call's values (last wins) and the others pass through. These cases change
+ * process.env while they run, so the suite runs them one at a time.
+ */
+export function parentEnvCases(): ConformanceCase[] {
+  const envs: [string, Record<string, string>][] = [
+    [
+      "cni-vars-overridden",
+      {
+        CNI_PATH: "/parent/bin",
+        CNI_ARGS: "PARENT=1",
+        CNI_IFNAME: "parent0",
+        CNI_COMMAND: "PARENT",
+      },
+    ],
+    ["extra-cni-vars-pass", { CNI_EXTRA: "x=y;z", CNI_NETNS_OVERRIDE: "1" }],
+  ];
+  return envs.map(([id, parentEnv]) =>
+    make(
+      `parent-env/${id}`,
+      `parent environment ${id}`,
+      list("1.0.0"),
+      { ...okPlugins(), "rec-a": { ...okPlugins()["rec-a"], VERSION: versionReply(["1.0.0"]) } },
+      ["add", "check", "versionInfo:rec-a", "del"],
+      { parentEnv },
+    ),
+  );
+}

@@ -70,6 +70,11 @@ export interface ConformanceCase {
   /** Cache files to create before the run: path relative to the cache dir → text. */
   cacheSeed?: Record<string, string>;
   ops: CaseOp[];
+  /**
+   * Variables in the runtime's own environment (plugins inherit it: Go's AsEnv appends the
+   * CNI_* values and keeps the last of duplicates). Such cases run one at a time.
+   */
+  parentEnv?: Record<string, string>;
 }
 
 /** The JSON a case's run produces, on either side (the Go driver's output format). */

@@ -100,7 +100,8 @@ export async function runGo(c: ConformanceCase, sb: Sandbox): Promise<Observatio
     watchDirs: [sb.cache, sb.log],
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(driverPath, [], { env: cleanEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    const env = cleanEnv(c.parentEnv ?? {});
+    const child = spawn(driverPath, [], { env, stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (b: Buffer) => out.push(b));
