@@ -228,6 +228,27 @@ function lifeCycleCases(): ConformanceCase[] {
       "check",
       "add",
     ]),
+    make(
+      "cache-dir/via-runtime-conf",
+      "deprecated RuntimeConf.cacheDir",
+      list("1.0.0"),
+      v1,
+      ["add", "getCachedResult", "getCachedConfig", "check", "del", "getCachedResult"],
+      {
+        cacheViaRuntimeConf: true,
+      },
+    ),
+    make(
+      "cache-dir/via-runtime-conf-0.4.0",
+      "deprecated RuntimeConf.cacheDir, seeded legacy record",
+      list("0.4.0"),
+      okPlugins("0.4.0"),
+      ["getCachedResult", "check", "add", "del"],
+      {
+        cacheViaRuntimeConf: true,
+        cacheSeed: { [cacheFile]: result("0.4.0-v6") },
+      },
+    ),
     make("add/twice", "ADD twice overwrites the cache", list("1.0.0"), v1, [
       "add",
       "add",

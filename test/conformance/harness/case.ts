@@ -75,6 +75,8 @@ export interface ConformanceCase {
    * CNI_* values and keeps the last of duplicates). Such cases run one at a time.
    */
   parentEnv?: Record<string, string>;
+  /** Give the cache dir through the deprecated `RuntimeConf.cacheDir` instead of the config. */
+  cacheViaRuntimeConf?: boolean;
 }
 
 /** The JSON a case's run produces, on either side (the Go driver's output format). */

@@ -98,6 +98,7 @@ export async function runGo(c: ConformanceCase, sb: Sandbox): Promise<Observatio
     runtimeConf: c.runtimeConf,
     ops: c.ops,
     watchDirs: [sb.cache, sb.log],
+    cacheViaRuntimeConf: c.cacheViaRuntimeConf ?? false,
   };
   return new Promise((resolve, reject) => {
     const env = cleanEnv(c.parentEnv ?? {});

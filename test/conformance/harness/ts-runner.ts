@@ -75,7 +75,9 @@ export async function runTS(c: ConformanceCase, sb: Sandbox): Promise<Observatio
     }
   }
 
-  const cni = new CNIConfig({ path: sb.pluginPaths, cacheDir: sb.cache });
+  const cni = c.cacheViaRuntimeConf
+    ? new CNIConfig({ path: sb.pluginPaths })
+    : new CNIConfig({ path: sb.pluginPaths, cacheDir: sb.cache });
   const rtIn: CaseRuntimeConf = c.runtimeConf;
   const rt: RuntimeConf = {
     containerID: rtIn.containerID,
@@ -83,6 +85,7 @@ export async function runTS(c: ConformanceCase, sb: Sandbox): Promise<Observatio
     ifName: rtIn.ifName,
     args: rtIn.args ?? undefined,
     capabilityArgs: rtIn.capabilityArgs ?? undefined,
+    cacheDir: c.cacheViaRuntimeConf ? sb.cache : undefined,
   };
 
   for (const op of c.ops) {

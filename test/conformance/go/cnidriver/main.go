@@ -56,6 +56,8 @@ type input struct {
 	RuntimeConf runtimeConf `json:"runtimeConf"`
 	Ops         []string    `json:"ops"`
 	WatchDirs   []string    `json:"watchDirs"`
+	// CacheViaRuntimeConf: give the cache dir through the deprecated RuntimeConf.CacheDir.
+	CacheViaRuntimeConf bool `json:"cacheViaRuntimeConf"`
 }
 
 type errOut struct {
@@ -243,12 +245,18 @@ func run(in *input) (*output, error) {
 	}
 
 	cni := libcni.NewCNIConfigWithCacheDir(in.PluginPaths, in.CacheDir, nil)
+	if in.CacheViaRuntimeConf {
+		cni = libcni.NewCNIConfig(in.PluginPaths, nil)
+	}
 	rt := &libcni.RuntimeConf{
 		ContainerID:    in.RuntimeConf.ContainerID,
 		NetNS:          in.RuntimeConf.NetNS,
 		IfName:         in.RuntimeConf.IfName,
 		Args:           in.RuntimeConf.Args,
 		CapabilityArgs: in.RuntimeConf.CapabilityArgs,
+	}
+	if in.CacheViaRuntimeConf {
+		rt.CacheDir = in.CacheDir
 	}
 
 	for _, op := range in.Ops {
