@@ -218,7 +218,10 @@ function explainValue(
     if (g === t) return [...used];
   }
   if (a.kind === "config") {
-    if (c.goConfList !== undefined && g === c.goConfList && t === (c.confList ?? "")) {
+    // Both sides as compared: Go was given the (relabelled) equivalent list.
+    const relabel = (x: string): string => (mentions110(c) ? as100(x) : x);
+    const goList = c.goConfList === undefined ? undefined : relabel(c.goConfList);
+    if (goList !== undefined && g === goList && t === relabel(c.confList ?? "")) {
       return [...used, c.goRule ?? "parse-v130-syntax"];
     }
     return undefined;
@@ -227,6 +230,7 @@ function explainValue(
     // cache-netns: a 1.1.2 record has no netns, so upstream's listing of it says "".
     // parse-v130-syntax: Go's records hold the equivalent list it was given.
     const rt = c.runtimeConf;
+    const relabelList = (x: string): string => (mentions110(c) ? relabel110Text(x) : x);
     type Att = { netNS: string; containerID: string; ifName: string; config: string | null };
     const tsList = JSON.parse(t) as Att[];
     const fixed = (JSON.parse(g) as Att[]).map((x, i) => {
@@ -241,8 +245,8 @@ function explainValue(
         y = { ...y, netNS: rt.netNS };
         used.add("cache-netns");
       }
-      if (c.goConfList !== undefined && y.config === c.goConfList) {
-        y = { ...y, config: c.confList ?? null };
+      if (c.goConfList !== undefined && y.config === relabelList(c.goConfList)) {
+        y = { ...y, config: relabelList(c.confList ?? "") };
         used.add(c.goRule ?? "parse-v130-syntax");
       }
       return y;
