@@ -27,7 +27,7 @@ const execFileP = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, "..");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
-const CALLS = { 1: 10, 5: 4 };
+const CALLS = { 1: 25, 5: 6 };
 const CONCURRENT = 100;
 const WRITES = 20;
 const log = (...a) => process.stderr.write(`${a.join(" ")}\n`);
