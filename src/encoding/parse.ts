@@ -27,8 +27,9 @@ export class JSONSyntaxError extends Error {
  */
 export function parseJSON(input: string | Uint8Array): unknown {
   const text = typeof input === "string" ? input : utf8Decode(input);
-  // Only a text this long can be nested past Go's limit; shorter ones skip the scan.
-  if (text.length > maxNestingDepth) {
+  // Only a text this long can be nested past Go's limit; a plain count decides whether the
+  // Go-exact scanner (slower) must name the error.
+  if (text.length > maxNestingDepth && nestsTooDeep(text)) {
     const error = checkValid(toBytes(input));
     if (error) throw error;
   }
@@ -75,6 +76,26 @@ function replaceLoneSurrogates(value: unknown): unknown {
       replaceLoneSurrogates(v),
     ]),
   );
+}
+
+/** True when brackets outside strings nest deeper than Go allows. */
+function nestsTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxNestingDepth) return true;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
 }
 
 /** Returns Go's syntax error for the bytes, or undefined when they are valid JSON. */
