@@ -10,11 +10,11 @@ import { readFile as readFileCallback } from "node:fs";
 import { readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { goQuote } from "../encoding/go-quote.js";
 import { compareUTF8 } from "../encoding/json.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import { isTempName, mkdirDurable, sweepTempFiles, writeFileAtomic } from "./atomic-write.js";
 import { CNICacheV1, decodeCacheRecord } from "./cache-record.js";
-import { goQuote } from "./quote.js";
 import type { NetworkAttachment } from "./types.js";
 
 /** Upstream's default cache directory (`libcni.CacheDir`). */

@@ -4,13 +4,13 @@
  * corrupt record that DEL and CHECK need.
  */
 import { debuglog } from "node:util";
+import { goQuote } from "../encoding/go-quote.js";
 import { marshal } from "../encoding/json.js";
 import { checkValid } from "../encoding/parse.js";
 import { createResult, type Result } from "../types/index.js";
 import { cacheFilePath, readCacheFile } from "./cache.js";
 import { type CacheRecord, CNICacheV1, decodeCacheRecord } from "./cache-record.js";
 import { LibcniError } from "./errors.js";
-import { goQuote } from "./quote.js";
 import type { RuntimeConf } from "./types.js";
 
 /** Opt-in tracing and warnings: `NODE_DEBUG=libcni`. */

@@ -12,6 +12,7 @@
  * - capability lists come back sorted.
  */
 import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
+import { goQuote } from "../encoding/go-quote.js";
 import { compareUTF8 } from "../encoding/json.js";
 import type { Exec } from "../invoke/index.js";
 import type { Result } from "../types/index.js";
@@ -29,7 +30,6 @@ import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./ca
 import { CheckNotSupportedError, LibcniError, MultiError, PluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
 import { lockAttachment, lockNetwork, withLock } from "./lock.js";
-import { goQuote } from "./quote.js";
 import { PluginRunner } from "./runner.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
 import { validateNames } from "./validate-names.js";

@@ -5,8 +5,9 @@
  * `cause`, so `err.cause` is what Go's `errors.Unwrap(err)` returns, and a CNIError from a
  * plugin stays reachable with its code.
  */
+
+import { goQuote } from "../encoding/go-quote.js";
 import type { PluginConf } from "../types/plugin-conf.js";
-import { goQuote } from "./quote.js";
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -5,6 +5,7 @@
  * environment.
  */
 import type { PluginConfig } from "../conf/index.js";
+import { goQuote } from "../encoding/go-quote.js";
 import {
   Args,
   defaultExec,
@@ -17,7 +18,6 @@ import type { Result } from "../types/index.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import type { PluginInfo } from "../version/index.js";
 import { buildOneConfig } from "./build-config.js";
-import { goQuote } from "./quote.js";
 import type { RuntimeConf } from "./types.js";
 
 /** Runs single plugins with a path list (read on each call: it may change) and an Exec. */

@@ -41,34 +41,6 @@ function hex(n: number, width: number): string {
 }
 
 /**
- * Go's `strconv.Quote` (what `%q` prints for a string): double quotes, `\"` and `\\`,
- * printable runes as is, the C short escapes, `\xNN` for other control bytes, `\uNNNN` and
- * `\UNNNNNNNN` for other unprintable runes. A lone surrogate (which a Go string cannot hold;
- * Go's decoder makes it U+FFFD) is quoted as U+FFFD.
- */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    let cp = ch.codePointAt(0) ?? 0xfffd;
-    if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
-    if (cp === 0x22 || cp === 0x5c) {
-      out += `\\${String.fromCodePoint(cp)}`;
-    } else if (printable.test(String.fromCodePoint(cp))) {
-      out += String.fromCodePoint(cp);
-    } else if (shortEscapes[cp] !== undefined) {
-      out += shortEscapes[cp];
-    } else if (cp < 0x20 || cp === 0x7f) {
-      out += `\\x${hex(cp, 2)}`;
-    } else if (cp < 0x10000) {
-      out += `\\u${hex(cp, 4)}`;
-    } else {
-      out += `\\U${hex(cp, 8)}`;
-    }
-  }
-  return `${out}"`;
-}
-
-/**
  * Go's `strings.ToLower`: the simple (one-to-one) lowercase mapping of each rune. JavaScript's
  * `toLowerCase` applies the full mapping, which turns U+0130 into two code points and a final
  * capital sigma into ς; mapping rune by rune and keeping the first code point gives Go's result.

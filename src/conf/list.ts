@@ -4,11 +4,12 @@
  */
 
 import { utf8Encode } from "../encoding/bytes.js";
+import { goQuote } from "../encoding/go-quote.js";
 import { marshal } from "../encoding/json.js";
 import { type ConfInput, inputBytes, messageOf, unmarshalMap, wrapErrors } from "./bytes.js";
 import { selectCNIVersion } from "./cni-versions.js";
 import { ConfError } from "./errors.js";
-import { goQuote, goToLower, goTypeName } from "./go-format.js";
+import { goToLower, goTypeName } from "./go-format.js";
 import { networkPluginConfFromBytes } from "./plugin.js";
 import type { NetworkConfigList, PluginConfig } from "./types.js";
 

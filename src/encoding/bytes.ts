@@ -28,14 +28,17 @@ function decodeLikeGo(bytes: Uint8Array): string {
   let i = 0;
   while (i < bytes.length) {
     const [codePoint, width] = decodeRune(bytes, i);
-    out += String.fromCodePoint(codePoint);
+    out += String.fromCodePoint(codePoint < 0 ? 0xfffd : codePoint);
     i += width;
   }
   return out;
 }
 
-/** Go's utf8.DecodeRune: a code point and its width, or U+FFFD and width 1 when invalid. */
-function decodeRune(b: Uint8Array, i: number): [number, number] {
+/**
+ * Go's utf8.DecodeRune: a code point and its width, or -1 and width 1 for an invalid byte
+ * (Go returns RuneError; -1 lets a caller tell that from a real U+FFFD).
+ */
+export function decodeRune(b: Uint8Array, i: number): [number, number] {
   const c0 = b[i];
   if (c0 < 0x80) return [c0, 1];
   const cont = (k: number, lo = 0x80, hi = 0xbf): number => {
@@ -55,7 +58,7 @@ function decodeRune(b: Uint8Array, i: number): [number, number] {
     const c3 = c2 >= 0 ? cont(3) : -1;
     if (c3 >= 0) return [((c0 & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3, 4];
   }
-  return [0xfffd, 1];
+  return [-1, 1];
 }
 
 /** Returns the bytes of a string or passes bytes through: the wire works in bytes. */

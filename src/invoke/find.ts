@@ -7,7 +7,7 @@
  */
 import { stat } from "node:fs/promises";
 import { join, sep } from "node:path";
-import { goQuote } from "./quote.js";
+import { goQuote } from "../encoding/go-quote.js";
 
 /** File name extensions tried for each plugin, as upstream: `[""]`, plus `.exe` on Windows. */
 export const executableFileExtensions: readonly string[] =

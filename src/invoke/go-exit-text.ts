@@ -7,7 +7,7 @@
  * `fork/exec <path>: no such file or directory`, `context canceled`.
  */
 import { getSystemErrorMap } from "node:util";
-import { goQuote } from "./quote.js";
+import { goQuote } from "../encoding/go-quote.js";
 
 // Go's syscall.Signal.String() on Linux.
 const signalTexts: Record<string, string> = {

@@ -6,10 +6,10 @@
  * start) travels on the error's properties and as its `cause` instead, as execa's errors do.
  */
 
+import { goQuoteBytes } from "../encoding/go-quote.js";
 import { type JSONSyntaxError, parseJSON } from "../encoding/parse.js";
 import { defineStruct, UnmarshalTypeError } from "../encoding/struct.js";
 import { CNIError, ErrUnknown } from "../types/error.js";
-import { goQuoteBytes } from "./quote.js";
 
 /** How a plugin run ended, as carried by a {@link PluginExecError}. */
 export interface PluginExecDetails {

@@ -12,8 +12,9 @@
  * const args = loadArgs("IgnoreUnknown=1;K8S_POD_NAME=web", { K8S_POD_NAME: "string" });
  * args.K8S_POD_NAME; // "web" (string | undefined)
  */
+
+import { goQuote } from "../encoding/go-quote.js";
 import { ipUnmarshalText } from "./ip.js";
-import { goQuote } from "./result.js";
 
 /** How one argument's text is read: a named type or a parser (Go's `UnmarshalText`). */
 export type ArgType = "bool" | "string" | "ip" | ((text: string) => unknown);

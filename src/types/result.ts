@@ -2,6 +2,7 @@
  * The `Result` interface every result version implements (upstream `types.Result`), and the
  * typed errors of creating and converting results.
  */
+import { goQuote } from "../encoding/go-quote.js";
 import type { GoMarshaler } from "../encoding/json.js";
 
 /** A plugin's result in one CNI spec version (upstream `types.Result`). */
@@ -22,62 +23,6 @@ export interface Result extends GoMarshaler {
 /** Formats a version list as Go's `%v` prints a `[]string`: "[0.3.0 0.3.1 0.4.0]". */
 export function goStringList(list: readonly string[]): string {
   return `[${list.join(" ")}]`;
-}
-
-/**
- * Go's `%q` for a string: double-quoted with Go escapes (`\n`, `\t`, `\x00`, `\u2028`) so an
- * error quoting a version or an argument reads as upstream's does.
- */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0) ?? 0;
-    switch (ch) {
-      case '"':
-        out += '\\"';
-        continue;
-      case "\\":
-        out += "\\\\";
-        continue;
-      case "\x07":
-        out += "\\a";
-        continue;
-      case "\b":
-        out += "\\b";
-        continue;
-      case "\f":
-        out += "\\f";
-        continue;
-      case "\n":
-        out += "\\n";
-        continue;
-      case "\r":
-        out += "\\r";
-        continue;
-      case "\t":
-        out += "\\t";
-        continue;
-      case "\v":
-        out += "\\v";
-        continue;
-    }
-    if (c < 0x20 || c === 0x7f) {
-      out += `\\x${c.toString(16).padStart(2, "0")}`;
-    } else if (
-      (c >= 0x80 && c < 0xa0) ||
-      c === 0x2028 ||
-      c === 0x2029 ||
-      c === 0xad ||
-      (c >= 0xd800 && c <= 0xdfff)
-    ) {
-      // Not printable in Go's sense: written as a \u escape (lone surrogates as U+FFFD).
-      const v = c >= 0xd800 && c <= 0xdfff ? 0xfffd : c;
-      out += v === 0xfffd ? "\ufffd" : `\\u${v.toString(16).padStart(4, "0")}`;
-    } else {
-      out += ch;
-    }
-  }
-  return `${out}"`;
 }
 
 /** No result type handles this version (upstream `unsupported CNI result version "X"`). */

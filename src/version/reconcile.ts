@@ -2,7 +2,7 @@
  * Checking a configuration's version against a plugin's supported versions (upstream
  * pkg/version/reconcile.go `Reconciler`, `ErrorIncompatible`).
  */
-import { goQuote, goQuoteList } from "./go-quote.js";
+import { goQuote, goQuoteList } from "../encoding/go-quote.js";
 import type { PluginInfo } from "./plugin-info.js";
 
 const brand = Symbol.for("libcni.ErrorIncompatible");

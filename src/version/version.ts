@@ -2,8 +2,9 @@
  * The versions this library knows (upstream pkg/version/version.go `Current`, `Legacy`, `All`,
  * `VersionsStartingFrom`).
  */
+
+import { goQuote, goQuoteList } from "../encoding/go-quote.js";
 import { CURRENT_VERSION } from "./current.js";
-import { goQuote, goQuoteList } from "./go-quote.js";
 import { type PluginInfo, pluginSupports } from "./plugin-info.js";
 
 /** The version of the CNI spec implemented by this library: "1.1.0". */

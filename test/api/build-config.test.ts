@@ -16,8 +16,8 @@ import {
   PluginChainError,
   pluginDescription,
 } from "../../src/api/index.js";
-import { goQuote } from "../../src/api/quote.js";
 import { utf8Decode } from "../../src/encoding/bytes.js";
+import { goQuote } from "../../src/encoding/go-quote.js";
 import { FakeExec } from "../../src/invoke/index.js";
 import { createResult } from "../../src/types/index.js";
 import { confList, failure, pluginConf } from "./helpers.js";
@@ -37,7 +37,7 @@ describe("buildOneConfig / injectRuntimeConfig", () => {
     expect(out.network.name).toBe("net");
   });
 
-  it("passes only true capabilities present in capabilityArgs, null as null", () => {
+  it("passes only true capabilities present in capabilityArgs, null as null, __proto__ as a key", () => {
     const capabilityArgs = JSON.parse(
       '{"a":{"y":1,"x":2},"off":1,"__proto__":[1],"other":3,"b":null}',
     );
@@ -47,7 +47,10 @@ describe("buildOneConfig / injectRuntimeConfig", () => {
       ifName: "e",
       capabilityArgs,
     });
-    expect(text(out.bytes)).toContain('"runtimeConfig":{"a":{"x":2,"y":1},"b":null}');
+    // "__proto__" is an ordinary key to Go: declared true and present, so it is passed.
+    expect(text(out.bytes)).toContain(
+      '"runtimeConfig":{"__proto__":[1],"a":{"x":2,"y":1},"b":null}',
+    );
   });
 
   it("builds runtimeConfig as a map, so a capability named __proto__ is an ordinary key", () => {

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { goPathErrorText } from "../../src/conf/fs-errors.js";
-import { goQuote, goToLower, goTypeName } from "../../src/conf/go-format.js";
+import { goToLower, goTypeName } from "../../src/conf/go-format.js";
+import { goQuote } from "../../src/encoding/go-quote.js";
 
 describe("goTypeName (%T of a decoded JSON value)", () => {
   it("names each JSON kind as Go's interface{} decoding types it", () => {
