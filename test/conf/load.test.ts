@@ -3,8 +3,9 @@
  * ConfFromFile, NetworkPluginConfFromBytes, LoadNetworkConf (incl. loadOnlyInlinedPlugins and
  * the drop-in directory) and NetworkConfFromFile, scenario for scenario.
  */
-import { rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   ConfError,
@@ -435,6 +436,103 @@ describe("NetworkConfFromFile", () => {
     expect(err).toBeInstanceOf(ConfFileError);
     expect((err as Error).message).toBe(
       "error reading /tmp/nope/not-here: open /tmp/nope/not-here: no such file or directory",
+    );
+  });
+});
+
+describe("read-ahead keeps upstream's file order", () => {
+  const dir = useTempDir();
+  type Kind = "other" | "match" | "broken";
+  const fileName = (i: number, ext: string) => `${String(i).padStart(3, "0")}-net${ext}`;
+  const list = (name: string) =>
+    `{"cniVersion":"1.0.0","name":"${name}","plugins":[{"type":"t${name}"}]}`;
+  const single = (name: string) => `{"cniVersion":"1.0.0","name":"${name}","type":"t"}`;
+
+  // Writes one file per kind, in name order.
+  async function writeAll(kinds: readonly Kind[], ext: string): Promise<string[]> {
+    const paths: string[] = [];
+    for (const [i, kind] of kinds.entries()) {
+      const name = kind === "match" ? "wanted" : `other${i}`;
+      const body = ext === ".conflist" ? list(name) : single(name);
+      paths.push(await dir.write(fileName(i, ext), kind === "broken" ? "{" : body));
+    }
+    return paths;
+  }
+
+  // What upstream's sequential loop decides: the index of the first match or first broken file.
+  function decides(kinds: readonly Kind[]): number {
+    return kinds.findIndex((k) => k !== "other");
+  }
+
+  it("returns an earlier match and never reports broken files after it (lists)", async () => {
+    const kinds: Kind[] = Array.from({ length: 40 }, () => "other");
+    kinds[3] = "match";
+    kinds[4] = "broken";
+    kinds[9] = "broken";
+    kinds[30] = "broken";
+    await writeAll(kinds, ".conflist");
+    const conf = await loadNetworkConf(dir.path, "wanted");
+    expect(conf.name).toBe("wanted");
+    expect(textOf(conf.bytes)).toBe(list("wanted"));
+  });
+
+  it("reports the first broken file, not a later match nor a later broken file (lists)", async () => {
+    const kinds: Kind[] = Array.from({ length: 40 }, () => "other");
+    kinds[5] = "broken";
+    kinds[6] = "broken";
+    kinds[7] = "match";
+    const paths = await writeAll(kinds, ".conflist");
+    const err = await thrown(() => loadNetworkConf(dir.path, "wanted"));
+    expect(err).toBeInstanceOf(ConfFileError);
+    expect((err as ConfFileError).file).toBe(paths[5]);
+  });
+
+  it("same for single-plugin files (loadConf)", async () => {
+    const kinds: Kind[] = Array.from({ length: 20 }, () => "other");
+    kinds[2] = "match";
+    kinds[3] = "broken";
+    await writeAll(kinds, ".conf");
+    expect((await loadConf(dir.path, "wanted")).network.name).toBe("wanted");
+    await dir.write(fileName(1, ".conf"), "{");
+    const err = await thrown(() => loadConf(dir.path, "wanted"));
+    expect((err as ConfFileError).file).toBe(join(dir.path, fileName(1, ".conf")));
+  });
+
+  it("finds a match far past the read-ahead window, the first of two by file name", async () => {
+    const kinds: Kind[] = Array.from({ length: 60 }, () => "other");
+    kinds[45] = "match";
+    kinds[47] = "match";
+    kinds[50] = "broken";
+    await writeAll(kinds, ".conflist");
+    // Tell the two matches apart by their bytes.
+    await dir.write(fileName(45, ".conflist"), `${list("wanted")} `);
+    const conf = await loadNetworkConf(dir.path, "wanted");
+    expect(textOf(conf.bytes)).toBe(`${list("wanted")} `);
+  });
+
+  it("decides as the sequential loop does for any mix of files (property)", async () => {
+    const kind = fc.constantFrom<Kind>("other", "other", "other", "match", "broken");
+    await fc.assert(
+      fc.asyncProperty(fc.array(kind, { maxLength: 40 }), async (kinds) => {
+        await rm(dir.path, { recursive: true, force: true });
+        await mkdir(dir.path);
+        const paths = await writeAll(kinds, ".conflist");
+        const at = decides(kinds);
+        const outcome = await loadNetworkConf(dir.path, "wanted").then(
+          (conf) => ({ found: textOf(conf.bytes) }),
+          (error: unknown) => ({ error }),
+        );
+        if (at >= 0 && kinds[at] === "match") {
+          expect(outcome).toEqual({ found: list("wanted") });
+        } else if (at >= 0) {
+          expect("error" in outcome && (outcome.error as ConfFileError).file).toBe(paths[at]);
+        } else {
+          expect("error" in outcome && outcome.error).toBeInstanceOf(
+            kinds.length === 0 ? NoConfigsFoundError : NotFoundError,
+          );
+        }
+      }),
+      { numRuns: 40 },
     );
   });
 });
