@@ -9,8 +9,9 @@
  * a mixture, and never an empty file.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
+import { lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { errnoCode, goPathErrorText } from "../conf/fs-errors.js";
 
 /**
  * Prefix of the temporary files. It starts with a dot, which no valid network name can, and
@@ -44,22 +45,123 @@ export async function fsyncDir(dir: string): Promise<void> {
 }
 
 /**
- * Creates `dir` and its missing parents with `mode`, as Go's `os.MkdirAll`. When `durable`,
- * the parent of every directory created is flushed so the new entries survive a power loss.
+ * A failed file operation with Go's `*os.PathError` text (`mkdir /x/results: not a directory`),
+ * which upstream's messages embed; `code` and `syscall` are the Node error's (errno name).
  */
-export async function mkdirDurable(dir: string, mode: number, durable: boolean): Promise<void> {
-  const first = await mkdir(dir, { recursive: true, mode });
-  if (first === undefined || !durable) return;
-  for (let d = dir; ; d = dirname(d)) {
-    await fsyncDir(dirname(d));
-    if (d === first || dirname(d) === d) break;
+export class GoPathError extends Error {
+  /** The errno name, as on Node's fs errors (`ENOTDIR`, `EACCES`, ...). */
+  readonly code: string | undefined;
+  /** The operation (`mkdir`). */
+  readonly syscall: string;
+  /** The path the operation failed on. */
+  readonly path: string;
+
+  /** `syscall` on `path` failed with errno `code`; `cause` is the Node error, if there was one. */
+  constructor(code: string | undefined, syscall: string, path: string, cause?: unknown) {
+    // The Node error itself when there is one: its text covers errnos the table lacks.
+    const source = cause === undefined ? { code, syscall } : cause;
+    super(goPathErrorText(source, path), cause === undefined ? {} : { cause });
+    this.name = "GoPathError";
+    this.code = code;
+    this.syscall = syscall;
+    this.path = path;
   }
 }
+
+// Go's os.MkdirAll, step for step, so that its failures read as Go's do: a path that exists but
+// is not a directory is `mkdir <path>: not a directory` (Node's recursive mkdir says EEXIST),
+// and an error names the directory it failed on. `created` collects what this call made.
+async function mkdirAllGo(path: string, mode: number, created: string[]): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (info !== undefined) {
+    if (info.isDirectory()) return;
+    throw new GoPathError("ENOTDIR", "mkdir", path);
+  }
+  let i = path.length;
+  while (i > 0 && path[i - 1] === "/") i--;
+  let j = i;
+  while (j > 0 && path[j - 1] !== "/") j--;
+  if (j > 1) await mkdirAllGo(path.slice(0, j - 1), mode, created);
+  try {
+    await mkdir(path, mode);
+  } catch (error) {
+    // Made meanwhile by someone else (or "foo/."): fine, as in Go.
+    const now = await lstat(path).catch(() => undefined);
+    if (now?.isDirectory()) return;
+    throw new GoPathError(errnoCode(error), "mkdir", path, error);
+  }
+  created.push(path);
+}
+
+/**
+ * Creates `dir` and its missing parents with `mode`, as Go's `os.MkdirAll`, failing with Go's
+ * text (a {@link GoPathError}). When `durable`, the parent of every directory created is
+ * flushed, deepest first, so the new entries survive a power loss.
+ */
+export async function mkdirDurable(dir: string, mode: number, durable: boolean): Promise<void> {
+  const created: string[] = [];
+  await mkdirAllGo(dir, mode, created);
+  if (!durable) return;
+  for (const d of created.reverse()) await fsyncDir(dirname(d));
+}
+
+/**
+ * Coalesces the directory fsyncs of concurrent writers (group commit). A writer calls
+ * {@link DirSyncGroup.sync} once its rename is done and is answered by an fsync that *began
+ * after that call*, so its rename is covered: when none is running, a new one starts at once;
+ * when one is running (it may have begun before the rename), the writer joins the single fsync
+ * queued to start when the running one ends, shared by everyone who arrives meanwhile. A
+ * burst of N writers in one directory thus costs about two fsyncs instead of N.
+ */
+export class DirSyncGroup {
+  private readonly states = new Map<string, { running?: Promise<void>; queued?: Promise<void> }>();
+
+  /** @param syncDir flushes one directory (the default: {@link fsyncDir}). */
+  constructor(private readonly syncDir: (dir: string) => Promise<void> = fsyncDir) {}
+
+  /** Resolves once an fsync of `dir` that began after this call has completed. */
+  sync(dir: string): Promise<void> {
+    let state = this.states.get(dir);
+    if (state === undefined) {
+      state = {};
+      this.states.set(dir, state);
+    }
+    const running = state.running;
+    if (running === undefined) return this.start(dir, state);
+    if (state.queued !== undefined) return state.queued;
+    const s = state;
+    const queued = running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        s.queued = undefined;
+        return this.start(dir, s);
+      });
+    s.queued = queued;
+    return queued;
+  }
+
+  private start(dir: string, state: { running?: Promise<void>; queued?: Promise<void> }) {
+    const run: Promise<void> = this.syncDir(dir).finally(() => {
+      if (state.running === run) state.running = undefined;
+      const idle = state.running === undefined && state.queued === undefined;
+      if (idle && this.states.get(dir) === state) this.states.delete(dir);
+    });
+    state.running = run;
+    return run;
+  }
+}
+
+const dirSyncs = new DirSyncGroup();
 
 /**
  * Replaces `path` with `data` atomically: a temporary file in the same directory, written and
  * flushed, then renamed over `path`, then the directory flushed. On any failure the temporary
- * file is removed and the previous content of `path`, if any, is left as it was.
+ * file is removed and the previous content of `path`, if any, is left as it was. Concurrent
+ * writers in one directory share directory fsyncs ({@link DirSyncGroup}); each still resolves
+ * only after an fsync that began after its own rename.
  */
 export async function writeFileAtomic(
   path: string,
@@ -83,7 +185,7 @@ export async function writeFileAtomic(
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-  if (durable) await fsyncDir(dir);
+  if (durable) await dirSyncs.sync(dir);
 }
 
 /**

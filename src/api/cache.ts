@@ -8,8 +8,9 @@
  */
 import { readFile as readFileCallback } from "node:fs";
 import { readdir, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { errnoCode } from "../conf/fs-errors.js";
 import { goQuote } from "../encoding/go-quote.js";
 import { compareUTF8 } from "../encoding/json.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
@@ -62,9 +63,38 @@ export interface CacheWriteOptions {
   durable?: boolean;
 }
 
+// Results directories this process has made sure of (by absolute path), or is making sure of:
+// once one is known, a write skips the MkdirAll (a stat or a mkdir per ADD). Concurrent writers
+// share one MkdirAll, so none writes before the directory's own durable creation is done.
+const knownDirs = new Map<string, Promise<void>>();
+// Far more than any runtime's cache directories: a bound, not a policy.
+const KNOWN_DIRS_MAX = 1024;
+
+function ensureDir(dir: string, durable: boolean): { ready: Promise<void>; fresh: boolean } {
+  const key = resolve(dir);
+  const known = knownDirs.get(key);
+  if (known !== undefined) return { ready: known, fresh: false };
+  if (knownDirs.size >= KNOWN_DIRS_MAX) knownDirs.clear();
+  const ready = mkdirDurable(dir, 0o700, durable);
+  knownDirs.set(key, ready);
+  // A failure is not remembered: the next write tries again (and reports the error again).
+  ready.catch(() => {
+    if (knownDirs.get(key) === ready) knownDirs.delete(key);
+  });
+  return { ready, fresh: true };
+}
+
+function forgetDir(dir: string): void {
+  knownDirs.delete(resolve(dir));
+}
+
 /**
  * Writes an attachment's record at `path` (from {@link cacheFilePath}): the results directory
- * is created with mode 0700, the record replaced atomically with mode 0600.
+ * is created with mode 0700 (Go's `os.MkdirAll`, with its error text: `mkdir <dir>: not a
+ * directory` when it is a file), the record replaced atomically with mode 0600.
+ *
+ * The directory is made sure of once per process; should it vanish later (removed by hand),
+ * the write's ENOENT (or ENOTDIR) makes it be created again and the write retried, once.
  */
 export async function writeCacheRecord(
   path: string,
@@ -72,9 +102,20 @@ export async function writeCacheRecord(
   options: CacheWriteOptions = {},
 ): Promise<void> {
   const durable = options.durable ?? true;
-  const dir = join(path, "..");
-  await mkdirDurable(dir, 0o700, durable);
-  await writeFileAtomic(path, record, { mode: 0o600, durable });
+  const dir = dirname(path);
+  const { ready, fresh } = ensureDir(dir, durable);
+  await ready;
+  try {
+    await writeFileAtomic(path, record, { mode: 0o600, durable });
+  } catch (error) {
+    // ENOENT: the directory was removed; ENOTDIR: replaced by a file, reported by the MkdirAll
+    // as before (Go's text). Any other error is the write's own, whether or not we had skipped.
+    const code = errnoCode(error);
+    if (fresh || (code !== "ENOENT" && code !== "ENOTDIR")) throw error;
+    forgetDir(dir);
+    await ensureDir(dir, durable).ready;
+    await writeFileAtomic(path, record, { mode: 0o600, durable });
+  }
 }
 
 // The callback readFile, promisified: several times faster than fs/promises' readFile for the

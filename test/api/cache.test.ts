@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isTempName, writeFileAtomic } from "../../src/api/atomic-write.js";
+import { GoPathError, isTempName, writeFileAtomic } from "../../src/api/atomic-write.js";
 import {
   cacheFilePath,
   listCachedAttachments,
@@ -159,6 +159,59 @@ describe("writeCacheRecord", () => {
       writeCacheRecord(cacheFilePath(cacheDir, "n", "c", "eth0"), record("n", "c", "eth0")),
     ).rejects.toThrow();
     expect(readdirSync(cacheDir)).toEqual(["results"]);
+  });
+
+  it("fails with Go's MkdirAll text when results/ is a file", async () => {
+    writeFileSync(join(cacheDir, "results"), "x");
+    const error = await writeCacheRecord(
+      cacheFilePath(cacheDir, "n", "c", "eth0"),
+      record("n", "c", "eth0"),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GoPathError);
+    expect((error as Error).message).toBe(`mkdir ${join(cacheDir, "results")}: not a directory`);
+    expect((error as GoPathError).code).toBe("ENOTDIR");
+  });
+
+  it("names the file in the way, as Go's MkdirAll, when an ancestor is a file", async () => {
+    writeFileSync(join(cacheDir, "file"), "x");
+    const path = cacheFilePath(join(cacheDir, "file", "sub"), "n", "c", "eth0");
+    await expect(writeCacheRecord(path, record("n", "c", "eth0"))).rejects.toMatchObject({
+      message: `mkdir ${join(cacheDir, "file")}: not a directory`,
+    });
+  });
+
+  it("creates results/ again when it was removed after a write, and retries", async () => {
+    const path = cacheFilePath(cacheDir, "n", "c", "eth0");
+    await writeCacheRecord(path, record("n", "c", "eth0"));
+    rmSync(resultsDir(cacheDir), { recursive: true });
+    await writeCacheRecord(path, record("n", "c", "eth0", { netns: "/again" }));
+    expect(readFileSync(path, "utf8")).toContain('"netns":"/again"');
+    expect(statSync(resultsDir(cacheDir)).mode & 0o777).toBe(0o700);
+    expect(readdirSync(resultsDir(cacheDir))).toEqual(["n-c-eth0"]);
+  });
+
+  it("reports Go's text when results/ was replaced by a file after a write", async () => {
+    const path = cacheFilePath(cacheDir, "n", "c", "eth0");
+    await writeCacheRecord(path, record("n", "c", "eth0"));
+    rmSync(resultsDir(cacheDir), { recursive: true });
+    writeFileSync(resultsDir(cacheDir), "x");
+    await expect(writeCacheRecord(path, record("n", "c", "eth0"))).rejects.toMatchObject({
+      message: `mkdir ${resultsDir(cacheDir)}: not a directory`,
+    });
+  });
+
+  it("writes concurrently into a new directory, every record whole", async () => {
+    const names = Array.from({ length: 30 }, (_, i) => `eth${i}`);
+    await Promise.all(
+      names.map((ifName) =>
+        writeCacheRecord(cacheFilePath(cacheDir, "n", "c", ifName), record("n", "c", ifName)),
+      ),
+    );
+    expect(readdirSync(resultsDir(cacheDir)).sort()).toEqual(names.map((n) => `n-c-${n}`).sort());
+    for (const ifName of names) {
+      const bytes = new Uint8Array(readFileSync(cacheFilePath(cacheDir, "n", "c", ifName)));
+      expect(bytes).toEqual(record("n", "c", ifName));
+    }
   });
 
   it("removes its temporary file when the rename fails", async () => {

@@ -218,8 +218,9 @@ describe("addNetworkList", () => {
   it("returns an error when the results cache file cannot be written", async () => {
     writeFileSync(join(box.cacheDir, "results"), "afdsasdfasdf");
     const error = await failure(cni.addNetworkList(list, rt));
-    expect(error.message).toMatch(
-      /^failed to set network "some-list" cached result: .*(EEXIST|ENOTDIR)/,
+    // Go's text, exactly: os.MkdirAll's PathError for a path that is not a directory.
+    expect(error.message).toBe(
+      `failed to set network "some-list" cached result: mkdir ${join(box.cacheDir, "results")}: not a directory`,
     );
   });
 

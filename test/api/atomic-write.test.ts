@@ -1,0 +1,180 @@
+/**
+ * The cache write's syscall savings, checked by counting fs calls: the results directory is
+ * made sure of once per process, and concurrent writers share directory fsyncs (group commit)
+ * while each still waits for an fsync that began after its own call.
+ */
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { DirSyncGroup } from "../../src/api/atomic-write.js";
+import { cacheFilePath, resultsDir, writeCacheRecord } from "../../src/api/cache.js";
+
+const calls = vi.hoisted(() => ({ stat: 0, mkdir: 0, dirOpens: 0 }));
+
+vi.mock("node:fs/promises", async (importOriginal) => {
+  const real = await importOriginal<typeof import("node:fs/promises")>();
+  return {
+    ...real,
+    stat: (...args: Parameters<typeof real.stat>) => {
+      calls.stat++;
+      return real.stat(...args);
+    },
+    mkdir: (...args: Parameters<typeof real.mkdir>) => {
+      calls.mkdir++;
+      return real.mkdir(...args);
+    },
+    open: (...args: Parameters<typeof real.open>) => {
+      // fsyncDir opens the directory read-only; the temporary files are opened "wx".
+      if (args[1] === "r") calls.dirOpens++;
+      return real.open(...args);
+    },
+  };
+});
+
+let cacheDir: string;
+beforeEach(() => {
+  cacheDir = mkdtempSync(join(tmpdir(), "libcni-api-atomic-"));
+  Object.assign(calls, { stat: 0, mkdir: 0, dirOpens: 0 });
+});
+afterEach(() => {
+  rmSync(cacheDir, { recursive: true, force: true });
+});
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+describe("writeCacheRecord's directory handling", () => {
+  it("makes sure of results/ on the first write only", async () => {
+    await writeCacheRecord(cacheFilePath(cacheDir, "n", "c", "eth0"), bytes("1"));
+    expect(calls.mkdir).toBe(1);
+    const before = { ...calls };
+    for (let i = 0; i < 5; i++) {
+      await writeCacheRecord(cacheFilePath(cacheDir, "n", "c", `eth${i}`), bytes("2"));
+    }
+    expect(calls.stat).toBe(before.stat);
+    expect(calls.mkdir).toBe(before.mkdir);
+    // Still one directory fsync per sequential write: durability is unchanged.
+    expect(calls.dirOpens - before.dirOpens).toBe(5);
+  });
+
+  it("shares directory fsyncs among concurrent writers", async () => {
+    await writeCacheRecord(cacheFilePath(cacheDir, "n", "c", "first"), bytes("1"));
+    const before = calls.dirOpens;
+    const names = Array.from({ length: 40 }, (_, i) => `eth${i}`);
+    await Promise.all(
+      names.map((n) => writeCacheRecord(cacheFilePath(cacheDir, "n", "c", n), bytes(n))),
+    );
+    const syncs = calls.dirOpens - before;
+    expect(syncs).toBeGreaterThanOrEqual(1);
+    expect(syncs).toBeLessThan(names.length);
+    expect(readdirSync(resultsDir(cacheDir))).toHaveLength(names.length + 1);
+  });
+});
+
+describe("DirSyncGroup", () => {
+  // A fake fsync the test finishes by hand, recording when each began and ended on one clock.
+  interface FakeSync {
+    start: number;
+    end?: number;
+    fail: boolean;
+    finish: () => void;
+  }
+
+  it("answers every caller with an fsync that began after its call, with that fsync's outcome", async () => {
+    type Step = { kind: "call" } | { kind: "finish"; fail: boolean };
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      fc.constant<Step>({ kind: "call" }),
+      fc.boolean().map<Step>((fail) => ({ kind: "finish", fail })),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 60 }), async (steps) => {
+        let clock = 0;
+        const syncs: FakeSync[] = [];
+        const group = new DirSyncGroup(
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const s: FakeSync = {
+                start: ++clock,
+                fail: false,
+                finish: () => {
+                  s.end = ++clock;
+                  if (s.fail) reject(new Error("EIO"));
+                  else resolve();
+                },
+              };
+              syncs.push(s);
+            }),
+        );
+        const callers: { at: number; settled?: { at: number; ok: boolean } }[] = [];
+        const flush = () => new Promise((r) => setImmediate(r));
+        const finishOldest = (fail: boolean) => {
+          const s = syncs.find((x) => x.end === undefined);
+          if (s === undefined) return false;
+          s.fail = fail;
+          s.finish();
+          return true;
+        };
+        for (const st of steps) {
+          if (st.kind === "call") {
+            const c: (typeof callers)[number] = { at: ++clock };
+            callers.push(c);
+            group.sync("/d").then(
+              () => {
+                c.settled = { at: clock, ok: true };
+              },
+              () => {
+                c.settled = { at: clock, ok: false };
+              },
+            );
+          } else {
+            finishOldest(st.fail);
+          }
+          await flush();
+        }
+        // Drain: everything asked for is eventually answered.
+        while (finishOldest(false)) await flush();
+        for (const c of callers) {
+          expect(c.settled).toBeDefined();
+          // The first fsync begun after the call covers it; the caller hears its outcome.
+          const covering = syncs.find((s) => s.start > c.at);
+          expect(covering).toBeDefined();
+          expect(covering?.end).toBeDefined();
+          expect(c.settled?.at).toBeGreaterThanOrEqual(covering?.end ?? Infinity);
+          expect(c.settled?.ok).toBe(!covering?.fail);
+        }
+        // Coalescing: never more fsyncs than calls, at most one running at a time.
+        expect(syncs.length).toBeLessThanOrEqual(callers.length);
+        const overlapping = syncs.some((a, i) =>
+          syncs.some((b, j) => i < j && b.start < (a.end ?? Infinity) && a.start < (b.end ?? 0)),
+        );
+        expect(overlapping).toBe(false);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("starts at most two fsyncs for a burst of callers during one", async () => {
+    const started: string[] = [];
+    const finishers: (() => void)[] = [];
+    const group = new DirSyncGroup(async (dir) => {
+      started.push(dir);
+      await new Promise<void>((r) => finishers.push(r));
+    });
+    const first = group.sync("/d");
+    const burst = Array.from({ length: 10 }, () => group.sync("/d"));
+    expect(started).toHaveLength(1);
+    finishers[0]();
+    await first;
+    await new Promise((r) => setImmediate(r));
+    expect(started).toHaveLength(2);
+    finishers[1]();
+    await Promise.all(burst);
+    expect(started).toHaveLength(2);
+    // Another directory has its own fsyncs.
+    const other = group.sync("/e");
+    expect(started).toEqual(["/d", "/d", "/e"]);
+    finishers[2]();
+    await other;
+  });
+});
