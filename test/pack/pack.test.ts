@@ -9,7 +9,17 @@
  * this repository's locked production dependencies and their registry tarball addresses, which
  * npm then reads from its cache by integrity.
  */
-import { access, constants, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import {
+  access,
+  constants,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,7 +32,6 @@ let root = "";
 let project = "";
 let tarball = "";
 let packedFiles: string[] = [];
-let installSeconds = 0;
 
 /** The environment for npm children: without the npm_* variables of an enclosing `npm test`. */
 function npmEnv(): Record<string, string> {
@@ -84,9 +93,7 @@ beforeAll(async () => {
   );
   const registry = String((await npm(["config", "get", "registry"], project)).stdout).trim();
   await writeFile(join(project, "package-lock.json"), await smokeLockfile(registry));
-  const t0 = Date.now();
   await npm(["install", "--offline", "--no-audit", "--no-fund", tarball], project);
-  installSeconds = (Date.now() - t0) / 1000;
 }, 120_000);
 
 afterAll(async () => {
@@ -111,15 +118,16 @@ describe("npm pack", () => {
 });
 
 describe("the tarball installed offline into an empty project", () => {
-  it("installs libcni and its three dependencies", async () => {
+  it("installs libcni, which has no runtime dependencies", async () => {
     const installed = JSON.parse(
       await readFile(join(project, "node_modules", "libcni", "package.json"), "utf8"),
     );
     expect(installed.name).toBe("libcni");
-    for (const dep of ["ajv", "execa", "fs-extra"]) {
-      await access(join(project, "node_modules", dep, "package.json"));
-    }
-    expect(installSeconds).toBeLessThan(30);
+    expect(installed.dependencies).toBeUndefined();
+    const modules = (await readdir(join(project, "node_modules"))).filter(
+      (n) => !n.startsWith("."),
+    );
+    expect(modules).toEqual(["libcni"]);
   });
 
   it("imports from every subpath, each with its declarations", async () => {
