@@ -18,21 +18,11 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  access,
-  chmod,
-  constants,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  rm,
-  symlink,
-  writeFile,
-} from "node:fs/promises";
+import { access, constants, mkdtemp, readdir, readFile, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureDir, outputFile, outputJson, pathExists, readJson, remove } from "fs-extra/esm";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const packageRoot = join(here, "..", "..");
@@ -124,23 +114,21 @@ class Demo {
   }
 
   async setUp() {
-    await mkdir(this.bin);
-    await mkdir(this.netd);
-    await mkdir(this.state);
+    await ensureDir(this.bin);
+    await ensureDir(this.state);
     const source = join(here, this.real ? "net.d-real" : "net.d", "10-hello.conflist");
-    const list = relocateDataDirs(JSON.parse(await readFile(source, "utf8")), this.state);
-    await writeFile(join(this.netd, "10-hello.conflist"), `${JSON.stringify(list, null, 2)}\n`);
+    const list = relocateDataDirs(await readJson(source), this.state);
+    await outputJson(join(this.netd, "10-hello.conflist"), list, { spaces: 2 });
     if (this.real) return this.setUpReal();
     // "Installing" the example plugins: CNI finds a plugin by its type in CNI_PATH.
     for (const name of ["hello-net", "hello-portmap"]) {
       await symlink(join(packageRoot, "examples", "plugins", `${name}.mjs`), join(this.bin, name));
     }
     // Any path does as a netns for plugins that do not enter it.
-    await mkdir(join(this.root, "netns"));
     this.blue = join(this.root, "netns", "blue");
     this.green = join(this.root, "netns", "green");
-    await writeFile(this.blue, "");
-    await writeFile(this.green, "");
+    await outputFile(this.blue, "");
+    await outputFile(this.green, "");
   }
 
   async setUpReal() {
@@ -178,11 +166,11 @@ class Demo {
     this.green = `/run/netns/${this.prefix}-green`;
     for (const plugin of realPlugins) {
       const wrapper = join(this.bin, plugin);
-      await writeFile(
+      await outputFile(
         wrapper,
         `#!/bin/sh\n# Run the real ${plugin} inside the demo's host namespace.\nexec nsenter --net=/run/netns/${this.hostNs} ${join(realPluginDir, plugin)}\n`,
+        { mode: 0o755 },
       );
-      await chmod(wrapper, 0o755);
     }
   }
 
@@ -326,15 +314,13 @@ class Demo {
     for (const ns of this.namespaces.reverse()) {
       await run("ip", ["netns", "del", ns]);
     }
-    await rm(this.root, { recursive: true, force: true });
+    await remove(this.root);
   }
 }
 
 async function main() {
   const real = process.argv.includes("--real");
-  try {
-    await access(cnitoolBin);
-  } catch {
+  if (!(await pathExists(cnitoolBin))) {
     console.error(`${cnitoolBin} is missing: run \`npm run build\` first`);
     return 1;
   }

@@ -9,15 +9,16 @@
  * it (and succeeds when there is nothing to release, as the spec requires); GC releases every
  * lease of an attachment the runtime no longer lists; STATUS reports an exhausted pool.
  *
- * Config: `{"type": "hello-net", "subnet": "10.22.0.0/24", "dataDir": "/var/lib/hello-cni"}`.
+ * Config: `{"type": "hello-net", "subnet": "10.22.0.0/24", "dataDir": "/var/lib/hello-cni"}`,
+ * checked against the JSON Schema below (with ajv, in ./lib/conf.mjs) before anything is done.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { ensureDir, remove } from "fs-extra/esm";
 import { pluginMain, printResult } from "libcni/skel";
 import {
   CNIError,
-  ErrInvalidNetworkConfig,
   ErrPluginNotAvailable,
   ErrUnknownContainer,
   parseCIDR,
@@ -25,7 +26,27 @@ import {
   Result100,
 } from "libcni/types";
 import { parsePrevResult, pluginSupports } from "libcni/version";
-import { dataDir, isValidAttachment, loadConf } from "./lib/conf.mjs";
+import { configLoader, dataDirMessage, dataDirSchema, isValidAttachment } from "./lib/conf.mjs";
+
+/** An IPv4 address, each octet 0-255. */
+const ipv4 =
+  "(?:(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
+
+/** hello-net's own keys; a subnet from /8 to /30, so that it has an address to lease. */
+const loadConf = configLoader(
+  {
+    type: "object",
+    required: ["dataDir", "subnet"],
+    properties: {
+      dataDir: dataDirSchema,
+      subnet: { type: "string", pattern: `^${ipv4}/(?:[89]|[12]\\d|30)$` },
+    },
+  },
+  {
+    dataDir: dataDirMessage,
+    subnet: (raw) => `invalid subnet ${JSON.stringify(raw.subnet)}`,
+  },
+);
 
 /** An IPv4 address as a number, and back. */
 const toNumber = (ip) => ip.split(".").reduce((n, part) => n * 256 + Number(part), 0);
@@ -33,13 +54,11 @@ const toDotted = (n) => [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift)
 
 /** The subnet's usable addresses: gateway first, then the ones to lease. */
 function pool(subnet) {
-  const match = /^(\d+\.\d+\.\d+\.\d+)\/(\d+)$/.exec(subnet ?? "");
-  const prefix = match ? Number(match[2]) : -1;
-  if (!match || prefix < 8 || prefix > 30) {
-    throw new CNIError(ErrInvalidNetworkConfig, `invalid subnet ${JSON.stringify(subnet)}`);
-  }
+  // The schema has checked the form and the prefix length.
+  const [ip, length] = subnet.split("/");
+  const prefix = Number(length);
   const size = 2 ** (32 - prefix);
-  const base = toNumber(match[1]) - (toNumber(match[1]) % size);
+  const base = toNumber(ip) - (toNumber(ip) % size);
   const addresses = [];
   for (let n = base + 2; n < base + size - 1; n++) addresses.push(toDotted(n));
   return { prefix, gateway: toDotted(base + 1), addresses };
@@ -47,8 +66,8 @@ function pool(subnet) {
 
 /** The lease directory of a network, created on first use. */
 async function leaseDir(raw, conf) {
-  const dir = join(dataDir(raw), conf.name);
-  await mkdir(dir, { recursive: true });
+  const dir = join(raw.dataDir, conf.name);
+  await ensureDir(dir);
   return dir;
 }
 
@@ -115,7 +134,7 @@ async function del(args) {
   const { conf, raw } = loadConf(args.stdinData);
   const dir = await leaseDir(raw, conf);
   for (const [address, who] of await leases(dir)) {
-    if (who === owner(args)) await rm(join(dir, address), { force: true });
+    if (who === owner(args)) await remove(join(dir, address));
   }
 }
 
@@ -124,8 +143,7 @@ async function gc(args) {
   const dir = await leaseDir(raw, conf);
   for (const [address, who] of await leases(dir)) {
     const [containerID, ifName] = who.split(" ");
-    if (!isValidAttachment(conf, containerID, ifName))
-      await rm(join(dir, address), { force: true });
+    if (!isValidAttachment(conf, containerID, ifName)) await remove(join(dir, address));
   }
 }
 

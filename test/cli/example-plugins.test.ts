@@ -1,12 +1,14 @@
 /**
  * The demo's example plugins (examples/plugins/, written with libcni/skel) beyond the demo's
  * happy path: idempotent ADD, an exhausted pool for ADD and STATUS, CHECK of a lost lease, GC
- * keeping what it is told to, and a chained plugin run without a previous result.
+ * keeping what it is told to, a chained plugin run without a previous result, and each plugin's
+ * own keys checked against its JSON Schema (ajv) with error code 7 and ajv's text as details.
  */
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { containerIDForNetns } from "../../src/cli/runtime-config.js";
 import { runInProcess } from "./helpers.js";
@@ -48,6 +50,22 @@ afterEach(async () => {
 const cnitool = (...argv: string[]) =>
   runInProcess(["--cache-dir", join(root, "cache"), ...argv], env);
 const firstLine = (text: string) => text.split("\n")[0];
+
+/** Runs an example plugin directly, as a runtime would; its exit code and stdout (JSON). */
+async function plugin(name: string, command: string, conf: Record<string, unknown>) {
+  const r = await execa(process.execPath, [join(examples, `${name}.mjs`)], {
+    reject: false,
+    input: JSON.stringify({ cniVersion: "1.1.0", name: "net", type: name, ...conf }),
+    env: {
+      CNI_COMMAND: command,
+      CNI_CONTAINERID: "c1",
+      CNI_NETNS: "/run/netns/a",
+      CNI_IFNAME: "eth0",
+      CNI_PATH: join(root, "bin"),
+    },
+  });
+  return { code: r.exitCode, out: JSON.parse(String(r.stdout)) };
+}
 
 describe("hello-net", () => {
   it("leases the subnet's first free address, the same one again for the same attachment", async () => {
@@ -105,6 +123,55 @@ describe("hello-net", () => {
       "1.0.0",
       "1.1.0",
     ]);
+  });
+});
+
+describe("config validation (ajv)", () => {
+  it("hello-net without dataDir fails with code 7, its own message and ajv's details", async () => {
+    for (const command of ["ADD", "DEL"]) {
+      const r = await plugin("hello-net", command, { subnet: "10.9.0.0/24" });
+      expect(r.code).toBe(1);
+      expect(r.out).toEqual({
+        code: 7,
+        msg: "dataDir must be set to a directory",
+        details: "config must have required property 'dataDir'",
+      });
+    }
+    const empty = await plugin("hello-net", "ADD", { subnet: "10.9.0.0/24", dataDir: "" });
+    expect(empty.out.msg).toBe("dataDir must be set to a directory");
+    expect(empty.out.details).toBe("config/dataDir must NOT have fewer than 1 characters");
+  });
+
+  it("hello-net refuses a subnet that is not IPv4 /8../30, before writing anything", async () => {
+    for (const subnet of ["10.9.0.0/31", "10.9.0.0/7", "10.9.0.256/24", "fd00::/64", 24]) {
+      const r = await plugin("hello-net", "ADD", { subnet, dataDir: join(root, "leases") });
+      expect(r.code).toBe(1);
+      expect(r.out.code).toBe(7);
+      expect(r.out.msg).toBe(`invalid subnet ${JSON.stringify(subnet)}`);
+      expect(r.out.details).toMatch(/^config\/subnet must /);
+    }
+    await expect(readdir(root)).resolves.not.toContain("leases");
+  });
+
+  it("hello-portmap checks the portMappings the runtime passes", async () => {
+    const bad = await plugin("hello-portmap", "ADD", {
+      dataDir: join(root, "ports"),
+      runtimeConfig: { portMappings: [{ hostPort: 70000, containerPort: 80 }] },
+    });
+    expect(bad.out).toEqual({
+      code: 7,
+      msg: "invalid portMappings: each needs a hostPort and a containerPort (1-65535)",
+      details: "config/runtimeConfig/portMappings/0/hostPort must be <= 65535",
+    });
+    const missing = await plugin("hello-portmap", "DEL", {
+      dataDir: join(root, "ports"),
+      runtimeConfig: { portMappings: [{ hostPort: 8080 }] },
+    });
+    expect(missing.out.details).toBe(
+      "config/runtimeConfig/portMappings/0 must have required property 'containerPort'",
+    );
+    const none = await plugin("hello-portmap", "DEL", {});
+    expect(none.out.msg).toBe("dataDir must be set to a directory");
   });
 });
 
