@@ -23,23 +23,6 @@ export function goTypeName(value: unknown): string {
   }
 }
 
-// unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space only.
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
-const shortEscapes: Record<number, string> = {
-  7: "\\a",
-  8: "\\b",
-  12: "\\f",
-  10: "\\n",
-  13: "\\r",
-  9: "\\t",
-  11: "\\v",
-};
-
-function hex(n: number, width: number): string {
-  return n.toString(16).padStart(width, "0");
-}
-
 /**
  * Go's `strings.ToLower`: the simple (one-to-one) lowercase mapping of each rune. JavaScript's
  * `toLowerCase` applies the full mapping, which turns U+0130 into two code points and a final
