@@ -4,10 +4,10 @@
  * status) for each case in cases.json, run in a sandbox laid out as upstream-cnitool.test.ts
  * lays it out, with the noop fixture plugin.
  *
- * The reference binary is upstream's cnitool/main.go and cnitool/cmd/*.go (v1.3.0+main) built
- * with Go against github.com/spf13/cobra v1.9.1 and github.com/spf13/pflag v1.0.6 (the versions
- * upstream's go.mod pins) and Debian's libcni 1.1.2 (GOPATH mode; LoadNetworkConf spelled
- * LoadConfList there; the GC and STATUS calls stubbed out, 1.1.2 having neither):
+ * The reference is a cnitool binary given as the argument: the goldens in this directory were
+ * recorded from upstream's cnitool (v1.3.0+main, cobra 1.9.1, pflag 1.0.6) over Debian's Go
+ * libcni 1.1.2. How that binary is built is not part of this repository, which carries none of
+ * upstream's code.
  *
  *   node test/cli/goldens/generate.mjs /path/to/reference/cnitool
  *

@@ -1,3 +1,0 @@
-module libcni-conf-oracle
-
-go 1.19
