@@ -17,6 +17,7 @@ export const toGoJSON: unique symbol = Symbol.for("libcni.toGoJSON");
 
 /** A value with its own Go encoding (Go's `json.Marshaler`). */
 export interface GoMarshaler {
+  /** The value to encode in this one's place (Go's `MarshalJSON`, before the bytes). */
   [toGoJSON](): unknown;
 }
 

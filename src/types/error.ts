@@ -38,6 +38,16 @@ import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
 
 const brand = Symbol.for("libcni.CNIError");
 
+/** The spec's error object, as a plugin prints it. */
+export interface CNIErrorJSON {
+  /** The error code. */
+  code: number;
+  /** The short message. */
+  msg: string;
+  /** Longer details; absent when empty. */
+  details?: string;
+}
+
 /** Options carried by a CNIError beyond the wire fields. */
 export interface CNIErrorOptions {
   /** The underlying error, kept for diagnostics. */
@@ -49,8 +59,11 @@ export interface CNIErrorOptions {
  * Its `message` is upstream's `Error()`: msg, then "; " + details when there are details.
  */
 export class CNIError extends Error {
+  /** The spec's error code (`ErrUnknown` … `ErrInternal`, or a plugin's own code above 99). */
   readonly code: number;
+  /** The short message (the wire's `msg`). */
   readonly msg: string;
+  /** Longer details, "" when there are none (the wire's `details`, omitted when empty). */
   readonly details: string;
 
   constructor(code: number, msg: string, details = "", options: CNIErrorOptions = {}) {
@@ -65,6 +78,7 @@ export class CNIError extends Error {
     Object.defineProperty(this, brand, { value: true });
   }
 
+  /** True for a CNIError from this copy of the library or another (a registry-symbol brand). */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // Subclasses keep the ordinary prototype check; only CNIError itself answers by brand.
     // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof was asked about
@@ -73,7 +87,7 @@ export class CNIError extends Error {
   }
 
   /** The wire form, in Go's field order, `details` omitted when empty. */
-  toJSON(): { code: number; msg: string; details?: string } {
+  toJSON(): CNIErrorJSON {
     return goStruct({
       code: this.code,
       msg: this.msg,
