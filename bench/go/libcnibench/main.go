@@ -14,8 +14,9 @@
 //
 // Answer: {"ns": elapsed nanoseconds} or {"error": "..."}.
 //
-// libcni 1.1.2 predates GC (added in v1.2.0), so "gc" runs upstream v1.3.0's GCNetworkList
-// and GetCachedAttachments, copied below line for line over 1.1.2's public API.
+// libcni 1.1.2 predates GC, so "gc" runs this program's own gcList, written from the documented
+// behaviour over 1.1.2's public API: read and decode every cached record, DelNetworkList each
+// stale attachment of the network, then one GC request per plugin carrying the valid set.
 package main
 
 import (
@@ -26,7 +27,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -34,7 +34,6 @@ import (
 
 	"github.com/containernetworking/cni/libcni"
 	"github.com/containernetworking/cni/pkg/invoke"
-	"github.com/containernetworking/cni/pkg/types"
 	"github.com/containernetworking/cni/pkg/version"
 )
 
@@ -122,139 +121,113 @@ func loadconfs(c command) (time.Duration, error) {
 	return elapsed, nil
 }
 
-// ---- upstream v1.3.0 GC, over 1.1.2 ----
+// ---- GC, written for this benchmark over 1.1.2's public API ----
 
-type gcAttachment struct {
+// attachmentKey identifies one attachment in the valid set; JSON keys as in a GC request.
+type attachmentKey struct {
 	ContainerID string `json:"containerID"`
 	IfName      string `json:"ifname"`
 }
 
-type networkAttachment struct {
-	ContainerID    string
-	Network        string
-	IfName         string
-	Config         []byte
-	NetNS          string
-	CniArgs        [][2]string
-	CapabilityArgs map[string]interface{}
-}
-
-type cachedInfo struct {
+// cacheRecord is one cniCacheV1 file as the library writes it. Every field is decoded,
+// result included, so that Go does the same decoding work as the TypeScript side.
+type cacheRecord struct {
 	Kind           string                 `json:"kind"`
 	ContainerID    string                 `json:"containerId"`
 	Config         []byte                 `json:"config"`
 	IfName         string                 `json:"ifName"`
 	NetworkName    string                 `json:"networkName"`
-	NetNS          string                 `json:"netns,omitempty"`
-	CniArgs        [][2]string            `json:"cniArgs,omitempty"`
-	CapabilityArgs map[string]interface{} `json:"capabilityArgs,omitempty"`
-	RawResult      map[string]interface{} `json:"result,omitempty"`
-	Result         types.Result           `json:"-"`
+	NetNS          string                 `json:"netns"`
+	CNIArgs        [][2]string            `json:"cniArgs"`
+	CapabilityArgs map[string]interface{} `json:"capabilityArgs"`
+	Result         map[string]interface{} `json:"result"`
 }
 
-// getCachedAttachments is v1.3.0's CNIConfig.GetCachedAttachments.
-func getCachedAttachments(cacheDir, containerID string) ([]*networkAttachment, error) {
-	dirPath := filepath.Join(cacheDir, "results")
-	entries, err := os.ReadDir(dirPath)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, nil
-		}
+// staleRuntimeConfs reads every record under <cacheDir>/results and returns a RuntimeConf
+// for each attachment of network whose key is not in keep. Files that cannot be read or
+// decoded, or are not cniCacheV1 records naming an interface, are not attachments.
+func staleRuntimeConfs(cacheDir, network string, keep map[attachmentKey]bool) ([]*libcni.RuntimeConf, error) {
+	dir := filepath.Join(cacheDir, "results")
+	entries, err := os.ReadDir(dir) // sorted by name
+	if os.IsNotExist(err) {
+		return nil, nil
+	} else if err != nil {
 		return nil, err
 	}
-	fileNames := make([]string, 0, len(entries))
+	var stale []*libcni.RuntimeConf
 	for _, e := range entries {
-		fileNames = append(fileNames, e.Name())
-	}
-	sort.Strings(fileNames)
-	attachments := []*networkAttachment{}
-	for _, fname := range fileNames {
-		if len(containerID) > 0 {
-			part := fmt.Sprintf("-%s-", containerID)
-			pos := strings.Index(fname, part)
-			if pos <= 0 || pos+len(part) >= len(fname) {
-				continue
-			}
-		}
-		bytes, err := os.ReadFile(filepath.Join(dirPath, fname))
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			continue
 		}
-		info := cachedInfo{}
-		if err := json.Unmarshal(bytes, &info); err != nil {
+		var r cacheRecord
+		if json.Unmarshal(data, &r) != nil || r.Kind != libcni.CNICacheV1 || r.IfName == "" || r.NetworkName != network {
 			continue
 		}
-		if info.Kind != libcni.CNICacheV1 {
+		if keep[attachmentKey{r.ContainerID, r.IfName}] {
 			continue
 		}
-		if len(containerID) > 0 && info.ContainerID != containerID {
-			continue
-		}
-		if info.IfName == "" || info.NetworkName == "" {
-			continue
-		}
-		attachments = append(attachments, &networkAttachment{
-			ContainerID: info.ContainerID, Network: info.NetworkName, IfName: info.IfName,
-			Config: info.Config, NetNS: info.NetNS, CniArgs: info.CniArgs, CapabilityArgs: info.CapabilityArgs,
+		stale = append(stale, &libcni.RuntimeConf{
+			ContainerID:    r.ContainerID,
+			NetNS:          r.NetNS,
+			IfName:         r.IfName,
+			Args:           r.CNIArgs,
+			CapabilityArgs: r.CapabilityArgs,
 		})
 	}
-	return attachments, nil
+	return stale, nil
 }
 
-// gcNetworkList is v1.3.0's CNIConfig.GCNetworkList (its plugin call is gcNetwork's).
-func gcNetworkList(ctx context.Context, cni *libcni.CNIConfig, cacheDir string, list *libcni.NetworkConfigList, valid []gcAttachment) error {
-	cachedAttachments, err := getCachedAttachments(cacheDir, "")
-	if err != nil {
-		return nil
-	}
-	validAttachments := make(map[gcAttachment]interface{}, len(valid))
+// gcList deletes the stale attachments of list, then (config version 1.1.0 and up) sends
+// each plugin a GC request carrying the valid set. It goes on after a failure and returns
+// every failure, one per line.
+func gcList(ctx context.Context, cni *libcni.CNIConfig, cacheDir string, list *libcni.NetworkConfigList, valid []attachmentKey) error {
+	keep := make(map[attachmentKey]bool, len(valid))
 	for _, a := range valid {
-		validAttachments[a] = nil
+		keep[a] = true
 	}
-	var errs []error
-	for _, cachedAttachment := range cachedAttachments {
-		if cachedAttachment.Network != list.Name {
-			continue
-		}
-		gca := gcAttachment{ContainerID: cachedAttachment.ContainerID, IfName: cachedAttachment.IfName}
-		if _, ok := validAttachments[gca]; ok {
-			continue
-		}
-		rt := libcni.RuntimeConf{
-			ContainerID: cachedAttachment.ContainerID, NetNS: cachedAttachment.NetNS, IfName: cachedAttachment.IfName,
-			Args: cachedAttachment.CniArgs, CapabilityArgs: cachedAttachment.CapabilityArgs,
-		}
-		if err := cni.DelNetworkList(ctx, list, &rt); err != nil {
-			errs = append(errs, fmt.Errorf("failed to delete stale attachment %s %s: %w", rt.ContainerID, rt.IfName, err))
+	stale, err := staleRuntimeConfs(cacheDir, list.Name, keep)
+	if err != nil {
+		return err
+	}
+	var failures []string
+	for _, rt := range stale {
+		if err := cni.DelNetworkList(ctx, list, rt); err != nil {
+			failures = append(failures, fmt.Sprintf("deleting %s/%s: %v", rt.ContainerID, rt.IfName, err))
 		}
 	}
-	if gt, _ := version.GreaterThanOrEqualTo(list.CNIVersion, "1.1.0"); gt {
-		inject := map[string]interface{}{
+	if ok, _ := version.GreaterThanOrEqualTo(list.CNIVersion, "1.1.0"); ok {
+		extra := map[string]interface{}{
 			"name":                      list.Name,
 			"cniVersion":                list.CNIVersion,
 			"cni.dev/valid-attachments": valid,
 			"cni.dev/attachments":       valid,
 		}
-		for _, plugin := range list.Plugins {
-			pluginConfig, err := libcni.InjectConf(plugin, inject)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			exec := &invoke.DefaultExec{RawExec: &invoke.RawExec{Stderr: os.Stderr}}
-			pluginPath, err := exec.FindInPath(plugin.Network.Type, cni.Path)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			args := &invoke.Args{Command: "GC", Path: strings.Join(cni.Path, string(os.PathListSeparator))}
-			if err := invoke.ExecPluginWithoutResult(ctx, pluginPath, pluginConfig.Bytes, args, exec); err != nil {
-				errs = append(errs, fmt.Errorf("failed to GC plugin %s: %w", plugin.Network.Type, err))
+		env := &invoke.Args{Command: "GC", Path: strings.Join(cni.Path, string(os.PathListSeparator))}
+		for _, p := range list.Plugins {
+			if err := gcPlugin(ctx, cni.Path, p, extra, env); err != nil {
+				failures = append(failures, err.Error())
 			}
 		}
 	}
-	if len(errs) > 0 {
-		return errs[0]
+	if len(failures) > 0 {
+		return errors.New(strings.Join(failures, "\n"))
+	}
+	return nil
+}
+
+// gcPlugin sends one plugin its GC request: its config with extra merged in.
+func gcPlugin(ctx context.Context, paths []string, p *libcni.NetworkConfig, extra map[string]interface{}, env *invoke.Args) error {
+	conf, err := libcni.InjectConf(p, extra)
+	if err != nil {
+		return err
+	}
+	exe, err := invoke.FindInPath(p.Network.Type, paths)
+	if err != nil {
+		return err
+	}
+	if err := invoke.ExecPluginWithoutResult(ctx, exe, conf.Bytes, env, nil); err != nil {
+		return fmt.Errorf("GC of plugin %s: %w", p.Network.Type, err)
 	}
 	return nil
 }
@@ -265,12 +238,12 @@ func gc(c command) (time.Duration, error) {
 		return 0, err
 	}
 	cni := libcni.NewCNIConfigWithCacheDir([]string{c.PluginDir}, c.CacheDir, nil)
-	valid := make([]gcAttachment, c.Valid)
+	valid := make([]attachmentKey, c.Valid)
 	for i := range valid {
-		valid[i] = gcAttachment{ContainerID: fmt.Sprintf("%s%d", c.Prefix, i), IfName: "eth0"}
+		valid[i] = attachmentKey{ContainerID: fmt.Sprintf("%s%d", c.Prefix, i), IfName: "eth0"}
 	}
 	start := time.Now()
-	err = gcNetworkList(context.Background(), cni, c.CacheDir, list, valid)
+	err = gcList(context.Background(), cni, c.CacheDir, list, valid)
 	return time.Since(start), err
 }
 
