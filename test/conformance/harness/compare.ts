@@ -227,7 +227,9 @@ function explainValue(
     return undefined;
   }
   if (a.kind === "attachments") {
-    // cache-netns: a 1.1.2 record has no netns, so upstream's listing of it says "".
+    // Go's side is the driver's own listing (cachelisting.go, from the documented rules:
+    // 1.1.2 has no GetCachedAttachments) over the records 1.1.2 wrote.
+    // cache-netns: a 1.1.2 record has no netns, so that listing of it says "".
     // parse-v130-syntax: Go's records hold the equivalent list it was given.
     const rt = c.runtimeConf;
     const relabelList = (x: string): string => (mentions110(c) ? relabel110Text(x) : x);

@@ -11,7 +11,8 @@
 //	  "ops": ["add","check","del","getCachedResult","getCachedConfig","validate",
 //	          "versionInfo:<type>","addNet","checkNet","delNet","getNetCachedResult",
 //	          "getNetCachedConfig","validateNet","confListFromConf",
-//	          "getCachedAttachments" (rt's container), "getCachedAttachments:all"],
+//	          "getCachedAttachments" (rt's container), "getCachedAttachments:all":
+//	          the driver's own listing written from the documented rules, as 1.1.2 lacks it],
 //	  "watchDirs": [...] }
 //
 // Output (stdout, JSON): the parse outcome of each config, then per op its result (Go's
@@ -319,12 +320,10 @@ func run(in *input) (*output, error) {
 			if op == "getCachedAttachments:all" {
 				cid = ""
 			}
-			atts, err := getCachedAttachments(in.CacheDir, cid)
+			// 1.1.2 has no GetCachedAttachments: the driver's own listing (cachelisting.go).
+			atts, err := listCachedAttachments(in.CacheDir, cid)
 			o.Error = toErr(err)
 			if err == nil {
-				if atts == nil {
-					atts = []attachmentOut{}
-				}
 				o.Attachments = &atts
 			}
 		case strings.HasPrefix(op, "versionInfo:"):
