@@ -5,6 +5,7 @@
  * since upstream's error messages embed that text.
  */
 import { toBytes, utf8Decode } from "./bytes.js";
+import { goQuote } from "./go-quote.js";
 import { UnmarshalTypeError } from "./struct.js";
 
 /** Go's limit on nesting depth in encoding/json. */
@@ -339,24 +340,6 @@ class Scanner {
 export function quoteChar(c: number): string {
   if (c === 0x27) return "'\\''";
   if (c === 0x22) return "'\"'";
-  return `'${quoteRuneBody(c)}'`;
-}
-
-const named: Record<number, string> = {
-  7: "\\a",
-  8: "\\b",
-  12: "\\f",
-  10: "\\n",
-  13: "\\r",
-  9: "\\t",
-  11: "\\v",
-  92: "\\\\",
-};
-
-// strconv.Quote of string(rune(c)) for c in 0..255, without the surrounding quotes.
-function quoteRuneBody(c: number): string {
-  if (named[c]) return named[c];
-  if (c < 0x20 || c === 0x7f) return `\\x${c.toString(16).padStart(2, "0")}`;
-  if ((c >= 0x80 && c <= 0xa0) || c === 0xad) return `\\u00${c.toString(16).padStart(2, "0")}`;
-  return String.fromCharCode(c);
+  // strconv.Quote(string(rune(c))), its double quotes swapped for single ones.
+  return `'${goQuote(String.fromCharCode(c)).slice(1, -1)}'`;
 }
