@@ -1,7 +1,7 @@
 /**
  * Running a plugin for a result, for no result, or for its VERSION (upstream pkg/invoke/exec.go).
  */
-import { createResultForVersion, type Result } from "../types/index.js";
+import { findCreator, type Result } from "../types/index.js";
 import { current, decodePluginInfo, type PluginInfo, pluginSupports } from "../version/index.js";
 import { Args, type CNIArgs } from "./args.js";
 import { fixupResultVersion } from "./fixup.js";
@@ -63,8 +63,9 @@ export async function execPluginWithResult(
 ): Promise<Result> {
   const runner = exec ?? defaultExec();
   const stdout = await runner.execPlugin(pluginPath, netconf, args.asEnv(), options);
-  const { version, bytes } = fixupResultVersion(netconf, stdout);
-  return createResultForVersion(version, bytes);
+  // Decoded once: the fixed-up value is what parsing its bytes again would give.
+  const { version, value } = fixupResultVersion(netconf, stdout);
+  return findCreator(version)(value);
 }
 
 /** Runs a plugin whose stdout is not used (DEL, CHECK, GC, STATUS). */

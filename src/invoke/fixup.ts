@@ -20,6 +20,16 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** What `fixupResultVersion` gives: the version, the bytes, and those bytes already parsed. */
+export interface FixedResult {
+  /** The result's version: its own, or the config's when it had none. */
+  version: string;
+  /** The result's bytes, with the config's version written in when it had none. */
+  bytes: Uint8Array;
+  /** `bytes` parsed (what parsing them again would give), so the result is decoded once. */
+  value: Record<string, unknown>;
+}
+
 /**
  * The result's version and bytes: the result's own `cniVersion` with the bytes unchanged, or,
  * when it is missing, empty or not a string, the config's version written into the result
@@ -27,10 +37,7 @@ function errorText(error: unknown): string {
  * Throws `failed to unmarshal raw result: <Go's JSON error>` (a CNIError with code 6,
  * ErrDecodingFailure) for output that is not a JSON object.
  */
-export function fixupResultVersion(
-  netconf: Uint8Array,
-  result: Uint8Array,
-): { version: string; bytes: Uint8Array } {
+export function fixupResultVersion(netconf: Uint8Array, result: Uint8Array): FixedResult {
   const confVersion = configDecoder.decode(netconf);
 
   let raw: unknown;
@@ -54,8 +61,12 @@ export function fixupResultVersion(
 
   const resultVersion = rawResult.cniVersion;
   if (typeof resultVersion === "string" && resultVersion !== "") {
-    return { version: resultVersion, bytes: result };
+    return { version: resultVersion, bytes: result, value: rawResult };
   }
   rawResult.cniVersion = confVersion;
-  return { version: confVersion, bytes: new TextEncoder().encode(marshal(rawResult)) };
+  return {
+    version: confVersion,
+    bytes: new TextEncoder().encode(marshal(rawResult)),
+    value: rawResult,
+  };
 }

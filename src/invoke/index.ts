@@ -26,7 +26,7 @@ export {
 } from "./exec.js";
 export { FakeCNIArgs, FakeExec, type FakeExecPluginCall } from "./fake-exec.js";
 export { executableFileExtensions, findInPath, splitList } from "./find.js";
-export { fixupResultVersion } from "./fixup.js";
+export { type FixedResult, fixupResultVersion } from "./fixup.js";
 export {
   type FailedRun,
   type PluginExecDetails,
