@@ -4,7 +4,7 @@
  * layout included); `attachments`, `validate`, `version`, `--cache-dir` and `gc --valid` are
  * additions that leave those defaults alone. Differences: docs/deviations/cnitool.md.
  */
-import { CNIConfig } from "../api/index.js";
+import { CNIConfig, type NetworkAttachment } from "../api/index.js";
 import { loadNetworkConf } from "../conf/index.js";
 import { goQuote } from "../encoding/go-quote.js";
 import { marshalIndent } from "../encoding/json.js";
@@ -213,17 +213,8 @@ export function parseValid(text: string): {
   };
 }
 
-interface AttachmentLike {
-  containerID: string;
-  network: string;
-  ifName: string;
-  netNS?: string;
-  cniArgs?: [string, string][];
-  capabilityArgs?: Record<string, unknown>;
-}
-
 /** An attachment as `attachments` prints it: what identifies it and what ADD was given. */
-function attachmentView(a: AttachmentLike): Record<string, unknown> {
+function attachmentView(a: NetworkAttachment): Record<string, unknown> {
   return {
     containerID: a.containerID,
     network: a.network,

@@ -5,6 +5,7 @@
 
 import { CNIError, ErrInvalidEnvironmentVariables } from "../types/error.js";
 import { validateContainerID, validateInterfaceName } from "../utils/index.js";
+import type { CmdArgs } from "./types.js";
 
 /** The environment as skel reads it: `process.env` or a test's table. */
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -27,16 +28,11 @@ const table: readonly EnvVar[] = [
   { name: "CNI_NETNS_OVERRIDE", requiredFor: [] },
 ];
 
-/** The CNI_* values, each the empty string when unset (Go's `os.Getenv`). */
-export interface EnvValues {
+/** The CNI_* values, each the empty string when unset (Go's `os.Getenv`): CmdArgs' env part. */
+export type EnvValues = Omit<CmdArgs, "stdinData"> & {
+  /** CNI_COMMAND. */
   command: string;
-  containerID: string;
-  netns: string;
-  ifName: string;
-  args: string;
-  path: string;
-  netnsOverride: string;
-}
+};
 
 /**
  * Reads and checks the CNI_* variables. An empty value counts as missing. The first validation
