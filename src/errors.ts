@@ -14,6 +14,9 @@
  *
  * The classes of each area live below, grouped; the modules that throw them import them from here.
  */
+import { RawJSON, toGoJSON } from "./internal/go-marshal.js";
+import { goQuote, goQuoteList } from "./internal/go-quote.js";
+import { quoteString } from "./internal/json-string.js";
 
 const brandKey = Symbol.for("libcni.error.ids");
 
@@ -63,13 +66,17 @@ export class LibcniError extends Error {
    * without an `id` of its own (a caller's subclass) keeps the ordinary prototype check.
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    if (typeof LibcniError !== "function" || !Object.hasOwn(LibcniError, "id")) {
-      return Function.prototype[Symbol.hasInstance].call(LibcniError, value);
-    }
-    const ids = idsOf(value);
-    if (ids === undefined) return false;
-    return ids.includes((LibcniError as unknown as { id: string }).id);
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof was asked about
+    return isInstance(this, value);
   }
+}
+
+function isInstance(cls: unknown, value: unknown): boolean {
+  if (typeof cls !== "function" || !Object.hasOwn(cls, "id")) {
+    return Function.prototype[Symbol.hasInstance].call(cls, value);
+  }
+  const ids = idsOf(value);
+  return ids !== undefined && ids.includes((cls as unknown as { id: string }).id);
 }
 
 /** The message of any thrown value, as Go's `err.Error()`. */
@@ -85,5 +92,560 @@ export class WrappedError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_WRAPPED";
   constructor(context: string, cause: unknown) {
     super(`${context}: ${messageOf(cause)}`, { cause });
+  }
+}
+
+/**
+ * A value given to a public function does not have the shape or range it must have (a
+ * JavaScript caller passing `ifname` where `ifName` is expected, a negative timeout, an empty
+ * cache key). `argument` names the offending value's path (`rt.ifName`).
+ */
+export class InvalidArgumentError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_INVALID_ARGUMENT";
+  /** The path of the offending value, as the caller wrote it (`rt.ifName`, `gcArgs.validAttachments[0]`). */
+  readonly argument: string;
+  constructor(argument: string, message: string, options: LibcniErrorOptions = {}) {
+    super(message, options);
+    this.argument = argument;
+  }
+}
+
+// --- Go's encoding/json and standard-library errors -----------------------------------------
+
+/** Go's `json.SyntaxError`: malformed JSON, with Go's message and byte offset. */
+export class JSONSyntaxError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_JSON_SYNTAX";
+  /** Byte offset of the error, as Go's `SyntaxError.Offset`. */
+  readonly offset: number;
+  constructor(message: string, offset: number) {
+    super(message);
+    this.offset = offset;
+  }
+}
+
+/** Go's `json.UnmarshalTypeError`: a JSON value of the wrong type for its Go field. */
+export class UnmarshalTypeError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_JSON_TYPE";
+  /** The JSON value's kind, as Go names it ("string", "number 1.5", ...). */
+  readonly value: string;
+  /** The Go type it could not be stored in. */
+  readonly goType: string;
+  /** The dotted field path from the root struct ("" at the top level). */
+  readonly field: string;
+  /**
+   * @param value the JSON value's kind (`jsonKind`)
+   * @param goType the Go type it was decoded into
+   * @param struct the root struct's Go name (`types.PluginConf`); "" at the top level
+   * @param field the dotted field path; "" at the top level
+   */
+  constructor(value: string, goType: string, struct = "", field = "") {
+    super(
+      field === ""
+        ? `json: cannot unmarshal ${value} into Go value of type ${goType}`
+        : // Go names the struct without its package ("PluginConf").
+          `json: cannot unmarshal ${value} into Go struct field ${struct.slice(struct.lastIndexOf(".") + 1)}.${field} of type ${goType}`,
+    );
+    this.value = value;
+    this.goType = goType;
+    this.field = field;
+  }
+}
+
+/** A value has no JSON form in Go (NaN, an infinity, a function, a cycle, a bad net.IP). */
+export class UnsupportedValueError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_JSON_UNSUPPORTED_VALUE";
+}
+
+/** Go's `base64.CorruptInputError`: `illegal base64 data at input byte N`. */
+export class CorruptInputError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_BASE64";
+  /** Byte offset of the first offending input byte. */
+  readonly offset: number;
+  constructor(offset: number) {
+    super(`illegal base64 data at input byte ${offset}`);
+    this.offset = offset;
+  }
+}
+
+/**
+ * A failed file operation with Go's `*os.PathError` text (`mkdir /x/results: not a
+ * directory`), which upstream's messages embed. `errno` is the errno name (`ENOTDIR`); the
+ * Node error, when there was one, is the `cause`.
+ */
+export class GoPathError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_PATH";
+  /** The errno name (`ENOTDIR`, `EACCES`, ...). */
+  readonly errno: string | undefined;
+  /** The operation (`mkdir`). */
+  readonly syscall: string;
+  /** The path the operation failed on. */
+  readonly path: string;
+  /** `syscall` on `path` failed with `errno`, as `text` (Go's `*os.PathError` message). */
+  constructor(
+    errno: string | undefined,
+    syscall: string,
+    path: string,
+    text: string,
+    cause?: unknown,
+  ) {
+    super(text, { cause });
+    this.errno = errno;
+    this.syscall = syscall;
+    this.path = path;
+  }
+}
+
+// --- types: the CNI error and results --------------------------------------------------------
+
+/** The spec's error object, as a plugin prints it. */
+export interface CNIErrorJSON {
+  /** The error code. */
+  code: number;
+  /** The short message. */
+  msg: string;
+  /** Longer details; absent when empty. */
+  details?: string;
+}
+
+/**
+ * A CNI error (upstream `types.Error`): `code`, `msg` and `details`, as the spec's error
+ * object. Its `message` is upstream's `Error()`: msg, then "; " + details when there are details.
+ */
+export class CNIError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_CNI";
+  /** The spec's error code (`ErrUnknown` … `ErrInternal`, or a plugin's own code above 99). */
+  readonly code: number;
+  /** The short message (the wire's `msg`). */
+  readonly msg: string;
+  /** Longer details, "" when there are none (the wire's `details`, omitted when empty). */
+  readonly details: string;
+
+  constructor(code: number, msg: string, details = "", options: LibcniErrorOptions = {}) {
+    super(details === "" ? msg : `${msg}; ${details}`, options);
+    this.code = code;
+    this.msg = msg;
+    this.details = details;
+  }
+
+  /** The wire form, in Go's field order, `details` omitted when empty. */
+  toJSON(): CNIErrorJSON {
+    return this.details === ""
+      ? { code: this.code, msg: this.msg }
+      : { code: this.code, msg: this.msg, details: this.details };
+  }
+
+  /** Go's encoding of the error: the wire form, in struct field order. */
+  [toGoJSON](): RawJSON {
+    return new RawJSON(this.printWith("", ""));
+  }
+
+  /** The error as upstream's `Print` writes it: 4-space indented JSON, without a newline. */
+  print(): string {
+    return this.printWith("\n    ", "\n");
+  }
+
+  private printWith(field: string, end: string): string {
+    const sep = field === "" ? ":" : ": ";
+    let out = `{${field}"code"${sep}${this.code},${field}"msg"${sep}${quoteString(this.msg)}`;
+    if (this.details !== "") out += `,${field}"details"${sep}${quoteString(this.details)}`;
+    return `${out}${end}}`;
+  }
+}
+
+/** True when `value` is a CNIError, from this copy of the library or another. */
+export function isCNIError(value: unknown): value is CNIError {
+  return value instanceof CNIError;
+}
+
+/** No result type handles this version (upstream `unsupported CNI result version "X"`). */
+export class UnsupportedResultVersionError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_RESULT_VERSION_UNSUPPORTED";
+  /** The version asked for. */
+  readonly version: string;
+  constructor(version: string) {
+    super(`unsupported CNI result version ${goQuote(version)}`);
+    this.version = version;
+  }
+}
+
+/**
+ * The JSON's `cniVersion` is not one the chosen result type supports (upstream
+ * `result type supports [..] but unmarshalled CNIVersion is "X"`).
+ */
+export class ResultVersionMismatchError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_RESULT_VERSION_MISMATCH";
+  /** The versions the result type supports. */
+  readonly supported: readonly string[];
+  /** The version found in the JSON. */
+  readonly version: string;
+  constructor(supported: readonly string[], version: string) {
+    super(
+      `result type supports [${supported.join(" ")}] but unmarshalled CNIVersion is ${goQuote(version)}`,
+    );
+    this.supported = supported;
+    this.version = version;
+  }
+}
+
+/**
+ * A result cannot be converted: no converter between the versions (`no converter for CNI
+ * result version X to Y`) or nothing the target can hold (`cannot convert: no valid IP addresses`).
+ */
+export class ConversionError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_RESULT_CONVERSION";
+}
+
+/** `DecodeVersion` failed: the JSON is malformed (the cause holds Go's decoding error). */
+export class DecodeVersionError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_DECODE_VERSION";
+  constructor(cause: unknown) {
+    super(`decoding version from network config: ${messageOf(cause)}`, { cause });
+  }
+}
+
+/** An IP address or CIDR could not be parsed (`invalid CIDR address: x`). */
+export class ParseError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_PARSE";
+  /** What was being parsed ("IP address", "CIDR address"). */
+  readonly type: string;
+  /** The text that failed to parse. */
+  readonly text: string;
+  constructor(type: string, text: string) {
+    super(`invalid ${type}: ${text}`);
+    this.type = type;
+    this.text = text;
+  }
+}
+
+/** A CNI_ARGS string could not be loaded (invalid pair, bad value, unknown arguments). */
+export class ArgsError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_ARGS";
+}
+
+/** Upstream `UnmarshalableArgsError`: the spec names a type that cannot read text. */
+export class UnmarshalableArgsError extends ArgsError {
+  static override readonly id: string = "LIBCNI_ERR_ARGS_UNMARSHALABLE";
+}
+
+// --- version ---------------------------------------------------------------------------------
+
+/**
+ * A version string, a plugin's VERSION output or a version list could not be used, with
+ * upstream's text (`invalid version "1.2.3.4": too many parts`, `decoding version info:
+ * missing field cniVersion`, `strconv.Atoi: parsing "x": invalid syntax`).
+ */
+export class VersionError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_VERSION";
+}
+
+/**
+ * The configuration's version is not among the plugin's supported versions (upstream
+ * `ErrorIncompatible`): `incompatible CNI versions: config is "0.1.0", plugin supports ["1.2.3" "4.3.2"]`.
+ */
+export class ErrorIncompatible extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_VERSION_INCOMPATIBLE";
+  /** The configuration's CNI version. */
+  readonly config: string;
+  /** The versions the plugin supports. */
+  readonly supported: readonly string[];
+
+  constructor(config: string, supported: readonly string[]) {
+    super(`incompatible CNI versions: ${incompatibleDetails(config, supported)}`);
+    this.config = config;
+    this.supported = Object.freeze([...supported]);
+  }
+
+  /** Upstream's `Details()`: `config is "<v>", plugin supports [...]`. */
+  details(): string {
+    return incompatibleDetails(this.config, this.supported);
+  }
+}
+
+function incompatibleDetails(config: string, supported: readonly string[]): string {
+  return `config is ${goQuote(config)}, plugin supports ${goQuoteList(supported)}`;
+}
+
+/** A configuration's `prevResult` could not be parsed or re-encoded (upstream `ParsePrevResult`). */
+export class PrevResultError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_PREV_RESULT";
+}
+
+// --- conf ------------------------------------------------------------------------------------
+
+/** A configuration could not be read, parsed or built. The message is upstream's text. */
+export class ConfError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_CONF";
+}
+
+/**
+ * Configuration files exist in `dir`, but none names the network `name`
+ * (upstream `NotFoundError`): `no net configuration with name "<name>" in <dir>`.
+ */
+export class NotFoundError extends ConfError {
+  static override readonly id: string = "LIBCNI_ERR_CONF_NOT_FOUND";
+  /** The directory searched. */
+  readonly dir: string;
+  /** The network name looked for. */
+  readonly networkName: string;
+
+  constructor(dir: string, name: string) {
+    // Go formats the name with %s between literal quotes, not %q: no escaping.
+    super(`no net configuration with name "${name}" in ${dir}`);
+    this.dir = dir;
+    this.networkName = name;
+  }
+}
+
+/**
+ * The directory holds no configuration file at all, or does not exist
+ * (upstream `NoConfigsFoundError`): `no net configurations found in <dir>`.
+ */
+export class NoConfigsFoundError extends ConfError {
+  static override readonly id: string = "LIBCNI_ERR_CONF_NONE_FOUND";
+  /** The directory searched. */
+  readonly dir: string;
+
+  constructor(dir: string) {
+    super(`no net configurations found in ${dir}`);
+    this.dir = dir;
+  }
+}
+
+/**
+ * A failure tied to one file found while loading a directory. Upstream returns the bare parse
+ * error (`error parsing configuration list: unexpected end of JSON input`), which leaves an
+ * operator guessing which of many files is broken; this names it. `cause` is the error
+ * upstream would have returned, unchanged; `file` the path.
+ */
+export class ConfFileError extends ConfError {
+  static override readonly id: string = "LIBCNI_ERR_CONF_FILE";
+  /** The file being loaded. */
+  readonly file: string;
+
+  /**
+   * @param file the file's path
+   * @param message the full message; see {@link ConfFileError.wrap} for the usual form
+   * @param cause the underlying error
+   */
+  constructor(file: string, message: string, cause?: unknown) {
+    super(message, { cause });
+    this.file = file;
+  }
+
+  /**
+   * Names `file` in an error that does not already: `<message> (file <path>)`. The upstream
+   * text stays the prefix, so a caller matching on it still matches. An error that is already a
+   * ConfFileError (a drop-in plugin file inside a list, say) names the more precise file and
+   * passes through unchanged.
+   */
+  static wrap(file: string, error: unknown): ConfFileError {
+    if (error instanceof ConfFileError) return error;
+    return new ConfFileError(file, `${messageOf(error)} (file ${file})`, error);
+  }
+}
+
+// --- invoke ----------------------------------------------------------------------------------
+
+/**
+ * FindInPath could not be asked: no plugin name (`no plugin name provided`), a name with a
+ * `/` (`invalid plugin name: <n>`), or no directories (`no paths provided`).
+ */
+export class PluginLookupError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_PLUGIN_LOOKUP";
+}
+
+/** No directory of the path holds the plugin: `failed to find plugin "<n>" in path [<p1> <p2>]`. */
+export class PluginNotFoundError extends PluginLookupError {
+  static override readonly id: string = "LIBCNI_ERR_PLUGIN_NOT_FOUND";
+  /** The plugin's name (its `type`). */
+  readonly plugin: string;
+  /** The directories searched, in order. */
+  readonly paths: readonly string[];
+  constructor(plugin: string, paths: readonly string[]) {
+    super(`failed to find plugin ${goQuote(plugin)} in path [${paths.join(" ")}]`);
+    this.plugin = plugin;
+    this.paths = Object.freeze([...paths]);
+  }
+}
+
+/** How a plugin run ended, as carried by a {@link PluginExecError}. */
+export interface PluginExecDetails {
+  /** The plugin executable that was run. */
+  pluginPath: string;
+  /** Its exit code, when it exited. */
+  exitCode?: number;
+  /** The signal that ended it (`SIGTERM`, `SIGKILL`, ...), when a signal did. */
+  signal?: string;
+  /** Everything it wrote to stdout (up to the output cap). */
+  stdout: Uint8Array;
+  /** Everything it wrote to stderr (up to the output cap). */
+  stderr: Uint8Array;
+  /** True when the run was stopped because the caller's AbortSignal fired. */
+  aborted?: boolean;
+  /** The underlying error: the spawn error, the abort reason, a decode error. */
+  cause?: unknown;
+}
+
+/**
+ * A plugin run that failed. It is a {@link CNIError}: `code`, `msg` and `details` are the
+ * plugin's own when it printed an error object, else upstream's `netplugin failed ...` texts
+ * with code 0. The rest of the story (path, exit code, signal, output) is on its properties.
+ */
+export class PluginExecError extends CNIError {
+  static override readonly id: string = "LIBCNI_ERR_PLUGIN_EXEC";
+  /** The plugin executable that was run. */
+  readonly pluginPath: string;
+  /** Its exit code, when it exited. */
+  readonly exitCode: number | undefined;
+  /** The signal that ended it, when a signal did. */
+  readonly signal: string | undefined;
+  /** What it wrote to stdout. */
+  readonly stdout: Uint8Array;
+  /** What it wrote to stderr. */
+  readonly stderr: Uint8Array;
+  /** True when the caller aborted the run. */
+  readonly aborted: boolean;
+
+  constructor(code: number, msg: string, details: string, info: PluginExecDetails) {
+    super(code, msg, details, { cause: info.cause });
+    this.pluginPath = info.pluginPath;
+    this.exitCode = info.exitCode;
+    this.signal = info.signal;
+    this.stdout = info.stdout;
+    this.stderr = info.stderr;
+    this.aborted = info.aborted ?? false;
+  }
+}
+
+/**
+ * A plugin run stopped because the caller's AbortSignal fired: upstream's text
+ * (`netplugin failed with no error message: signal: terminated`) followed by what happened,
+ * ` (aborted: <reason>)` or ` (timed out)`. `cause` is the signal's reason.
+ */
+export class PluginAbortedError extends PluginExecError {
+  static override readonly id: string = "LIBCNI_ERR_PLUGIN_ABORTED";
+  /** True when the signal's reason is a timeout (`AbortSignal.timeout()`). */
+  readonly timedOut: boolean;
+  constructor(code: number, msg: string, details: string, info: PluginExecDetails) {
+    super(code, msg, details, { ...info, aborted: true });
+    this.timedOut = isTimeoutReason(info.cause);
+  }
+}
+
+/** True for the reason `AbortSignal.timeout()` aborts with (a `TimeoutError` DOMException). */
+export function isTimeoutReason(reason: unknown): boolean {
+  return (
+    typeof reason === "object" &&
+    reason !== null &&
+    (reason as { name?: unknown }).name === "TimeoutError"
+  );
+}
+
+// --- api -------------------------------------------------------------------------------------
+
+/**
+ * The sentinel of a CHECK on a configuration older than 0.4.0 (upstream `ErrorCheckNotSupp`):
+ * the thrown {@link CheckNotSupportedError} has it as its `cause`, as Go's `%w` does.
+ */
+export const ErrorCheckNotSupp: LibcniError = new LibcniError("does not support the CHECK command");
+
+/** CHECK on a configuration older than 0.4.0: `configuration version "<v>" does not support the CHECK command`. */
+export class CheckNotSupportedError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_CHECK_NOT_SUPPORTED";
+  /** The configuration's CNI version. */
+  readonly cniVersion: string;
+  constructor(cniVersion: string) {
+    super(`configuration version ${goQuote(cniVersion)} ${ErrorCheckNotSupp.message}`, {
+      cause: ErrorCheckNotSupp,
+    });
+    this.cniVersion = cniVersion;
+  }
+}
+
+/** The verb a {@link PluginChainError} names, as upstream writes it. */
+export type ChainVerb = "add" | "delete";
+
+/**
+ * A plugin of a list failed on ADD or DEL:
+ * `plugin type="<t>" name="<n>" failed (add): <the plugin's error>`. `cause` is the plugin's
+ * error (a CNIError with its code when the plugin reported one).
+ */
+export class PluginChainError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_PLUGIN_CHAIN";
+  /** "add" or "delete". */
+  readonly verb: ChainVerb;
+  /** The failing plugin's `type`. */
+  readonly pluginType: string | undefined;
+  /** @param description upstream's `pluginDescription` of the plugin (`type="t" name="n"`) */
+  constructor(
+    verb: ChainVerb,
+    description: string,
+    pluginType: string | undefined,
+    cause: unknown,
+  ) {
+    super(`plugin ${description} failed (${verb}): ${messageOf(cause)}`, { cause });
+    this.verb = verb;
+    this.pluginType = pluginType;
+  }
+}
+
+/** ValidateNetwork(List): `plugin <type> does not support config version "<v>"`. */
+export class PluginVersionError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_PLUGIN_VERSION";
+  /** The plugin's `type`. */
+  readonly pluginType: string;
+  /** The configuration version it does not support. */
+  readonly cniVersion: string;
+  constructor(pluginType: string, cniVersion: string) {
+    super(`plugin ${pluginType} does not support config version ${goQuote(cniVersion)}`);
+    this.pluginType = pluginType;
+    this.cniVersion = cniVersion;
+  }
+}
+
+/**
+ * Several errors reported together, as Go's `errors.Join` (GC: one per line) or `%v` of an
+ * error slice (validation: `[e1 e2]`). `errors` holds them in order.
+ */
+export class MultiError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_MULTIPLE";
+  /** The errors, in order. */
+  readonly errors: readonly unknown[];
+  constructor(errors: readonly unknown[], format: "lines" | "list") {
+    const messages = errors.map(messageOf);
+    super(format === "lines" ? messages.join("\n") : `[${messages.join(" ")}]`);
+    this.errors = Object.freeze([...errors]);
+  }
+}
+
+/** The attachment a cache operation was about. */
+export interface AttachmentKey {
+  /** The network's name. */
+  network: string;
+  /** The container ID. */
+  containerID: string;
+  /** The interface name. */
+  ifName: string;
+}
+
+/**
+ * ADD succeeded in every plugin but the result could not be cached: upstream's
+ * `failed to set network "<n>" cached result: <err>`, then what it means: the attachment is up
+ * and uncached, so a DEL with the same config and runtime config is needed to remove it.
+ * `result` is the chain's result, `attachment` names it.
+ */
+export class CacheWriteError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_CACHE_WRITE";
+  /** The attachment that is configured but not recorded. */
+  readonly attachment: AttachmentKey;
+  /** The result the plugins returned (a `Result`), which nothing recorded. */
+  readonly result: unknown;
+  constructor(attachment: AttachmentKey, result: unknown, cause: unknown) {
+    super(
+      `failed to set network ${goQuote(attachment.network)} cached result: ${messageOf(cause)} (the plugins succeeded: the attachment is up but uncached; DEL it with the same configuration)`,
+      { cause },
+    );
+    this.attachment = attachment;
+    this.result = result;
   }
 }

@@ -2,19 +2,56 @@
  * libcni: the CNI runtime library for Node, a drop-in port of upstream Go `libcni`.
  *
  * The main entry holds what a runtime needs: {@link CNIConfig} and its verbs (upstream
- * `libcni/api.go`), configuration loading (`libcni/conf.go`), and the result and error types.
- * The packages behind it have their own entries, named after upstream's: `libcni/types`,
- * `libcni/version`, `libcni/invoke`, `libcni/skel`, `libcni/utils`.
+ * `libcni/api.go`), configuration loading (`libcni/conf.go`), every error class of the library
+ * (one model: see `LibcniError`), and the result types. The packages behind it have their own
+ * entries, named after upstream's: `libcni/types`, `libcni/version`, `libcni/invoke`,
+ * `libcni/skel`, `libcni/utils`.
  * @module
  */
 export * from "./api/index.js";
 export * from "./conf/index.js";
-export { PluginExecError } from "./invoke/index.js";
 export {
+  ArgsError,
+  type AttachmentKey,
+  CacheWriteError,
+  type ChainVerb,
+  CheckNotSupportedError,
   CNIError,
-  convertResult,
-  createResult,
-  createResultForVersion,
+  type CNIErrorJSON,
+  ConfError,
+  ConfFileError,
+  ConversionError,
+  CorruptInputError,
+  DecodeVersionError,
+  ErrorCheckNotSupp,
+  ErrorIncompatible,
+  GoPathError,
+  InvalidArgumentError,
+  isCNIError,
+  JSONSyntaxError,
+  LibcniError,
+  type LibcniErrorOptions,
+  MultiError,
+  NoConfigsFoundError,
+  NotFoundError,
+  ParseError,
+  PluginAbortedError,
+  PluginChainError,
+  type PluginExecDetails,
+  PluginExecError,
+  PluginLookupError,
+  PluginNotFoundError,
+  PluginVersionError,
+  PrevResultError,
+  ResultVersionMismatchError,
+  UnmarshalableArgsError,
+  UnmarshalTypeError,
+  UnsupportedResultVersionError,
+  UnsupportedValueError,
+  VersionError,
+  WrappedError,
+} from "./errors.js";
+export {
   ErrDecodingFailure,
   ErrIncompatibleCNIVersion,
   ErrInternal,
@@ -28,9 +65,8 @@ export {
   ErrUnknown,
   ErrUnknownContainer,
   ErrUnsupportedField,
-  type GCAttachment,
-  isCNIError,
-  type PluginConf,
-  type Result,
-} from "./types/index.js";
-export type { PluginInfo } from "./version/index.js";
+} from "./types/error.js";
+export type { GCAttachment } from "./types/gc.js";
+export type { PluginConf } from "./types/plugin-conf.js";
+export type { Result } from "./types/result.js";
+export type { PluginInfo } from "./version/plugin-info.js";

@@ -19,7 +19,7 @@ import {
 import { lstat, mkdir, open, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { errnoCode, goPathErrorText } from "../conf/fs-errors.js";
+import { goPathError } from "../internal/errno.js";
 
 /**
  * Prefix of the temporary files. It starts with a dot, which no valid network name can, and
@@ -52,30 +52,6 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-/**
- * A failed file operation with Go's `*os.PathError` text (`mkdir /x/results: not a directory`),
- * which upstream's messages embed; `code` and `syscall` are the Node error's (errno name).
- */
-export class GoPathError extends Error {
-  /** The errno name, as on Node's fs errors (`ENOTDIR`, `EACCES`, ...). */
-  readonly code: string | undefined;
-  /** The operation (`mkdir`). */
-  readonly syscall: string;
-  /** The path the operation failed on. */
-  readonly path: string;
-
-  /** `syscall` on `path` failed with errno `code`; `cause` is the Node error, if there was one. */
-  constructor(code: string | undefined, syscall: string, path: string, cause?: unknown) {
-    // The Node error itself when there is one: its text covers errnos the table lacks.
-    const source = cause === undefined ? { code, syscall } : cause;
-    super(goPathErrorText(source, path), cause === undefined ? {} : { cause });
-    this.name = "GoPathError";
-    this.code = code;
-    this.syscall = syscall;
-    this.path = path;
-  }
-}
-
 // Go's os.MkdirAll, step for step, so that its failures read as Go's do: a path that exists but
 // is not a directory is `mkdir <path>: not a directory` (Node's recursive mkdir says EEXIST),
 // and an error names the directory it failed on. `created` collects what this call made.
@@ -83,7 +59,7 @@ async function mkdirAllGo(path: string, mode: number, created: string[]): Promis
   const info = await stat(path).catch(() => undefined);
   if (info !== undefined) {
     if (info.isDirectory()) return;
-    throw new GoPathError("ENOTDIR", "mkdir", path);
+    throw goPathError("mkdir", path, undefined, "ENOTDIR");
   }
   let i = path.length;
   while (i > 0 && path[i - 1] === "/") i--;
@@ -96,7 +72,7 @@ async function mkdirAllGo(path: string, mode: number, created: string[]): Promis
     // Made meanwhile by someone else (or "foo/."): fine, as in Go.
     const now = await lstat(path).catch(() => undefined);
     if (now?.isDirectory()) return;
-    throw new GoPathError(errnoCode(error), "mkdir", path, error);
+    throw goPathError("mkdir", path, error);
   }
   created.push(path);
 }

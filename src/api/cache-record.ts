@@ -5,11 +5,12 @@
  * the bytes must match: a Go struct with fields in this order, `omitempty` on the last four,
  * `config` as base64, `capabilityArgs` and `result` as Go maps (keys sorted at every level).
  */
-import { utf8Encode } from "../encoding/bytes.js";
+
 import { goStruct, marshal } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, UnmarshalTypeError } from "../encoding/struct.js";
-import { decodeStdBase64 } from "./base64.js";
+import { decodeStdBase64 } from "../internal/base64.js";
+import { utf8Encode } from "../internal/bytes.js";
 
 /** The `kind` of a cache record written by libcni 0.7 and later (upstream `CNICacheV1`). */
 export const CNICacheV1 = "cniCacheV1";

@@ -4,13 +4,13 @@
  * corrupt record that DEL and CHECK need.
  */
 import { debuglog } from "node:util";
-import { goQuote } from "../encoding/go-quote.js";
 import { marshal } from "../encoding/json.js";
 import { checkValid } from "../encoding/parse.js";
+import { WrappedError } from "../errors.js";
+import { goQuote } from "../internal/go-quote.js";
 import { createResult, type Result } from "../types/index.js";
 import { cacheFilePath, readCacheFile } from "./cache.js";
 import { type CacheRecord, CNICacheV1, decodeCacheRecord } from "./cache-record.js";
-import { LibcniError } from "./errors.js";
 import type { RuntimeConf } from "./types.js";
 
 /** Opt-in tracing and warnings: `NODE_DEBUG=libcni`. */
@@ -45,7 +45,7 @@ function asVersion(result: Result, cniVersion: string): Result {
   try {
     return result.getAsVersion(cniVersion);
   } catch (error) {
-    throw new LibcniError(
+    throw new WrappedError(
       `failed to convert cached result to config version ${goQuote(cniVersion)}`,
       error,
     );
@@ -112,7 +112,7 @@ export async function getCachedConfig(
   try {
     record = decodeCacheRecord(bytes);
   } catch (error) {
-    throw new LibcniError(`failed to unmarshal cached network ${goQuote(netName)} config`, error);
+    throw new WrappedError(`failed to unmarshal cached network ${goQuote(netName)} config`, error);
   }
   if (record.kind !== CNICacheV1) {
     throw new Error(

@@ -12,8 +12,9 @@
  * - capability lists come back sorted.
  */
 import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
-import { goQuote } from "../encoding/go-quote.js";
 import { compareUTF8 } from "../encoding/json.js";
+import { CheckNotSupportedError, MultiError, WrappedError } from "../errors.js";
+import { goQuote } from "../internal/go-quote.js";
 import type { Exec } from "../invoke/index.js";
 import type { Result } from "../types/index.js";
 import { validateNetworkName } from "../utils/index.js";
@@ -27,7 +28,7 @@ import {
 } from "./cache.js";
 import { encodeCacheRecord } from "./cache-record.js";
 import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
-import { CheckNotSupportedError, LibcniError, MultiError, PluginChainError } from "./errors.js";
+import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
 import { lockAttachment, lockNetwork, withLock } from "./lock.js";
 import { PluginRunner } from "./runner.js";
@@ -148,7 +149,7 @@ export class CNIConfig {
         tolerateCorrupt: true,
       });
     } catch (error) {
-      throw new LibcniError(`failed to get network ${goQuote(netName)} cached result`, error);
+      throw new WrappedError(`failed to get network ${goQuote(netName)} cached result`, error);
     }
   }
 
@@ -160,7 +161,7 @@ export class CNIConfig {
    * ADD: runs the list's plugins in order, each result the next one's `prevResult`, then caches
    * the final result (upstream `AddNetworkList`). Undefined only for a list without plugins.
    * @throws PluginChainError `plugin type="<t>" name="<n>" failed (add): ...` (the cause holds
-   *   the plugin's or the validation's error); LibcniError `failed to set network "<n>" cached
+   *   the plugin's or the validation's error); WrappedError `failed to set network "<n>" cached
    *   result: ...`. Nothing is cached unless every plugin succeeded.
    */
   async addNetworkList(
@@ -175,13 +176,13 @@ export class CNIConfig {
         try {
           result = await this.runner.add(list.name, list.cniVersion, net, result, rt, signal);
         } catch (error) {
-          throw new PluginChainError("add", net.network, error);
+          throw pluginChainError("add", net.network, error);
         }
       }
       try {
         await this.cacheAdd(result, list.bytes, list.name, rt);
       } catch (error) {
-        throw new LibcniError(`failed to set network ${goQuote(list.name)} cached result`, error);
+        throw new WrappedError(`failed to set network ${goQuote(list.name)} cached result`, error);
       }
       return result;
     });
@@ -191,7 +192,7 @@ export class CNIConfig {
    * CHECK: runs the list's plugins in order with the cached result as `prevResult`, converted
    * to the list's version (upstream `CheckNetworkList`). Does nothing with `disableCheck`.
    * @throws CheckNotSupportedError below 0.4.0 (even with disableCheck, as upstream); a
-   *   validation CNIError for a hostile name; LibcniError `failed to get network "<n>" cached
+   *   validation CNIError for a hostile name; WrappedError `failed to get network "<n>" cached
    *   result: ...`; the first plugin error, unwrapped.
    */
   async checkNetworkList(
@@ -224,7 +225,7 @@ export class CNIConfig {
       try {
         await this.runner.run("DEL", list.name, list.cniVersion, net, cachedResult, rt, signal);
       } catch (error) {
-        throw new PluginChainError("delete", net.network, error);
+        throw pluginChainError("delete", net.network, error);
       }
     }
     await this.cacheDel(list.name, rt);
@@ -250,7 +251,7 @@ export class CNIConfig {
 
   /**
    * ADD of a single plugin configuration (upstream `AddNetwork`); errors are not wrapped.
-   * @throws the plugin's or the validation's error; LibcniError `failed to set network ...`.
+   * @throws the plugin's or the validation's error; WrappedError `failed to set network ...`.
    */
   async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
     const { signal } = options;
@@ -260,7 +261,7 @@ export class CNIConfig {
       try {
         await this.cacheAdd(result, net.bytes, name, rt);
       } catch (error) {
-        throw new LibcniError(`failed to set network ${goQuote(name)} cached result`, error);
+        throw new WrappedError(`failed to set network ${goQuote(name)} cached result`, error);
       }
       return result;
     });
@@ -429,7 +430,7 @@ export class CNIConfig {
       try {
         conf = injectConf(plugin, inject);
       } catch (error) {
-        throw new LibcniError(
+        throw new WrappedError(
           `failed to generate configuration to get plugin STATUS ${plugin.network.type}`,
           error,
         );

@@ -5,10 +5,10 @@
  */
 import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
 import { RawJSON } from "../encoding/json.js";
-import { gcAttachmentToGo } from "../types/index.js";
+import { WrappedError } from "../errors.js";
+import { gcAttachmentToGo } from "../types/gc.js";
 import { greaterThanOrEqualTo } from "../version/index.js";
 import { listCachedAttachments } from "./cache.js";
-import { LibcniError } from "./errors.js";
 import type { PluginRunner } from "./runner.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
 import { validateNames } from "./validate-names.js";
@@ -39,7 +39,7 @@ async function deleteStale(
     attachments = await listCachedAttachments(ctx.cacheDir, "", { sweep: true });
   } catch (error) {
     // Upstream returns success here without GC-ing anything; the plugins' GC still runs.
-    errors.push(new LibcniError("failed to list cached attachments", error));
+    errors.push(new WrappedError("failed to list cached attachments", error));
     return;
   }
   const key = (containerID: string, ifName: string): string => `${containerID}\0${ifName}`;
@@ -63,7 +63,7 @@ async function deleteStale(
       await ctx.delList(list, rt, signal);
     } catch (error) {
       errors.push(
-        new LibcniError(`failed to delete stale attachment ${rt.containerID} ${rt.ifName}`, error),
+        new WrappedError(`failed to delete stale attachment ${rt.containerID} ${rt.ifName}`, error),
       );
     }
   }
@@ -107,7 +107,7 @@ async function gcPlugins(
     } catch (error) {
       // Upstream records the error, then runs the plugin with a nil config (a panic).
       errors.push(
-        new LibcniError(
+        new WrappedError(
           `failed to generate configuration to GC plugin ${plugin.network.type}`,
           error,
         ),
@@ -117,7 +117,7 @@ async function gcPlugins(
     try {
       await ctx.runner.runWithoutAttachment("GC", conf, signal);
     } catch (error) {
-      errors.push(new LibcniError(`failed to GC plugin ${plugin.network.type}`, error));
+      errors.push(new WrappedError(`failed to GC plugin ${plugin.network.type}`, error));
     }
   }
 }

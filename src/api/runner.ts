@@ -5,7 +5,7 @@
  * environment.
  */
 import type { PluginConfig } from "../conf/index.js";
-import { goQuote } from "../encoding/go-quote.js";
+import { goQuote } from "../internal/go-quote.js";
 import {
   Args,
   defaultExec,

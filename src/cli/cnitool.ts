@@ -6,9 +6,9 @@
  */
 import { CNIConfig, type NetworkAttachment } from "../api/index.js";
 import { loadNetworkConf } from "../conf/index.js";
-import { goQuote } from "../encoding/go-quote.js";
 import { marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
+import { goQuote } from "../internal/go-quote.js";
 import {
   argsMinusFirst,
   FlagError,

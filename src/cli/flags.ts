@@ -5,6 +5,8 @@
  * one it refuses is refused with pflag's own message.
  */
 
+import { goQuoteRune } from "../internal/go-quote.js";
+
 /** One flag: a string flag takes a value; a bool flag (help) takes none, or `=<bool>`. */
 export interface FlagSpec {
   /** The long name (`ifname` for `--ifname`). */
@@ -35,26 +37,6 @@ function parseBool(value: string): boolean | undefined {
   if (["1", "t", "T", "TRUE", "true", "True"].includes(value)) return true;
   if (["0", "f", "F", "FALSE", "false", "False"].includes(value)) return false;
   return undefined;
-}
-
-/** Go's `%q` of a byte-sized rune, as pflag prints a shorthand letter. */
-function quoteChar(c: string): string {
-  if (c === "'") return "'\\''";
-  if (c === "\\") return "'\\\\'";
-  const code = c.codePointAt(0) ?? 0;
-  if (code < 0x20 || code === 0x7f) {
-    const short: Record<number, string> = {
-      7: "a",
-      8: "b",
-      9: "t",
-      10: "n",
-      11: "v",
-      12: "f",
-      13: "r",
-    };
-    return short[code] ? `'\\${short[code]}'` : `'\\x${code.toString(16).padStart(2, "0")}'`;
-  }
-  return `'${c}'`;
 }
 
 class FlagParser {
@@ -103,7 +85,10 @@ class FlagParser {
     while (shorthands.length > 0) {
       const c = shorthands[0];
       const flag = this.flags.find((f) => f.short === c);
-      if (!flag) throw new FlagError(`unknown shorthand flag: ${quoteChar(c)} in -${shorthands}`);
+      if (!flag)
+        throw new FlagError(
+          `unknown shorthand flag: ${goQuoteRune(c.codePointAt(0) ?? 0)} in -${shorthands}`,
+        );
       if (shorthands.length > 2 && shorthands[1] === "=") {
         this.set(flag, shorthands.slice(2));
         shorthands = "";
@@ -119,7 +104,9 @@ class FlagParser {
         remaining = rest.slice(1);
         shorthands = "";
       } else {
-        throw new FlagError(`flag needs an argument: ${quoteChar(c)} in -${shorthands}`);
+        throw new FlagError(
+          `flag needs an argument: ${goQuoteRune(c.codePointAt(0) ?? 0)} in -${shorthands}`,
+        );
       }
     }
     return remaining;

@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { goQuote } from "../encoding/go-quote.js";
 import { parseJSON } from "../encoding/parse.js";
+import { goQuote } from "../internal/go-quote.js";
 
 /** Upstream's default configuration directory. */
 export const defaultNetDir = "/etc/cni/net.d";

@@ -2,8 +2,9 @@
  * Input normalisation and JSON decoding shared by the parsers: every parse error becomes a
  * `ConfError` carrying upstream's message prefix and the decoder's error as `cause`.
  */
-import { utf8Encode } from "../encoding/bytes.js";
+
 import { parseJSON } from "../encoding/parse.js";
+import { utf8Encode } from "../internal/bytes.js";
 import { ConfError } from "./errors.js";
 
 /** Configuration input: raw bytes as read from a file, or a string (encoded as UTF-8). */

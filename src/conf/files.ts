@@ -6,11 +6,11 @@
 import { type Dirent, readFile as readFileCallback } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { goQuote } from "../encoding/go-quote.js";
 import { compareUTF8 } from "../encoding/json.js";
+import { errnoCode, goPathErrorText } from "../internal/errno.js";
+import { goQuote } from "../internal/go-quote.js";
 import { messageOf } from "./bytes.js";
 import { ConfError, ConfFileError } from "./errors.js";
-import { errnoCode, goPathErrorText } from "./fs-errors.js";
 import { networkConfFromBytes } from "./list.js";
 import { networkPluginConfFromBytes } from "./plugin.js";
 import type { NetworkConfigList, PluginConfig } from "./types.js";

@@ -7,8 +7,9 @@
  * stdin is built this way, and upstream's tests (and plugins comparing hashes of their config)
  * rely on those exact bytes.
  */
-import { utf8Encode } from "../encoding/bytes.js";
+
 import { marshal } from "../encoding/json.js";
+import { utf8Encode } from "../internal/bytes.js";
 import { messageOf, unmarshalMap, wrapErrors } from "./bytes.js";
 import { ConfError } from "./errors.js";
 import { networkConfFromBytes } from "./list.js";

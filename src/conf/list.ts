@@ -3,9 +3,9 @@
  * rule and message of upstream's.
  */
 
-import { utf8Encode } from "../encoding/bytes.js";
-import { goQuote } from "../encoding/go-quote.js";
 import { marshal } from "../encoding/json.js";
+import { utf8Encode } from "../internal/bytes.js";
+import { goQuote } from "../internal/go-quote.js";
 import { type ConfInput, inputBytes, messageOf, unmarshalMap, wrapErrors } from "./bytes.js";
 import { selectCNIVersion } from "./cni-versions.js";
 import { ConfError } from "./errors.js";

@@ -7,36 +7,14 @@
  * escaping, float64 number formatting and base64 for byte slices.
  */
 
+import { UnsupportedValueError } from "../errors.js";
+import { type GoMarshaler, RawJSON, toGoJSON } from "../internal/go-marshal.js";
+import { escapeChar, quoteString } from "../internal/json-string.js";
+
+export { type GoMarshaler, RawJSON, toGoJSON } from "../internal/go-marshal.js";
+export { quoteString } from "../internal/json-string.js";
+
 const structMarker = Symbol("libcni.goStruct");
-
-/**
- * The method a value implements to choose its own encoding, as Go's `json.Marshaler`: the
- * encoder replaces the value by what the method returns and encodes that.
- */
-export const toGoJSON: unique symbol = Symbol.for("libcni.toGoJSON");
-
-/** A value with its own Go encoding (Go's `json.Marshaler`). */
-export interface GoMarshaler {
-  /** The value to encode in this one's place (Go's `MarshalJSON`, before the bytes). */
-  [toGoJSON](): unknown;
-}
-
-/** A pre-encoded JSON fragment, embedded as is (compacted), as Go's `json.RawMessage`. */
-export class RawJSON {
-  /** The fragment's JSON text. */
-  readonly text: string;
-  constructor(text: string) {
-    this.text = text;
-  }
-}
-
-/** Thrown when a value has no JSON form in Go (NaN, an infinity, a function, a cycle). */
-export class UnsupportedValueError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UnsupportedValueError";
-  }
-}
 
 /**
  * Marks a plain object as a Go struct: its keys are written in insertion order (Go's field
@@ -163,55 +141,6 @@ export function compareUTF8(a: string, b: string): number {
     return x - y;
   }
   return a.length - b.length;
-}
-
-const hex = "0123456789abcdef";
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters Go escapes
-const needsEscape = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
-
-/** Quotes a string as Go's encoder does (HTML-safe, lone surrogates as U+FFFD). */
-export function quoteString(s: string): string {
-  if (!needsEscape.test(s)) return `"${s}"`;
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdfff) {
-      const next = s.charCodeAt(i + 1);
-      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        out += s[i] + s[i + 1];
-        i++;
-      } else {
-        out += "\ufffd";
-      }
-      continue;
-    }
-    out += escapeChar(c) ?? s[i];
-  }
-  return `${out}"`;
-}
-
-function escapeChar(c: number): string | undefined {
-  switch (c) {
-    case 0x22:
-      return '\\"';
-    case 0x5c:
-      return "\\\\";
-    case 0x0a:
-      return "\\n";
-    case 0x0d:
-      return "\\r";
-    case 0x09:
-      return "\\t";
-    // Go 1.22 and later write \b and \f in short form.
-    case 0x08:
-      return "\\b";
-    case 0x0c:
-      return "\\f";
-  }
-  if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26 || c === 0x2028 || c === 0x2029) {
-    return `\\u${hex[c >> 12]}${hex[(c >> 8) & 15]}${hex[(c >> 4) & 15]}${hex[c & 15]}`;
-  }
-  return undefined;
 }
 
 /**

@@ -4,23 +4,15 @@
  * (`unexpected end of JSON input`, `invalid character 'x' looking for beginning of value`),
  * since upstream's error messages embed that text.
  */
-import { toBytes, utf8Decode } from "./bytes.js";
-import { goQuote } from "./go-quote.js";
-import { UnmarshalTypeError } from "./struct.js";
+
+import { JSONSyntaxError, UnmarshalTypeError } from "../errors.js";
+import { toBytes, utf8Decode } from "../internal/bytes.js";
+import { goQuoteRune } from "../internal/go-quote.js";
+
+export { JSONSyntaxError } from "../errors.js";
 
 /** Go's limit on nesting depth in encoding/json. */
 export const maxNestingDepth = 10_000;
-
-/** A JSON syntax error, with Go's message and the byte offset where it was detected. */
-export class JSONSyntaxError extends Error {
-  /** Byte offset of the error, as Go's `SyntaxError.Offset`. */
-  readonly offset: number;
-  constructor(message: string, offset: number) {
-    super(message);
-    this.name = "JSONSyntaxError";
-    this.offset = offset;
-  }
-}
 
 /**
  * Parses JSON text or UTF-8 bytes as Go's `json.Unmarshal` into an `interface{}` would.
@@ -163,7 +155,7 @@ class Scanner {
     }
     const c = this.b[this.pos];
     throw new Fail(
-      new JSONSyntaxError(`invalid character ${quoteChar(c)} ${context}`, this.pos + 1),
+      new JSONSyntaxError(`invalid character ${goQuoteRune(c)} ${context}`, this.pos + 1),
     );
   }
 
@@ -304,7 +296,7 @@ class Scanner {
     this.pos++;
     for (let i = 1; i < word.length; i++) {
       if (this.peek() !== word.charCodeAt(i)) {
-        this.fail(`in literal ${word} (expecting ${quoteChar(word.charCodeAt(i))})`);
+        this.fail(`in literal ${word} (expecting ${goQuoteRune(word.charCodeAt(i))})`);
       }
       this.pos++;
     }
@@ -334,12 +326,4 @@ class Scanner {
       while (isDigit(this.peek())) this.pos++;
     }
   }
-}
-
-/** Go's quoteChar: a byte as a quoted rune, as the scanner names it in its errors. */
-export function quoteChar(c: number): string {
-  if (c === 0x27) return "'\\''";
-  if (c === 0x22) return "'\"'";
-  // strconv.Quote(string(rune(c))), its double quotes swapped for single ones.
-  return `'${goQuote(String.fromCharCode(c)).slice(1, -1)}'`;
 }

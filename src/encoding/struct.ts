@@ -8,6 +8,10 @@
  * Go's first one, even for a value that a later case-variant of its key would have replaced.
  */
 
+import { UnmarshalTypeError } from "../errors.js";
+
+export { UnmarshalTypeError } from "../errors.js";
+
 /** How one field of a Go struct is typed. `goType` overrides the Go type named in errors. */
 export type FieldSchema = (
   | { type: "string" | "bool" | "int" | "uint" | "float" | "any" | "raw" }
@@ -28,32 +32,6 @@ export interface StructDecoder<T> {
   readonly goName: string;
   /** Decodes a parsed JSON value, throwing `UnmarshalTypeError` on a wrong type. */
   decode(value: unknown): T;
-}
-
-/** Go's `json.UnmarshalTypeError`, with its message. */
-export class UnmarshalTypeError extends Error {
-  /** The JSON value's kind, as Go names it ("string", "number 1.5", ...). */
-  readonly value: string;
-  /** The Go type it could not be stored in. */
-  readonly goType: string;
-  /** The dotted field path from the root struct ("" at the top level). */
-  readonly field: string;
-  constructor(value: string, goType: string, struct: string, field: string) {
-    super(
-      field === ""
-        ? `json: cannot unmarshal ${value} into Go value of type ${goType}`
-        : `json: cannot unmarshal ${value} into Go struct field ${bareName(struct)}.${field} of type ${goType}`,
-    );
-    this.name = "UnmarshalTypeError";
-    this.value = value;
-    this.goType = goType;
-    this.field = field;
-  }
-}
-
-// Go names the struct without its package ("PluginConf"), and the type with it ("types.IPAM").
-function bareName(goName: string): string {
-  return goName.slice(goName.lastIndexOf(".") + 1);
 }
 
 /** Describes a Go struct once; the returned decoder applies Go's decoding rules. */

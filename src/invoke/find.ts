@@ -8,7 +8,7 @@
 import { stat as statCallback } from "node:fs";
 import { join, sep } from "node:path";
 import { promisify } from "node:util";
-import { goQuote } from "../encoding/go-quote.js";
+import { goQuote } from "../internal/go-quote.js";
 
 /** File name extensions tried for each plugin, as upstream: `[""]`, plus `.exe` on Windows. */
 export const executableFileExtensions: readonly string[] =

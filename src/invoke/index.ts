@@ -8,7 +8,14 @@
  * for plugins that call other plugins; {@link FakeExec} stands in for plugins in tests.
  * @module
  */
-export { Args, type ArgsInit, argsFromEnv, type CNIArgs, DelegateArgs, dedupEnv } from "./args.js";
+export {
+  PluginAbortedError,
+  type PluginExecDetails,
+  PluginExecError,
+  PluginLookupError,
+  PluginNotFoundError,
+} from "../errors.js";
+export { Args, type ArgsInit, argsFromEnv, type CNIArgs, DelegateArgs } from "./args.js";
 export {
   delegateAdd,
   delegateCheck,
@@ -25,14 +32,7 @@ export {
   getVersionInfo,
 } from "./exec.js";
 export { FakeCNIArgs, FakeExec, type FakeExecPluginCall } from "./fake-exec.js";
-export { executableFileExtensions, findInPath, splitList } from "./find.js";
-export { type FixedResult, fixupResultVersion } from "./fixup.js";
-export {
-  type FailedRun,
-  type PluginExecDetails,
-  PluginExecError,
-  pluginErr,
-} from "./plugin-error.js";
+export { executableFileExtensions, findInPath } from "./find.js";
 export {
   defaultGraceMs,
   defaultMaxOutputBytes,

@@ -6,69 +6,13 @@
  * start) travels on the error's properties and as its `cause` instead, as execa's errors do.
  */
 
-import { goQuoteBytes } from "../encoding/go-quote.js";
 import { type JSONSyntaxError, parseJSON } from "../encoding/parse.js";
 import { defineStruct, UnmarshalTypeError } from "../encoding/struct.js";
-import { CNIError, ErrUnknown } from "../types/error.js";
+import { type PluginExecDetails, PluginExecError } from "../errors.js";
+import { goQuoteBytes } from "../internal/go-quote.js";
+import { ErrUnknown } from "../types/error.js";
 
-/** How a plugin run ended, as carried by a {@link PluginExecError}. */
-export interface PluginExecDetails {
-  /** The plugin executable that was run. */
-  pluginPath: string;
-  /** Its exit code, when it exited. */
-  exitCode?: number;
-  /** The signal that ended it (`SIGTERM`, `SIGKILL`, ...), when a signal did. */
-  signal?: string;
-  /** Everything it wrote to stdout (up to the output cap). */
-  stdout: Uint8Array;
-  /** Everything it wrote to stderr (up to the output cap). */
-  stderr: Uint8Array;
-  /** True when the run was stopped because the caller's AbortSignal fired. */
-  aborted?: boolean;
-  /** The underlying error: the spawn error, the abort reason, a decode error. */
-  cause?: unknown;
-}
-
-const brand = Symbol.for("libcni.PluginExecError");
-
-/**
- * A plugin run that failed. It is a {@link CNIError}: `code`, `msg` and `details` are the
- * plugin's own when it printed an error object, else upstream's `netplugin failed ...` texts
- * with code 0. The rest of the story (path, exit code, signal, output) is on its properties.
- */
-export class PluginExecError extends CNIError {
-  /** The plugin executable that was run. */
-  readonly pluginPath: string;
-  /** Its exit code, when it exited. */
-  readonly exitCode: number | undefined;
-  /** The signal that ended it, when a signal did. */
-  readonly signal: string | undefined;
-  /** What it wrote to stdout. */
-  readonly stdout: Uint8Array;
-  /** What it wrote to stderr. */
-  readonly stderr: Uint8Array;
-  /** True when the caller aborted the run. */
-  readonly aborted: boolean;
-
-  constructor(code: number, msg: string, details: string, info: PluginExecDetails) {
-    super(code, msg, details, info.cause === undefined ? {} : { cause: info.cause });
-    this.name = "PluginExecError";
-    this.pluginPath = info.pluginPath;
-    this.exitCode = info.exitCode;
-    this.signal = info.signal;
-    this.stdout = info.stdout;
-    this.stderr = info.stderr;
-    this.aborted = info.aborted ?? false;
-    Object.defineProperty(this, brand, { value: true });
-  }
-
-  // Branded as CNIError is, so that instanceof holds across two copies of this library.
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof was asked about
-    if (this !== PluginExecError) return Function.prototype[Symbol.hasInstance].call(this, value);
-    return typeof value === "object" && value !== null && brand in value;
-  }
-}
+export { type PluginExecDetails, PluginExecError } from "../errors.js";
 
 interface ErrorFields {
   code?: number;

@@ -2,9 +2,9 @@
  * Running a plugin executable and turning its failure into an error (upstream RawExec).
  */
 import { debuglog } from "node:util";
+import { abortText, exitStatusText, signalText, startErrorText } from "../internal/exec-text.js";
 import { ErrIOFailure, ErrUnknown } from "../types/error.js";
 import { findInPath } from "./find.js";
-import { abortText, exitStatusText, signalText, startErrorText } from "./go-exit-text.js";
 import { PluginExecError, pluginErr } from "./plugin-error.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
 

@@ -17,8 +17,7 @@ export { type PluginMainOptions, pluginMainWithError } from "./dispatch.js";
 export type { Environment } from "./env.js";
 export type { StdinSource } from "./io.js";
 export { type PluginMainExitOptions, pluginMain } from "./main.js";
-export { isPluginNetNS } from "./netns.js";
-export { formatError, printError, printResult } from "./print.js";
+export { printResult } from "./print.js";
 export { sigtermReason } from "./sigterm.js";
 export type { CmdArgs, CNIFuncs, OutputStream, PluginCallback, PluginContext } from "./types.js";
 

@@ -12,8 +12,11 @@
  * const args = loadArgs("IgnoreUnknown=1;K8S_POD_NAME=web", { K8S_POD_NAME: "string" });
  * args.K8S_POD_NAME; // "web" (string | undefined)
  */
+import { ArgsError, UnmarshalableArgsError } from "../errors.js";
 
-import { goQuote } from "../encoding/go-quote.js";
+export { ArgsError, UnmarshalableArgsError } from "../errors.js";
+
+import { goQuote } from "../internal/go-quote.js";
 import { ipUnmarshalText } from "./ip.js";
 
 /** How one argument's text is read: a named type or a parser (Go's `UnmarshalText`). */
@@ -37,22 +40,6 @@ export type ArgValue<T extends ArgType> = T extends "bool"
 export type LoadedArgs<S extends ArgsSpec> = { [K in keyof S]?: ArgValue<S[K]> } & {
   IgnoreUnknown?: boolean;
 };
-
-/** A CNI_ARGS string could not be loaded (invalid pair, bad value, unknown arguments). */
-export class ArgsError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "ArgsError";
-  }
-}
-
-/** Upstream `UnmarshalableArgsError`: the spec names a type that cannot read text. */
-export class UnmarshalableArgsError extends ArgsError {
-  constructor(message: string) {
-    super(message);
-    this.name = "UnmarshalableArgsError";
-  }
-}
 
 /**
  * Upstream `UnmarshallableBool.UnmarshalText`: "1"/"true" and "0"/"false" in any case;

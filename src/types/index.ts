@@ -2,18 +2,79 @@
  * `libcni/types`: the vocabulary shared by runtimes and plugins (upstream `pkg/types` and its
  * `020`, `040`, `100` and `create` packages): errors, addresses, routes, DNS, results of every
  * CNI version with their conversions, and CNI_ARGS parsing.
+ *
+ * TypeScript additions: `toGoJSON`, `goStruct` and `RawJSON`, the hooks of Go's marshaling
+ * that a value uses to choose its JSON (a `Result` of your own, capability args in Go struct
+ * key order), and `toJSON()` on every result (the spec JSON, what `print()` prints).
+ * @module
  */
-export * from "./args.js";
-export * from "./cidr.js";
-export { type Creator, convert, findCreator } from "./convert.js";
+
+export { goStruct } from "../encoding/json.js";
+export {
+  ArgsError,
+  CNIError,
+  type CNIErrorJSON,
+  ConversionError,
+  DecodeVersionError,
+  isCNIError,
+  ParseError,
+  ResultVersionMismatchError,
+  UnmarshalableArgsError,
+  UnsupportedResultVersionError,
+} from "../errors.js";
+export { type GoMarshaler, RawJSON, toGoJSON } from "../internal/go-marshal.js";
+export {
+  type ArgsSpec,
+  type ArgType,
+  type ArgValue,
+  type LoadedArgs,
+  loadArgs,
+  parseUnmarshallableBool,
+  parseUnmarshallableString,
+} from "./args.js";
+export { type IPNet, parseCIDR } from "./cidr.js";
 export { convertResult, createResult, createResultForVersion, decodeVersion } from "./create.js";
-export * from "./dns.js";
-export * from "./error.js";
-export * from "./gc.js";
-export * from "./ip.js";
-export * from "./plugin-conf.js";
-export * from "./result.js";
-export * from "./route.js";
-export * from "./v020.js";
-export * from "./v040.js";
-export * from "./v100.js";
+export type { DNS } from "./dns.js";
+export {
+  ErrDecodingFailure,
+  ErrIncompatibleCNIVersion,
+  ErrInternal,
+  ErrInvalidEnvironmentVariables,
+  ErrInvalidNetNS,
+  ErrInvalidNetworkConfig,
+  ErrIOFailure,
+  ErrLimitedConnectivity,
+  ErrPluginNotAvailable,
+  ErrTryAgainLater,
+  ErrUnknown,
+  ErrUnknownContainer,
+  ErrUnsupportedField,
+} from "./error.js";
+export type { GCAttachment } from "./gc.js";
+export { parseIP } from "./ip.js";
+export { decodePluginConf, type PluginConf } from "./plugin-conf.js";
+export type { Result } from "./result.js";
+export type { Route } from "./route.js";
+export {
+  type IPConfig020,
+  implementedSpecVersion020,
+  Result020,
+  type Result020Init,
+  supportedVersions020,
+} from "./v020.js";
+export {
+  type Interface040,
+  type IPConfig040,
+  implementedSpecVersion040,
+  Result040,
+  type Result040Init,
+  supportedVersions040,
+} from "./v040.js";
+export {
+  type Interface100,
+  type IPConfig100,
+  implementedSpecVersion100,
+  Result100,
+  type Result100Init,
+  supportedVersions100,
+} from "./v100.js";

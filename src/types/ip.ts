@@ -6,20 +6,9 @@
  * addresses lower-case with the longest run (of two or more) of zero groups compressed.
  * Results carry addresses this way so that what Go prints, this library prints.
  */
+import { ParseError } from "../errors.js";
 
-/** Go's `net.ParseError`: `invalid <type>: <text>`, e.g. `invalid IP address: 1.2.3.x`. */
-export class ParseError extends Error {
-  /** What was being parsed ("IP address", "CIDR address"). */
-  readonly type: string;
-  /** The text that failed to parse. */
-  readonly text: string;
-  constructor(type: string, text: string) {
-    super(`invalid ${type}: ${text}`);
-    this.name = "ParseError";
-    this.type = type;
-    this.text = text;
-  }
-}
+export { ParseError } from "../errors.js";
 
 /** Length in bytes of an IPv4 address. */
 export const IPv4len = 4;

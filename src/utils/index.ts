@@ -3,5 +3,4 @@
  * Each validator returns a `CNIError` with upstream's code, message and details, or `undefined`.
  * @module
  */
-export { GO_SPACE_CODE_POINTS, isGoSpace } from "./unicode-space.js";
 export { validateContainerID, validateInterfaceName, validateNetworkName } from "./validate.js";

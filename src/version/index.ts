@@ -4,12 +4,13 @@
  * results and a plugin's `prevResult` by version.
  * @module
  */
+export { ErrorIncompatible, PrevResultError, VersionError } from "../errors.js";
 export { ConfigDecoder, configDecoder } from "./conf.js";
 export type { VersionTuple } from "./parse.js";
-export { compareVersions, greaterThan, greaterThanOrEqualTo, parseVersion } from "./parse.js";
+export { greaterThan, greaterThanOrEqualTo, parseVersion } from "./parse.js";
 export type { PluginInfo } from "./plugin-info.js";
 export { decodePluginInfo, PluginDecoder, pluginSupports } from "./plugin-info.js";
-export { ErrorIncompatible, Reconciler, reconcile } from "./reconcile.js";
+export { Reconciler, reconcile } from "./reconcile.js";
 export type { PrevResultSource } from "./result.js";
 export { newResult, parsePrevResult } from "./result.js";
 export { all, current, legacy, versionsStartingFrom } from "./version.js";

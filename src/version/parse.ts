@@ -2,7 +2,7 @@
  * Version strings: upstream's `ParseVersion`, `GreaterThan` and `GreaterThanOrEqualTo`
  * (pkg/version/plugin.go), with Go's `strconv.Atoi` rules and upstream's error texts.
  */
-import { goQuote } from "../encoding/go-quote.js";
+import { goQuote } from "../internal/go-quote.js";
 
 /** A parsed version: `[major, minor, micro]`. */
 export type VersionTuple = readonly [major: number, minor: number, micro: number];

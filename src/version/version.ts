@@ -3,7 +3,7 @@
  * `VersionsStartingFrom`).
  */
 
-import { goQuote, goQuoteList } from "../encoding/go-quote.js";
+import { goQuote, goQuoteList } from "../internal/go-quote.js";
 import { CURRENT_VERSION } from "./current.js";
 import { type PluginInfo, pluginSupports } from "./plugin-info.js";
 

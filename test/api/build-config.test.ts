@@ -6,18 +6,16 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildOneConfig, injectRuntimeConfig } from "../../src/api/build-config.js";
+import { pluginChainError, pluginDescription } from "../../src/api/errors.js";
 import {
   CacheDir,
   CNIConfig,
-  LibcniError,
-  MultiError,
   newCNIConfig,
   newCNIConfigWithCacheDir,
-  PluginChainError,
-  pluginDescription,
 } from "../../src/api/index.js";
-import { utf8Decode } from "../../src/encoding/bytes.js";
-import { goQuote } from "../../src/encoding/go-quote.js";
+import { MultiError, WrappedError } from "../../src/errors.js";
+import { utf8Decode } from "../../src/internal/bytes.js";
+import { goQuote } from "../../src/internal/go-quote.js";
 import { FakeExec } from "../../src/invoke/index.js";
 import { createResult } from "../../src/types/index.js";
 import { confList, failure, pluginConf } from "./helpers.js";
@@ -135,10 +133,10 @@ describe("error texts", () => {
 
   it("wraps as Go's %w: message prefixed, cause kept", () => {
     const inner = new Error("inner");
-    const e = new PluginChainError("delete", pluginConf('{"type":"x","name":"y"}').network, inner);
+    const e = pluginChainError("delete", pluginConf('{"type":"x","name":"y"}').network, inner);
     expect(e.message).toBe('plugin type="x" name="y" failed (delete): inner');
     expect(e.cause).toBe(inner);
-    expect(new LibcniError("ctx", "plain").message).toBe("ctx: plain");
+    expect(new WrappedError("ctx", "plain").message).toBe("ctx: plain");
     expect(new MultiError([new Error("a"), new Error("b")], "lines").message).toBe("a\nb");
     expect(new MultiError([new Error("a"), new Error("b")], "list").message).toBe("[a b]");
   });

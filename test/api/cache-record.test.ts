@@ -2,11 +2,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CorruptInputError, decodeStdBase64 } from "../../src/api/base64.js";
 import { CNICacheV1, decodeCacheRecord, encodeCacheRecord } from "../../src/api/cache-record.js";
-import { utf8Decode } from "../../src/encoding/bytes.js";
 import { marshal, RawJSON } from "../../src/encoding/json.js";
 import { parseJSON } from "../../src/encoding/parse.js";
+import { CorruptInputError } from "../../src/errors.js";
+import { decodeStdBase64 } from "../../src/internal/base64.js";
+import { utf8Decode } from "../../src/internal/bytes.js";
 
 const goldenDir = join(import.meta.dirname, "../../testdata/cache");
 

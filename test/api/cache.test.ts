@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GoPathError, isTempName, writeFileAtomic } from "../../src/api/atomic-write.js";
+import { isTempName, writeFileAtomic } from "../../src/api/atomic-write.js";
 import {
   cacheFilePath,
   listCachedAttachments,
@@ -22,6 +22,7 @@ import {
   writeCacheRecord,
 } from "../../src/api/cache.js";
 import { encodeCacheRecord } from "../../src/api/cache-record.js";
+import { GoPathError } from "../../src/errors.js";
 import { CNIError } from "../../src/types/error.js";
 
 let cacheDir: string;
@@ -169,7 +170,7 @@ describe("writeCacheRecord", () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GoPathError);
     expect((error as Error).message).toBe(`mkdir ${join(cacheDir, "results")}: not a directory`);
-    expect((error as GoPathError).code).toBe("ENOTDIR");
+    expect((error as GoPathError).errno).toBe("ENOTDIR");
   });
 
   it("names the file in the way, as Go's MkdirAll, when an ancestor is a file", async () => {

@@ -3,16 +3,15 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CNIConfig, type RuntimeConf } from "../../src/api/index.js";
+import type { NetworkConfigList } from "../../src/conf/index.js";
+import { marshal } from "../../src/encoding/json.js";
 import {
   CheckNotSupportedError,
-  CNIConfig,
   ErrorCheckNotSupp,
   MultiError,
   PluginChainError,
-  type RuntimeConf,
-} from "../../src/api/index.js";
-import type { NetworkConfigList } from "../../src/conf/index.js";
-import { marshal } from "../../src/encoding/json.js";
+} from "../../src/errors.js";
 import { CNIError } from "../../src/types/error.js";
 import {
   readCommandLog,

@@ -2,14 +2,10 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  CheckNotSupportedError,
-  CNIConfig,
-  ErrorCheckNotSupp,
-  type RuntimeConf,
-} from "../../src/api/index.js";
+import { CNIConfig, type RuntimeConf } from "../../src/api/index.js";
 import type { PluginConfig } from "../../src/conf/index.js";
 import { marshal } from "../../src/encoding/json.js";
+import { CheckNotSupportedError, ErrorCheckNotSupp } from "../../src/errors.js";
 import { CNIError } from "../../src/types/error.js";
 import { readDebug, stdinText, writeDebug } from "../fixtures/plugins/noop-debug.js";
 import {

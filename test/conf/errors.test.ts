@@ -3,12 +3,7 @@
  * copies of the library (the brand), which must not leak to unrelated classes.
  */
 import { describe, expect, it } from "vitest";
-import {
-  ConfError,
-  ConfFileError,
-  NoConfigsFoundError,
-  NotFoundError,
-} from "../../src/conf/index.js";
+import { ConfError, ConfFileError, NoConfigsFoundError, NotFoundError } from "../../src/errors.js";
 
 describe("conf errors", () => {
   it("carry upstream's messages and their fields", () => {
@@ -36,8 +31,9 @@ describe("conf errors", () => {
   it("recognise an error from another copy of the library by its brand", () => {
     // What another copy's NotFoundError looks like: a different class with the same brands.
     const foreign = Object.assign(new Error("no net configuration"), {});
-    Object.defineProperty(foreign, Symbol.for("libcni.ConfError"), { value: true });
-    Object.defineProperty(foreign, Symbol.for("libcni.NotFoundError"), { value: true });
+    Object.defineProperty(foreign, Symbol.for("libcni.error.ids"), {
+      value: ["LIBCNI_ERR_CONF_NOT_FOUND", "LIBCNI_ERR_CONF", "LIBCNI_ERR"],
+    });
     expect(foreign).toBeInstanceOf(ConfError);
     expect(foreign).toBeInstanceOf(NotFoundError);
     expect(foreign).not.toBeInstanceOf(NoConfigsFoundError);

@@ -6,16 +6,15 @@
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { isPathSafeName } from "../../src/conf/files.js";
 import {
-  ConfError,
-  ConfFileError,
   confFiles,
   confListFromFile,
-  isPathSafeName,
   loadNetworkConf,
   networkConfFromFile,
   networkPluginConfsFromFiles,
 } from "../../src/conf/index.js";
+import { ConfError, ConfFileError } from "../../src/errors.js";
 import { bytesOf, textOf, thrown, useTempDir } from "./helpers.js";
 
 describe("confFiles", () => {

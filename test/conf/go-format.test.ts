@@ -3,9 +3,9 @@
  * values were printed by Go.
  */
 import { describe, expect, it } from "vitest";
-import { goPathErrorText } from "../../src/conf/fs-errors.js";
 import { goToLower, goTypeName } from "../../src/conf/go-format.js";
-import { goQuote } from "../../src/encoding/go-quote.js";
+import { goPathErrorText } from "../../src/internal/errno.js";
+import { goQuote } from "../../src/internal/go-quote.js";
 
 describe("goTypeName (%T of a decoded JSON value)", () => {
   it("names each JSON kind as Go's interface{} decoding types it", () => {

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  ConfError,
   confFromBytes,
   confListFromConf,
   injectConf,
@@ -12,6 +11,7 @@ import {
   type PluginConfig,
 } from "../../src/conf/index.js";
 import { goStruct, toGoJSON } from "../../src/encoding/json.js";
+import { ConfError } from "../../src/errors.js";
 import { createResult } from "../../src/types/index.js";
 import { bytesOf, golden, textOf } from "./helpers.js";
 

@@ -3,12 +3,9 @@
  * Version selection" scenarios.
  */
 import { describe, expect, it } from "vitest";
-import {
-  ConfError,
-  confListFromBytes,
-  networkConfFromBytes,
-  selectCNIVersion,
-} from "../../src/conf/index.js";
+import { selectCNIVersion } from "../../src/conf/cni-versions.js";
+import { confListFromBytes, networkConfFromBytes } from "../../src/conf/index.js";
+import { ConfError } from "../../src/errors.js";
 import { bytesOf, textOf } from "./helpers.js";
 
 const errorOf = (input: string): string => {

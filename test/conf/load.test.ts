@@ -8,17 +8,14 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  ConfError,
-  ConfFileError,
   confFromBytes,
   confFromFile,
   loadConf,
   loadConfList,
   loadNetworkConf,
-  NoConfigsFoundError,
-  NotFoundError,
   networkConfFromFile,
 } from "../../src/conf/index.js";
+import { ConfError, ConfFileError, NoConfigsFoundError, NotFoundError } from "../../src/errors.js";
 import { bytesOf, golden, textOf, thrown, useTempDir } from "./helpers.js";
 
 describe("LoadConf", () => {

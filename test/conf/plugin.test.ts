@@ -3,7 +3,8 @@
  * expected message here was checked against Go's encoding/json.
  */
 import { describe, expect, it } from "vitest";
-import { ConfError, confFromBytes, networkPluginConfFromBytes } from "../../src/conf/index.js";
+import { confFromBytes, networkPluginConfFromBytes } from "../../src/conf/index.js";
+import { ConfError } from "../../src/errors.js";
 import { decodePluginConf } from "../../src/types/plugin-conf.js";
 import { bytesOf } from "./helpers.js";
 

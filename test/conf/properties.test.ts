@@ -8,15 +8,15 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { selectCNIVersion } from "../../src/conf/cni-versions.js";
 import {
-  ConfError,
   confListFromConf,
   injectConf,
   loadNetworkConf,
   networkConfFromBytes,
   networkPluginConfFromBytes,
-  selectCNIVersion,
 } from "../../src/conf/index.js";
+import { ConfError } from "../../src/errors.js";
 import { bytesOf, textOf } from "./helpers.js";
 
 const knownPluginKeys = [

@@ -9,9 +9,9 @@ import {
   quoteString,
   RawJSON,
   toGoJSON,
-  UnsupportedValueError,
 } from "../../src/encoding/json.js";
 import { parseJSON } from "../../src/encoding/parse.js";
+import { UnsupportedValueError } from "../../src/errors.js";
 
 describe("marshal: Go maps", () => {
   it("sorts keys by UTF-8 bytes at every level; integer-like keys are not special", () => {

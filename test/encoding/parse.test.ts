@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkValid, JSONSyntaxError, parseJSON, quoteChar } from "../../src/encoding/parse.js";
+import { checkValid, JSONSyntaxError, parseJSON } from "../../src/encoding/parse.js";
 import { UnmarshalTypeError } from "../../src/encoding/struct.js";
+import { goQuoteRune as quoteChar } from "../../src/internal/go-quote.js";
 
 describe("parseJSON: Go's syntax error texts", () => {
   const cases: [string, string][] = [

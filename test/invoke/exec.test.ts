@@ -12,7 +12,8 @@ import {
   getVersionInfo,
 } from "../../src/invoke/index.js";
 import { CNIError, ErrDecodingFailure } from "../../src/types/error.js";
-import { ipToString, Result040, Result100 } from "../../src/types/index.js";
+import { Result040, Result100 } from "../../src/types/index.js";
+import { ipToString } from "../../src/types/ip.js";
 import { current, pluginSupports } from "../../src/version/index.js";
 import { rejection } from "./helpers.js";
 

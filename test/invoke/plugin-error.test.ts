@@ -112,8 +112,7 @@ describe("pluginErr", () => {
 describe("PluginExecError", () => {
   it("is recognised across two copies of the library (brand, not prototype)", () => {
     const foreign = Object.assign(new Error("from another copy"), {
-      [Symbol.for("libcni.PluginExecError")]: true,
-      [Symbol.for("libcni.CNIError")]: true,
+      [Symbol.for("libcni.error.ids")]: ["LIBCNI_ERR_PLUGIN_EXEC", "LIBCNI_ERR_CNI", "LIBCNI_ERR"],
     });
     expect(foreign).toBeInstanceOf(PluginExecError);
     expect(foreign).toBeInstanceOf(CNIError);

@@ -835,7 +835,7 @@ describe("when the callback returns an error", () => {
 
     it("accepts a CNIError-shaped error from another copy of the library", async () => {
       const foreign = Object.assign(new Error("x"), {
-        [Symbol.for("libcni.CNIError")]: true,
+        [Symbol.for("libcni.error.ids")]: ["LIBCNI_ERR_CNI", "LIBCNI_ERR"],
         code: 3,
         msg: "unknown container",
         details: "",

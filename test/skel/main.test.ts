@@ -3,11 +3,11 @@
 import { describe, expect, it } from "vitest";
 import {
   type CNIFuncs,
-  formatError,
   type PluginMainExitOptions,
   pluginMain,
   pluginMainFuncs,
 } from "../../src/skel/index.js";
+import { formatError } from "../../src/skel/print.js";
 import { CNIError } from "../../src/types/error.js";
 import { pluginSupports } from "../../src/version/index.js";
 import { bytes, Collector } from "./harness.js";

@@ -3,7 +3,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
-import { isPluginNetNS, pluginMainWithError } from "../../src/skel/index.js";
+import { pluginMainWithError } from "../../src/skel/index.js";
+import { isPluginNetNS } from "../../src/skel/netns.js";
 import { ErrInvalidNetNS } from "../../src/types/error.js";
 import { pluginSupports } from "../../src/version/index.js";
 import { bytes, Collector, FakeCmd, wire } from "./harness.js";

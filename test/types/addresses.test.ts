@@ -8,20 +8,14 @@ import { describe, expect, it } from "vitest";
 import { marshal } from "../../src/encoding/json.js";
 import {
   cidrMask,
-  IPv4len,
-  ipEqual,
   ipNetToString,
-  ipTo4,
-  ipToString,
-  ipv4,
   ipv4Mask,
   maskSize,
-  ParseError,
-  parseCIDR,
-  parseIP,
   parseNetworkCIDR,
   zeroIPNet,
-} from "../../src/types/index.js";
+} from "../../src/types/cidr.js";
+import { ParseError, parseCIDR, parseIP } from "../../src/types/index.js";
+import { IPv4len, ipEqual, ipTo4, ipToString, ipv4 } from "../../src/types/ip.js";
 
 interface Golden {
   op: "ip" | "cidr";

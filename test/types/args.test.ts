@@ -7,12 +7,12 @@ import { describe, expect, it } from "vitest";
 import {
   ArgsError,
   type ArgsSpec,
-  ipToString,
   loadArgs,
   parseUnmarshallableBool,
   parseUnmarshallableString,
   UnmarshalableArgsError,
 } from "../../src/types/index.js";
+import { ipToString } from "../../src/types/ip.js";
 
 describe("UnmarshallableBool (upstream)", () => {
   it.each([

@@ -1,10 +1,11 @@
 /** Upstream's test results (types/020, 040, 100 types_test.go `testResult`), built in TypeScript. */
+
+import { parseNetworkCIDR } from "../../src/types/cidr.js";
 import {
   type DNS,
   type IPConfig020,
   parseCIDR,
   parseIP,
-  parseNetworkCIDR,
   Result020,
   Result040,
   Result100,

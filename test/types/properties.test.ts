@@ -9,12 +9,12 @@ import { marshal } from "../../src/encoding/json.js";
 import {
   ConversionError,
   createResult,
-  ipTo4,
   type Result,
   Result020,
   Result040,
   Result100,
 } from "../../src/types/index.js";
+import { ipTo4 } from "../../src/types/ip.js";
 import { result020, result040, result100 } from "./arbitraries.js";
 
 const versions = ["0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "1.0.0", "1.1.0"];

@@ -7,21 +7,18 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { marshal } from "../../src/encoding/json.js";
 import { UnmarshalTypeError } from "../../src/encoding/struct.js";
+import { cidrMask } from "../../src/types/cidr.js";
 import {
   ConversionError,
-  cidrMask,
   createResultForVersion,
-  decodeIPConfig040,
-  decodeIPConfig100,
   implementedSpecVersion020,
-  interface100ToGo,
-  ipConfig020ToGo,
-  ipConfig040ToGo,
-  ipConfig100ToGo,
   Result020,
   Result040,
   Result100,
 } from "../../src/types/index.js";
+import { ipConfig020ToGo } from "../../src/types/v020.js";
+import { decodeIPConfig040, ipConfig040ToGo } from "../../src/types/v040.js";
+import { decodeIPConfig100, interface100ToGo, ipConfig100ToGo } from "../../src/types/v100.js";
 import {
   ip,
   sameJSON,

@@ -7,20 +7,11 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { marshal, marshalIndent } from "../../src/encoding/json.js";
 import { UnmarshalTypeError } from "../../src/encoding/struct.js";
-import {
-  CNIError,
-  cidrMask,
-  copyDNS,
-  copyRoute,
-  decodeRoute,
-  dnsToGo,
-  gcAttachmentToGo,
-  isDNSEmpty,
-  ParseError,
-  type Route,
-  routeToGo,
-  routeToString,
-} from "../../src/types/index.js";
+import { cidrMask } from "../../src/types/cidr.js";
+import { copyDNS, dnsToGo, isDNSEmpty } from "../../src/types/dns.js";
+import { gcAttachmentToGo } from "../../src/types/gc.js";
+import { CNIError, ParseError, type Route } from "../../src/types/index.js";
+import { copyRoute, decodeRoute, routeToGo, routeToString } from "../../src/types/route.js";
 import { ip, testResult100 } from "./fixtures.js";
 
 const golden: Record<string, string> = JSON.parse(

@@ -2,12 +2,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CNIError } from "../../src/types/error.js";
 import {
-  GO_SPACE_CODE_POINTS,
-  isGoSpace,
   validateContainerID,
   validateInterfaceName,
   validateNetworkName,
 } from "../../src/utils/index.js";
+import { GO_SPACE_CODE_POINTS, isGoSpace } from "../../src/utils/unicode-space.js";
 
 /** The wire fields of an error, or undefined, for exact comparison (Go's reflect.DeepEqual). */
 function fields(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { utf8Encode } from "../../src/encoding/bytes.js";
+import { utf8Encode } from "../../src/internal/bytes.js";
 import { ConfigDecoder, configDecoder } from "../../src/version/index.js";
 
 describe("configDecoder (upstream 'Decoding the version of network config')", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { utf8Encode } from "../../src/encoding/bytes.js";
 import { JSONSyntaxError } from "../../src/encoding/parse.js";
 import { UnmarshalTypeError } from "../../src/encoding/struct.js";
+import { utf8Encode } from "../../src/internal/bytes.js";
 import { decodePluginInfo, PluginDecoder, pluginSupports } from "../../src/version/plugin-info.js";
 
 describe("decodePluginInfo (upstream 'Decoding versions reported by a plugin')", () => {

@@ -43,7 +43,7 @@ describe("reconcile (upstream 'Reconcile versions of net config with versions su
 
   it("recognises an ErrorIncompatible from another copy of the library", () => {
     const foreign = Object.assign(new Error("x"), {
-      [Symbol.for("libcni.ErrorIncompatible")]: true,
+      [Symbol.for("libcni.error.ids")]: ["LIBCNI_ERR_VERSION_INCOMPATIBLE", "LIBCNI_ERR"],
     });
     expect(foreign).toBeInstanceOf(ErrorIncompatible);
     expect(new Error("x")).not.toBeInstanceOf(ErrorIncompatible);

@@ -1,7 +1,7 @@
 /** Go's %q over bytes, as upstream's plugin errors quote stdout and stderr. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { goQuote, goQuoteBytes } from "../../src/encoding/go-quote.js";
+import { goQuote, goQuoteBytes } from "../../src/internal/go-quote.js";
 
 const bytes = (...b: number[]): Uint8Array => new Uint8Array(b);
 

@@ -1,12 +1,12 @@
 /** Go's texts for how a plugin run ended. */
 import { describe, expect, it } from "vitest";
+import { errnoText } from "../../src/internal/errno.js";
 import {
   abortText,
-  errnoText,
   exitStatusText,
   signalText,
   startErrorText,
-} from "../../src/invoke/go-exit-text.js";
+} from "../../src/internal/exec-text.js";
 
 describe("Go exec texts", () => {
   it("exit status and signals as os.ProcessState.String()", () => {

@@ -5,6 +5,7 @@
  * Go's rejects them with `illegal base64 data at input byte N`. The cache record's `config` is
  * a `[]byte`, so a record Go would refuse must be refused here too, with the same message.
  */
+import { CorruptInputError } from "../errors.js";
 
 const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const decodeMap = new Int16Array(256).fill(-1);
@@ -12,17 +13,6 @@ for (let i = 0; i < alphabet.length; i++) decodeMap[alphabet.charCodeAt(i)] = i;
 
 const PAD = 0x3d; // '='
 const isNewline = (c: number | undefined): boolean => c === 0x0a || c === 0x0d;
-
-/** Go's `base64.CorruptInputError`. */
-export class CorruptInputError extends Error {
-  /** Byte offset of the first offending input byte. */
-  readonly offset: number;
-  constructor(offset: number) {
-    super(`illegal base64 data at input byte ${offset}`);
-    this.name = "CorruptInputError";
-    this.offset = offset;
-  }
-}
 
 /** Decodes standard padded base64 exactly as Go does (CR and LF ignored), or throws. */
 export function decodeStdBase64(src: Uint8Array): Uint8Array {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { goQuote, goQuoteList } from "../../src/encoding/go-quote.js";
+import { goQuote, goQuoteList } from "../../src/internal/go-quote.js";
 
 describe("goQuote (Go strconv.Quote)", () => {
   // Expected values from Go 1.19's strconv.Quote.

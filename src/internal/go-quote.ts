@@ -59,3 +59,13 @@ export function goQuote(text: string): string {
 export function goQuoteList(list: readonly string[]): string {
   return `[${list.map(goQuote).join(" ")}]`;
 }
+
+/**
+ * Go's `strconv.QuoteRune` (`%q` of a rune): `'a'`, `'\''`, `'"'`, `'\n'`, `'\x00'`. It is also
+ * what encoding/json's scanner calls `quoteChar` when it names a byte in a syntax error.
+ */
+export function goQuoteRune(codePoint: number): string {
+  if (codePoint === 0x27) return "'\\''";
+  if (codePoint === 0x22) return "'\"'";
+  return `'${goQuote(String.fromCodePoint(codePoint)).slice(1, -1)}'`;
+}

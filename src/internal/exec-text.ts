@@ -6,8 +6,8 @@
  * messages, so the port writes the same words: `exit status N`, `signal: killed`,
  * `fork/exec <path>: no such file or directory`, `context canceled`.
  */
-import { getSystemErrorMap } from "node:util";
-import { goQuote } from "../encoding/go-quote.js";
+import { errnoText } from "./errno.js";
+import { goQuote } from "./go-quote.js";
 
 // Go's syscall.Signal.String() on Linux.
 const signalTexts: Record<string, string> = {
@@ -46,27 +46,6 @@ const signalTexts: Record<string, string> = {
   SIGSYS: "bad system call",
 };
 
-// Go's syscall.Errno.Error() texts for the errors an exec can meet; libuv words some differently.
-const errnoTexts: Record<string, string> = {
-  ENOENT: "no such file or directory",
-  EACCES: "permission denied",
-  EPERM: "operation not permitted",
-  ENOEXEC: "exec format error",
-  ETXTBSY: "text file busy",
-  ENOTDIR: "not a directory",
-  EISDIR: "is a directory",
-  ELOOP: "too many levels of symbolic links",
-  ENAMETOOLONG: "file name too long",
-  E2BIG: "argument list too long",
-  ENOMEM: "cannot allocate memory",
-  EAGAIN: "resource temporarily unavailable",
-  EMFILE: "too many open files",
-  ENFILE: "too many open files in system",
-  EIO: "input/output error",
-  EINVAL: "invalid argument",
-  ELIBBAD: "accessing a corrupted shared library",
-};
-
 /** `exit status N`, as Go's ProcessState.String() for a process that exited. */
 export function exitStatusText(code: number): string {
   return `exit status ${code}`;
@@ -75,16 +54,6 @@ export function exitStatusText(code: number): string {
 /** `signal: killed`, as Go's ProcessState.String() for a process a signal ended. */
 export function signalText(signal: string): string {
   return `signal: ${signalTexts[signal] ?? signal}`;
-}
-
-/** Go's text for an errno code name (`ENOENT` → `no such file or directory`). */
-export function errnoText(code: string | undefined, errno?: number): string {
-  if (code !== undefined && errnoTexts[code] !== undefined) return errnoTexts[code];
-  if (errno !== undefined) {
-    const entry = getSystemErrorMap().get(errno);
-    if (entry !== undefined) return entry[1];
-  }
-  return code ?? "unknown error";
 }
 
 /**

@@ -1,0 +1,113 @@
+/**
+ * Go's texts for OS errors, built from Node's errors.
+ *
+ * Upstream's messages embed Go's `err.Error()` of an OS error: the errno text of
+ * `syscall.Errno` (`no such file or directory`) and `*os.PathError`'s `<op> <path>: <errno
+ * text>`. libuv words some errnos differently and Node formats its own messages
+ * (`ENOENT: no such file or directory, open 'x'`), so the port writes Go's.
+ */
+
+import { getSystemErrorMap } from "node:util";
+import { GoPathError } from "../errors.js";
+
+// Go's syscall error strings (zerrors_linux) where libuv's wording differs or is missing.
+const goErrnoTexts: Record<string, string> = {
+  E2BIG: "argument list too long",
+  EACCES: "permission denied",
+  EAGAIN: "resource temporarily unavailable",
+  EBADF: "bad file descriptor",
+  EBUSY: "device or resource busy",
+  EFAULT: "bad address",
+  EINTR: "interrupted system call",
+  EINVAL: "invalid argument",
+  EIO: "input/output error",
+  EISDIR: "is a directory",
+  ELIBBAD: "accessing a corrupted shared library",
+  ELOOP: "too many levels of symbolic links",
+  EMFILE: "too many open files",
+  ENAMETOOLONG: "file name too long",
+  ENFILE: "too many open files in system",
+  ENODEV: "no such device",
+  ENOENT: "no such file or directory",
+  ENOEXEC: "exec format error",
+  ENOMEM: "cannot allocate memory",
+  ENOTDIR: "not a directory",
+  ENXIO: "no such device or address",
+  EOVERFLOW: "value too large for defined data type",
+  EPERM: "operation not permitted",
+  EROFS: "read-only file system",
+  ESTALE: "stale file handle",
+  ETXTBSY: "text file busy",
+};
+
+interface NodeSystemError {
+  code?: unknown;
+  errno?: unknown;
+  syscall?: unknown;
+  message?: unknown;
+}
+
+/** The errno name of a Node system error (`ENOENT`, ...), or undefined for anything else. */
+export function errnoCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const code = (error as NodeSystemError).code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/**
+ * Go's text for an errno (`ENOENT` → `no such file or directory`): Go's own wording where
+ * libuv's differs, else the system's description of the errno number, else the name.
+ */
+export function errnoText(code: string | undefined, errno?: number): string {
+  if (code !== undefined && goErrnoTexts[code] !== undefined) return goErrnoTexts[code];
+  if (errno !== undefined) {
+    const entry = getSystemErrorMap().get(errno);
+    if (entry !== undefined) return entry[1];
+  }
+  return code ?? "unknown error";
+}
+
+/** Go's errno text for a Node error; a non-system error gives its own message. */
+function errorErrnoText(error: unknown): string {
+  const code = errnoCode(error);
+  const errno = (error as NodeSystemError | null)?.errno;
+  if (code !== undefined && (goErrnoTexts[code] !== undefined || typeof errno === "number")) {
+    return errnoText(code, typeof errno === "number" ? errno : undefined);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  // Node writes "ENOXYZ: description, syscall 'path'": keep the description.
+  const match = /^[A-Z0-9_]+: (.*?), \w+/.exec(message);
+  return match ? match[1] : message;
+}
+
+/**
+ * Go's operation name: Node reads a file with open+read, as Go does; it lists a directory
+ * with scandir, where Go opens it and then calls getdents ("readdirent"), which is where a
+ * non-directory fails.
+ */
+function goOp(error: unknown): string {
+  const syscall = (error as NodeSystemError | null)?.syscall;
+  if (syscall === "scandir" || syscall === "opendir") {
+    return errnoCode(error) === "ENOTDIR" ? "readdirent" : "open";
+  }
+  return typeof syscall === "string" ? syscall : "open";
+}
+
+/** Formats a Node fs error (or `{ code, syscall }`) as Go's `*os.PathError` for `path`. */
+export function goPathErrorText(error: unknown, path: string): string {
+  return `${goOp(error)} ${path}: ${errorErrnoText(error)}`;
+}
+
+/**
+ * A {@link GoPathError} for `syscall` on `path`: from the Node error `cause` when there is
+ * one (its text covers errnos the table lacks), else from the errno name alone.
+ */
+export function goPathError(
+  syscall: string,
+  path: string,
+  cause: unknown,
+  errno: string | undefined = errnoCode(cause),
+): GoPathError {
+  const source = cause === undefined ? { code: errno, syscall } : cause;
+  return new GoPathError(errno, syscall, path, goPathErrorText(source, path), cause);
+}
