@@ -3,6 +3,9 @@
  * `020`, `040`, `100` and `create` packages): errors, addresses, routes, DNS, results of every
  * CNI version with their conversions, and CNI_ARGS parsing.
  */
+
+// For callers building capability args a Go runtime would send as structs (libcni/runtime).
+export { goStruct } from "../encoding/json.js";
 export * from "./args.js";
 export * from "./cidr.js";
 export { type Creator, convert, findCreator } from "./convert.js";
