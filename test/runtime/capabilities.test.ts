@@ -1,9 +1,14 @@
 import { mkdir, readdir, readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCommandLog, readCommandLog, stdinText, writeDebug } from "../fixtures/plugins/noop-debug.js";
-import { CapabilityNames, encodeCapabilityArgs, loadNetworks } from "../../src/runtime/index.js";
 import { marshal } from "../../src/encoding/json.js";
+import { CapabilityNames, encodeCapabilityArgs, loadNetworks } from "../../src/runtime/index.js";
+import {
+  createCommandLog,
+  readCommandLog,
+  stdinText,
+  writeDebug,
+} from "../fixtures/plugins/noop-debug.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
 const fixtures = join(import.meta.dirname, "../fixtures/plugins");
@@ -14,9 +19,11 @@ const fixtures = join(import.meta.dirname, "../fixtures/plugins");
 // WithCapabilityPortMap / WithCapabilityBandWidth / WithCapabilityDNS values.
 const goPortMappings =
   '[{"HostPort":8080,"ContainerPort":80,"Protocol":"tcp","HostIP":""},{"HostPort":53,"ContainerPort":53,"Protocol":"udp","HostIP":"127.0.0.1"}]';
-const goBandwidth = '{"IngressRate":1000000,"IngressBurst":2000000,"EgressRate":3000000,"EgressBurst":0}';
+const goBandwidth =
+  '{"IngressRate":1000000,"IngressBurst":2000000,"EgressRate":3000000,"EgressBurst":0}';
 const goDNS = '{"Servers":["10.0.0.10"],"Searches":["svc.local"],"Options":null}';
-const goIPRanges = '[[{"Subnet":"10.1.0.0/24","RangeStart":"","RangeEnd":"","Gateway":"10.1.0.1"}]]';
+const goIPRanges =
+  '[[{"Subnet":"10.1.0.0/24","RangeStart":"","RangeEnd":"","Gateway":"10.1.0.1"}]]';
 
 const caps = {
   portMappings: [
@@ -86,7 +93,9 @@ describe("capability args", () => {
       expect(bridge).toBe(
         '{"capabilities":{"ips":true,"mac":true},"cniVersion":"1.0.0","name":"a","runtimeConfig":{"ips":["10.1.0.7/24"],"mac":"c2:11:22:33:44:55"},"type":"bridge"}',
       );
-      expect(portmap).toContain(`"runtimeConfig":{"portMappings":${goPortMappings}},"type":"portmap"}`);
+      expect(portmap).toContain(
+        `"runtimeConfig":{"portMappings":${goPortMappings}},"type":"portmap"}`,
+      );
       expect(bandwidth).toContain(
         `"runtimeConfig":{"bandwidth":${goBandwidth},"dns":${goDNS},"ipRanges":${goIPRanges}},"type":"bandwidth"}`,
       );

@@ -96,9 +96,13 @@ describe("checkPod, status, gc", () => {
       ]);
       expect(fake.seq()).toEqual(["DEL a:net1", "DEL b:eth0", "GC a:", "GC b:"]);
       const gcA = fake.calls.find((c) => c.command === "GC" && c.network === "a");
-      expect(gcA?.config["cni.dev/valid-attachments"]).toEqual([{ containerID: "keep", ifname: "eth0" }]);
+      expect(gcA?.config["cni.dev/valid-attachments"]).toEqual([
+        { containerID: "keep", ifname: "eth0" },
+      ]);
       const gcB = fake.calls.find((c) => c.command === "GC" && c.network === "b");
-      expect(gcB?.config["cni.dev/valid-attachments"]).toEqual([{ containerID: "keep", ifname: "net1" }]);
+      expect(gcB?.config["cni.dev/valid-attachments"]).toEqual([
+        { containerID: "keep", ifname: "net1" },
+      ]);
       expect(await records()).toEqual(["a-keep-eth0", "b-keep-net1"]);
     });
 
@@ -111,7 +115,9 @@ describe("checkPod, status, gc", () => {
       fake.calls.length = 0;
       await rt.gc([{ id: "keep" }]);
       const gcA = fake.calls.find((c) => c.command === "GC" && c.network === "a");
-      expect(gcA?.config["cni.dev/valid-attachments"]).toEqual([{ containerID: "keep", ifname: "eth0" }]);
+      expect(gcA?.config["cni.dev/valid-attachments"]).toEqual([
+        { containerID: "keep", ifname: "eth0" },
+      ]);
       const gcFirst = fake.calls.find((c) => c.command === "GC" && c.network === "first");
       expect(gcFirst?.config["cni.dev/valid-attachments"]).toEqual([]);
     });

@@ -98,9 +98,19 @@ export class FakePlugins {
       cniVersion: config.cniVersion,
       interfaces: [
         { name: `veth${this.counter}`, mac: "02:00:00:00:00:01" },
-        { name: call.ifName, mac: `02:00:00:00:01:${(this.counter % 256).toString(16).padStart(2, "0")}`, sandbox: call.netns },
+        {
+          name: call.ifName,
+          mac: `02:00:00:00:01:${(this.counter % 256).toString(16).padStart(2, "0")}`,
+          sandbox: call.netns,
+        },
       ],
-      ips: [{ interface: 1, address: `10.${this.counter % 250}.0.2/24`, gateway: `10.${this.counter % 250}.0.1` }],
+      ips: [
+        {
+          interface: 1,
+          address: `10.${this.counter % 250}.0.2/24`,
+          gateway: `10.${this.counter % 250}.0.1`,
+        },
+      ],
       routes: [{ dst: "0.0.0.0/0", gw: `10.${this.counter % 250}.0.1` }],
       dns: { nameservers: ["10.0.0.10"] },
     });

@@ -25,8 +25,14 @@ describe("loadNetworks", () => {
 
   it("loads every network in file-name order, .conf and .json upconverted to lists", async () => {
     await writeNetwork(d.confDir, "20-b.conflist", "b");
-    await writeFile(join(d.confDir, "10-a.conf"), '{"cniVersion":"1.0.0","name":"a","type":"fake"}');
-    await writeFile(join(d.confDir, "30-c.json"), '{"cniVersion":"1.0.0","name":"c","type":"fake"}');
+    await writeFile(
+      join(d.confDir, "10-a.conf"),
+      '{"cniVersion":"1.0.0","name":"a","type":"fake"}',
+    );
+    await writeFile(
+      join(d.confDir, "30-c.json"),
+      '{"cniVersion":"1.0.0","name":"c","type":"fake"}',
+    );
     await writeFile(join(d.confDir, "40-ignored.txt"), "{}");
     const rt = await load();
     expect(rt.networks.map((n) => n.name)).toEqual(["a", "b", "c"]);
@@ -63,7 +69,9 @@ describe("loadNetworks", () => {
 
   it("throws NoNetworksError for an empty or missing conf dir, even with loopback", async () => {
     await expect(load({ loopback: true })).rejects.toBeInstanceOf(NoNetworksError);
-    await expect(load({ confDir: join(d.base, "missing") })).rejects.toBeInstanceOf(NoNetworksError);
+    await expect(load({ confDir: join(d.base, "missing") })).rejects.toBeInstanceOf(
+      NoNetworksError,
+    );
   });
 
   it("keeps at most maxNetworks usable networks (broken files do not count)", async () => {

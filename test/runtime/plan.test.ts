@@ -33,7 +33,11 @@ describe("planPod: interface names and runtime confs", () => {
 
   it("uses <prefix><n> with interfacePrefix, as go-cni", async () => {
     const s = await set();
-    expect(names(planPod(s, { id: "p", netns: "/n" }, "eth"))).toEqual(["a:eth0", "b:eth1", "c:eth2"]);
+    expect(names(planPod(s, { id: "p", netns: "/n" }, "eth"))).toEqual([
+      "a:eth0",
+      "b:eth1",
+      "c:eth2",
+    ]);
   });
 
   it("keeps explicit names and allocates around them", async () => {
@@ -49,7 +53,18 @@ describe("planPod: interface names and runtime confs", () => {
   it("rejects two equal explicit names, a network twice and an unknown network", async () => {
     const s = await set();
     expect(() =>
-      planPod(s, { id: "p", netns: "/n", networks: [{ name: "a", ifName: "x" }, { name: "b", ifName: "x" }] }, undefined),
+      planPod(
+        s,
+        {
+          id: "p",
+          netns: "/n",
+          networks: [
+            { name: "a", ifName: "x" },
+            { name: "b", ifName: "x" },
+          ],
+        },
+        undefined,
+      ),
     ).toThrow(InterfaceNameError);
     expect(() => planPod(s, { id: "p", netns: "/n", networks: ["a", "a"] }, undefined)).toThrow(
       InterfaceNameError,
@@ -68,7 +83,10 @@ describe("planPod: interface names and runtime confs", () => {
         netns: "/var/run/netns/p1",
         args: { K8S_POD_NAME: "web" },
         capabilities: { mac: "02:00:00:00:00:aa", cgroupPath: "/pod" },
-        networks: ["a", { name: "b", args: [["IP", "10.0.0.9"]], capabilities: { mac: "02:00:00:00:00:bb" } }],
+        networks: [
+          "a",
+          { name: "b", args: [["IP", "10.0.0.9"]], capabilities: { mac: "02:00:00:00:00:bb" } },
+        ],
       },
       undefined,
     );

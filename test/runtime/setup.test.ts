@@ -1,13 +1,13 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PluginChainError } from "../../src/index.js";
 import {
   type CNIRuntime,
   loadNetworks,
   NetworkTimeoutError,
   PodSetupError,
 } from "../../src/runtime/index.js";
-import { PluginChainError } from "../../src/index.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
 describe("setupPod", () => {
@@ -111,9 +111,9 @@ describe("setupPod", () => {
     fake.fail.set("c/ADD", "c add");
     fake.fail.set("b/DEL", "b del");
     const e = (await rt.setupPod(pod).catch((x: unknown) => x)) as PodSetupError;
-    expect(e.rollbackFailures.map((f) => [f.network, f.ifName, (f.error as Error).message])).toEqual([
-      ["b", "net1", 'plugin type="macvlan" failed (delete): b del'],
-    ]);
+    expect(
+      e.rollbackFailures.map((f) => [f.network, f.ifName, (f.error as Error).message]),
+    ).toEqual([["b", "net1", 'plugin type="macvlan" failed (delete): b del']]);
     expect(e.message).toBe(
       'set up pod pod1: network c (net2): plugin type="ptp" failed (add): c add (rollback failed: b (net1): plugin type="macvlan" failed (delete): b del)',
     );
@@ -134,7 +134,9 @@ describe("setupPod", () => {
       await all;
     };
     fake.fail.set("b/ADD", "b failed");
-    const e = (await rt.setupPod(pod, { parallel: true }).catch((x: unknown) => x)) as PodSetupError;
+    const e = (await rt
+      .setupPod(pod, { parallel: true })
+      .catch((x: unknown) => x)) as PodSetupError;
     expect(started.sort()).toEqual(["a", "b", "c"]);
     expect(e).toBeInstanceOf(PodSetupError);
     expect(e.failure.network).toBe("b");
@@ -153,7 +155,9 @@ describe("setupPod", () => {
     const e = (await rt.setupPod(pod, { timeout: 50 }).catch((x: unknown) => x)) as PodSetupError;
     expect(e).toBeInstanceOf(PodSetupError);
     expect(e.failure.error).toBeInstanceOf(NetworkTimeoutError);
-    expect((e.failure.error as NetworkTimeoutError).message).toBe("network b: ADD timed out after 50 ms");
+    expect((e.failure.error as NetworkTimeoutError).message).toBe(
+      "network b: ADD timed out after 50 ms",
+    );
     expect(fake.seq("DEL")).toEqual(["DEL b:net1", "DEL a:eth0", "DEL a:eth0"]);
   });
 
@@ -161,9 +165,12 @@ describe("setupPod", () => {
     const controller = new AbortController();
     fake.hang.add("b/ADD");
     fake.gate = async (call) => {
-      if (call.network === "b" && call.command === "ADD") setTimeout(() => controller.abort(new Error("stop")), 5);
+      if (call.network === "b" && call.command === "ADD")
+        setTimeout(() => controller.abort(new Error("stop")), 5);
     };
-    const e = (await rt.setupPod(pod, { signal: controller.signal }).catch((x: unknown) => x)) as PodSetupError;
+    const e = (await rt
+      .setupPod(pod, { signal: controller.signal })
+      .catch((x: unknown) => x)) as PodSetupError;
     expect(e).toBeInstanceOf(PodSetupError);
     expect(e.failure.network).toBe("b");
     expect(fake.seq("DEL")).toEqual(["DEL b:net1", "DEL a:eth0", "DEL a:eth0"]);

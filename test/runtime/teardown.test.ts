@@ -30,7 +30,9 @@ describe("teardownPod: from the result cache", () => {
       { network: "b", ifName: "net1" },
       { network: "a", ifName: "eth0" },
     ]);
-    expect(fake.calls.map((c) => `${c.command} ${c.type} ${c.ifName} ${c.netns} ${c.args}`)).toEqual([
+    expect(
+      fake.calls.map((c) => `${c.command} ${c.type} ${c.ifName} ${c.netns} ${c.args}`),
+    ).toEqual([
       "DEL ptp net2 /run/netns/pod1 K8S_POD_NAME=web",
       "DEL macvlan net1 /run/netns/pod1 K8S_POD_NAME=web",
       "DEL portmap eth0 /run/netns/pod1 K8S_POD_NAME=web",

@@ -65,7 +65,10 @@ describe("watch", () => {
   it("follows an editor's save: write a temp file, rename it over the original", async () => {
     const change = nextChange(w);
     const tmp = join(d.confDir, ".10-a.conflist.swp");
-    await writeFile(tmp, JSON.stringify({ cniVersion: "1.0.0", name: "a", plugins: [{ type: "edited" }] }));
+    await writeFile(
+      tmp,
+      JSON.stringify({ cniVersion: "1.0.0", name: "a", plugins: [{ type: "edited" }] }),
+    );
     await rename(tmp, join(d.confDir, "10-a.conflist"));
     expect((await change).changed).toEqual(["a"]);
     expect(rt.networkSet.get("a")?.config.plugins[0].network.type).toBe("edited");
