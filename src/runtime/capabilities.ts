@@ -8,6 +8,11 @@
  * A plugin's stdin (and the cache record) is then byte-identical to what go-cni sends for the
  * same pod; plugins decode these keys case-insensitively, as Go does. The other values are Go
  * maps, strings and slices, encoded as the library encodes any map (keys sorted).
+ *
+ * The `ocicni` style writes what cri-o/ocicni sends instead: the conventions' lowercase keys
+ * (`hostPort`, ...; ocicni's JSON tags and their omitempty), bandwidth as a Go map (sorted
+ * keys), DNS (which ocicni lacks) with the conventions' keys. For plugins that read the keys
+ * case-sensitively (a JavaScript plugin, unlike Go's decoder).
  */
 import { goStruct } from "../types/index.js";
 
@@ -114,11 +119,51 @@ const dnsToGoStruct = (d: DNSCapability): object =>
     Options: d.options ?? null,
   });
 
+/** Whose bytes the structured capabilities take: go-cni's (the default) or ocicni's. */
+export type CapabilityStyle = "go-cni" | "ocicni";
+
+const ocicni = {
+  portMapping: (p: PortMapping): object =>
+    goStruct({
+      hostPort: p.hostPort,
+      containerPort: p.containerPort,
+      protocol: p.protocol ?? "",
+      hostIP: p.hostIP ?? "",
+    }),
+  // ocicni builds a map[string]uint64: sorted keys, every one written.
+  bandwidth: (b: Bandwidth): object => ({
+    ingressRate: b.ingressRate ?? 0,
+    ingressBurst: b.ingressBurst ?? 0,
+    egressRate: b.egressRate ?? 0,
+    egressBurst: b.egressBurst ?? 0,
+  }),
+  ipRange: (r: IPRange): object =>
+    goStruct({
+      subnet: r.subnet,
+      rangeStart: r.rangeStart || undefined,
+      rangeEnd: r.rangeEnd || undefined,
+      gateway: r.gateway || undefined,
+    }),
+  dns: (d: DNSCapability): object =>
+    goStruct({ servers: d.servers, searches: d.searches, options: d.options }),
+};
+
+const goCNI = {
+  portMapping: portMappingToGo,
+  bandwidth: bandwidthToGo,
+  ipRange: ipRangeToGo,
+  dns: dnsToGoStruct,
+};
+
 /**
  * The `capabilityArgs` map of a RuntimeConf for `args`: typed values first, then `extra`
  * (which wins on a name clash, as a later go-cni option overwrites an earlier one).
  */
-export function encodeCapabilityArgs(args: CapabilityArgs | undefined): Record<string, unknown> {
+export function encodeCapabilityArgs(
+  args: CapabilityArgs | undefined,
+  style: CapabilityStyle = "go-cni",
+): Record<string, unknown> {
+  const enc = style === "ocicni" ? ocicni : goCNI;
   const out: Record<string, unknown> = {};
   if (args === undefined) return out;
   const set = (name: string, value: unknown): void => {
@@ -130,13 +175,13 @@ export function encodeCapabilityArgs(args: CapabilityArgs | undefined): Record<s
         configurable: true,
       });
   };
-  set(CapabilityNames.portMappings, args.portMappings?.map(portMappingToGo));
-  set(CapabilityNames.bandwidth, args.bandwidth && bandwidthToGo(args.bandwidth));
+  set(CapabilityNames.portMappings, args.portMappings?.map(enc.portMapping));
+  set(CapabilityNames.bandwidth, args.bandwidth && enc.bandwidth(args.bandwidth));
   set(
     CapabilityNames.ipRanges,
-    args.ipRanges?.map((set) => set.map(ipRangeToGo)),
+    args.ipRanges?.map((set) => set.map(enc.ipRange)),
   );
-  set(CapabilityNames.dns, args.dns && dnsToGoStruct(args.dns));
+  set(CapabilityNames.dns, args.dns && enc.dns(args.dns));
   set(CapabilityNames.aliases, args.aliases);
   set(CapabilityNames.mac, args.mac);
   set(CapabilityNames.ips, args.ips);

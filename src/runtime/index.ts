@@ -27,6 +27,7 @@ export {
   type CapabilityArgs,
   type CapabilityName,
   CapabilityNames,
+  type CapabilityStyle,
   type DNSCapability,
   encodeCapabilityArgs,
   type IPRange,

@@ -11,7 +11,7 @@
 
 import { InterfaceNameError, NetworkNotFoundError } from "../errors.js";
 import type { RuntimeConf } from "../index.js";
-import { encodeCapabilityArgs, mergeCapabilityArgs } from "./capabilities.js";
+import { type CapabilityStyle, encodeCapabilityArgs, mergeCapabilityArgs } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
 import type { Network, Pod, PodArgs, PodNetworkRequest } from "./types.js";
 
@@ -38,6 +38,7 @@ export function planPod(
   set: NetworkSet,
   pod: Pod,
   interfacePrefix: string | undefined,
+  style: CapabilityStyle = "go-cni",
 ): PlannedAttachment[] {
   const requests: PodNetworkRequest[] =
     pod.networks === undefined
@@ -75,7 +76,10 @@ export function planPod(
       containerID: pod.id,
       netNS: pod.netns,
       ifName,
-      capabilityArgs: encodeCapabilityArgs(mergeCapabilityArgs(pod.capabilities, r.capabilities)),
+      capabilityArgs: encodeCapabilityArgs(
+        mergeCapabilityArgs(pod.capabilities, r.capabilities),
+        style,
+      ),
     };
     if (args.length > 0) rt.args = args;
     return { network, ifName, rt };

@@ -6,6 +6,7 @@
  * pod and make GC exclusive (see locks.ts).
  */
 import { CNIConfig } from "../index.js";
+import type { CapabilityStyle } from "./capabilities.js";
 import { checkFromCache } from "./check.js";
 import { collectGarbage, type GCReport } from "./gc.js";
 import { type LoadOptions, loadNetworkSet, type NetworkSet } from "./load.js";
@@ -26,6 +27,8 @@ export interface RuntimeOptions extends LoadOptions {
   interfacePrefix?: string;
   /** Per-network time limit of every verb, in ms; default 0 (none). */
   timeout?: number;
+  /** Bytes of the structured capability args: go-cni's (default) or ocicni's keys. */
+  capabilityStyle?: CapabilityStyle;
   /** fsync cache records (CNIConfig's `durableCache`); default true. */
   durableCache?: boolean;
 }
@@ -107,7 +110,7 @@ export class CNIRuntime {
    */
   async setupPod(pod: Pod, options: SetupOptions = {}): Promise<PodSetupResult> {
     const set = this.current;
-    const plan = planPod(set, pod, this.options.interfacePrefix);
+    const plan = planPod(set, pod, this.options.interfacePrefix, this.options.capabilityStyle);
     const ctx = { ...this.context(set, options), parallel: options.parallel ?? false };
     return withLock(this.locks.pod(pod.id, options.signal), () =>
       setupAttachments(ctx, pod.id, plan),

@@ -67,6 +67,18 @@ describe("capability args", () => {
     );
   });
 
+  it("ocicni style: the conventions' lowercase keys, ocicni's omitempty, bandwidth as a map", () => {
+    const { portMappings, bandwidth, ipRanges, dns } = caps;
+    expect(
+      marshal(encodeCapabilityArgs({ portMappings, bandwidth, ipRanges, dns }, "ocicni")),
+    ).toBe(
+      '{"bandwidth":{"egressBurst":0,"egressRate":3000000,"ingressBurst":2000000,"ingressRate":1000000},' +
+        '"dns":{"servers":["10.0.0.10"],"searches":["svc.local"]},' +
+        '"ipRanges":[[{"subnet":"10.1.0.0/24","gateway":"10.1.0.1"}]],' +
+        '"portMappings":[{"hostPort":8080,"containerPort":80,"protocol":"tcp","hostIP":""},{"hostPort":53,"containerPort":53,"protocol":"udp","hostIP":"127.0.0.1"}]}',
+    );
+  });
+
   it("passes extra capabilities as given, and they win over a typed one of the same name", () => {
     const out = encodeCapabilityArgs({ mac: "a", extra: { mac: "b", custom: { k: 1 } } });
     expect(out).toEqual({ mac: "b", custom: { k: 1 } });
