@@ -649,3 +649,166 @@ export class CacheWriteError extends LibcniError {
     this.result = result;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// runtime (libcni/runtime): pods and networks
+// ---------------------------------------------------------------------------------------------
+
+/** One network's failure inside a pod-level operation. */
+export interface NetworkFailure {
+  /** The network's name. */
+  network: string;
+  /** The pod's interface on that network. */
+  ifName: string;
+  /** What the network's plugins (or the layer) threw. */
+  error: unknown;
+}
+
+function failureLines(failures: readonly NetworkFailure[]): string {
+  return failures.map((f) => `${f.network} (${f.ifName}): ${messageOf(f.error)}`).join("; ");
+}
+
+/** No usable network remains after loading a conf dir (every file broken, or none). */
+export class NoNetworksError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_NO_NETWORKS";
+  /** The conf dir. */
+  readonly confDir: string;
+  /** Each file that could not be used, with its error. */
+  readonly problems: readonly { file: string; error: unknown }[];
+  constructor(confDir: string, problems: readonly { file: string; error: unknown }[]) {
+    const detail =
+      problems.length === 0
+        ? ""
+        : `: ${problems.map((p) => `${p.file}: ${messageOf(p.error)}`).join("; ")}`;
+    super(`no valid networks found in ${confDir}${detail}`);
+    this.confDir = confDir;
+    this.problems = problems;
+  }
+}
+
+/** A pod asked for a network that is not loaded. */
+export class NetworkNotFoundError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_NETWORK_NOT_FOUND";
+  /** The name asked for. */
+  readonly network: string;
+  constructor(network: string) {
+    super(`network ${JSON.stringify(network)} not found`);
+    this.network = network;
+  }
+}
+
+/** A pod's interface names collide or are not valid. */
+export class InterfaceNameError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_INTERFACE_NAME";
+}
+
+/** One network of a pod took longer than the per-network timeout. */
+export class NetworkTimeoutError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_NETWORK_TIMEOUT";
+  /** The timeout, in milliseconds. */
+  readonly timeout: number;
+  /** The network's name. */
+  readonly network: string;
+  constructor(network: string, verb: string, timeout: number, cause?: unknown) {
+    super(`network ${network}: ${verb} timed out after ${timeout} ms`, { cause });
+    this.timeout = timeout;
+    this.network = network;
+  }
+}
+
+/**
+ * Setting a pod up failed: `failure` is the network that failed (`cause` is its error); the
+ * networks set up before it were rolled back, and `rollbackFailures` lists the DELs that failed
+ * (empty when the rollback was clean).
+ */
+export class PodSetupError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_POD_SETUP";
+  /** The pod's ID. */
+  readonly podID: string;
+  /** The network whose ADD failed (the first one, in attach order). */
+  readonly failure: NetworkFailure;
+  /** Every other network whose ADD failed (parallel setup only). */
+  readonly otherFailures: readonly NetworkFailure[];
+  /** The rollback DELs that failed: what may be left behind. */
+  readonly rollbackFailures: readonly NetworkFailure[];
+  constructor(
+    podID: string,
+    failure: NetworkFailure,
+    otherFailures: readonly NetworkFailure[],
+    rollbackFailures: readonly NetworkFailure[],
+  ) {
+    const rb =
+      rollbackFailures.length === 0
+        ? "rolled back"
+        : `rollback failed: ${failureLines(rollbackFailures)}`;
+    super(
+      `set up pod ${podID}: network ${failure.network} (${failure.ifName}): ${messageOf(failure.error)} (${rb})`,
+      { cause: failure.error },
+    );
+    this.podID = podID;
+    this.failure = failure;
+    this.otherFailures = otherFailures;
+    this.rollbackFailures = rollbackFailures;
+  }
+}
+
+/** Tearing a pod down left attachments behind: each failed DEL, after trying every one. */
+export class PodTeardownError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_POD_TEARDOWN";
+  /** The pod's ID. */
+  readonly podID: string;
+  /** Each attachment whose DEL failed. */
+  readonly failures: readonly NetworkFailure[];
+  constructor(podID: string, failures: readonly NetworkFailure[]) {
+    super(`tear down pod ${podID}: ${failureLines(failures)}`, { cause: failures[0]?.error });
+    this.podID = podID;
+    this.failures = failures;
+  }
+}
+
+/** CHECK of a pod failed on one or more of its attachments. */
+export class PodCheckError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_POD_CHECK";
+  /** The pod's ID. */
+  readonly podID: string;
+  /** Each attachment whose CHECK failed. */
+  readonly failures: readonly NetworkFailure[];
+  constructor(podID: string, failures: readonly NetworkFailure[]) {
+    super(`check pod ${podID}: ${failureLines(failures)}`, { cause: failures[0]?.error });
+    this.podID = podID;
+    this.failures = failures;
+  }
+}
+
+/** A pod has no attachment in the result cache (CHECK of a pod never set up, or torn down). */
+export class PodNotFoundError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_POD_NOT_FOUND";
+  /** The pod's ID. */
+  readonly podID: string;
+  constructor(podID: string) {
+    super(`pod ${podID} has no cached attachments`);
+    this.podID = podID;
+  }
+}
+
+/** Garbage collection across networks: every failure, after trying everything. */
+export class RuntimeGCError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_RUNTIME_GC";
+  /** Stale attachments whose DEL failed, and networks whose GC failed (`ifName` ""). */
+  readonly failures: readonly NetworkFailure[];
+  constructor(failures: readonly NetworkFailure[]) {
+    super(`gc: ${failureLines(failures)}`, { cause: failures[0]?.error });
+    this.failures = failures;
+  }
+}
+
+/** A conf file's network has the name of an earlier file's: the later one is skipped. */
+export class DuplicateNetworkError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_DUPLICATE_NETWORK";
+  /** The repeated name. */
+  readonly network: string;
+  constructor(network: string) {
+    super(`network ${JSON.stringify(network)} is already defined by an earlier file`);
+    this.network = network;
+  }
+}

@@ -32,7 +32,7 @@ export {
   parseUnmarshallableBool,
   parseUnmarshallableString,
 } from "./args.js";
-export { type IPNet, parseCIDR } from "./cidr.js";
+export { type IPNet, ipNetToString, parseCIDR } from "./cidr.js";
 export { convertResult, createResult, createResultForVersion, decodeVersion } from "./create.js";
 export type { DNS } from "./dns.js";
 export {
@@ -51,7 +51,7 @@ export {
   ErrUnsupportedField,
 } from "./error.js";
 export type { GCAttachment } from "./gc.js";
-export { parseIP } from "./ip.js";
+export { ipToString, parseIP } from "./ip.js";
 export { decodePluginConf, type PluginConf } from "./plugin-conf.js";
 export type { Result } from "./result.js";
 export type { Route } from "./route.js";

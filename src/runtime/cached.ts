@@ -1,0 +1,144 @@
+/**
+ * A pod's attachments as the result cache holds them, in attach order, each with the
+ * configuration it was ADDed with. Teardown, CHECK and GC work from these, not from today's
+ * conf dir: an edited or deleted network, or shifted interface-name indexes, change nothing.
+ *
+ * Attach order. The cache keeps no sequence number and Go's record format must stay as it is,
+ * so the order is rebuilt from the records: by modification time (a record is written when
+ * its ADD succeeds, so a serial setup's records are in attach order), ties broken by the
+ * interface name's allocation order (`lo`, `eth0`, then `net1`, `net2`, ... by their number).
+ * File timestamps are coarse (a kernel tick), so attachments ADDed within one tick tie and the
+ * names decide; a parallel setup has no order to keep.
+ */
+import { stat } from "node:fs/promises";
+import { cacheFilePath } from "../api/cache.js";
+import { LibcniError } from "../errors.js";
+import {
+  CacheDir,
+  type CNIConfig,
+  confListFromConf,
+  type NetworkAttachment,
+  type NetworkConfigList,
+  networkConfFromBytes,
+  networkPluginConfFromBytes,
+  type RuntimeConf,
+} from "../index.js";
+import type { NetworkSet } from "./load.js";
+
+/** One cached attachment, ready for a verb. */
+export interface CachedAttachment {
+  /** The network's name in the record. */
+  readonly network: string;
+  readonly ifName: string;
+  /** The list to run: the cached configuration (or the loaded one when it is the same). */
+  readonly config: NetworkConfigList;
+  /** The cached netns, CNI_ARGS and capability args. */
+  readonly rt: RuntimeConf;
+}
+
+/** A cached attachment whose configuration cannot be used. */
+export interface UnusableAttachment {
+  readonly network: string;
+  readonly ifName: string;
+  readonly error: unknown;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.byteLength === b.byteLength && Buffer.compare(a, b) === 0;
+}
+
+function decodeList(bytes: Uint8Array): NetworkConfigList {
+  try {
+    return networkConfFromBytes(bytes);
+  } catch (listError) {
+    // A record written by ADD of a single plugin (addNetwork) holds that plugin's bytes.
+    try {
+      return confListFromConf(networkPluginConfFromBytes(bytes));
+    } catch {
+      throw listError;
+    }
+  }
+}
+
+function configOf(att: NetworkAttachment, set: NetworkSet | undefined): NetworkConfigList {
+  const loaded = set?.get(att.network)?.config;
+  if (att.config === undefined) {
+    if (loaded !== undefined) return loaded;
+    throw new LibcniError(
+      `cached attachment ${att.network}/${att.ifName} has no configuration and network ${att.network} is not loaded`,
+    );
+  }
+  // The loaded list has the drop-in plugins (<confDir>/<name>/*.conf) that the bytes lack.
+  if (loaded !== undefined && sameBytes(loaded.bytes, att.config)) return loaded;
+  const list = decodeList(att.config);
+  if (list.name !== att.network) {
+    // Upstream's lookups key the record by the list's name; a mismatch would miss the result.
+    throw new LibcniError(
+      `cached configuration of ${att.network}/${att.ifName} names network ${list.name}`,
+    );
+  }
+  return list;
+}
+
+/** Interface-name order: `lo`, then by the trailing number (eth0, net1, net2), then by name. */
+export function compareIfNames(a: string, b: string): number {
+  const key = (s: string): [number, number] => {
+    if (s === "lo") return [0, 0];
+    const m = /(\d+)$/.exec(s);
+    return [1, m ? Number(m[1]) : Number.POSITIVE_INFINITY];
+  };
+  const [ra, na] = key(a);
+  const [rb, nb] = key(b);
+  if (ra !== rb) return ra - rb;
+  if (na !== nb) return na < nb ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+async function mtimeOf(cacheDir: string, att: NetworkAttachment): Promise<bigint> {
+  try {
+    const st = await stat(cacheFilePath(cacheDir, att.network, att.containerID, att.ifName), {
+      bigint: true,
+    });
+    return st.mtimeNs;
+  } catch {
+    return 0n;
+  }
+}
+
+/** The cache directory a CNIConfig uses. */
+export function cacheDirOf(cni: CNIConfig): string {
+  return cni.cacheDir === "" ? CacheDir : cni.cacheDir;
+}
+
+/** The pod's cached attachments in attach order, and those that cannot be used. */
+export async function cachedAttachments(
+  cni: CNIConfig,
+  podID: string,
+  set: NetworkSet | undefined,
+): Promise<{ usable: CachedAttachment[]; unusable: UnusableAttachment[] }> {
+  const found = await cni.getCachedAttachments(podID);
+  const cacheDir = cacheDirOf(cni);
+  const timed = await Promise.all(
+    found.map(async (att) => ({ att, t: await mtimeOf(cacheDir, att) })),
+  );
+  timed.sort((x, y) =>
+    x.t !== y.t ? (x.t < y.t ? -1 : 1) : compareIfNames(x.att.ifName, y.att.ifName),
+  );
+  const usable: CachedAttachment[] = [];
+  const unusable: UnusableAttachment[] = [];
+  for (const { att } of timed) {
+    try {
+      const rt: RuntimeConf = {
+        containerID: att.containerID,
+        netNS: att.netNS,
+        ifName: att.ifName,
+      };
+      if (att.cniArgs !== undefined) rt.args = att.cniArgs;
+      if (att.capabilityArgs !== undefined) rt.capabilityArgs = att.capabilityArgs;
+      usable.push({ network: att.network, ifName: att.ifName, config: configOf(att, set), rt });
+    } catch (error) {
+      unusable.push({ network: att.network, ifName: att.ifName, error });
+    }
+  }
+  return { usable, unusable };
+}

@@ -1,0 +1,204 @@
+/**
+ * Typed capability arguments: every well-known capability of the CNI conventions document
+ * (https://www.cni.dev/docs/conventions/#well-known-capabilities), with its name constant.
+ *
+ * Where containerd/go-cni passes a Go struct (PortMapping, BandWidth, IPRanges, DNS), the value
+ * is encoded as that struct: go-cni's structs have no JSON tags, so Go writes the field names
+ * as declared (`HostPort`, `IngressRate`, ...) in declaration order with zero values included.
+ * A plugin's stdin (and the cache record) is then byte-identical to what go-cni sends for the
+ * same pod; plugins decode these keys case-insensitively, as Go does. The other values are Go
+ * maps, strings and slices, encoded as the library encodes any map (keys sorted).
+ *
+ * The `ocicni` style writes what cri-o/ocicni sends instead: the conventions' lowercase keys
+ * (`hostPort`, ...; ocicni's JSON tags and their omitempty), bandwidth as a Go map (sorted
+ * keys), DNS (which ocicni lacks) with the conventions' keys. For plugins that read the keys
+ * case-sensitively (a JavaScript plugin, unlike Go's decoder).
+ */
+import { goStruct } from "../types/index.js";
+
+/** The well-known capability names, as plugins declare them in `capabilities`. */
+export const CapabilityNames = {
+  portMappings: "portMappings",
+  bandwidth: "bandwidth",
+  ipRanges: "ipRanges",
+  dns: "dns",
+  aliases: "aliases",
+  mac: "mac",
+  ips: "ips",
+  infinibandGUID: "infinibandGUID",
+  deviceID: "deviceID",
+  cgroupPath: "cgroupPath",
+  podAnnotations: "io.kubernetes.cri.pod-annotations",
+} as const;
+
+/** One of the well-known capability names. */
+export type CapabilityName = (typeof CapabilityNames)[keyof typeof CapabilityNames];
+
+/** A port mapping (`portMappings`; go-cni `PortMapping`). */
+export interface PortMapping {
+  hostPort: number;
+  containerPort: number;
+  /** `tcp`, `udp` or `sctp`; Go's zero value "" when absent. */
+  protocol?: string;
+  /** The host address to bind; "" (any) when absent. */
+  hostIP?: string;
+}
+
+/** Rate limits in bits per second, bursts in bits (`bandwidth`; go-cni `BandWidth`). */
+export interface Bandwidth {
+  ingressRate?: number;
+  ingressBurst?: number;
+  egressRate?: number;
+  egressBurst?: number;
+}
+
+/** One IPAM range (`ipRanges`; go-cni `IPRanges`). */
+export interface IPRange {
+  subnet: string;
+  rangeStart?: string;
+  rangeEnd?: string;
+  gateway?: string;
+}
+
+/** Resolver settings (`dns`; go-cni `DNS`). */
+export interface DNSCapability {
+  servers?: string[];
+  searches?: string[];
+  options?: string[];
+}
+
+/** The capability arguments of a pod, typed; `extra` passes any other capability as is. */
+export interface CapabilityArgs {
+  portMappings?: PortMapping[];
+  bandwidth?: Bandwidth;
+  /** Range sets, as the conventions and host-local take them: `[[range, ...], ...]`. */
+  ipRanges?: IPRange[][];
+  dns?: DNSCapability;
+  /** Network name to the pod's DNS aliases on it. */
+  aliases?: Record<string, string[]>;
+  mac?: string;
+  ips?: string[];
+  infinibandGUID?: string;
+  deviceID?: string;
+  cgroupPath?: string;
+  /** `io.kubernetes.cri.pod-annotations`. */
+  podAnnotations?: Record<string, string>;
+  /** Any other capability, by its name, sent as given (go-cni's `WithCapability`). */
+  extra?: Record<string, unknown>;
+}
+
+const portMappingToGo = (p: PortMapping): object =>
+  goStruct({
+    HostPort: p.hostPort,
+    ContainerPort: p.containerPort,
+    Protocol: p.protocol ?? "",
+    HostIP: p.hostIP ?? "",
+  });
+
+const bandwidthToGo = (b: Bandwidth): object =>
+  goStruct({
+    IngressRate: b.ingressRate ?? 0,
+    IngressBurst: b.ingressBurst ?? 0,
+    EgressRate: b.egressRate ?? 0,
+    EgressBurst: b.egressBurst ?? 0,
+  });
+
+const ipRangeToGo = (r: IPRange): object =>
+  goStruct({
+    Subnet: r.subnet,
+    RangeStart: r.rangeStart ?? "",
+    RangeEnd: r.rangeEnd ?? "",
+    Gateway: r.gateway ?? "",
+  });
+
+// A nil Go slice encodes as null.
+const dnsToGoStruct = (d: DNSCapability): object =>
+  goStruct({
+    Servers: d.servers ?? null,
+    Searches: d.searches ?? null,
+    Options: d.options ?? null,
+  });
+
+/** Whose bytes the structured capabilities take: go-cni's (the default) or ocicni's. */
+export type CapabilityStyle = "go-cni" | "ocicni";
+
+const ocicni = {
+  portMapping: (p: PortMapping): object =>
+    goStruct({
+      hostPort: p.hostPort,
+      containerPort: p.containerPort,
+      protocol: p.protocol ?? "",
+      hostIP: p.hostIP ?? "",
+    }),
+  // ocicni builds a map[string]uint64: sorted keys, every one written.
+  bandwidth: (b: Bandwidth): object => ({
+    ingressRate: b.ingressRate ?? 0,
+    ingressBurst: b.ingressBurst ?? 0,
+    egressRate: b.egressRate ?? 0,
+    egressBurst: b.egressBurst ?? 0,
+  }),
+  ipRange: (r: IPRange): object =>
+    goStruct({
+      subnet: r.subnet,
+      rangeStart: r.rangeStart || undefined,
+      rangeEnd: r.rangeEnd || undefined,
+      gateway: r.gateway || undefined,
+    }),
+  dns: (d: DNSCapability): object =>
+    goStruct({ servers: d.servers, searches: d.searches, options: d.options }),
+};
+
+const goCNI = {
+  portMapping: portMappingToGo,
+  bandwidth: bandwidthToGo,
+  ipRange: ipRangeToGo,
+  dns: dnsToGoStruct,
+};
+
+/**
+ * The `capabilityArgs` map of a RuntimeConf for `args`: typed values first, then `extra`
+ * (which wins on a name clash, as a later go-cni option overwrites an earlier one).
+ */
+export function encodeCapabilityArgs(
+  args: CapabilityArgs | undefined,
+  style: CapabilityStyle = "go-cni",
+): Record<string, unknown> {
+  const enc = style === "ocicni" ? ocicni : goCNI;
+  const out: Record<string, unknown> = {};
+  if (args === undefined) return out;
+  const set = (name: string, value: unknown): void => {
+    if (value !== undefined)
+      Object.defineProperty(out, name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  };
+  set(CapabilityNames.portMappings, args.portMappings?.map(enc.portMapping));
+  set(CapabilityNames.bandwidth, args.bandwidth && enc.bandwidth(args.bandwidth));
+  set(
+    CapabilityNames.ipRanges,
+    args.ipRanges?.map((set) => set.map(enc.ipRange)),
+  );
+  set(CapabilityNames.dns, args.dns && enc.dns(args.dns));
+  set(CapabilityNames.aliases, args.aliases);
+  set(CapabilityNames.mac, args.mac);
+  set(CapabilityNames.ips, args.ips);
+  set(CapabilityNames.infinibandGUID, args.infinibandGUID);
+  set(CapabilityNames.deviceID, args.deviceID);
+  set(CapabilityNames.cgroupPath, args.cgroupPath);
+  set(CapabilityNames.podAnnotations, args.podAnnotations);
+  for (const [name, value] of Object.entries(args.extra ?? {})) set(name, value);
+  return out;
+}
+
+/** `base` with `override`'s fields replacing it, field by field (per-network over per-pod). */
+export function mergeCapabilityArgs(
+  base: CapabilityArgs | undefined,
+  override: CapabilityArgs | undefined,
+): CapabilityArgs | undefined {
+  if (override === undefined) return base;
+  if (base === undefined) return override;
+  return { ...base, ...override, extra: { ...base.extra, ...override.extra } };
+}

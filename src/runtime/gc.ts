@@ -1,0 +1,68 @@
+/**
+ * GC across networks, given the pods still valid (upstream's open multi-network GC question,
+ * containernetworking/cni#1091, answered per network):
+ * 1. every cached attachment of a pod not in the valid set is DELeted with its cached
+ *    configuration, netns and args, in reverse attach order per pod, whether or not its
+ *    network is still in the conf dir (upstream's GCNetworkList DELs with today's config);
+ * 2. each loaded network then gets GC with its own valid attachments, taken from the cache
+ *    (ContainerID and IfName as ADDed), not recomputed from today's interface-name allocation,
+ *    which shifts when the conf dir changes.
+ * Everything is tried; the failures are thrown together.
+ */
+
+import { type NetworkFailure, RuntimeGCError } from "../errors.js";
+import type { GCAttachment } from "../types/index.js";
+import { cachedAttachments } from "./cached.js";
+import { withDeadline } from "./deadline.js";
+import type { CacheCallContext, RemovedAttachment } from "./teardown.js";
+
+/** What a GC removed. */
+export interface GCReport {
+  /** Stale attachments DELeted, per pod ID. */
+  removed: (RemovedAttachment & { podID: string })[];
+}
+
+/** Runs the GC; the caller holds the runtime's exclusive lock. */
+export async function collectGarbage(
+  ctx: CacheCallContext,
+  validPodIDs: ReadonlySet<string>,
+): Promise<GCReport> {
+  const all = await ctx.cni.getCachedAttachments("");
+  const failures: NetworkFailure[] = [];
+  const removed: GCReport["removed"] = [];
+  const stalePods = [...new Set(all.map((a) => a.containerID))].filter(
+    (id) => !validPodIDs.has(id),
+  );
+  for (const podID of stalePods) {
+    const { usable, unusable } = await cachedAttachments(ctx.cni, podID, ctx.set);
+    failures.push(...unusable);
+    for (const a of usable.reverse()) {
+      try {
+        await withDeadline(a.network, "DEL", ctx.timeout, ctx.signal, (signal) =>
+          ctx.cni.delNetworkList(a.config, a.rt, { signal }),
+        );
+        removed.push({ podID, network: a.network, ifName: a.ifName });
+      } catch (error) {
+        failures.push({ network: a.network, ifName: a.ifName, error });
+      }
+    }
+  }
+  const valid = new Map<string, GCAttachment[]>();
+  for (const a of all) {
+    if (!validPodIDs.has(a.containerID)) continue;
+    const list = valid.get(a.network) ?? [];
+    list.push({ containerID: a.containerID, ifname: a.ifName });
+    valid.set(a.network, list);
+  }
+  for (const n of ctx.set?.networks ?? []) {
+    try {
+      await withDeadline(n.name, "GC", ctx.timeout, ctx.signal, (signal) =>
+        ctx.cni.gcNetworkList(n.config, { validAttachments: valid.get(n.name) ?? [] }, { signal }),
+      );
+    } catch (error) {
+      failures.push({ network: n.name, ifName: "", error });
+    }
+  }
+  if (failures.length > 0) throw new RuntimeGCError(failures);
+  return { removed };
+}

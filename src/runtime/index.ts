@@ -1,0 +1,60 @@
+/**
+ * `libcni/runtime`: the pod-level layer a container runtime needs, on top of CNIConfig
+ * (containerd/go-cni and cri-o/ocicni in one). {@link loadNetworks} loads the networks of a
+ * conf dir; the {@link CNIRuntime} it returns sets pods up on them (interface names allocated,
+ * typed capability args, rollback), tears them down from the result cache, CHECKs them, asks
+ * STATUS, collects garbage across networks and watches the conf dir. Built only on the public
+ * API of the rest of the library. The README maps go-cni's and ocicni's names to these.
+ * @module
+ */
+
+export {
+  DuplicateNetworkError,
+  InterfaceNameError,
+  type NetworkFailure,
+  NetworkNotFoundError,
+  NetworkTimeoutError,
+  NoNetworksError,
+  PodCheckError,
+  PodNotFoundError,
+  PodSetupError,
+  PodTeardownError,
+  RuntimeGCError,
+} from "../errors.js";
+export { compareIfNames } from "./cached.js";
+export {
+  type Bandwidth,
+  type CapabilityArgs,
+  type CapabilityName,
+  CapabilityNames,
+  type CapabilityStyle,
+  type DNSCapability,
+  encodeCapabilityArgs,
+  type IPRange,
+  mergeCapabilityArgs,
+  type PortMapping,
+} from "./capabilities.js";
+export type { GCReport } from "./gc.js";
+export { defaultBinDirs, defaultConfDir, type LoadOptions, type NetworkSet } from "./load.js";
+export { type PlannedAttachment, planPod } from "./plan.js";
+export { CNIRuntime, loadNetworks, type RuntimeOptions } from "./runtime.js";
+export type { NetworkStatus, StatusReport } from "./status.js";
+export type {
+  AttachmentResult,
+  InterfaceSummary,
+  IPSummary,
+  PodSetupResult,
+  RouteSummary,
+} from "./summary.js";
+export type { RemovedAttachment } from "./teardown.js";
+export type {
+  LoadProblem,
+  Network,
+  Pod,
+  PodArgs,
+  PodCallOptions,
+  PodNetworkRequest,
+  PodRef,
+  SetupOptions,
+} from "./types.js";
+export { diffSets, type NetworkSetChange, NetworkWatcher, type WatchOptions } from "./watch.js";

@@ -1,0 +1,87 @@
+/**
+ * From a pod to its attachments: which networks, in which order, on which interface, with
+ * which RuntimeConf.
+ *
+ * Interface names: an explicit `ifName` is reserved first (two equal ones are an error, as
+ * ocicni); the others are allocated in order, the first non-loopback network `eth0`, the n-th
+ * `net<n>` (the names Multus and Kubernetes users know), skipping any name already taken; with
+ * `interfacePrefix` every one is `<prefix><n>` as go-cni's `WithInterfacePrefix`. The loopback
+ * network is always `lo`.
+ */
+
+import { InterfaceNameError, NetworkNotFoundError } from "../errors.js";
+import type { RuntimeConf } from "../index.js";
+import { type CapabilityStyle, encodeCapabilityArgs, mergeCapabilityArgs } from "./capabilities.js";
+import type { NetworkSet } from "./load.js";
+import type { Network, Pod, PodArgs, PodNetworkRequest } from "./types.js";
+
+/** One planned attachment of a pod. */
+export interface PlannedAttachment {
+  readonly network: Network;
+  readonly ifName: string;
+  readonly rt: RuntimeConf;
+}
+
+function pairs(args: PodArgs | undefined): [string, string][] {
+  if (args === undefined) return [];
+  if (Array.isArray(args)) return args.map(([k, v]) => [k, v]);
+  return Object.entries(args as Record<string, string>);
+}
+
+function candidate(prefix: string | undefined, n: number): string {
+  if (prefix !== undefined) return `${prefix}${n}`;
+  return n === 0 ? "eth0" : `net${n}`;
+}
+
+/** The pod's attachments, in attach order. */
+export function planPod(
+  set: NetworkSet,
+  pod: Pod,
+  interfacePrefix: string | undefined,
+  style: CapabilityStyle = "go-cni",
+): PlannedAttachment[] {
+  const requests: PodNetworkRequest[] =
+    pod.networks === undefined
+      ? set.networks.map((n) => ({ name: n.name }))
+      : pod.networks.map((r) => (typeof r === "string" ? { name: r } : r));
+  const taken = new Set<string>();
+  for (const r of requests) {
+    if (r.ifName === undefined) continue;
+    if (taken.has(r.ifName)) {
+      throw new InterfaceNameError(
+        `network ${JSON.stringify(r.name)} requested interface name ${JSON.stringify(r.ifName)} already assigned`,
+      );
+    }
+    taken.add(r.ifName);
+  }
+  const seen = new Set<string>();
+  let n = 0;
+  return requests.map((r) => {
+    const network = set.get(r.name);
+    if (network === undefined) throw new NetworkNotFoundError(r.name);
+    if (seen.has(r.name)) {
+      throw new InterfaceNameError(`network ${JSON.stringify(r.name)} requested twice`);
+    }
+    seen.add(r.name);
+    let ifName = r.ifName;
+    if (ifName === undefined && network.loopback) ifName = "lo";
+    if (ifName === undefined) {
+      while (taken.has(candidate(interfacePrefix, n))) n++;
+      ifName = candidate(interfacePrefix, n);
+      taken.add(ifName);
+      n++;
+    }
+    const args = [...pairs(pod.args), ...pairs(r.args)];
+    const rt: RuntimeConf = {
+      containerID: pod.id,
+      netNS: pod.netns,
+      ifName,
+      capabilityArgs: encodeCapabilityArgs(
+        mergeCapabilityArgs(pod.capabilities, r.capabilities),
+        style,
+      ),
+    };
+    if (args.length > 0) rt.args = args;
+    return { network, ifName, rt };
+  });
+}

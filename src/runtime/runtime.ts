@@ -1,0 +1,172 @@
+/**
+ * CNIRuntime: the networks of a conf dir and the pods on them (go-cni's `CNI` and ocicni's
+ * `CNIPlugin` in one). It holds the current network set, swapped as a whole by `reload` (and
+ * the watcher); each call takes the set current when it starts and keeps it to the end, so a
+ * reload never changes the networks under a pod's call. Its locks serialise the calls of one
+ * pod and make GC exclusive (see locks.ts).
+ */
+import { CNIConfig } from "../index.js";
+import type { CapabilityStyle } from "./capabilities.js";
+import { checkFromCache } from "./check.js";
+import { collectGarbage, type GCReport } from "./gc.js";
+import { type LoadOptions, loadNetworkSet, type NetworkSet } from "./load.js";
+import { RuntimeLocks, withLock } from "./locks.js";
+import { planPod } from "./plan.js";
+import { setupAttachments } from "./setup.js";
+import { networkStatus, type StatusReport } from "./status.js";
+import type { PodSetupResult } from "./summary.js";
+import { type CacheCallContext, type RemovedAttachment, teardownFromCache } from "./teardown.js";
+import type { LoadProblem, Network, Pod, PodCallOptions, PodRef, SetupOptions } from "./types.js";
+import { NetworkWatcher, type WatchOptions } from "./watch.js";
+
+/** How to build a runtime. */
+export interface RuntimeOptions extends LoadOptions {
+  /** The result cache directory; default `/var/lib/cni`, shared with Go runtimes. */
+  cacheDir?: string;
+  /** Interface names `<prefix>0`, `<prefix>1`, ... (go-cni); default `eth0`, `net1`, `net2`, ... */
+  interfacePrefix?: string;
+  /** Per-network time limit of every verb, in ms; default 0 (none). */
+  timeout?: number;
+  /** Bytes of the structured capability args: go-cni's (default) or ocicni's keys. */
+  capabilityStyle?: CapabilityStyle;
+  /** fsync cache records (CNIConfig's `durableCache`); default true. */
+  durableCache?: boolean;
+}
+
+const podID = (ref: PodRef): string => (typeof ref === "string" ? ref : ref.id);
+
+/** The pod-level runtime. Build it with {@link loadNetworks}. */
+export class CNIRuntime {
+  /** The CNIConfig every call goes through (plugin dirs, cache, exec). */
+  readonly cni: CNIConfig;
+  private current: NetworkSet;
+  private readonly options: RuntimeOptions;
+  private readonly locks = new RuntimeLocks();
+
+  constructor(set: NetworkSet, options: RuntimeOptions) {
+    this.current = set;
+    this.options = options;
+    this.cni = new CNIConfig({
+      path: options.binDirs ?? ["/opt/cni/bin"],
+      cacheDir: options.cacheDir,
+      exec: options.exec,
+      durableCache: options.durableCache,
+    });
+  }
+
+  /** The current set (a snapshot: a reload replaces it, never changes it). */
+  get networkSet(): NetworkSet {
+    return this.current;
+  }
+
+  /** The current networks, in attach order. */
+  get networks(): readonly Network[] {
+    return this.current.networks;
+  }
+
+  /** The default network. */
+  get defaultNetwork(): Network | undefined {
+    return this.current.defaultNetwork;
+  }
+
+  /** What the last load skipped or found incomplete. */
+  get problems(): readonly LoadProblem[] {
+    return this.current.problems;
+  }
+
+  /** The conf dir this runtime loads. */
+  get confDir(): string {
+    return this.options.confDir ?? "/etc/cni/net.d";
+  }
+
+  /**
+   * Loads the conf dir again and swaps the set in at once; calls in flight keep the set they
+   * started with. On error (no usable network left) the current set stays.
+   */
+  async reload(): Promise<NetworkSet> {
+    const set = await loadNetworkSet(this.options);
+    this.current = set;
+    return set;
+  }
+
+  /** Replaces the set (the watcher's swap). */
+  swap(set: NetworkSet): void {
+    this.current = set;
+  }
+
+  private context(set: NetworkSet, options: PodCallOptions): CacheCallContext {
+    return {
+      cni: this.cni,
+      set,
+      timeout: options.timeout ?? this.options.timeout ?? 0,
+      signal: options.signal,
+    };
+  }
+
+  /**
+   * Attaches the pod to its networks (default: all of them, the default network first), or
+   * to none: on a failure the networks tried are rolled back and a PodSetupError thrown.
+   * @throws PodSetupError; NetworkNotFoundError or InterfaceNameError before anything runs.
+   */
+  async setupPod(pod: Pod, options: SetupOptions = {}): Promise<PodSetupResult> {
+    const set = this.current;
+    const plan = planPod(set, pod, this.options.interfacePrefix, this.options.capabilityStyle);
+    const ctx = { ...this.context(set, options), parallel: options.parallel ?? false };
+    return withLock(this.locks.pod(pod.id, options.signal), () =>
+      setupAttachments(ctx, pod.id, plan),
+    );
+  }
+
+  /**
+   * Removes every attachment of the pod found in the cache, in reverse attach order, each
+   * with its cached configuration; succeeds when there is nothing left to remove.
+   * @throws PodTeardownError with every DEL that failed.
+   */
+  async teardownPod(pod: PodRef, options: PodCallOptions = {}): Promise<RemovedAttachment[]> {
+    const id = podID(pod);
+    const ctx = this.context(this.current, options);
+    return withLock(this.locks.pod(id, options.signal), () => teardownFromCache(ctx, id));
+  }
+
+  /**
+   * CHECKs every cached attachment of the pod with the configuration it was ADDed with.
+   * @throws PodCheckError with every failure; PodNotFoundError when nothing is cached.
+   */
+  async checkPod(pod: PodRef, options: PodCallOptions = {}): Promise<RemovedAttachment[]> {
+    const id = podID(pod);
+    const ctx = this.context(this.current, options);
+    return withLock(this.locks.pod(id, options.signal), () => checkFromCache(ctx, id));
+  }
+
+  /** STATUS of every network; ready when at least `minReady` (default 1) are. */
+  async status(options: PodCallOptions & { minReady?: number } = {}): Promise<StatusReport> {
+    return networkStatus(this.context(this.current, options), options.minReady ?? 1);
+  }
+
+  /**
+   * GC: the cached attachments of pods not in `validPods` are DELeted (cached config), then
+   * each network's plugins get GC with their valid attachments. Exclusive with pod calls.
+   * @throws RuntimeGCError with every failure, after trying everything.
+   */
+  async gc(validPods: Iterable<PodRef>, options: PodCallOptions = {}): Promise<GCReport> {
+    const valid = new Set([...validPods].map(podID));
+    return withLock(this.locks.exclusive(options.signal), () =>
+      collectGarbage(this.context(this.current, options), valid),
+    );
+  }
+
+  /** Watches the conf dir and swaps in each new set; `close()` the watcher to stop. */
+  watch(options: WatchOptions = {}): NetworkWatcher {
+    return new NetworkWatcher(this, this.options, options);
+  }
+}
+
+/**
+ * Loads the networks of a conf dir and returns the runtime over them (go-cni `New` + `Load`,
+ * ocicni `InitCNI`). Broken files are in `runtime.problems`, not fatal.
+ * @throws NoNetworksError when no usable network remains; NetworkNotFoundError for an unknown
+ *   `defaultNetwork`; the conf dir's read error.
+ */
+export async function loadNetworks(options: RuntimeOptions = {}): Promise<CNIRuntime> {
+  return new CNIRuntime(await loadNetworkSet(options), options);
+}

@@ -1,0 +1,132 @@
+/**
+ * The result of a pod's setup as plain data (JSON-serialisable, strings for addresses), as
+ * go-cni's `Result` gives Go runtimes: per interface its IPs, MAC and sandbox, plus each
+ * network's DNS and the routes. The raw per-network results stay on the non-enumerable `raw`.
+ */
+import {
+  convertResult,
+  type DNS,
+  ipNetToString,
+  ipToString,
+  type Result,
+  Result100,
+} from "../types/index.js";
+
+/** One address of an interface. */
+export interface IPSummary {
+  /** `10.1.0.5/24` (the address with its prefix length). */
+  address: string;
+  /** The gateway, when the plugin gave one. */
+  gateway?: string;
+}
+
+/** One interface a pod's networks reported. */
+export interface InterfaceSummary {
+  /** The interface name. */
+  name: string;
+  /** The network that reported it. */
+  network: string;
+  mac?: string;
+  /** The netns path; absent for a host-side interface (a veth's host end, a bridge). */
+  sandbox?: string;
+  mtu?: number;
+  pciID?: string;
+  socketPath?: string;
+  ips: IPSummary[];
+}
+
+/** One route, its addresses as strings. */
+export interface RouteSummary {
+  network: string;
+  dst: string;
+  gw?: string;
+  mtu?: number;
+  priority?: number;
+  table?: number;
+  scope?: number;
+}
+
+/** One network's raw result, converted to 1.1.0. */
+export interface AttachmentResult {
+  network: string;
+  ifName: string;
+  result: Result100;
+}
+
+/** What setupPod returns. */
+export interface PodSetupResult {
+  podID: string;
+  /** One entry per network, in attach order (a plugin chain may report no result at all). */
+  attachments: { network: string; ifName: string }[];
+  /** Every interface reported, in attach order (host-side ones included: see `sandbox`). */
+  interfaces: InterfaceSummary[];
+  /** Each network's DNS (those that reported one). */
+  dns: (DNS & { network: string })[];
+  routes: RouteSummary[];
+  /** The raw results (not enumerable, so JSON.stringify leaves them out). */
+  readonly raw: readonly AttachmentResult[];
+}
+
+function as100(result: Result | undefined): Result100 {
+  if (result === undefined) return new Result100({ cniVersion: "1.1.0" });
+  const converted = convertResult(result, "1.1.0");
+  return converted instanceof Result100 ? converted : new Result100();
+}
+
+/** The summary of the per-network results, in attach order. */
+export function summarize(
+  podID: string,
+  results: readonly { network: string; ifName: string; result: Result | undefined }[],
+): PodSetupResult {
+  const raw: AttachmentResult[] = [];
+  const summary = {
+    podID,
+    attachments: [],
+    interfaces: [],
+    dns: [],
+    routes: [],
+  } as unknown as PodSetupResult;
+  for (const { network, ifName, result } of results) {
+    const r = as100(result);
+    raw.push({ network, ifName, result: r });
+    summary.attachments.push({ network, ifName });
+    const interfaces: InterfaceSummary[] = r.interfaces.map((i) => {
+      const s: InterfaceSummary = { name: i.name, network, ips: [] };
+      if (i.mac) s.mac = i.mac;
+      if (i.sandbox) s.sandbox = i.sandbox;
+      if (i.mtu) s.mtu = i.mtu;
+      if (i.pciID) s.pciID = i.pciID;
+      if (i.socketPath) s.socketPath = i.socketPath;
+      return s;
+    });
+    for (const ip of r.ips) {
+      const entry: IPSummary = { address: ipNetToString(ip.address) };
+      if (ip.gateway) entry.gateway = ipToString(ip.gateway);
+      // An IP without an interface index belongs to the pod's interface on this network.
+      let target = ip.interface === undefined ? undefined : interfaces[ip.interface];
+      if (target === undefined) {
+        target = interfaces.find((i) => i.name === ifName && i.sandbox !== undefined);
+        if (target === undefined) {
+          target = { name: ifName, network, ips: [] };
+          interfaces.push(target);
+        }
+      }
+      target.ips.push(entry);
+    }
+    summary.interfaces.push(...interfaces);
+    const dns = r.dns;
+    if (dns.nameservers?.length || dns.domain || dns.search?.length || dns.options?.length) {
+      summary.dns.push({ network, ...dns });
+    }
+    for (const route of r.routes) {
+      const s: RouteSummary = { network, dst: ipNetToString(route.dst) };
+      if (route.gw) s.gw = ipToString(route.gw);
+      for (const k of ["mtu", "priority", "table", "scope"] as const) {
+        if (route[k] !== undefined) s[k] = route[k];
+      }
+      summary.routes.push(s);
+    }
+  }
+  Object.defineProperty(summary, "raw", { value: raw, enumerable: false });
+  return summary;
+}

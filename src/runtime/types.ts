@@ -1,0 +1,78 @@
+/**
+ * The records of libcni/runtime: networks as loaded from a conf dir, pods as a runtime
+ * describes them, and the options of each call.
+ */
+import type { NetworkConfigList } from "../index.js";
+import type { CapabilityArgs } from "./capabilities.js";
+
+/** One network of the set: a conf-dir file's list (or the built-in loopback). */
+export interface Network {
+  /** The network's name (the list's `name`). */
+  readonly name: string;
+  /** The parsed list, as CNIConfig takes it. */
+  readonly config: NetworkConfigList;
+  /** The file it came from; undefined for the built-in loopback. */
+  readonly file: string | undefined;
+  /** True for the built-in loopback network (`lo`, attached first). */
+  readonly loopback: boolean;
+}
+
+/** What could not be used while loading: a file (or a network's plugin) and why. */
+export interface LoadProblem {
+  /** The conf file. */
+  readonly file: string;
+  /** The network's name, when the file parsed. */
+  readonly network?: string;
+  /** `invalid`: the file was skipped; `missing-plugin`: kept, but a plugin is not installed. */
+  readonly kind: "invalid" | "missing-plugin";
+  readonly error: unknown;
+}
+
+/** `CNI_ARGS` pairs: an object (keys in insertion order) or `[key, value]` pairs. */
+export type PodArgs = Readonly<Record<string, string>> | readonly (readonly [string, string])[];
+
+/** One network a pod asks for, with what is particular to it. */
+export interface PodNetworkRequest {
+  /** The network's name. */
+  name: string;
+  /** The interface name in the pod; allocated when absent. */
+  ifName?: string;
+  /** Capability args for this network, replacing the pod's field by field. */
+  capabilities?: CapabilityArgs;
+  /** `CNI_ARGS` for this network, after the pod's. */
+  args?: PodArgs;
+}
+
+/** A pod (sandbox) as the runtime sees it. */
+export interface Pod {
+  /** The container (sandbox) ID: `CNI_CONTAINERID` and the cache key. */
+  id: string;
+  /** The network namespace path (`CNI_NETNS`). */
+  netns: string;
+  /**
+   * The networks to attach, in order; a name or a request. Default: every network of the set
+   * (the default network first), as go-cni.
+   */
+  networks?: readonly (string | PodNetworkRequest)[];
+  /** Capability args sent to every network (each plugin gets those it declares). */
+  capabilities?: CapabilityArgs;
+  /** `CNI_ARGS` sent to every network. */
+  args?: PodArgs;
+}
+
+/** A pod, or just its ID, for the calls that work from the cache. */
+export type PodRef = string | { readonly id: string };
+
+/** Options of one pod-level call. */
+export interface PodCallOptions {
+  /** Aborts the call; a setup is still rolled back (the rollback ignores this signal). */
+  signal?: AbortSignal;
+  /** Per-network time limit in ms, overriding the runtime's `timeout` (0: none). */
+  timeout?: number;
+}
+
+/** Options of setupPod. */
+export interface SetupOptions extends PodCallOptions {
+  /** Attach the networks at once instead of one after another (go-cni `Setup`). */
+  parallel?: boolean;
+}

@@ -1,0 +1,155 @@
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  loadNetworks,
+  PodCheckError,
+  PodNotFoundError,
+  RuntimeGCError,
+} from "../../src/runtime/index.js";
+import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+
+describe("checkPod, status, gc", () => {
+  let d: Dirs;
+  let fake: FakePlugins;
+  beforeEach(async () => {
+    d = await dirs();
+    fake = new FakePlugins();
+    await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge"], "1.1.0");
+    await writeNetwork(d.confDir, "20-b.conflist", "b", ["macvlan"], "1.1.0");
+  });
+  afterEach(() => d.cleanup());
+
+  const load = () => loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
+  const records = async () => (await readdir(join(d.cacheDir, "results"))).sort();
+
+  describe("checkPod", () => {
+    it("CHECKs every cached attachment in attach order with the cached result", async () => {
+      const rt = await load();
+      await rt.setupPod({ id: "p1", netns: "/n/p1" });
+      fake.calls.length = 0;
+      expect(await rt.checkPod("p1")).toEqual([
+        { network: "a", ifName: "eth0" },
+        { network: "b", ifName: "net1" },
+      ]);
+      expect(fake.seq()).toEqual(["CHECK a:eth0", "CHECK b:net1"]);
+      expect(fake.calls[0].config.prevResult).toBeDefined();
+    });
+
+    it("throws every failure together", async () => {
+      const rt = await load();
+      await rt.setupPod({ id: "p1", netns: "/n/p1" });
+      fake.fail.set("a/CHECK", "veth gone");
+      const e = (await rt.checkPod("p1").catch((x: unknown) => x)) as PodCheckError;
+      expect(e).toBeInstanceOf(PodCheckError);
+      expect(e.failures.map((f) => f.network)).toEqual(["a"]);
+      expect(fake.seq("CHECK")).toEqual(["CHECK a:eth0", "CHECK b:net1"]);
+    });
+
+    it("throws PodNotFoundError for a pod with nothing cached", async () => {
+      const rt = await load();
+      const e = await rt.checkPod("never").catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(PodNotFoundError);
+      expect((e as PodNotFoundError).id).toBe("LIBCNI_ERR_POD_NOT_FOUND");
+    });
+  });
+
+  describe("status", () => {
+    it("asks every network; ready when at least minReady are", async () => {
+      await writeNetwork(d.confDir, "05-old.conflist", "old", ["ancient"], "0.4.0");
+      const rt = await load();
+      fake.fail.set("b/STATUS", "not ready yet");
+      const report = await rt.status();
+      expect(report.networks.map((n) => [n.network, n.ready])).toEqual([
+        ["old", true],
+        ["a", true],
+        ["b", false],
+      ]);
+      expect(String((report.networks[2].error as Error).message)).toContain("not ready yet");
+      expect(report.ready).toBe(true);
+      expect(report.defaultReady).toBe(true);
+      expect(fake.seq("STATUS")).toEqual(["STATUS a:", "STATUS b:"]);
+      expect((await rt.status({ minReady: 3 })).ready).toBe(false);
+      const rtA = await loadNetworks({
+        confDir: d.confDir,
+        cacheDir: d.cacheDir,
+        exec: fake.exec,
+        defaultNetwork: "a",
+      });
+      fake.fail.set("a/STATUS", "down");
+      const down = await rtA.status();
+      expect(down.defaultReady).toBe(false);
+      expect(down.ready).toBe(true);
+    });
+  });
+
+  describe("gc", () => {
+    it("DELs the leaked pods' attachments, then GCs each network with its valid set from the cache", async () => {
+      const rt = await load();
+      await rt.setupPod({ id: "keep", netns: "/n/keep" });
+      await rt.setupPod({ id: "leak", netns: "/n/leak", networks: ["b", "a"] });
+      fake.calls.length = 0;
+      const report = await rt.gc(["keep"]);
+      expect(report.removed).toEqual([
+        { podID: "leak", network: "a", ifName: "net1" },
+        { podID: "leak", network: "b", ifName: "eth0" },
+      ]);
+      expect(fake.seq()).toEqual(["DEL a:net1", "DEL b:eth0", "GC a:", "GC b:"]);
+      const gcA = fake.calls.find((c) => c.command === "GC" && c.network === "a");
+      expect(gcA?.config["cni.dev/valid-attachments"]).toEqual([
+        { containerID: "keep", ifname: "eth0" },
+      ]);
+      const gcB = fake.calls.find((c) => c.command === "GC" && c.network === "b");
+      expect(gcB?.config["cni.dev/valid-attachments"]).toEqual([
+        { containerID: "keep", ifname: "net1" },
+      ]);
+      expect(await records()).toEqual(["a-keep-eth0", "b-keep-net1"]);
+    });
+
+    it("valid attachments come from the cache, not today's names, after the conf dir changed", async () => {
+      const rt = await load();
+      await rt.setupPod({ id: "keep", netns: "/n/keep" });
+      // A new first network shifts today's allocation (a would now be net1).
+      await writeNetwork(d.confDir, "01-first.conflist", "first", ["ptp"], "1.1.0");
+      await rt.reload();
+      fake.calls.length = 0;
+      await rt.gc([{ id: "keep" }]);
+      const gcA = fake.calls.find((c) => c.command === "GC" && c.network === "a");
+      expect(gcA?.config["cni.dev/valid-attachments"]).toEqual([
+        { containerID: "keep", ifname: "eth0" },
+      ]);
+      const gcFirst = fake.calls.find((c) => c.command === "GC" && c.network === "first");
+      expect(gcFirst?.config["cni.dev/valid-attachments"]).toEqual([]);
+    });
+
+    it("DELs a leaked attachment of a network no longer in the conf dir with its cached config", async () => {
+      const rt = await load();
+      await rt.setupPod({ id: "leak", netns: "/n/leak" });
+      await rm(join(d.confDir, "20-b.conflist"));
+      await rt.reload();
+      fake.calls.length = 0;
+      await rt.gc([]);
+      expect(fake.calls.map((c) => `${c.command} ${c.network}/${c.type}`)).toEqual([
+        "DEL b/macvlan",
+        "DEL a/bridge",
+        "GC a/bridge",
+      ]);
+      expect(await records()).toEqual([]);
+    });
+
+    it("tries everything and throws the failures together", async () => {
+      const rt = await load();
+      await rt.setupPod({ id: "leak", netns: "/n/leak" });
+      fake.fail.set("b/DEL", "stuck");
+      fake.fail.set("a/GC", "gc failed");
+      const e = (await rt.gc([]).catch((x: unknown) => x)) as RuntimeGCError;
+      expect(e).toBeInstanceOf(RuntimeGCError);
+      expect(e.failures.map((f) => `${f.network}:${f.ifName}`)).toEqual([
+        "b:net1",
+        "a:",
+        // b's own GC found the record still there and tried to DEL it again.
+        "b:",
+      ]);
+    });
+  });
+});

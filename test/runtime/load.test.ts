@@ -1,0 +1,122 @@
+import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  DuplicateNetworkError,
+  loadNetworks,
+  NetworkNotFoundError,
+  NoNetworksError,
+} from "../../src/runtime/index.js";
+import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+
+const fixtures = join(import.meta.dirname, "../fixtures/plugins");
+
+describe("loadNetworks", () => {
+  let d: Dirs;
+  let fake: FakePlugins;
+  beforeEach(async () => {
+    d = await dirs();
+    fake = new FakePlugins();
+  });
+  afterEach(() => d.cleanup());
+
+  const load = (extra: object = {}) =>
+    loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec, ...extra });
+
+  it("loads every network in file-name order, .conf and .json upconverted to lists", async () => {
+    await writeNetwork(d.confDir, "20-b.conflist", "b");
+    await writeFile(
+      join(d.confDir, "10-a.conf"),
+      '{"cniVersion":"1.0.0","name":"a","type":"fake"}',
+    );
+    await writeFile(
+      join(d.confDir, "30-c.json"),
+      '{"cniVersion":"1.0.0","name":"c","type":"fake"}',
+    );
+    await writeFile(join(d.confDir, "40-ignored.txt"), "{}");
+    const rt = await load();
+    expect(rt.networks.map((n) => n.name)).toEqual(["a", "b", "c"]);
+    expect(rt.defaultNetwork?.name).toBe("a");
+    expect(rt.networks[0].config.plugins[0].network.type).toBe("fake");
+    expect(rt.networks[0].file).toBe(join(d.confDir, "10-a.conf"));
+    expect(rt.problems).toEqual([]);
+  });
+
+  it("skips and reports a broken file and a duplicate name, keeping the rest", async () => {
+    await writeFile(join(d.confDir, "10-broken.conflist"), "{not json");
+    await writeNetwork(d.confDir, "20-a.conflist", "a");
+    await writeNetwork(d.confDir, "30-a-again.conflist", "a");
+    await writeFile(join(d.confDir, "40-notype.conf"), '{"cniVersion":"1.0.0","name":"x"}');
+    const rt = await load();
+    expect(rt.networks.map((n) => n.name)).toEqual(["a"]);
+    expect(rt.problems.map((p) => [p.file.slice(d.confDir.length + 1), p.kind])).toEqual([
+      ["10-broken.conflist", "invalid"],
+      ["30-a-again.conflist", "invalid"],
+      ["40-notype.conf", "invalid"],
+    ]);
+    expect(rt.problems[1].error).toBeInstanceOf(DuplicateNetworkError);
+    expect(String((rt.problems[2].error as Error).message)).toContain("type");
+  });
+
+  it("throws NoNetworksError with every problem when no file is usable", async () => {
+    await writeFile(join(d.confDir, "10-broken.conflist"), "[]");
+    const error = await load().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoNetworksError);
+    expect((error as NoNetworksError).id).toBe("LIBCNI_ERR_NO_NETWORKS");
+    expect((error as NoNetworksError).problems).toHaveLength(1);
+    expect((error as Error).message).toContain("10-broken.conflist");
+  });
+
+  it("throws NoNetworksError for an empty or missing conf dir, even with loopback", async () => {
+    await expect(load({ loopback: true })).rejects.toBeInstanceOf(NoNetworksError);
+    await expect(load({ confDir: join(d.base, "missing") })).rejects.toBeInstanceOf(
+      NoNetworksError,
+    );
+  });
+
+  it("keeps at most maxNetworks usable networks (broken files do not count)", async () => {
+    await writeFile(join(d.confDir, "05-broken.conflist"), "{");
+    for (const n of ["a", "b", "c"]) await writeNetwork(d.confDir, `10-${n}.conflist`, n);
+    const rt = await load({ maxNetworks: 2 });
+    expect(rt.networks.map((n) => n.name)).toEqual(["a", "b"]);
+  });
+
+  it("puts the named default network first, loopback before it", async () => {
+    for (const n of ["a", "b", "c"]) await writeNetwork(d.confDir, `10-${n}.conflist`, n);
+    const rt = await load({ defaultNetwork: "b", loopback: true });
+    expect(rt.networks.map((n) => n.name)).toEqual(["cni-loopback", "b", "a", "c"]);
+    expect(rt.defaultNetwork?.name).toBe("b");
+    const lo = rt.networks[0];
+    expect(lo.loopback).toBe(true);
+    expect(lo.file).toBeUndefined();
+    expect(lo.config.cniVersion).toBe("0.3.1");
+    expect(lo.config.plugins.map((p) => p.network.type)).toEqual(["loopback"]);
+  });
+
+  it("throws NetworkNotFoundError for an unknown default network", async () => {
+    await writeNetwork(d.confDir, "10-a.conflist", "a");
+    const error = await load({ defaultNetwork: "nope" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkNotFoundError);
+    expect((error as NetworkNotFoundError).network).toBe("nope");
+  });
+
+  it("reports a plugin missing from the plugin dirs, and keeps the network", async () => {
+    const bin = join(d.base, "bin");
+    await mkdir(bin);
+    await symlink(join(fixtures, "noop.mjs"), join(bin, "noop"));
+    await writeNetwork(d.confDir, "10-a.conflist", "a", ["noop", "absent-plugin"]);
+    const rt = await loadNetworks({ confDir: d.confDir, binDirs: [bin], cacheDir: d.cacheDir });
+    expect(rt.networks.map((n) => n.name)).toEqual(["a"]);
+    expect(rt.problems).toHaveLength(1);
+    expect(rt.problems[0]).toMatchObject({ network: "a", kind: "missing-plugin" });
+    expect(String((rt.problems[0].error as Error).message)).toContain("absent-plugin");
+  });
+
+  it("loads drop-in plugins of a list from <confDir>/<name>/", async () => {
+    await writeNetwork(d.confDir, "10-a.conflist", "a");
+    await mkdir(join(d.confDir, "a"));
+    await writeFile(join(d.confDir, "a", "50-extra.conf"), '{"type":"extra"}');
+    const rt = await load();
+    expect(rt.networks[0].config.plugins.map((p) => p.network.type)).toEqual(["fake", "extra"]);
+  });
+});

@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  compareIfNames,
+  InterfaceNameError,
+  loadNetworks,
+  NetworkNotFoundError,
+  planPod,
+} from "../../src/runtime/index.js";
+import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+
+describe("planPod: interface names and runtime confs", () => {
+  let d: Dirs;
+  beforeEach(async () => {
+    d = await dirs();
+    for (const n of ["a", "b", "c"]) await writeNetwork(d.confDir, `10-${n}.conflist`, n);
+  });
+  afterEach(() => d.cleanup());
+
+  const set = async (extra: object = {}) =>
+    (await loadNetworks({ confDir: d.confDir, exec: new FakePlugins().exec, ...extra })).networkSet;
+  const names = (plan: { network: { name: string }; ifName: string }[]) =>
+    plan.map((p) => `${p.network.name}:${p.ifName}`);
+
+  it("allocates eth0, net1, net2 over every network by default, lo for loopback", async () => {
+    const s = await set({ loopback: true });
+    expect(names(planPod(s, { id: "p", netns: "/n" }, undefined))).toEqual([
+      "cni-loopback:lo",
+      "a:eth0",
+      "b:net1",
+      "c:net2",
+    ]);
+  });
+
+  it("uses <prefix><n> with interfacePrefix, as go-cni", async () => {
+    const s = await set();
+    expect(names(planPod(s, { id: "p", netns: "/n" }, "eth"))).toEqual([
+      "a:eth0",
+      "b:eth1",
+      "c:eth2",
+    ]);
+  });
+
+  it("keeps explicit names and allocates around them", async () => {
+    const s = await set();
+    const plan = planPod(
+      s,
+      { id: "p", netns: "/n", networks: ["c", { name: "a", ifName: "eth0" }, "b"] },
+      undefined,
+    );
+    expect(names(plan)).toEqual(["c:net1", "a:eth0", "b:net2"]);
+  });
+
+  it("rejects two equal explicit names, a network twice and an unknown network", async () => {
+    const s = await set();
+    expect(() =>
+      planPod(
+        s,
+        {
+          id: "p",
+          netns: "/n",
+          networks: [
+            { name: "a", ifName: "x" },
+            { name: "b", ifName: "x" },
+          ],
+        },
+        undefined,
+      ),
+    ).toThrow(InterfaceNameError);
+    expect(() => planPod(s, { id: "p", netns: "/n", networks: ["a", "a"] }, undefined)).toThrow(
+      InterfaceNameError,
+    );
+    expect(() => planPod(s, { id: "p", netns: "/n", networks: ["zz"] }, undefined)).toThrow(
+      NetworkNotFoundError,
+    );
+  });
+
+  it("builds each RuntimeConf: pod args then the network's, capabilities merged per field", async () => {
+    const s = await set();
+    const [a, b] = planPod(
+      s,
+      {
+        id: "p1",
+        netns: "/var/run/netns/p1",
+        args: { K8S_POD_NAME: "web" },
+        capabilities: { mac: "02:00:00:00:00:aa", cgroupPath: "/pod" },
+        networks: [
+          "a",
+          { name: "b", args: [["IP", "10.0.0.9"]], capabilities: { mac: "02:00:00:00:00:bb" } },
+        ],
+      },
+      undefined,
+    );
+    expect(a.rt).toEqual({
+      containerID: "p1",
+      netNS: "/var/run/netns/p1",
+      ifName: "eth0",
+      args: [["K8S_POD_NAME", "web"]],
+      capabilityArgs: { mac: "02:00:00:00:00:aa", cgroupPath: "/pod" },
+    });
+    expect(b.rt.args).toEqual([
+      ["K8S_POD_NAME", "web"],
+      ["IP", "10.0.0.9"],
+    ]);
+    expect(b.rt.capabilityArgs).toEqual({ mac: "02:00:00:00:00:bb", cgroupPath: "/pod" });
+  });
+});
+
+describe("compareIfNames: the attach order of cached attachments that tie on time", () => {
+  it("orders lo, then by trailing number, then by name", () => {
+    const list = ["net10", "net2", "eth0", "ext", "lo", "net1"];
+    expect(list.sort(compareIfNames)).toEqual(["lo", "eth0", "net1", "net2", "net10", "ext"]);
+  });
+});

@@ -1,0 +1,179 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PluginChainError } from "../../src/index.js";
+import {
+  type CNIRuntime,
+  loadNetworks,
+  NetworkTimeoutError,
+  PodSetupError,
+} from "../../src/runtime/index.js";
+import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+
+describe("setupPod", () => {
+  let d: Dirs;
+  let fake: FakePlugins;
+  let rt: CNIRuntime;
+  beforeEach(async () => {
+    d = await dirs();
+    fake = new FakePlugins();
+    await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge", "portmap"]);
+    await writeNetwork(d.confDir, "20-b.conflist", "b", ["macvlan"]);
+    await writeNetwork(d.confDir, "30-c.conflist", "c", ["ptp"]);
+    rt = await loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
+  });
+  afterEach(() => d.cleanup());
+
+  const records = async () => {
+    try {
+      return (await readdir(join(d.cacheDir, "results"))).sort();
+    } catch {
+      return [];
+    }
+  };
+  const pod = { id: "pod1", netns: "/run/netns/pod1" };
+
+  it("attaches every network in order and returns a plain summary", async () => {
+    const result = await rt.setupPod(pod);
+    expect(fake.seq()).toEqual(["ADD a:eth0", "ADD a:eth0", "ADD b:net1", "ADD c:net2"]);
+    expect(result.attachments).toEqual([
+      { network: "a", ifName: "eth0" },
+      { network: "b", ifName: "net1" },
+      { network: "c", ifName: "net2" },
+    ]);
+    const eth0 = result.interfaces.find((i) => i.name === "eth0");
+    expect(eth0).toEqual({
+      name: "eth0",
+      network: "a",
+      mac: "02:00:00:00:01:01",
+      sandbox: "/run/netns/pod1",
+      ips: [{ address: "10.1.0.2/24", gateway: "10.1.0.1" }],
+    });
+    expect(result.interfaces.find((i) => i.name === "veth1")?.sandbox).toBeUndefined();
+    expect(result.routes[0]).toEqual({ network: "a", dst: "0.0.0.0/0", gw: "10.1.0.1" });
+    expect(result.dns[0]).toEqual({ network: "a", nameservers: ["10.0.0.10"] });
+    // JSON-serialisable, the raw results left out; still there for who wants them.
+    const json = JSON.parse(JSON.stringify(result));
+    expect(json).toEqual({ ...json, podID: "pod1" });
+    expect(json.raw).toBeUndefined();
+    expect(result.raw.map((r) => [r.network, r.ifName, r.result.cniVersion])).toEqual([
+      ["a", "eth0", "1.1.0"],
+      ["b", "net1", "1.1.0"],
+      ["c", "net2", "1.1.0"],
+    ]);
+    expect(await records()).toEqual(["a-pod1-eth0", "b-pod1-net1", "c-pod1-net2"]);
+  });
+
+  it("attaches only the networks asked for, in the order asked", async () => {
+    const result = await rt.setupPod({ ...pod, networks: ["c", "a"] });
+    expect(result.attachments).toEqual([
+      { network: "c", ifName: "eth0" },
+      { network: "a", ifName: "net1" },
+    ]);
+  });
+
+  for (const [failing, expected] of [
+    ["a", ["ADD a:eth0", "DEL a:eth0"]],
+    ["b", ["ADD a:eth0", "ADD b:net1", "DEL b:net1", "DEL a:eth0"]],
+    ["c", ["ADD a:eth0", "ADD b:net1", "ADD c:net2", "DEL c:net2", "DEL b:net1", "DEL a:eth0"]],
+  ] as const) {
+    it(`rolls back in reverse order when network ${failing} fails, the failed one included`, async () => {
+      fake.fail.set(`${failing}/ADD`, `no luck on ${failing}`);
+      const error = await rt.setupPod(pod).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PodSetupError);
+      const e = error as PodSetupError;
+      expect(e.id).toBe("LIBCNI_ERR_POD_SETUP");
+      expect(e.failure.network).toBe(failing);
+      expect(e.cause).toBeInstanceOf(PluginChainError);
+      expect(e.cause).toBe(e.failure.error);
+      expect(e.rollbackFailures).toEqual([]);
+      expect(e.message).toContain(`no luck on ${failing}`);
+      expect(e.message).toContain("rolled back");
+      // One entry per plugin call: dedupe the chains' plugins to network level.
+      const seq = fake.seq().filter((s, i, all) => all.indexOf(s) === i);
+      expect(seq).toEqual(expected);
+      expect(await records()).toEqual([]);
+    });
+  }
+
+  it("rolls back a chain that failed half-way: DEL runs its whole chain in reverse", async () => {
+    fake.fail.set("a/portmap/ADD", "portmap broke");
+    await expect(rt.setupPod(pod)).rejects.toBeInstanceOf(PodSetupError);
+    expect(fake.calls.map((c) => `${c.command} ${c.type}`)).toEqual([
+      "ADD bridge",
+      "ADD portmap",
+      "DEL portmap",
+      "DEL bridge",
+    ]);
+  });
+
+  it("reports the rollback DELs that failed, and keeps going", async () => {
+    fake.fail.set("c/ADD", "c add");
+    fake.fail.set("b/DEL", "b del");
+    const e = (await rt.setupPod(pod).catch((x: unknown) => x)) as PodSetupError;
+    expect(
+      e.rollbackFailures.map((f) => [f.network, f.ifName, (f.error as Error).message]),
+    ).toEqual([["b", "net1", 'plugin type="macvlan" failed (delete): b del']]);
+    expect(e.message).toBe(
+      'set up pod pod1: network c (net2): plugin type="ptp" failed (add): c add (rollback failed: b (net1): plugin type="macvlan" failed (delete): b del)',
+    );
+    expect(fake.seq("DEL")).toEqual(["DEL c:net2", "DEL b:net1", "DEL a:eth0", "DEL a:eth0"]);
+    expect(await records()).toEqual(["b-pod1-net1"]);
+  });
+
+  it("parallel: every ADD at once; on failure every network is rolled back", async () => {
+    const started: string[] = [];
+    let release!: () => void;
+    const all = new Promise<void>((r) => {
+      release = r;
+    });
+    fake.gate = async (call) => {
+      if (call.command !== "ADD" || call.type === "portmap") return;
+      started.push(call.network);
+      if (started.length === 3) release();
+      await all;
+    };
+    fake.fail.set("b/ADD", "b failed");
+    const e = (await rt
+      .setupPod(pod, { parallel: true })
+      .catch((x: unknown) => x)) as PodSetupError;
+    expect(started.sort()).toEqual(["a", "b", "c"]);
+    expect(e).toBeInstanceOf(PodSetupError);
+    expect(e.failure.network).toBe("b");
+    fake.gate = undefined;
+    expect(fake.seq("DEL")).toEqual(["DEL c:net2", "DEL b:net1", "DEL a:eth0", "DEL a:eth0"]);
+    expect(await records()).toEqual([]);
+  });
+
+  it("parallel: a successful setup returns the results in attach order", async () => {
+    const result = await rt.setupPod(pod, { parallel: true });
+    expect(result.attachments.map((a) => a.network)).toEqual(["a", "b", "c"]);
+  });
+
+  it("a network over the per-network timeout fails with NetworkTimeoutError and is rolled back", async () => {
+    fake.hang.add("b/ADD");
+    const e = (await rt.setupPod(pod, { timeout: 50 }).catch((x: unknown) => x)) as PodSetupError;
+    expect(e).toBeInstanceOf(PodSetupError);
+    expect(e.failure.error).toBeInstanceOf(NetworkTimeoutError);
+    expect((e.failure.error as NetworkTimeoutError).message).toBe(
+      "network b: ADD timed out after 50 ms",
+    );
+    expect(fake.seq("DEL")).toEqual(["DEL b:net1", "DEL a:eth0", "DEL a:eth0"]);
+  });
+
+  it("the caller's abort stops the setup, and the rollback still runs", async () => {
+    const controller = new AbortController();
+    fake.hang.add("b/ADD");
+    fake.gate = async (call) => {
+      if (call.network === "b" && call.command === "ADD")
+        setTimeout(() => controller.abort(new Error("stop")), 5);
+    };
+    const e = (await rt
+      .setupPod(pod, { signal: controller.signal })
+      .catch((x: unknown) => x)) as PodSetupError;
+    expect(e).toBeInstanceOf(PodSetupError);
+    expect(e.failure.network).toBe("b");
+    expect(fake.seq("DEL")).toEqual(["DEL b:net1", "DEL a:eth0", "DEL a:eth0"]);
+    expect(await records()).toEqual([]);
+  });
+});
