@@ -21,13 +21,19 @@ type Validator = ((data: unknown) => boolean) & { errors?: ValidatorError[] | nu
 
 const validate = validateConflist as Validator;
 
-/** The schema node a `schemaPath` (`#/allOf/2/properties/name/type`) names, keyword dropped. */
+/**
+ * The schema node a `schemaPath` (`#/allOf/2/properties/name/type`) names, keyword dropped
+ * (none found: no annotations, and the finding falls back to ajv's text).
+ */
 function ruleOf(schemaPath: string): SchemaNode {
   let node: unknown = conflistSchema;
   for (const token of tokensOf(schemaPath.slice(1)).slice(0, -1)) {
-    node = (node as Record<string, unknown>)[unescapeToken(token)];
+    // ajv writes each token URI-encoded after JSON Pointer escaping (`%5Ecni%5C.dev~1`).
+    node = (node as Record<string, unknown> | undefined)?.[
+      unescapeToken(decodeURIComponent(token))
+    ];
   }
-  return node as SchemaNode;
+  return (node ?? {}) as SchemaNode;
 }
 
 /** An anyOf or not reports once, by its own message: what failed inside it is noise. */

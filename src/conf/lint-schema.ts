@@ -16,8 +16,12 @@
 /** A JSON Schema node, as far as this file uses it. */
 export type SchemaNode = { readonly [keyword: string]: unknown };
 
-const string = { type: "string" } as const;
-const stringList = { type: "array", items: string } as const;
+/** A list of strings; `message` for the list and for an entry that is not a string. */
+const strings = (message: string): SchemaNode => ({
+  type: "array",
+  items: { type: "string", "x-message": message },
+  "x-message": message,
+});
 
 /** A key the spec reserves for the runtime: present in a file, it is a warning. */
 const reserved = (message: string): SchemaNode => ({
@@ -40,7 +44,12 @@ export const capabilityArgsSchema: Readonly<Record<string, SchemaNode>> = {
     items: {
       type: "object",
       "x-message": "a port mapping must be an object",
-      required: ["hostPort", "containerPort"],
+      allOf: [
+        {
+          required: ["hostPort", "containerPort"],
+          "x-message": "a port mapping needs hostPort and containerPort",
+        },
+      ],
       properties: {
         hostPort: {
           type: "integer",
@@ -68,7 +77,7 @@ export const capabilityArgsSchema: Readonly<Record<string, SchemaNode>> = {
       items: {
         type: "object",
         "x-message": "a range must be an object",
-        required: ["subnet"],
+        allOf: [{ required: ["subnet"], "x-message": "a range needs a subnet" }],
         properties: {
           subnet: { type: "string", "x-message": "must be a string (a CIDR)" },
           rangeStart: { type: "string", "x-message": "must be a string (an IP address)" },
@@ -92,21 +101,21 @@ export const capabilityArgsSchema: Readonly<Record<string, SchemaNode>> = {
     type: "object",
     "x-message": "dns must be an object of servers, searches and options",
     properties: Object.fromEntries(
-      ["servers", "searches", "options"].map((key) => [
-        key,
-        { ...stringList, "x-message": "must be a list of strings" },
-      ]),
+      ["servers", "searches", "options"].map((key) => [key, strings("must be a list of strings")]),
     ),
   },
-  ips: { ...stringList, "x-message": "ips must be a list of strings (<ip>[/<prefix>])" },
+  ips: strings("ips must be a list of strings (<ip>[/<prefix>])"),
   mac: { type: "string", "x-message": "mac must be a string (a MAC address)" },
   infinibandGUID: { type: "string", "x-message": "infinibandGUID must be a string (a GUID)" },
   deviceID: { type: "string", "x-message": "deviceID must be a string" },
-  aliases: { ...stringList, "x-message": "aliases must be a list of strings" },
+  aliases: strings("aliases must be a list of strings"),
   cgroupPath: { type: "string", "x-message": "cgroupPath must be a string" },
   "io.kubernetes.cri.pod-annotations": {
     type: "object",
-    additionalProperties: string,
+    additionalProperties: {
+      type: "string",
+      "x-message": "io.kubernetes.cri.pod-annotations must be an object of strings",
+    },
     "x-message": "io.kubernetes.cri.pod-annotations must be an object of strings",
   },
 };
@@ -213,10 +222,10 @@ const plugin: SchemaNode = {
           type: ["object", "null"],
           "x-message": "dns must be an object",
           properties: {
-            nameservers: { ...stringList, "x-message": "must be a list of strings" },
+            nameservers: strings("must be a list of strings"),
             domain: { type: "string", "x-message": "must be a string" },
-            search: { ...stringList, "x-message": "must be a list of strings" },
-            options: { ...stringList, "x-message": "must be a list of strings" },
+            search: strings("must be a list of strings"),
+            options: strings("must be a list of strings"),
           },
         },
         runtimeConfig: {
