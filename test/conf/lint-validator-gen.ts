@@ -33,7 +33,7 @@ export function generateValidator(): string {
     strict: true,
     strictRequired: false,
     strictTypes: false,
-    code: { source: true, esm: true, lines: true },
+    code: { source: true, esm: true },
   });
   ajv.addVocabulary(["x-severity", "x-message"]);
   ajv.addSchema(conflistSchema, "conflist");

@@ -15,7 +15,7 @@ describe("lint-validator.generated.ts", () => {
 
   it("imports and requires nothing", async () => {
     const text = await readFile(generatedPath, "utf8");
-    expect(text).not.toMatch(/\brequire\(|^\s*import\b|\bimport\(/m);
-    expect(text).toMatch(/^export const validateConflist = /m);
+    expect(text).not.toMatch(/\brequire\s*\(|\bimport\b/);
+    expect(text).toMatch(/\bexport const validateConflist = /);
   });
 });
