@@ -5,9 +5,10 @@
  * additions that leave those defaults alone. Differences: docs/deviations/cnitool.md.
  */
 import { CNIConfig, type NetworkAttachment } from "../api/index.js";
-import { loadNetworkConf } from "../conf/index.js";
+import { lintNetworkList, loadNetworkConf, type NetworkConfigList } from "../conf/index.js";
 import { marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
+import { messageOf } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
 import {
   argsMinusFirst,
@@ -17,6 +18,7 @@ import {
   parseFlags,
   stripFlags,
 } from "./flags.js";
+import { lintLines, lintOfFailedLoad } from "./lint-output.js";
 import {
   absolutePath,
   type CnitoolEnv,
@@ -107,8 +109,7 @@ export async function runCnitool(argv: string[], io: CnitoolIO): Promise<number>
   if (argsError !== undefined) return failWithUsage(io, command, argsError);
   if (command === "help") return help(parsed.args, io);
   try {
-    await runCommand(command, parsed, io);
-    return 0;
+    return (await runCommand(command, parsed, io)) ?? 0;
   } catch (error) {
     return failWithUsage(io, command, error instanceof Error ? error.message : String(error));
   }
@@ -125,7 +126,12 @@ function help(words: readonly string[], io: CnitoolIO): number {
   return 0;
 }
 
-async function runCommand(command: string, parsed: ParsedFlags, io: CnitoolIO): Promise<void> {
+/** Runs a command; resolves to its exit code when that is not 0 without an error. */
+async function runCommand(
+  command: string,
+  parsed: ParsedFlags,
+  io: CnitoolIO,
+): Promise<number | undefined> {
   // A relative --cache-dir is taken from the working directory cnitool was given.
   const cacheDirFlag = parsed.values.get("cache-dir");
   const cacheDir = cacheDirFlag ? absolutePath(cacheDirFlag, io.cwd) : undefined;
@@ -144,12 +150,31 @@ async function runCommand(command: string, parsed: ParsedFlags, io: CnitoolIO): 
       return;
     }
     case "validate": {
-      const list = await loadNetworkConf(netDir(io.env), positionals[0]);
-      const capabilities = await cni.validateNetworkList(list, opts);
+      // What validate printed before the linter comes first; the lint lines follow it.
+      let list: NetworkConfigList;
+      try {
+        list = await loadNetworkConf(netDir(io.env), positionals[0]);
+      } catch (error) {
+        const lint = await lintOfFailedLoad(error);
+        if (lint === undefined) throw error;
+        failWithUsage(io, command, messageOf(error));
+        io.stderr.write(lintLines(lint));
+        return 1;
+      }
+      const lint = lintNetworkList(list);
+      let capabilities: string[];
+      try {
+        capabilities = await cni.validateNetworkList(list, opts);
+      } catch (error) {
+        failWithUsage(io, command, messageOf(error));
+        io.stderr.write(lintLines(lint));
+        return 1;
+      }
       io.stdout.write(
         `${marshalIndent({ name: list.name, cniVersion: list.cniVersion, capabilities })}\n`,
       );
-      return;
+      io.stderr.write(lintLines(lint));
+      return lint.errors.length > 0 ? 1 : 0;
     }
   }
   const [netName, netnsArg] = positionals;

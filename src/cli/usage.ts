@@ -105,7 +105,7 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
   validate: {
     use: "validate <network-name>",
     short: "Validate a network configuration against its plugins",
-    long: "Validate a network configuration against its plugins.\nThis command checks that every plugin exists and supports the configuration's version, and prints the capabilities the network accepts.",
+    long: "Validate a network configuration against its plugins.\nThis command checks that every plugin exists and supports the configuration's version, and prints the capabilities the network accepts.\nIt also lints the configuration against the CNI spec and conventions: each finding goes to stderr as a JSON pointer and a message, and a lint error fails the command.",
     args: { min: 1, max: 1 },
   },
   version: {

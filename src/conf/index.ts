@@ -12,6 +12,7 @@ export {
   networkPluginConfsFromFiles,
 } from "./files.js";
 export { confListFromConf, injectConf } from "./inject.js";
+export { type LintFinding, type LintResult, type LintSeverity, lintNetworkList } from "./lint.js";
 export { confListFromBytes, networkConfFromBytes } from "./list.js";
 export { loadConf, loadConfList, loadNetworkConf } from "./load.js";
 export { confFromBytes, networkPluginConfFromBytes } from "./plugin.js";

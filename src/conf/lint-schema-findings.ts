@@ -1,0 +1,93 @@
+/**
+ * Schema findings: the generated validator's errors for a document, turned into findings with
+ * the severity and text the schema annotates (`x-severity`, `x-message`, see lint-schema.ts).
+ */
+
+import { pointerOf, tokensOf, unescapeToken } from "./lint-pointer.js";
+import { conflistSchema, type SchemaNode } from "./lint-schema.js";
+import type { LintFinding } from "./lint-types.js";
+import { validateConflist } from "./lint-validator.generated.js";
+
+/** The shape of an error of ajv's generated code. */
+interface ValidatorError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+type Validator = ((data: unknown) => boolean) & { errors?: ValidatorError[] | null };
+
+const validate = validateConflist as Validator;
+
+/**
+ * The schema node a `schemaPath` (`#/allOf/2/properties/name/type`) names, keyword dropped
+ * (none found: no annotations, and the finding falls back to ajv's text).
+ */
+function ruleOf(schemaPath: string): SchemaNode {
+  let node: unknown = conflistSchema;
+  for (const token of tokensOf(schemaPath.slice(1)).slice(0, -1)) {
+    // ajv writes each token URI-encoded after JSON Pointer escaping (`%5Ecni%5C.dev~1`).
+    node = (node as Record<string, unknown> | undefined)?.[
+      unescapeToken(decodeURIComponent(token))
+    ];
+  }
+  return (node ?? {}) as SchemaNode;
+}
+
+/** An anyOf or not reports once, by its own message: what failed inside it is noise. */
+function isInsideAlternative(schemaPath: string): boolean {
+  const tokens = tokensOf(schemaPath.slice(1));
+  return tokens.slice(0, -1).some((t) => t === "anyOf" || t === "not");
+}
+
+/** The Levenshtein distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/** The known key an unknown one is probably a typo of (`plugin` for `plugins`). */
+export function suggestKey(key: string, known: readonly string[]): string | undefined {
+  const lower = key.toLowerCase();
+  return (
+    known.find((k) => k.toLowerCase() === lower) ??
+    known.find((k) => key.length > 3 && distance(lower, k.toLowerCase()) <= 2)
+  );
+}
+
+function findingOf(error: ValidatorError): LintFinding {
+  const rule = ruleOf(error.schemaPath);
+  const severity = rule["x-severity"] === "warning" ? "warning" : "error";
+  const text = typeof rule["x-message"] === "string" ? rule["x-message"] : (error.message ?? "");
+  const at = tokensOf(error.instancePath).map(unescapeToken);
+  if (error.keyword === "additionalProperties") {
+    const key = String(error.params.additionalProperty);
+    const known = Object.keys((rule.properties ?? {}) as object);
+    const guess = suggestKey(key, known);
+    const hint = guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`;
+    return { pointer: pointerOf([...at, key]), message: `${text}${hint}`, severity };
+  }
+  if (error.keyword === "required") {
+    return {
+      pointer: pointerOf([...at, String(error.params.missingProperty)]),
+      message: text,
+      severity,
+    };
+  }
+  return { pointer: pointerOf(at), message: text, severity };
+}
+
+/** Every rule of the schema the document breaks, as findings (unsorted). */
+export function schemaFindings(document: unknown): LintFinding[] {
+  if (validate(document)) return [];
+  return (validate.errors ?? []).filter((e) => !isInsideAlternative(e.schemaPath)).map(findingOf);
+}

@@ -1,0 +1,131 @@
+/**
+ * The conflist linter: advice on a network configuration list against CNI spec 1.1.0 and the
+ * conventions' capability arguments, with a JSON Pointer per finding. It never changes how a
+ * list parses: `networkConfFromBytes` stays upstream's, and a list the linter faults may still
+ * load (unknown keys, string booleans), as it does in Go.
+ *
+ * Why ajv's standalone code and not ajv at run time: the schema is fixed, so compiling it once
+ * ahead of time (lint-validator.generated.ts, checked fresh by the tests) gives the same
+ * validator with no runtime dependency, no schema compile on the first call, and no `new
+ * Function` in the runtime (which a locked-down process may forbid). ajv stays a
+ * devDependency.
+ */
+import { parseJSON } from "../encoding/parse.js";
+import { type ConfInput, inputBytes, messageOf } from "./bytes.js";
+import { normalizePluginKeys, restorePointer } from "./lint-plugin-keys.js";
+import { comparePointers } from "./lint-pointer.js";
+import { schemaFindings } from "./lint-schema-findings.js";
+import type { LintFinding, LintResult } from "./lint-types.js";
+import { versionFindings } from "./lint-versions.js";
+import type { NetworkConfigList } from "./types.js";
+
+export type { LintFinding, LintResult, LintSeverity } from "./lint-types.js";
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function isList(input: ConfInput | NetworkConfigList): input is NetworkConfigList {
+  return typeof input === "object" && !(input instanceof Uint8Array);
+}
+
+/**
+ * The document a parsed list stands for: its own bytes, with the plugins its drop-in directory
+ * added appended to `plugins` (their pointers then index `list.plugins`).
+ */
+function listDocument(list: NetworkConfigList, document: unknown): unknown {
+  if (!isObject(document)) return document;
+  const inline = Array.isArray(document.plugins) ? document.plugins : [];
+  if (list.plugins.length <= inline.length) return document;
+  const added = list.plugins.slice(inline.length).map((p) => parseJSON(p.bytes));
+  return { ...document, plugins: [...inline, ...added] };
+}
+
+const isTrue = (v: unknown) => v === true || (typeof v === "string" && v.toLowerCase() === "true");
+
+/** `plugins` absent: an error where nothing can supply them, else a warning. */
+function missingPlugins(document: Record<string, unknown>, fromList: boolean): LintFinding[] {
+  if (Object.hasOwn(document, "plugins")) return [];
+  if (fromList) {
+    return [
+      {
+        pointer: "/plugins",
+        message: "the network has no plugins: ADD would run nothing and cache an empty result",
+        severity: "error",
+      },
+    ];
+  }
+  if (isTrue(document.loadOnlyInlinedPlugins)) {
+    return [
+      {
+        pointer: "/plugins",
+        message: 'loadOnlyInlinedPlugins is true, and no "plugins" key',
+        severity: "error",
+      },
+    ];
+  }
+  return [
+    {
+      pointer: "/plugins",
+      message: 'no "plugins": the network gets plugins only from its drop-in directory, if any',
+      severity: "warning",
+    },
+  ];
+}
+
+function byDocumentOrder(a: LintFinding, b: LintFinding): number {
+  return (
+    comparePointers(a.pointer, b.pointer) ||
+    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)
+  );
+}
+
+/**
+ * Lints a network configuration list: its bytes (as read from a `.conflist`) or a parsed
+ * {@link NetworkConfigList} (its `bytes`, plus the plugins its drop-in directory added).
+ * Never throws for what the list holds: bytes that are not JSON give one error at `""`.
+ *
+ * Errors: what fails to parse or to run, or breaks a "must" of the spec (`plugins` missing
+ * where nothing supplies them, empty or not a list; a plugin without `type`; a `type` or
+ * `name` that is not path-safe; a version plugins do not know; a capability argument of the
+ * wrong shape in `runtimeConfig`; flags and well-known fields of the wrong type). Warnings:
+ * unknown top-level keys (`plugin`), unknown capabilities, keys reserved for the runtime,
+ * string booleans, keys in another case, versions never selected.
+ */
+export function lintNetworkList(input: ConfInput | NetworkConfigList): LintResult {
+  const fromList = isList(input);
+  const bytes = fromList ? input.bytes : inputBytes(input);
+  let document: unknown;
+  try {
+    document = parseJSON(bytes);
+  } catch (error) {
+    return {
+      errors: [
+        { pointer: "", message: `cannot be decoded: ${messageOf(error)}`, severity: "error" },
+      ],
+      warnings: [],
+    };
+  }
+  if (fromList) document = listDocument(input, document);
+
+  const normal = normalizePluginKeys(document);
+  const findings: LintFinding[] = [...normal.findings];
+  for (const finding of schemaFindings(normal.document)) {
+    findings.push({ ...finding, pointer: restorePointer(finding.pointer, normal.renames) });
+  }
+  if (isObject(document)) {
+    findings.push(...versionFindings(document), ...missingPlugins(document, fromList));
+  }
+
+  const seen = new Set<string>();
+  const unique = findings.filter((f) => {
+    const key = `${f.severity}\0${f.pointer}\0${f.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  unique.sort(byDocumentOrder);
+  return {
+    errors: unique.filter((f) => f.severity === "error"),
+    warnings: unique.filter((f) => f.severity === "warning"),
+  };
+}

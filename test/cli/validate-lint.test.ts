@@ -1,0 +1,116 @@
+/**
+ * `cnitool validate` prints the conflist linter's findings: one line per finding on stderr,
+ * the validation's JSON on stdout as before, exit 1 when the lint has an error.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { usageOf } from "../../src/cli/usage.js";
+import { pluginDir } from "../fixtures/plugins/noop-debug.js";
+import { Sandbox } from "./helpers.js";
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await Sandbox.create();
+});
+afterEach(async () => {
+  await box.dispose();
+});
+
+const printed = (capabilities: string[]) =>
+  `${JSON.stringify({ capabilities, cniVersion: "1.0.0", name: "net" }, null, 4)}\n`;
+
+describe("validate: lint findings", () => {
+  it("a clean network: nothing on stderr, the JSON as before, exit 0", async () => {
+    await box.network("net", "1.0.0", { capabilities: { portMappings: true } });
+    expect(await box.run(["validate", "net"])).toEqual({
+      code: 0,
+      stdout: printed(["portMappings"]),
+      stderr: "",
+    });
+  });
+
+  it("warnings only: a line each on stderr, the JSON on stdout, exit 0", async () => {
+    await box.network("net", "1.0.0", { capabilities: { portMapping: true }, cniVersion: "0.4.0" });
+    expect(await box.run(["validate", "net"])).toEqual({
+      code: 0,
+      stdout: printed(["portMapping"]),
+      stderr: [
+        `lint warning "/plugins/0/capabilities/portMapping": unknown capability (not in the CNI conventions) (did you mean "portMappings"?)`,
+        `lint warning "/plugins/0/cniVersion": a plugin's cniVersion is replaced by the list's version at run time`,
+        "",
+      ].join("\n"),
+    });
+  });
+
+  it("a lint error (a capability arg of the wrong shape): errors before warnings, JSON still printed, exit 1", async () => {
+    await box.network("net", "1.0.0", {
+      capabilities: { portMappings: true },
+      runtimeConfig: { portMappings: [{ hostPort: "80", containerPort: 80 }] },
+    });
+    expect(await box.run(["validate", "net"])).toEqual({
+      code: 1,
+      stdout: printed(["portMappings"]),
+      stderr: [
+        'lint error "/plugins/0/runtimeConfig/portMappings/0/hostPort": must be a port number (1-65535)',
+        'lint warning "/plugins/0/runtimeConfig": runtimeConfig is reserved: the runtime writes it from the capabilities and replaces this one',
+        "",
+      ].join("\n"),
+    });
+  });
+
+  it('the issue\'s typo {"plugin": [...]}: the load fails as before, then the lint says why', async () => {
+    await writeFile(
+      join(box.netd, "10-net.conflist"),
+      JSON.stringify({ cniVersion: "1.0.0", name: "net", plugin: [{ type: "noop.mjs" }] }),
+    );
+    const r = await box.run(["validate", "net"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    const error = `no plugin configs found (file ${join(box.netd, "10-net.conflist")})`;
+    expect(r.stderr).toBe(
+      [
+        `Error: ${error}`,
+        usageOf("validate"),
+        error,
+        'lint warning "/plugin": unknown top-level key (not in the CNI spec) (did you mean "plugins"?)',
+        'lint warning "/plugins": no "plugins": the network gets plugins only from its drop-in directory, if any',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("a plugin check that fails: cobra's error as before, then the lint lines, exit 1", async () => {
+    await box.network("net", "1.0.0", { type: "nope", capabilities: { macc: true } });
+    const r = await box.run(["validate", "net"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    const error = `[failed to find plugin "nope" in path [${pluginDir}]]`;
+    expect(r.stderr).toBe(
+      [
+        `Error: ${error}`,
+        usageOf("validate"),
+        error,
+        'lint warning "/plugins/0/capabilities/macc": unknown capability (not in the CNI conventions) (did you mean "mac"?)',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("a file that is not a conflist (a broken drop-in plugin .conf) is not linted: the error alone", async () => {
+    await box.network("net", "1.0.0");
+    const dropIns = join(box.netd, "net");
+    await mkdir(dropIns);
+    await writeFile(join(dropIns, "10-x.conf"), "{");
+    const r = await box.run(["validate", "net"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain("lint ");
+  });
+
+  it("the built binary writes the same bytes to the same streams, with the same exit code", async () => {
+    await box.network("net", "1.0.0", { runtimeConfig: { mac: 1 } });
+    const inProcess = await box.run(["validate", "net"]);
+    expect(inProcess.code).toBe(1);
+    expect(await box.exec(["validate", "net"])).toEqual(inProcess);
+  });
+});
