@@ -113,28 +113,25 @@ export class SpawnerInstance {
               );
             }
             debug("spawner %s started (pid %d)", binaryPath, this.pid);
+            this.greeted = true;
             hello?.();
           } else this.dispatch(frame);
         });
       } catch (error) {
         this.child.kill("SIGKILL");
-        this.fail(
-          error instanceof Error
-            ? error
-            : new SpawnerExitedError(`spawner ${binaryPath}: ${String(error)}`),
-        );
+        const text = error instanceof Error ? error.message : String(error);
+        this.fail(new SpawnerExitedError(`spawner ${binaryPath}: ${text}`, { cause: error }));
       }
     });
     this.child.on("exit", (code, signal) => {
       this.fail(
-        new SpawnerExitedError(
-          `spawner ${binaryPath} exited (${signal ?? `code ${code}`}) with runs in flight`,
-        ),
+        new SpawnerExitedError(`spawner ${binaryPath} exited (${signal ?? `code ${code}`})`),
       );
     });
   }
 
   private failHello: (error: Error) => void = () => {};
+  private greeted = false;
 
   /** Waits for the HELLO, keeping the process alive meanwhile (as a pending run would). */
   async handshake(): Promise<void> {
@@ -216,8 +213,18 @@ export class SpawnerInstance {
     if (this.gone === undefined) this.input.write(encodeEmpty(Req.close, id));
   }
 
-  private fail(error: Error): void {
+  private fail(reason: Error): void {
     if (this.gone !== undefined) return;
+    // Before its HELLO, whatever went wrong means this binary cannot serve here.
+    const error =
+      this.greeted || (reason as Partial<SpawnerUnavailableError>).id === SpawnerUnavailableError.id
+        ? reason
+        : new SpawnerUnavailableError(
+            `${reason.message} before its handshake: it cannot run here`,
+            {
+              cause: reason,
+            },
+          );
     this.gone = error;
     this.failHello(error);
     this.onGone(this);

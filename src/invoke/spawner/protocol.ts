@@ -24,6 +24,8 @@ export const Rep = {
 } as const;
 
 const headerBytes = 9;
+// The helper sends at most 64 KiB of output per frame; anything much longer is not its stream.
+const maxFrameBytes = 1024 * 1024;
 
 /** One frame from the helper. `payload` is a view into the read buffer: copy to keep it. */
 export interface Frame {
@@ -87,7 +89,9 @@ export class FrameReader {
     let at = 0;
     while (buf.length - at >= headerBytes) {
       const length = buf.readUInt32LE(at);
-      if (length < 5) throw new SpawnerError(`spawner protocol: frame length ${length}`);
+      if (length < 5 || length > maxFrameBytes) {
+        throw new SpawnerError(`spawner protocol: frame length ${length}`);
+      }
       const end = at + 4 + length;
       if (end > buf.length) break;
       onFrame({

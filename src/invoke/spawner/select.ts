@@ -10,7 +10,7 @@
 import { access, constants } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { debuglog } from "node:util";
-import { SpawnerUnavailableError } from "../../errors.js";
+import { messageOf, SpawnerUnavailableError } from "../../errors.js";
 import { directLauncher, type LaunchedChild, type Launcher } from "./launcher.js";
 import { SpawnerLauncher } from "./pool.js";
 
@@ -53,11 +53,20 @@ class ForcedSpawner implements Launcher {
   }
 }
 
-/** "auto": decides on the first run, once for the process, and says so on NODE_DEBUG. */
-class AutoLauncher implements Launcher {
+/**
+ * "auto": decides on the first run, once for the process, and says which and why on
+ * NODE_DEBUG=libcni (and in {@link AutoLauncher.reason}).
+ */
+export class AutoLauncher implements Launcher {
   private chosen: Launcher | undefined;
   private deciding: Promise<Launcher> | undefined;
+  /** Why the launcher in use was chosen; empty until the first run. */
+  reason = "";
 
+  /** @param spawner the spawner launcher to try (the platform's binary by default) */
+  constructor(private readonly spawner: () => SpawnerLauncher = sharedSpawner) {}
+
+  /** The chosen launcher's name, or `auto` before the first run. */
   get name(): string {
     return this.chosen?.name ?? "auto";
   }
@@ -69,36 +78,36 @@ class AutoLauncher implements Launcher {
   }
 
   private async decide(): Promise<Launcher> {
-    this.chosen = await choose();
-    return this.chosen;
+    const [launcher, reason] = await this.choose();
+    this.reason = reason;
+    debug("launcher: %s", reason);
+    this.chosen = launcher;
+    return launcher;
   }
-}
 
-async function choose(): Promise<Launcher> {
-  if (process.platform !== "linux") {
-    debug("launcher: direct spawn (no spawner helper on %s)", process.platform);
-    return directLauncher;
+  private async choose(): Promise<[Launcher, string]> {
+    if (process.platform !== "linux") {
+      return [directLauncher, `direct spawn (no spawner helper on ${process.platform})`];
+    }
+    const launcher = this.spawner();
+    try {
+      await access(launcher.binaryPath, constants.X_OK);
+    } catch {
+      return [
+        directLauncher,
+        `direct spawn (no spawner binary for ${process.platform}-${process.arch} at ${launcher.binaryPath}; npm run build:native builds it)`,
+      ];
+    }
+    try {
+      await launcher.probe();
+    } catch (error) {
+      return [
+        directLauncher,
+        `direct spawn (spawner ${launcher.binaryPath} cannot run: ${messageOf(error)})`,
+      ];
+    }
+    return [launcher, `spawner ${launcher.binaryPath}`];
   }
-  const launcher = sharedSpawner();
-  try {
-    await access(launcher.binaryPath, constants.X_OK);
-  } catch {
-    debug(
-      "launcher: direct spawn (no spawner binary for %s-%s at %s; npm run build:native)",
-      process.platform,
-      process.arch,
-      launcher.binaryPath,
-    );
-    return directLauncher;
-  }
-  try {
-    await launcher.probe();
-  } catch (error) {
-    debug("launcher: direct spawn (spawner %s cannot run: %s)", launcher.binaryPath, error);
-    return directLauncher;
-  }
-  debug("launcher: spawner %s", launcher.binaryPath);
-  return launcher;
 }
 
 const auto = new AutoLauncher();
