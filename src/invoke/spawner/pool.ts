@@ -68,9 +68,14 @@ export class SpawnerLauncher implements Launcher {
     await this.instance().handshake();
   }
 
-  async launch(path: string, env: NodeJS.ProcessEnv): Promise<LaunchedChild> {
+  launch(path: string, env: NodeJS.ProcessEnv): LaunchedChild | Promise<LaunchedChild> {
     const entries = envEntries(env);
+    // In the caller's tick: Node reports ENOENT on the next tick, before a promise would settle.
     if (needsDirect(path, entries)) return directLauncher.launch(path, env);
+    return this.launchInHelper(path, entries);
+  }
+
+  private async launchInHelper(path: string, entries: string[]): Promise<LaunchedChild> {
     if (this.inFlight >= this.maxInFlight) {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }

@@ -44,12 +44,13 @@ export function sharedSpawner(): SpawnerLauncher {
 /** The forced spawner: fails every run, with the reason, when the helper cannot run. */
 class ForcedSpawner implements Launcher {
   readonly name = "spawner";
-  async launch(path: string, env: NodeJS.ProcessEnv): Promise<LaunchedChild> {
-    const launcher = sharedSpawner();
+  launch(path: string, env: NodeJS.ProcessEnv): LaunchedChild | Promise<LaunchedChild> {
     if (process.platform !== "linux") {
-      throw new SpawnerUnavailableError(`spawner: not available on ${process.platform}`);
+      return Promise.reject(
+        new SpawnerUnavailableError(`spawner: not available on ${process.platform}`),
+      );
     }
-    return launcher.launch(path, env);
+    return sharedSpawner().launch(path, env);
   }
 }
 
