@@ -121,7 +121,13 @@ export function isLauncherName(value: unknown): value is LauncherName {
 
 /** The launcher for an option value (a name or a Launcher), or the environment's default. */
 export function selectLauncher(option: LauncherName | Launcher | undefined): Launcher {
-  if (typeof option === "object") return option;
+  if (typeof option === "object" && option !== null) return option;
+  if (option !== undefined && !isLauncherName(option)) {
+    // As RawExec's other options: a bad value is a RangeError at construction.
+    throw new RangeError(
+      `RawExec option launcher must be "auto", "spawner", "direct" or a Launcher, got ${String(option)}`,
+    );
+  }
   const fromEnv = process.env.LIBCNI_LAUNCHER;
   const name = option ?? (isLauncherName(fromEnv) ? fromEnv : "auto");
   if (name === "direct") return directLauncher;

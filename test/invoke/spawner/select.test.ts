@@ -61,6 +61,10 @@ describe("launcher option", () => {
     expect(new RawExec({ launcher: "auto" }).launcher.name).toMatch(/^(auto|spawner|direct)$/);
   });
 
+  it("refuses an unknown launcher name at construction", () => {
+    expect(() => new RawExec({ launcher: "fork" as "direct" })).toThrow(RangeError);
+  });
+
   it("defaults to LIBCNI_LAUNCHER when the option is not given", () => {
     const saved = process.env.LIBCNI_LAUNCHER;
     try {
