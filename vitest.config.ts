@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // The exec suites run with the direct spawn here, whether or not the spawner binary was
+    // built; the system tier runs them again through the spawner (test/invoke/spawner/).
+    env: { LIBCNI_LAUNCHER: "direct" },
   },
 });

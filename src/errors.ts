@@ -812,3 +812,30 @@ export class DuplicateNetworkError extends LibcniError {
     this.network = network;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// invoke/spawner: the posix_spawn helper that starts plugins off the main thread
+// ---------------------------------------------------------------------------------------------
+
+/** A failure of the spawner helper itself (not of a plugin it ran). */
+export class SpawnerError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_SPAWNER";
+}
+
+/**
+ * The spawner helper cannot be used: its binary is missing for this platform, is not
+ * executable, or did not answer its handshake. With `launcher: "auto"` the library uses the
+ * direct spawn instead; with `launcher: "spawner"` a run fails with this as its cause.
+ */
+export class SpawnerUnavailableError extends SpawnerError {
+  static override readonly id: string = "LIBCNI_ERR_SPAWNER_UNAVAILABLE";
+}
+
+/**
+ * The spawner helper exited (crashed, was killed, or broke its protocol) while a run was in
+ * flight: the run's plugin is killed with its process group and the run fails with this as its
+ * cause. The next run starts a new helper.
+ */
+export class SpawnerExitedError extends SpawnerError {
+  static override readonly id: string = "LIBCNI_ERR_SPAWNER_EXITED";
+}

@@ -20,6 +20,34 @@ const distIndex = process.env.BENCH_DIST
   : new URL("../../dist/index.js", import.meta.url).href;
 const lib = mode === "ts" ? await import(distIndex) : undefined;
 
+// BENCH_BALLAST_MB: Buffers held for the process's life, touched so that they are resident, as
+// a runtime's heap would be (Node's fork() copies the page tables of all of it).
+const ballast = [];
+for (let i = 0; i < Number(process.env.BENCH_BALLAST_MB ?? 0); i++) {
+  ballast.push(Buffer.alloc(1024 * 1024, i & 0xff));
+}
+
+/** The spawner helpers of this process (LIBCNI_LAUNCHER=spawner), for their CPU and RSS. */
+async function helperPids() {
+  if (mode !== "ts") return [];
+  const { sharedSpawner } = await import(new URL("invoke/spawner/select.js", distIndex).href);
+  return sharedSpawner().helpers.map((h) => h.pid);
+}
+
+/** CPU microseconds used so far by this process and its spawner helpers. */
+async function cpuUs() {
+  const own = process.cpuUsage();
+  let helpers = 0;
+  for (const pid of await helperPids()) {
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      helpers += ((Number(f[11]) + Number(f[12])) * 1e6) / 100; // utime + stime, in ticks
+    } catch {}
+  }
+  return { own: own.user + own.system, helpers };
+}
+
 const rtFor = (containerID) => ({ containerID, netNS: "/var/run/netns/bench", ifName: "eth0" });
 
 function cniFor(c) {
@@ -83,9 +111,34 @@ const setup = (c) => (mode === "ts" ? tsSetup(c) : rawSetup(c));
 const ops = {
   async add(c) {
     const call = await setup(c);
+    const cpu0 = await cpuUs();
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < c.calls; i++) await call(c.containerID);
+    const ns = Number(process.hrtime.bigint() - t0);
+    const cpu1 = await cpuUs();
+    return { ns, cpuUs: cpu1.own - cpu0.own, helperCpuUs: cpu1.helpers - cpu0.helpers };
+  },
+  async start(c) {
+    // One plugin run alone, through RawExec (the library) or a bare spawn (raw).
+    const stdin = Buffer.from('{"cniVersion":"1.0.0","name":"x","type":"noop"}');
+    const env = rawEnv("bench", c.pluginDir);
+    const invoke = lib && (await import(new URL("invoke/index.js", distIndex).href));
+    const exec = invoke ? new invoke.RawExec({ stderr: null }) : undefined;
+    const envList = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < c.calls; i++) {
+      if (exec === undefined) await rawRun(c.plugin, stdin, env);
+      else await exec.execPlugin(c.plugin, stdin, envList);
+    }
     return { ns: Number(process.hrtime.bigint() - t0) };
+  },
+  async helpers() {
+    const out = [];
+    for (const pid of await helperPids()) {
+      const status = await readFile(`/proc/${pid}/status`, "utf8");
+      out.push({ pid, rssKb: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) });
+    }
+    return { helpers: out, rssKb: Math.round(process.memoryUsage().rss / 1024) };
   },
   async concurrent(c) {
     const call = await setup(c);

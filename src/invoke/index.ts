@@ -41,3 +41,12 @@ export {
   type RawExecOptions,
   type StderrSink,
 } from "./raw-exec.js";
+export {
+  directLauncher,
+  type LaunchedChild,
+  type LaunchedOutput,
+  type LaunchedStdin,
+  type Launcher,
+} from "./spawner/launcher.js";
+export { SpawnerLauncher, type SpawnerLauncherOptions } from "./spawner/pool.js";
+export { AutoLauncher, type LauncherName, spawnerBinaryPath } from "./spawner/select.js";

@@ -7,6 +7,8 @@ import { ErrIOFailure, ErrUnknown } from "../types/error.js";
 import { findInPath } from "./find.js";
 import { PluginExecError, pluginErr } from "./plugin-error.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
+import type { Launcher } from "./spawner/launcher.js";
+import { type LauncherName, selectLauncher } from "./spawner/select.js";
 
 /** Where a successful plugin's stderr goes: anything with a `write` method, as process.stderr. */
 export interface StderrSink {
@@ -28,6 +30,13 @@ export interface RawExecOptions {
   textBusyRetries?: number;
   /** Milliseconds between those retries. Default 1000, as upstream. */
   textBusyDelayMs?: number;
+  /**
+   * What starts plugin processes: `"auto"` (default: the posix_spawn helper on Linux when its
+   * binary is present and runs, else the direct spawn), `"spawner"` (the helper, or fail),
+   * `"direct"` (Node's `child_process.spawn`), or a {@link Launcher}. The `LIBCNI_LAUNCHER`
+   * environment variable sets the default. Every exec semantic is the same with each.
+   */
+  launcher?: LauncherName | Launcher;
 }
 
 /** The per-call options every exec takes: an AbortSignal in place of Go's context. */
@@ -135,6 +144,8 @@ export class RawExec {
   readonly textBusyRetries: number;
   /** Milliseconds between those retries. */
   readonly textBusyDelayMs: number;
+  /** What starts plugin processes. */
+  readonly launcher: Launcher;
 
   /** Throws a RangeError for a negative or non-integer option. */
   constructor(options: RawExecOptions = {}) {
@@ -143,6 +154,7 @@ export class RawExec {
     this.maxOutputBytes = count("maxOutputBytes", options.maxOutputBytes ?? defaultMaxOutputBytes);
     this.textBusyRetries = count("textBusyRetries", options.textBusyRetries ?? 5);
     this.textBusyDelayMs = count("textBusyDelayMs", options.textBusyDelayMs ?? 1000);
+    this.launcher = selectLauncher(options.launcher);
   }
 
   /**
@@ -166,10 +178,12 @@ export class RawExec {
         signal,
         graceMs: this.graceMs,
         maxOutputBytes: this.maxOutputBytes,
+        launcher: this.launcher,
       });
       debug(
-        "exec %s: exit %s signal %s aborted %s overflow %s start error %s",
+        "exec %s (%s): exit %s signal %s aborted %s overflow %s start error %s",
         pluginPath,
+        this.launcher.name,
         outcome.exitCode,
         outcome.signal,
         outcome.aborted,
@@ -200,7 +214,11 @@ export class RawExec {
         pluginPath,
         stdout,
         stderr,
-        reason: startErrorText(pluginPath, error.code, error.errno),
+        // An errno of the start, or the spawner helper that could not run (no code).
+        reason:
+          error.code === undefined
+            ? `fork/exec ${pluginPath}: ${error.message}`
+            : startErrorText(pluginPath, error.code, error.errno),
         cause: error,
       });
     }

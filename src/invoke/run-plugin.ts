@@ -7,15 +7,16 @@
  * after an abort the pipes are closed from this side once the group has been SIGKILLed, and
  * after a normal exit once the grace period has passed, so no call outlives its bounds.
  *
- * Starts go through the {@link spawnGate} (one per turn of the event loop), and use
- * `child_process.spawn` directly: the process group, the output caps and the kill timers are
+ * Starts go through the {@link spawnGate} (one per turn of the event loop), and use the
+ * RawExec's launcher (spawner/launcher.ts: `child_process.spawn` itself, or the spawner
+ * helper) with nothing in between: the process group, the output caps and the kill timers are
  * all handled here, and a wrapper such as execa cost 1.3 to 6.2 ms per run on top of the
  * spawn itself, and half the package's import time (bench/README.md).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { BoundedSink } from "./bounded-sink.js";
 import { groupHasLiveProcess, killGroup } from "./process-group.js";
 import { spawnGate } from "./spawn-gate.js";
+import type { LaunchedChild, Launcher } from "./spawner/launcher.js";
 
 /** What {@link runPlugin} needs beyond the path. */
 export interface RunOptions {
@@ -29,6 +30,8 @@ export interface RunOptions {
   graceMs: number;
   /** The most bytes kept from each of stdout and stderr. */
   maxOutputBytes: number;
+  /** What starts the process: the direct spawn or the spawner helper. */
+  launcher: Launcher;
 }
 
 /** How a run ended. */
@@ -98,19 +101,22 @@ export function runPlugin(pluginPath: string, options: RunOptions): Promise<RunO
 
 /** Spawns the plugin and wires everything in the same tick, before any event can be missed. */
 function start(pluginPath: string, options: RunOptions): Promise<RunOutcome> {
-  let child: ChildProcess;
+  let launched: LaunchedChild | Promise<LaunchedChild>;
   try {
-    child = spawn(pluginPath, [], {
-      env: options.env ?? process.env,
-      detached: true,
-      stdio: "pipe",
-    });
+    launched = options.launcher.launch(pluginPath, options.env ?? process.env);
   } catch (error) {
     // Node throws at once for start errors it does not expect at run time (ETXTBSY, ENOTDIR,
     // ENOEXEC...), and reports ENOENT or EACCES as an "error" event on the next tick instead.
     return Promise.resolve(notStarted(false, asErrno(error)));
   }
-  return supervise(child, options);
+  // The spawner helper answers later, with the child started (or the start's errno).
+  if (launched instanceof Promise) {
+    return launched.then(
+      (child) => supervise(child, options),
+      (error: unknown) => notStarted(options.signal?.aborted === true, asErrno(error)),
+    );
+  }
+  return supervise(launched, options);
 }
 
 interface End {
@@ -121,7 +127,7 @@ interface End {
 
 // An async function runs synchronously up to its first await: every listener below is in place
 // in the tick of the spawn.
-async function supervise(child: ChildProcess, options: RunOptions): Promise<RunOutcome> {
+async function supervise(child: LaunchedChild, options: RunOptions): Promise<RunOutcome> {
   const { signal, graceMs } = options;
   const pid = child.pid;
   let runError: unknown;

@@ -1,0 +1,350 @@
+/*
+ * libcni-spawner: starts plugin executables for a Node process with posix_spawn.
+ *
+ * Node 20 starts every child with a plain fork() on its main thread, which copies the page
+ * tables of the whole runtime (milliseconds per start, growing with the heap). This helper is
+ * started once, is small, and starts each plugin with posix_spawn (clone(CLONE_VM|CLONE_VFORK)
+ * in glibc and musl alike), so a start costs the same whatever the size of the runtime.
+ *
+ * One poll loop, many runs in flight. The plugin's stdin, stdout and stderr are pipes held
+ * here; their bytes are relayed over the control pipe (Node cannot receive fds over a unix
+ * socket outside its own IPC channel, and for CNI's small payloads a relay costs less than the
+ * round trips fd passing would add).
+ *
+ * Protocol (both directions), little-endian:
+ *   u32 length of what follows, u8 type, u32 run id, payload
+ * Requests (fd 0):
+ *   RUN       u32 path length, path, u32 env count, then per entry u32 length, bytes
+ *   STDIN     bytes for the plugin's stdin
+ *   STDIN_END close the plugin's stdin once what was sent is written
+ *   CLOSE     stop reading the plugin's stdout and stderr (a grandchild holds them)
+ * Replies (fd 1):
+ *   HELLO     id = protocol version, u32 pid of the helper
+ *   STARTED   u32 pid of the plugin (leader of a new session, so of its own process group)
+ *   FAILED    u32 errno of the start (ENOENT, EACCES, ETXTBSY, ...)
+ *   STDOUT    bytes the plugin wrote to stdout
+ *   STDERR    bytes the plugin wrote to stderr
+ *   EOF       u8 1 (stdout) or 2 (stderr): that pipe is closed
+ *   EXIT      i32 the raw wait status of the plugin, once reaped
+ *
+ * The helper dies with its parent: PR_SET_PDEATHSIG, and it exits on EOF of fd 0. It reaps
+ * every child it started (SIGCHLD through a signalfd). Every fd it opens is close-on-exec, and
+ * fds it inherited beyond 0-2 are closed at start, so a plugin gets exactly its three pipes.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+#define PROTOCOL_VERSION 1
+
+enum { R_RUN = 1, R_STDIN = 2, R_STDIN_END = 3, R_CLOSE = 4 };
+enum { A_HELLO = 0, A_STARTED = 1, A_FAILED = 2, A_STDOUT = 3, A_STDERR = 4, A_EOF = 5, A_EXIT = 6 };
+
+#define MAX_RUNS 256
+#define MAX_FRAME (256u * 1024u * 1024u)
+#define READ_CHUNK 65536
+
+extern char **environ;
+
+struct run {
+	uint32_t id;
+	pid_t pid;
+	int in, out, err; /* -1 once closed */
+	int stdin_end;    /* STDIN_END received: close `in` once the buffer is written */
+	int exited;
+	char *buf;        /* bytes waiting for the plugin's stdin */
+	size_t len, off;
+};
+
+static struct run runs[MAX_RUNS];
+static int nruns;
+static char chunk[READ_CHUNK];
+
+static void die(void) { _exit(1); }
+
+static void put32(unsigned char *p, uint32_t v) {
+	p[0] = v & 0xff; p[1] = (v >> 8) & 0xff; p[2] = (v >> 16) & 0xff; p[3] = (v >> 24) & 0xff;
+}
+
+static uint32_t get32(const unsigned char *p) {
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Writes all of iov to the control pipe; waits on it when it is full. */
+static void write_all(struct iovec *iov, int n) {
+	while (n > 0) {
+		ssize_t w = writev(1, iov, n);
+		if (w < 0) {
+			if (errno == EINTR) continue;
+			if (errno == EAGAIN) {
+				struct pollfd p = { .fd = 1, .events = POLLOUT };
+				poll(&p, 1, -1);
+				continue;
+			}
+			die(); /* the parent is gone */
+		}
+		while (n > 0 && (size_t)w >= iov->iov_len) { w -= iov->iov_len; iov++; n--; }
+		if (n > 0) { iov->iov_base = (char *)iov->iov_base + w; iov->iov_len -= w; }
+	}
+}
+
+static void reply(int type, uint32_t id, const void *payload, size_t len) {
+	unsigned char h[9];
+	put32(h, (uint32_t)(5 + len));
+	h[4] = (unsigned char)type;
+	put32(h + 5, id);
+	struct iovec iov[2] = { { h, 9 }, { (void *)payload, len } };
+	write_all(iov, len > 0 ? 2 : 1);
+}
+
+static void reply32(int type, uint32_t id, uint32_t v) {
+	unsigned char p[4];
+	put32(p, v);
+	reply(type, id, p, 4);
+}
+
+static void closefd(int *fd) {
+	if (*fd >= 0) { close(*fd); *fd = -1; }
+}
+
+static struct run *find_id(uint32_t id) {
+	for (int i = 0; i < nruns; i++) if (runs[i].id == id) return &runs[i];
+	return NULL;
+}
+
+/* A run is forgotten once its plugin is reaped and its pipes are closed. */
+static void maybe_free(struct run *r) {
+	if (!r->exited || r->out >= 0 || r->err >= 0) return;
+	closefd(&r->in);
+	free(r->buf);
+	*r = runs[--nruns];
+}
+
+static void start_run(uint32_t id, const unsigned char *p, size_t len) {
+	const unsigned char *end = p + len;
+	if (len < 8) die();
+	uint32_t plen = get32(p); p += 4;
+	if ((size_t)(end - p) < (size_t)plen + 4) die();
+	char *path = malloc(plen + 1);
+	if (!path) die();
+	memcpy(path, p, plen); path[plen] = 0; p += plen;
+	uint32_t nenv = get32(p); p += 4;
+	if (nenv > (size_t)(end - p) / 4) die();
+	char **envp = calloc((size_t)nenv + 1, sizeof(char *));
+	if (!envp) die();
+	for (uint32_t i = 0; i < nenv; i++) {
+		if (end - p < 4) die();
+		uint32_t el = get32(p); p += 4;
+		if ((size_t)(end - p) < el) die();
+		envp[i] = malloc(el + 1);
+		if (!envp[i]) die();
+		memcpy(envp[i], p, el); envp[i][el] = 0; p += el;
+	}
+
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
+	int e = 0;
+	pid_t pid = -1;
+	if (nruns >= MAX_RUNS) e = EAGAIN;
+	else if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) e = errno;
+	if (!e) {
+		posix_spawn_file_actions_t fa;
+		posix_spawnattr_t at;
+		sigset_t all, none;
+		sigfillset(&all);
+		sigemptyset(&none);
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+		posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+		posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+		posix_spawnattr_init(&at);
+		/* Signals back to their defaults and unblocked; a new session (so a process group
+		 * led by the plugin), as Node's `detached: true` does for the direct spawn. */
+		posix_spawnattr_setsigdefault(&at, &all);
+		posix_spawnattr_setsigmask(&at, &none);
+		posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSID);
+		char *argv[2] = { path, NULL };
+		e = posix_spawn(&pid, path, &fa, &at, argv, envp);
+		posix_spawn_file_actions_destroy(&fa);
+		posix_spawnattr_destroy(&at);
+	}
+	closefd(&in[0]); closefd(&out[1]); closefd(&err[1]);
+	for (uint32_t i = 0; i < nenv; i++) free(envp[i]);
+	free(envp);
+	free(path);
+	if (e) {
+		closefd(&in[1]); closefd(&out[0]); closefd(&err[0]);
+		reply32(A_FAILED, id, (uint32_t)e);
+		return;
+	}
+	fcntl(in[1], F_SETFL, O_NONBLOCK);
+	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	fcntl(err[0], F_SETFL, O_NONBLOCK);
+	struct run *r = &runs[nruns++];
+	memset(r, 0, sizeof *r);
+	r->id = id; r->pid = pid; r->in = in[1]; r->out = out[0]; r->err = err[0];
+	reply32(A_STARTED, id, (uint32_t)pid);
+}
+
+/* Writes what it can of the plugin's stdin; a plugin that exits unread gives EPIPE, which
+ * is not an error (Go's exec ignores it too). */
+static void feed(struct run *r) {
+	while (r->in >= 0 && r->off < r->len) {
+		ssize_t w = write(r->in, r->buf + r->off, r->len - r->off);
+		if (w < 0) {
+			if (errno == EINTR) continue;
+			if (errno == EAGAIN) return;
+			r->off = r->len; /* EPIPE and the like: the plugin does not read any more */
+			closefd(&r->in);
+			break;
+		}
+		r->off += (size_t)w;
+	}
+	if (r->off == r->len) { free(r->buf); r->buf = NULL; r->len = r->off = 0; }
+	if (r->stdin_end && r->len == 0) closefd(&r->in);
+}
+
+static void request(int type, uint32_t id, const unsigned char *p, size_t len) {
+	if (type == R_RUN) { start_run(id, p, len); return; }
+	struct run *r = find_id(id);
+	if (!r) return; /* already over */
+	if (type == R_STDIN) {
+		if (r->in < 0 || len == 0) return;
+		char *nb = realloc(r->buf, r->len + len);
+		if (!nb) die();
+		memcpy(nb + r->len, p, len);
+		r->buf = nb; r->len += len;
+		feed(r);
+	} else if (type == R_STDIN_END) {
+		r->stdin_end = 1;
+		feed(r);
+	} else if (type == R_CLOSE) {
+		closefd(&r->in); closefd(&r->out); closefd(&r->err);
+		maybe_free(r);
+	}
+}
+
+static unsigned char *rbuf;
+static size_t rlen, rcap;
+
+/* Reads from the control pipe and handles every complete request; EOF means the parent is
+ * gone or done with the helper. */
+static void read_control(void) {
+	if (rcap - rlen < READ_CHUNK) {
+		rcap = rcap ? rcap * 2 : 2 * READ_CHUNK;
+		rbuf = realloc(rbuf, rcap);
+		if (!rbuf) die();
+	}
+	ssize_t n = read(0, rbuf + rlen, rcap - rlen);
+	if (n == 0) _exit(0);
+	if (n < 0) { if (errno == EINTR || errno == EAGAIN) return; die(); }
+	rlen += (size_t)n;
+	size_t off = 0;
+	while (rlen - off >= 9) {
+		uint32_t flen = get32(rbuf + off);
+		if (flen < 5 || flen > MAX_FRAME) die();
+		if (rlen - off < 4 + (size_t)flen) break; /* the buffer grows as the rest arrives */
+		request(rbuf[off + 4], get32(rbuf + off + 5), rbuf + off + 9, flen - 5);
+		off += 4 + flen;
+	}
+	memmove(rbuf, rbuf + off, rlen - off);
+	rlen -= off;
+}
+
+static void drain_output(struct run *r, int *fd, int type, unsigned char which) {
+	for (int i = 0; i < 16; i++) {
+		ssize_t n = read(*fd, chunk, sizeof chunk);
+		if (n > 0) { reply(type, r->id, chunk, (size_t)n); continue; }
+		if (n < 0 && (errno == EINTR)) continue;
+		if (n < 0 && errno == EAGAIN) return;
+		closefd(fd);
+		reply(A_EOF, r->id, &which, 1);
+		return;
+	}
+}
+
+static void reap(void) {
+	int status;
+	pid_t pid;
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		for (int i = 0; i < nruns; i++) {
+			if (runs[i].pid != pid) continue;
+			runs[i].exited = 1;
+			reply32(A_EXIT, runs[i].id, (uint32_t)status);
+			maybe_free(&runs[i]);
+			break;
+		}
+	}
+}
+
+static void close_inherited(void) {
+	if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0) return;
+	long max = sysconf(_SC_OPEN_MAX);
+	if (max < 0 || max > 65536) max = 65536;
+	for (int fd = 3; fd < max; fd++) close(fd);
+}
+
+int main(int argc, char **argv) {
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* The parent may have died before the prctl: then nobody would ever kill this process. */
+	if (argc > 1 && getppid() != (pid_t)atol(argv[1])) return 1;
+	close_inherited();
+	for (int fd = 0; fd <= 2; fd++) fcntl(fd, F_SETFD, FD_CLOEXEC);
+	fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
+	signal(SIGPIPE, SIG_IGN);
+	sigset_t chld;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0) die();
+	reply32(A_HELLO, PROTOCOL_VERSION, (uint32_t)getpid());
+
+	static struct pollfd fds[2 + 3 * MAX_RUNS];
+	static struct { struct run *r; int which; } who[2 + 3 * MAX_RUNS];
+	for (;;) {
+		int n = 0;
+		fds[n++] = (struct pollfd){ .fd = 0, .events = POLLIN };
+		fds[n++] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		for (int i = 0; i < nruns; i++) {
+			struct run *r = &runs[i];
+			if (r->in >= 0 && r->len > 0) { who[n].r = r; who[n].which = 0; fds[n++] = (struct pollfd){ .fd = r->in, .events = POLLOUT }; }
+			if (r->out >= 0) { who[n].r = r; who[n].which = 1; fds[n++] = (struct pollfd){ .fd = r->out, .events = POLLIN }; }
+			if (r->err >= 0) { who[n].r = r; who[n].which = 2; fds[n++] = (struct pollfd){ .fd = r->err, .events = POLLIN }; }
+		}
+		if (poll(fds, (nfds_t)n, -1) < 0) { if (errno == EINTR) continue; die(); }
+		/* Output first, then exits, then new requests: runs are freed only in reap() and
+		 * request(), after every pollfd that points at them was handled. */
+		for (int i = 2; i < n; i++) {
+			if (!fds[i].revents) continue;
+			struct run *r = who[i].r;
+			if (who[i].which == 0) feed(r);
+			else if (who[i].which == 1 && r->out == fds[i].fd) drain_output(r, &r->out, A_STDOUT, 1);
+			else if (who[i].which == 2 && r->err == fds[i].fd) drain_output(r, &r->err, A_STDERR, 2);
+		}
+		/* Runs whose pipes closed after their exit can go now (not during the loop above,
+		 * which would move a run another pollfd still points at). */
+		for (int i = nruns - 1; i >= 0; i--) maybe_free(&runs[i]);
+		if (fds[1].revents) {
+			struct signalfd_siginfo si;
+			while (read(sfd, &si, sizeof si) == sizeof si) {}
+			reap();
+		}
+		if (fds[0].revents) read_control();
+	}
+}

@@ -1,0 +1,259 @@
+/**
+ * One running spawner helper and the runs in flight on it.
+ *
+ * The helper is started with Node's spawn (one fork, once), talks the protocol of
+ * protocol.ts over its stdin and stdout, and is unref'd while no run is in flight, so it
+ * never keeps the process alive. When it exits (crash, kill, broken protocol) every run in
+ * flight fails with a {@link SpawnerExitedError} and its plugin's process group is SIGKILLed,
+ * so nothing it started runs on unsupervised.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { constants } from "node:os";
+import type { Readable, Writable } from "node:stream";
+import { debuglog } from "node:util";
+import { SpawnerExitedError, SpawnerUnavailableError } from "../../errors.js";
+import { killGroup } from "../process-group.js";
+import { SpawnedChild } from "./child.js";
+import {
+  encodeEmpty,
+  encodeRun,
+  encodeStdin,
+  type Frame,
+  FrameReader,
+  protocolVersion,
+  Rep,
+  Req,
+} from "./protocol.js";
+
+const debug = debuglog("libcni");
+
+const errnoNames = new Map<number, string>(
+  Object.entries(constants.errno).map(([name, n]) => [n, name]),
+);
+
+/** An errno error as Node's spawn makes it (`code`, negative `errno`, `syscall`, `path`). */
+function spawnError(path: string, errno: number): NodeJS.ErrnoException {
+  const code = errnoNames.get(errno) ?? `E${errno}`;
+  const error: NodeJS.ErrnoException = new Error(`spawn ${path} ${code}`);
+  error.code = code;
+  error.errno = -errno;
+  error.syscall = `spawn ${path}`;
+  error.path = path;
+  return error;
+}
+
+interface Starting {
+  path: string;
+  resolve(child: SpawnedChild): void;
+  reject(error: unknown): void;
+}
+
+// How long the helper may take to say HELLO before it counts as unrunnable.
+const helloTimeoutMs = 5000;
+
+type Handle = { ref(): void; unref(): void };
+
+/** A spawner helper process. */
+export class SpawnerInstance {
+  private readonly child: ChildProcess;
+  private readonly input: Writable;
+  private readonly reader = new FrameReader();
+  private readonly starting = new Map<number, Starting>();
+  private readonly running = new Map<number, SpawnedChild>();
+  private nextId = 1;
+  private refs = 0;
+  private gone: Error | undefined;
+  /** Settles once the helper said HELLO (resolves) or failed to (rejects). */
+  readonly ready: Promise<void>;
+  /** The helper's pid (tests kill it). */
+  readonly pid: number | undefined;
+
+  constructor(
+    readonly binaryPath: string,
+    private readonly onGone: (instance: SpawnerInstance) => void,
+  ) {
+    let hello: (() => void) | undefined;
+    this.ready = new Promise<void>((resolve, reject) => {
+      hello = resolve;
+      this.failHello = reject;
+    });
+    // Handled by whoever awaits it; a helper that dies later is not an unhandled rejection.
+    this.ready.catch(() => {});
+    const timer = setTimeout(
+      () => this.fail(new SpawnerUnavailableError(`spawner ${binaryPath}: no handshake`)),
+      helloTimeoutMs,
+    );
+    timer.unref();
+    this.ready.then(
+      () => clearTimeout(timer),
+      () => clearTimeout(timer),
+    );
+
+    this.child = spawn(binaryPath, [String(process.pid)], { stdio: ["pipe", "pipe", "ignore"] });
+    this.pid = this.child.pid;
+    this.input = this.child.stdin as Writable;
+    const output = this.child.stdout as Readable;
+    for (const h of this.handles()) h.unref();
+
+    this.child.on("error", (error) => {
+      this.fail(
+        new SpawnerUnavailableError(`spawner ${binaryPath}: ${error.message}`, { cause: error }),
+      );
+    });
+    this.input.on("error", () => {
+      // EPIPE when the helper died; its exit is handled below.
+    });
+    output.on("data", (chunk: Buffer) => {
+      try {
+        this.reader.push(chunk, (frame) => {
+          if (frame.type === Rep.hello) {
+            if (frame.id !== protocolVersion) {
+              throw new SpawnerUnavailableError(
+                `spawner ${binaryPath}: protocol ${frame.id}, expected ${protocolVersion}`,
+              );
+            }
+            debug("spawner %s started (pid %d)", binaryPath, this.pid);
+            this.greeted = true;
+            hello?.();
+          } else this.dispatch(frame);
+        });
+      } catch (error) {
+        this.child.kill("SIGKILL");
+        const text = error instanceof Error ? error.message : String(error);
+        this.fail(new SpawnerExitedError(`spawner ${binaryPath}: ${text}`, { cause: error }));
+      }
+    });
+    this.child.on("exit", (code, signal) => {
+      this.fail(
+        new SpawnerExitedError(`spawner ${binaryPath} exited (${signal ?? `code ${code}`})`),
+      );
+    });
+  }
+
+  private failHello: (error: Error) => void = () => {};
+  private greeted = false;
+
+  /** Waits for the HELLO, keeping the process alive meanwhile (as a pending run would). */
+  async handshake(): Promise<void> {
+    this.retain();
+    try {
+      await this.ready;
+    } finally {
+      this.release();
+    }
+  }
+
+  /** How many runs are starting or running. */
+  get inFlight(): number {
+    return this.starting.size + this.running.size;
+  }
+
+  /** False once the helper is gone. */
+  get alive(): boolean {
+    return this.gone === undefined;
+  }
+
+  /** Starts `path` with `env` in the helper; resolves once it runs, with its pid. */
+  launch(path: string, env: readonly string[]): Promise<SpawnedChild> {
+    if (this.gone !== undefined) return Promise.reject(this.gone);
+    const id = this.nextId;
+    this.nextId = this.nextId >= 0xffffffff ? 1 : this.nextId + 1;
+    return new Promise<SpawnedChild>((resolve, reject) => {
+      this.starting.set(id, { path, resolve, reject });
+      this.retain();
+      this.input.write(encodeRun(id, path, env));
+    });
+  }
+
+  /** Closes the helper's stdin: it exits at once (its runs, if any, are left to themselves). */
+  stop(): void {
+    this.input.end();
+  }
+
+  /** Kills the helper (tests: a crash mid-run). */
+  kill(): void {
+    this.child.kill("SIGKILL");
+  }
+
+  private dispatch(frame: Frame): void {
+    const { type, id, payload } = frame;
+    if (type === Rep.started || type === Rep.failed) {
+      const start = this.starting.get(id);
+      if (start === undefined) return;
+      this.starting.delete(id);
+      const value = payload.length >= 4 ? Buffer.from(payload).readUInt32LE(0) : 0;
+      if (type === Rep.failed) {
+        this.release();
+        start.reject(spawnError(start.path, value));
+        return;
+      }
+      const child = new SpawnedChild(value, id, this, () => {
+        this.running.delete(id);
+        this.release();
+      });
+      this.running.set(id, child);
+      start.resolve(child);
+      return;
+    }
+    const child = this.running.get(id);
+    if (child === undefined) return;
+    if (type === Rep.stdout) child.onOutput("stdout", payload);
+    else if (type === Rep.stderr) child.onOutput("stderr", payload);
+    else if (type === Rep.eof) child.onEof(payload[0] === 1 ? "stdout" : "stderr");
+    else if (type === Rep.exit) child.onExit(Buffer.from(payload).readInt32LE(0));
+  }
+
+  /** ChildLink: the run's stdin bytes, then the end of its stdin. */
+  sendStdin(id: number, data: Uint8Array): void {
+    if (this.gone === undefined) this.input.write(encodeStdin(id, data));
+  }
+
+  /** ChildLink: stop relaying the run's pipes. */
+  sendClose(id: number): void {
+    if (this.gone === undefined) this.input.write(encodeEmpty(Req.close, id));
+  }
+
+  private fail(reason: Error): void {
+    if (this.gone !== undefined) return;
+    // Before its HELLO, whatever went wrong means this binary cannot serve here.
+    const error =
+      this.greeted || (reason as Partial<SpawnerUnavailableError>).id === SpawnerUnavailableError.id
+        ? reason
+        : new SpawnerUnavailableError(
+            `${reason.message} before its handshake: it cannot run here`,
+            {
+              cause: reason,
+            },
+          );
+    this.gone = error;
+    this.failHello(error);
+    this.onGone(this);
+    if (this.inFlight > 0) debug("spawner %s: %s", this.binaryPath, error.message);
+    for (const start of this.starting.values()) start.reject(error);
+    this.starting.clear();
+    for (const child of this.running.values()) {
+      // Its plugin was the helper's child: stop it with its group rather than leave it
+      // running with nobody to report to.
+      killGroup(child.pid, "SIGKILL");
+      child.onLost(error);
+    }
+    this.running.clear();
+    this.refs = 0;
+    for (const h of this.handles()) h.unref();
+  }
+
+  // The pipes are net.Sockets, which hold the event loop on their own.
+  private handles(): Handle[] {
+    return [this.child, this.child.stdin, this.child.stdout] as unknown as Handle[];
+  }
+
+  // The helper keeps the process alive exactly while it has runs in flight, as a direct
+  // child process would.
+  private retain(): void {
+    if (this.refs++ === 0) for (const h of this.handles()) h.ref();
+  }
+
+  private release(): void {
+    if (this.refs > 0 && --this.refs === 0) for (const h of this.handles()) h.unref();
+  }
+}

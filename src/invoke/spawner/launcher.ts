@@ -1,0 +1,66 @@
+/**
+ * The process launcher: the one step of a plugin run that differs between the direct
+ * `child_process.spawn` and the spawner helper.
+ *
+ * A launcher only starts the process and hands back something shaped like a ChildProcess
+ * (pid, the three pipes, `error`/`exit`/`close`). Everything else about a run stays in
+ * run-plugin.ts and raw-exec.ts for every launcher alike: the process group and its SIGTERM,
+ * grace and SIGKILL, the output caps, EPIPE on stdin, the ETXTBSY retries, the error texts.
+ */
+import { spawn } from "node:child_process";
+
+/** The plugin's stdin as a run uses it. */
+export interface LaunchedStdin {
+  on(event: "error", listener: (error: NodeJS.ErrnoException) => void): unknown;
+  end(chunk: Uint8Array): unknown;
+  destroy(): unknown;
+}
+
+/** The plugin's stdout or stderr as a run uses it. */
+export interface LaunchedOutput {
+  on(event: "data", listener: (chunk: Uint8Array) => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  destroy(): unknown;
+}
+
+/**
+ * A started plugin process, as a run uses it: the subset of ChildProcess that run-plugin.ts
+ * relies on, with ChildProcess's event semantics (`exit` once reaped, `close` once reaped and
+ * both output pipes closed; `error` without a pid means it never started).
+ */
+export interface LaunchedChild {
+  readonly pid?: number | undefined;
+  readonly stdin: LaunchedStdin | null;
+  readonly stdout: LaunchedOutput | null;
+  readonly stderr: LaunchedOutput | null;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  once(
+    event: "close",
+    listener: (code: number | null, signal: NodeJS.Signals | null) => void,
+  ): unknown;
+  once(event: "exit", listener: () => void): unknown;
+}
+
+/**
+ * Starts plugin processes. The plugin must lead a new process group (a new session), get
+ * exactly three pipes as stdin, stdout and stderr, default signal dispositions and an empty
+ * signal mask, and `argv` of just its path.
+ *
+ * `launch` either returns the child in the same tick as the start (events are wired by the
+ * caller before any can fire), or a promise of a child whose events are held until the turn
+ * after the promise settles. A start the OS refused is a thrown or rejected errno error
+ * (`code` ENOENT, EACCES, ETXTBSY...), as Node's spawn reports it.
+ */
+export interface Launcher {
+  /** `direct` or `spawner`, for NODE_DEBUG and the bench. */
+  readonly name: string;
+  launch(path: string, env: NodeJS.ProcessEnv): LaunchedChild | Promise<LaunchedChild>;
+}
+
+/** The direct spawn: Node's `child_process.spawn`, the plugin detached into its own session. */
+export const directLauncher: Launcher = {
+  name: "direct",
+  launch(path, env) {
+    return spawn(path, [], { env, detached: true, stdio: "pipe" });
+  },
+};

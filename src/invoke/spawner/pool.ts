@@ -1,0 +1,121 @@
+/**
+ * The spawner launcher: plugin starts through one or two spawner helpers.
+ *
+ * Helpers are started lazily, on the first run, and again after one exits. A second helper
+ * is started for a burst (every helper already has `burstInFlight` runs), so that two cores
+ * can start plugins; runs beyond `maxInFlight` wait for a free slot, in order.
+ */
+
+import { SpawnerInstance } from "./instance.js";
+import { directLauncher, type LaunchedChild, type Launcher } from "./launcher.js";
+
+/** Options of a {@link SpawnerLauncher}. */
+export interface SpawnerLauncherOptions {
+  /** The helper binary. Default: the one built for this platform, {@link spawnerBinaryPath}. */
+  binaryPath: string;
+  /** The most helpers at once. Default 2. */
+  maxInstances?: number;
+  /** Runs in flight on every helper before another is started. Default 8. */
+  burstInFlight?: number;
+  /** The most runs in flight over all helpers; later ones wait. Default 128. */
+  maxInFlight?: number;
+}
+
+/** Node's spawn would refuse these (NUL bytes), or search PATH (no slash): it handles them. */
+function needsDirect(path: string, env: readonly string[]): boolean {
+  if (!path.includes("/") || path.includes("\0")) return true;
+  return env.some((entry) => entry.includes("\0"));
+}
+
+/** Node's spawn turns an env object into `KEY=value` entries, skipping undefined values. */
+function envEntries(env: NodeJS.ProcessEnv): string[] {
+  const entries: string[] = [];
+  for (const key of Object.keys(env)) {
+    const value = env[key];
+    if (value !== undefined) entries.push(`${key}=${value}`);
+  }
+  return entries;
+}
+
+/** Starts plugins through spawner helpers; see the module comment. */
+export class SpawnerLauncher implements Launcher {
+  readonly name = "spawner";
+  readonly binaryPath: string;
+  private readonly maxInstances: number;
+  private readonly burstInFlight: number;
+  private readonly maxInFlight: number;
+  private readonly instances: SpawnerInstance[] = [];
+  private readonly waiting: (() => void)[] = [];
+  private inFlight = 0;
+
+  constructor(options: SpawnerLauncherOptions) {
+    this.binaryPath = options.binaryPath;
+    this.maxInstances = Math.max(1, options.maxInstances ?? 2);
+    this.burstInFlight = Math.max(1, options.burstInFlight ?? 8);
+    this.maxInFlight = Math.max(1, options.maxInFlight ?? 128);
+  }
+
+  /** The live helpers (tests kill them, the bench measures them). */
+  get helpers(): readonly SpawnerInstance[] {
+    return this.instances;
+  }
+
+  /**
+   * Starts a helper now, without a run, and resolves once it answered; rejects with a
+   * SpawnerUnavailableError when it cannot run.
+   */
+  async probe(): Promise<void> {
+    await this.instance().handshake();
+  }
+
+  launch(path: string, env: NodeJS.ProcessEnv): LaunchedChild | Promise<LaunchedChild> {
+    const entries = envEntries(env);
+    // In the caller's tick: Node reports ENOENT on the next tick, before a promise would settle.
+    if (needsDirect(path, entries)) return directLauncher.launch(path, env);
+    return this.launchInHelper(path, entries);
+  }
+
+  private async launchInHelper(path: string, entries: string[]): Promise<LaunchedChild> {
+    if (this.inFlight >= this.maxInFlight) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    this.inFlight++;
+    let child: LaunchedChild;
+    try {
+      // The RUN frame waits in the pipe if the helper has not said HELLO yet.
+      child = await this.instance().launch(path, entries);
+    } catch (error) {
+      this.done();
+      throw error;
+    }
+    child.once("close", () => this.done());
+    return child;
+  }
+
+  /** Closes every helper's control pipe; they exit (tests, and a runtime shutting down). */
+  stop(): void {
+    for (const instance of this.instances.splice(0)) instance.stop();
+  }
+
+  private done(): void {
+    this.inFlight--;
+    this.waiting.shift()?.();
+  }
+
+  // The least busy live helper, or a new one when there is none or all are busy and there is
+  // room for another.
+  private instance(): SpawnerInstance {
+    let best: SpawnerInstance | undefined;
+    for (const instance of this.instances) {
+      if (best === undefined || instance.inFlight < best.inFlight) best = instance;
+    }
+    const busy = best === undefined || best.inFlight >= this.burstInFlight;
+    if (best !== undefined && !(busy && this.instances.length < this.maxInstances)) return best;
+    const instance = new SpawnerInstance(this.binaryPath, (gone) => {
+      const at = this.instances.indexOf(gone);
+      if (at >= 0) this.instances.splice(at, 1);
+    });
+    this.instances.push(instance);
+    return instance;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The framed protocol between the library and the spawner helper (native/spawner.c).
+ *
+ * Every frame, both ways: u32 length of what follows, u8 type, u32 run id, payload; all
+ * little-endian. The helper's source comment is the reference for the payloads.
+ */
+import { SpawnerError } from "../../errors.js";
+
+/** The protocol version the helper announces in its HELLO frame. */
+export const protocolVersion = 1;
+
+/** Request types (library to helper). */
+export const Req = { run: 1, stdin: 2, stdinEnd: 3, close: 4 } as const;
+
+/** Reply types (helper to library). */
+export const Rep = {
+  hello: 0,
+  started: 1,
+  failed: 2,
+  stdout: 3,
+  stderr: 4,
+  eof: 5,
+  exit: 6,
+} as const;
+
+const headerBytes = 9;
+// The helper sends at most 64 KiB of output per frame; anything much longer is not its stream.
+const maxFrameBytes = 1024 * 1024;
+
+/** One frame from the helper. `payload` is a view into the read buffer: copy to keep it. */
+export interface Frame {
+  type: number;
+  id: number;
+  payload: Uint8Array;
+}
+
+function header(buf: Buffer, type: number, id: number, payloadBytes: number): void {
+  buf.writeUInt32LE(5 + payloadBytes, 0);
+  buf[4] = type;
+  buf.writeUInt32LE(id, 5);
+}
+
+/** A frame without a payload (STDIN_END, CLOSE). */
+export function encodeEmpty(type: number, id: number): Buffer {
+  const buf = Buffer.allocUnsafe(headerBytes);
+  header(buf, type, id, 0);
+  return buf;
+}
+
+/** STDIN with `data`, then STDIN_END, in one buffer (one write). */
+export function encodeStdin(id: number, data: Uint8Array): Buffer {
+  const buf = Buffer.allocUnsafe(headerBytes * 2 + data.length);
+  header(buf, Req.stdin, id, data.length);
+  buf.set(data, headerBytes);
+  header(buf.subarray(headerBytes + data.length), Req.stdinEnd, id, 0);
+  return buf;
+}
+
+/** RUN: the executable's path and its environment (`KEY=value` entries). */
+export function encodeRun(id: number, path: string, env: readonly string[]): Buffer {
+  let bytes = 8 + Buffer.byteLength(path);
+  for (const entry of env) bytes += 4 + Buffer.byteLength(entry);
+  const buf = Buffer.allocUnsafe(headerBytes + bytes);
+  header(buf, Req.run, id, bytes);
+  let at = headerBytes;
+  const put = (text: string): void => {
+    const n = buf.write(text, at + 4);
+    buf.writeUInt32LE(n, at);
+    at += 4 + n;
+  };
+  put(path);
+  buf.writeUInt32LE(env.length, at);
+  at += 4;
+  for (const entry of env) put(entry);
+  return buf;
+}
+
+/**
+ * Splits the helper's output into frames. Chunks may end mid-frame; the rest is kept for the
+ * next chunk. A frame shorter than its header means the stream is not the helper's.
+ */
+export class FrameReader {
+  private pending: Buffer | undefined;
+
+  /** Calls `onFrame` for every complete frame in `chunk`; throws on a malformed frame. */
+  push(chunk: Buffer, onFrame: (frame: Frame) => void): void {
+    let buf = this.pending === undefined ? chunk : Buffer.concat([this.pending, chunk]);
+    this.pending = undefined;
+    let at = 0;
+    while (buf.length - at >= headerBytes) {
+      const length = buf.readUInt32LE(at);
+      if (length < 5 || length > maxFrameBytes) {
+        throw new SpawnerError(`spawner protocol: frame length ${length}`);
+      }
+      const end = at + 4 + length;
+      if (end > buf.length) break;
+      onFrame({
+        type: buf[at + 4],
+        id: buf.readUInt32LE(at + 5),
+        payload: buf.subarray(at + headerBytes, end),
+      });
+      at = end;
+    }
+    if (at < buf.length) {
+      buf = buf.subarray(at);
+      this.pending = Buffer.from(buf);
+    }
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Which launcher a RawExec uses: the `launcher` option, else `LIBCNI_LAUNCHER`, else "auto".
+ *
+ * - `"direct"`: Node's `child_process.spawn`.
+ * - `"spawner"`: the spawner helper; a run fails (SpawnerUnavailableError as its cause) when
+ *   the helper cannot run here.
+ * - `"auto"`: the spawner helper on Linux when its binary for this platform is present and
+ *   answers its handshake, else the direct spawn (NODE_DEBUG=libcni says which, and why).
+ */
+import { access, constants } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { debuglog } from "node:util";
+import { messageOf, SpawnerUnavailableError } from "../../errors.js";
+import { directLauncher, type LaunchedChild, type Launcher } from "./launcher.js";
+import { SpawnerLauncher } from "./pool.js";
+
+const debug = debuglog("libcni");
+
+/** The names the `launcher` option and `LIBCNI_LAUNCHER` take. */
+export type LauncherName = "auto" | "spawner" | "direct";
+
+/**
+ * Where the spawner binary for a platform is: `dist/native/<platform>-<arch>/libcni-spawner`
+ * in the package (built by `npm run build:native`, shipped in the npm package).
+ */
+export function spawnerBinaryPath(
+  platform: string = process.platform,
+  arch: string = process.arch,
+): string {
+  // Three levels below the package root, from src/invoke/spawner and dist/invoke/spawner alike.
+  return fileURLToPath(
+    new URL(`../../../dist/native/${platform}-${arch}/libcni-spawner`, import.meta.url),
+  );
+}
+
+let spawner: SpawnerLauncher | undefined;
+
+/** The process-wide spawner launcher, for the platform's binary. */
+export function sharedSpawner(): SpawnerLauncher {
+  spawner ??= new SpawnerLauncher({ binaryPath: spawnerBinaryPath() });
+  return spawner;
+}
+
+/** The forced spawner: fails every run, with the reason, when the helper cannot run. */
+class ForcedSpawner implements Launcher {
+  readonly name = "spawner";
+  launch(path: string, env: NodeJS.ProcessEnv): LaunchedChild | Promise<LaunchedChild> {
+    if (process.platform !== "linux") {
+      return Promise.reject(
+        new SpawnerUnavailableError(`spawner: not available on ${process.platform}`),
+      );
+    }
+    return sharedSpawner().launch(path, env);
+  }
+}
+
+/**
+ * "auto": decides on the first run, once for the process, and says which and why on
+ * NODE_DEBUG=libcni (and in {@link AutoLauncher.reason}).
+ */
+export class AutoLauncher implements Launcher {
+  private chosen: Launcher | undefined;
+  private deciding: Promise<Launcher> | undefined;
+  /** Why the launcher in use was chosen; empty until the first run. */
+  reason = "";
+
+  /** @param spawner the spawner launcher to try (the platform's binary by default) */
+  constructor(private readonly spawner: () => SpawnerLauncher = sharedSpawner) {}
+
+  /** The chosen launcher's name, or `auto` before the first run. */
+  get name(): string {
+    return this.chosen?.name ?? "auto";
+  }
+
+  launch(path: string, env: NodeJS.ProcessEnv): LaunchedChild | Promise<LaunchedChild> {
+    if (this.chosen !== undefined) return this.chosen.launch(path, env);
+    this.deciding ??= this.decide();
+    return this.deciding.then((launcher) => launcher.launch(path, env));
+  }
+
+  private async decide(): Promise<Launcher> {
+    const [launcher, reason] = await this.choose();
+    this.reason = reason;
+    debug("launcher: %s", reason);
+    this.chosen = launcher;
+    return launcher;
+  }
+
+  private async choose(): Promise<[Launcher, string]> {
+    if (process.platform !== "linux") {
+      return [directLauncher, `direct spawn (no spawner helper on ${process.platform})`];
+    }
+    const launcher = this.spawner();
+    try {
+      await access(launcher.binaryPath, constants.X_OK);
+    } catch {
+      return [
+        directLauncher,
+        `direct spawn (no spawner binary for ${process.platform}-${process.arch} at ${launcher.binaryPath}; npm run build:native builds it)`,
+      ];
+    }
+    try {
+      await launcher.probe();
+    } catch (error) {
+      return [
+        directLauncher,
+        `direct spawn (spawner ${launcher.binaryPath} cannot run: ${messageOf(error)})`,
+      ];
+    }
+    return [launcher, `spawner ${launcher.binaryPath}`];
+  }
+}
+
+const auto = new AutoLauncher();
+const forced = new ForcedSpawner();
+
+/** True for the names the option takes. */
+export function isLauncherName(value: unknown): value is LauncherName {
+  return value === "auto" || value === "spawner" || value === "direct";
+}
+
+/** The launcher for an option value (a name or a Launcher), or the environment's default. */
+export function selectLauncher(option: LauncherName | Launcher | undefined): Launcher {
+  if (typeof option === "object" && option !== null) return option;
+  if (option !== undefined && !isLauncherName(option)) {
+    // As RawExec's other options: a bad value is a RangeError at construction.
+    throw new RangeError(
+      `RawExec option launcher must be "auto", "spawner", "direct" or a Launcher, got ${String(option)}`,
+    );
+  }
+  const fromEnv = process.env.LIBCNI_LAUNCHER;
+  const name = option ?? (isLauncherName(fromEnv) ? fromEnv : "auto");
+  if (name === "direct") return directLauncher;
+  if (name === "spawner") return forced;
+  return auto;
+}

@@ -1,0 +1,86 @@
+/**
+ * The spawner protocol's frames, and the wait status decoding, without the helper binary.
+ */
+import { describe, expect, it } from "vitest";
+import { SpawnerError } from "../../../src/errors.js";
+import { decodeWaitStatus } from "../../../src/invoke/spawner/child.js";
+import {
+  encodeEmpty,
+  encodeRun,
+  encodeStdin,
+  type Frame,
+  FrameReader,
+  Req,
+} from "../../../src/invoke/spawner/protocol.js";
+
+function frames(...chunks: Buffer[]): Frame[] {
+  const reader = new FrameReader();
+  const out: Frame[] = [];
+  for (const chunk of chunks) {
+    reader.push(chunk, (f) => out.push({ ...f, payload: Buffer.from(f.payload) }));
+  }
+  return out;
+}
+
+describe("spawner protocol", () => {
+  it("encodes RUN as path and KEY=value entries, each with its byte length", () => {
+    const buf = encodeRun(7, "/opt/cni/bin/é", ["A=1", "CNI_COMMAND=ADD"]);
+    const [frame] = frames(buf);
+    expect(frame.type).toBe(Req.run);
+    expect(frame.id).toBe(7);
+    const p = Buffer.from(frame.payload);
+    const pathLen = p.readUInt32LE(0);
+    expect(p.subarray(4, 4 + pathLen).toString()).toBe("/opt/cni/bin/é");
+    let at = 4 + pathLen;
+    expect(p.readUInt32LE(at)).toBe(2);
+    at += 4;
+    const entries: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const n = p.readUInt32LE(at);
+      entries.push(p.subarray(at + 4, at + 4 + n).toString());
+      at += 4 + n;
+    }
+    expect(entries).toEqual(["A=1", "CNI_COMMAND=ADD"]);
+    expect(at).toBe(p.length);
+  });
+
+  it("sends stdin bytes and its end in one buffer", () => {
+    const got = frames(encodeStdin(3, new TextEncoder().encode("{}")));
+    expect(got.map((f) => [f.type, f.id, Buffer.from(f.payload).toString()])).toEqual([
+      [Req.stdin, 3, "{}"],
+      [Req.stdinEnd, 3, ""],
+    ]);
+  });
+
+  it("reassembles frames split across chunks at any byte", () => {
+    const all = Buffer.concat([
+      encodeEmpty(Req.close, 1),
+      encodeStdin(2, new Uint8Array(300).fill(65)),
+      encodeEmpty(Req.close, 0xffffffff),
+    ]);
+    for (let cut = 1; cut < all.length; cut += 7) {
+      const got = frames(all.subarray(0, cut), all.subarray(cut));
+      expect(got.map((f) => [f.type, f.id, f.payload.length])).toEqual([
+        [Req.close, 1, 0],
+        [Req.stdin, 2, 300],
+        [Req.stdinEnd, 2, 0],
+        [Req.close, 0xffffffff, 0],
+      ]);
+    }
+  });
+
+  it("rejects a stream that is not the helper's (text, say) at once", () => {
+    expect(() => frames(Buffer.from("garbage from a wrong binary\n"))).toThrow(SpawnerError);
+    expect(() => frames(Buffer.from([1, 0, 0, 0, 0, 0, 0, 0, 0]))).toThrow(SpawnerError);
+  });
+});
+
+describe("wait status", () => {
+  it("decodes exit codes and killing signals as Node reports them", () => {
+    expect(decodeWaitStatus(0)).toEqual({ code: 0, signal: null });
+    expect(decodeWaitStatus(3 << 8)).toEqual({ code: 3, signal: null });
+    expect(decodeWaitStatus(255 << 8)).toEqual({ code: 255, signal: null });
+    expect(decodeWaitStatus(15)).toEqual({ code: null, signal: "SIGTERM" });
+    expect(decodeWaitStatus(9 | 0x80)).toEqual({ code: null, signal: "SIGKILL" }); // core dumped
+  });
+});

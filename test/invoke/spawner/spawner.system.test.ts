@@ -1,0 +1,251 @@
+/**
+ * The spawner helper's own failure modes, with the built binary (`npm run build:native`):
+ * killed mid-run, 1,000 runs without an fd or zombie left, an abort in flight, a burst over
+ * the in-flight bound, never keeping the process alive, dying with its parent, and the arm64
+ * binary under qemu-user. Missing binary or qemu: these fail, they never skip.
+ */
+import { execFile, spawn } from "node:child_process";
+import { access, constants, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { SpawnerExitedError } from "../../../src/errors.js";
+import { PluginExecError } from "../../../src/invoke/plugin-error.js";
+import { RawExec } from "../../../src/invoke/raw-exec.js";
+import { SpawnerLauncher } from "../../../src/invoke/spawner/pool.js";
+import { spawnerBinaryPath } from "../../../src/invoke/spawner/select.js";
+import {
+  envWith,
+  fixture,
+  killQuietly,
+  makeTempDir,
+  processGone,
+  readPids,
+  rejection,
+  removeTempDir,
+  sleep,
+} from "../helpers.js";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const stdin = new TextEncoder().encode('{"cniVersion":"1.1.0"}');
+const text = (b: Uint8Array): string => new TextDecoder().decode(b);
+
+let dir: string;
+const launchers: SpawnerLauncher[] = [];
+const leftovers: number[] = [];
+
+function launcher(options: Partial<ConstructorParameters<typeof SpawnerLauncher>[0]> = {}) {
+  const made = new SpawnerLauncher({ binaryPath: spawnerBinaryPath(), ...options });
+  launchers.push(made);
+  return made;
+}
+
+/** Waits until `check` holds, polling; throws with `what` after 10 s. */
+async function until(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await check()) return;
+    await sleep(20);
+  }
+  throw new Error(`still not true after 10 s: ${what}`);
+}
+
+const fdCount = async (pid: number | "self"): Promise<number> =>
+  (await readdir(`/proc/${pid}/fd`)).length;
+
+/** The pids whose parent is `ppid`, with their state (Z for a zombie). */
+async function childrenOf(ppid: number): Promise<{ pid: number; state: string }[]> {
+  const out: { pid: number; state: string }[] = [];
+  for (const name of await readdir("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = await readFile(`/proc/${name}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) === ppid) out.push({ pid: Number(name), state: fields[0] });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  // Loud, not skipped: the system tier is where the built helper is tested.
+  await access(spawnerBinaryPath(), constants.X_OK);
+  dir = await makeTempDir("libcni-spawner-sys-");
+});
+afterEach(() => {
+  for (const made of launchers.splice(0)) made.stop();
+  killQuietly(leftovers.splice(0));
+});
+afterAll(async () => {
+  await removeTempDir(dir);
+});
+
+describe("spawner helper", () => {
+  it("killed mid-run: the run fails with SpawnerExitedError, its plugin is stopped, the next run restarts it", async () => {
+    const spawner = launcher();
+    const exec = new RawExec({ stderr: null, launcher: spawner });
+    const pidfile = join(dir, "killed.pid");
+    const call = exec.execPlugin(fixture("sleep"), stdin, envWith({ FIXTURE_PIDFILE: pidfile }));
+    const [pluginPid] = await readPids(pidfile, 1);
+    leftovers.push(pluginPid);
+    const [helper] = spawner.helpers;
+    const helperPid = helper.pid as number;
+    helper.kill();
+
+    const error = await rejection(call);
+    expect(error).toBeInstanceOf(PluginExecError);
+    const cause = (error as PluginExecError).cause as SpawnerExitedError;
+    expect(cause.id).toBe("LIBCNI_ERR_SPAWNER_EXITED");
+    expect(cause.message).toContain("exited (SIGKILL)");
+    expect(error.message).toContain(cause.message);
+    await until("the orphaned plugin is gone", () => processGone(pluginPid));
+    // The helper itself was reaped (Node's child): no zombie of it left under this process.
+    await until("the helper is reaped", async () =>
+      (await childrenOf(process.pid)).every((c) => c.pid !== helperPid),
+    );
+
+    const out = await exec.execPlugin("/bin/cat", stdin, []);
+    expect(text(out)).toBe(text(stdin));
+    expect(spawner.helpers).toHaveLength(1);
+    expect(spawner.helpers[0].pid).not.toBe(helperPid);
+  });
+
+  it("1,000 runs leave no fd (here or in the helper) and no zombie behind", async () => {
+    const spawner = launcher({ maxInstances: 1 });
+    const exec = new RawExec({ stderr: null, launcher: spawner });
+    await exec.execPlugin("/bin/cat", stdin, []);
+    const helperPid = spawner.helpers[0].pid as number;
+    const ownFds = await fdCount("self");
+    const helperFds = await fdCount(helperPid);
+    expect(helperFds).toBe(4); // control in, control out, stderr, signalfd
+
+    let ok = 0;
+    for (let batch = 0; batch < 20; batch++) {
+      const runs = Array.from({ length: 50 }, (_, i) =>
+        exec.execPlugin(i % 2 === 0 ? "/bin/cat" : "/bin/true", stdin, [`N=${i}`]),
+      );
+      for (const out of await Promise.all(runs))
+        if (out.length === 0 || text(out) === text(stdin)) ok++;
+    }
+    expect(ok).toBe(1000);
+    expect(spawner.helpers.map((h) => h.pid)).toEqual([helperPid]);
+    expect(await fdCount(helperPid)).toBe(helperFds);
+    expect(await fdCount("self")).toBeLessThanOrEqual(ownFds);
+    expect(await childrenOf(helperPid)).toEqual([]);
+  });
+
+  it("an abort in flight stops the plugin's process group through the helper", async () => {
+    const spawner = launcher();
+    const exec = new RawExec({ stderr: null, graceMs: 10_000, launcher: spawner });
+    const pidfile = join(dir, "abort.pid");
+    const controller = new AbortController();
+    const call = exec.execPlugin(fixture("sleep"), stdin, envWith({ FIXTURE_PIDFILE: pidfile }), {
+      signal: controller.signal,
+    });
+    const [pluginPid] = await readPids(pidfile, 1);
+    leftovers.push(pluginPid);
+    controller.abort();
+    const error = (await rejection(call)) as PluginExecError;
+    expect(error).toBeInstanceOf(PluginExecError);
+    expect(error.aborted).toBe(true);
+    expect(error.signal).toBe("SIGTERM");
+    expect(await processGone(pluginPid)).toBe(true);
+    const helperPid = spawner.helpers[0].pid as number;
+    expect(await childrenOf(helperPid)).toEqual([]);
+    expect(await fdCount(helperPid)).toBe(4);
+  });
+
+  it("a burst of 100 runs: each its own output, at most two helpers, never more in flight than the bound", async () => {
+    const spawner = launcher({ maxInFlight: 8, burstInFlight: 2 });
+    const exec = new RawExec({ stderr: null, launcher: spawner });
+    let most = 0;
+    let sampling = true;
+    const sample = (): void => {
+      most = Math.max(
+        most,
+        spawner.helpers.reduce((n, h) => n + h.inFlight, 0),
+      );
+      if (sampling) setImmediate(sample);
+    };
+    sample();
+    const outs = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        exec.execPlugin("/bin/cat", new TextEncoder().encode(`run ${i}`), []),
+      ),
+    );
+    sampling = false;
+    expect(outs.map(text)).toEqual(Array.from({ length: 100 }, (_, i) => `run ${i}`));
+    expect(spawner.helpers.length).toBe(2);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(8);
+  });
+});
+
+describe("spawner helper lifetime (dist/, built by npm run build)", () => {
+  const distPool = join(root, "dist/invoke/spawner/pool.js");
+  const distRawExec = join(root, "dist/invoke/raw-exec.js");
+
+  it("never keeps the process alive: a script that ran a plugin through it exits by itself", async () => {
+    const script = join(dir, "unref.mjs");
+    await writeFile(
+      script,
+      `import { RawExec } from ${JSON.stringify(distRawExec)};
+const out = await new RawExec({ launcher: "spawner" }).execPlugin("/bin/cat", new TextEncoder().encode("ran"), []);
+console.log(new TextDecoder().decode(out));
+`,
+    );
+    const { stdout } = await run(process.execPath, [script], { timeout: 30_000 });
+    expect(stdout.trim()).toBe("ran");
+  });
+
+  it("dies with its parent (PR_SET_PDEATHSIG and EOF on its control pipe)", async () => {
+    const script = join(dir, "parent.mjs");
+    await writeFile(
+      script,
+      `import { SpawnerLauncher } from ${JSON.stringify(distPool)};
+const launcher = new SpawnerLauncher({ binaryPath: ${JSON.stringify(spawnerBinaryPath())} });
+await launcher.probe();
+console.log(launcher.helpers[0].pid);
+setInterval(() => {}, 1000);
+`,
+    );
+    const parent = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"] });
+    const helperPid = await new Promise<number>((resolve, reject) => {
+      parent.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+      parent.once("exit", () => reject(new Error("the parent exited early")));
+    });
+    leftovers.push(helperPid);
+    expect(await processGone(helperPid)).toBe(false);
+    parent.kill("SIGKILL");
+    await until("the helper died with its parent", () => processGone(helperPid));
+  });
+});
+
+describe("linux-arm64 binary under qemu-user", () => {
+  it("answers the handshake and runs plugins with their stdin, env and exit status", async () => {
+    const qemu = "/usr/bin/qemu-aarch64-static"; // Debian: qemu-user-static
+    await access(qemu, constants.X_OK);
+    const binary = spawnerBinaryPath("linux", "arm64");
+    await access(binary, constants.R_OK);
+    const wrapper = join(dir, "arm64-spawner");
+    await writeFile(wrapper, `#!/bin/sh\nexec ${qemu} ${binary} "$@"\n`, { mode: 0o755 });
+    const spawner = launcher({ binaryPath: wrapper });
+    const exec = new RawExec({ stderr: null, launcher: spawner });
+    expect(text(await exec.execPlugin("/bin/cat", stdin, []))).toBe(text(stdin));
+    const env = text(await exec.execPlugin("/usr/bin/env", stdin, ["CNI_COMMAND=ADD", "X=1"]));
+    expect(env.split("\n").filter(Boolean).sort()).toEqual(["CNI_COMMAND=ADD", "X=1"]);
+    const error = (await rejection(exec.execPlugin("/bin/false", stdin, []))) as PluginExecError;
+    expect(error.exitCode).toBe(1);
+    // qemu-user turns glibc's clone(CLONE_VM|CLONE_VFORK) into a fork, so the exec error the
+    // child writes into shared memory never reaches the helper: it sees exit status 127
+    // instead. On arm64 hardware the start error is ENOENT, as on x64.
+    const missing = (await rejection(
+      exec.execPlugin(join(dir, "nope"), stdin, []),
+    )) as PluginExecError;
+    expect(missing).toBeInstanceOf(PluginExecError);
+    expect(missing.message).toMatch(/no such file or directory|exit status 127/);
+  });
+});
