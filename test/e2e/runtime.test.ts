@@ -190,7 +190,11 @@ describe("libcni/runtime on real plugins", () => {
     const rt = await runtimeFor(world);
     const ctrs: Container[] = [];
     for (let i = 0; i < 20; i++) ctrs.push(await world.container(`p${i}x`));
-    const results = await Promise.all(ctrs.map((c) => rt.setupPod(podOf(c))));
+    // The first pod alone: portmap 1.1.1 creates its shared chains check-then-create and two
+    // first ADDs at once race (containernetworking/plugins#335; see scale.test.ts).
+    const [head, ...tail] = ctrs as [Container, ...Container[]];
+    const first = await rt.setupPod(podOf(head));
+    const results = [first, ...(await Promise.all(tail.map((c) => rt.setupPod(podOf(c)))))];
     const ips = results.map((r) => r.interfaces.find((i) => i.name === "eth0")?.ips[0]?.address);
     expect(new Set(ips).size).toBe(20);
     await Promise.all(ctrs.map((c) => rt.teardownPod(c.id)));
