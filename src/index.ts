@@ -9,6 +9,20 @@
  */
 export * from "./api/index.js";
 export * from "./conf/index.js";
+export {
+  diagnosticsChannelNames,
+  type ExecMessage,
+  type Verb,
+  type VerbMessage,
+  type VerbMethod,
+} from "./internal/diagnostics.js";
+export {
+  type OTelApiLike,
+  type OTelBaggageLike,
+  type OTelSpanContextLike,
+  type TraceContext,
+  traceContextFromOTel,
+} from "./internal/trace-context.js";
 export { PluginExecError } from "./invoke/index.js";
 export {
   CNIError,

@@ -8,6 +8,7 @@
  * for plugins that call other plugins; {@link FakeExec} stands in for plugins in tests.
  * @module
  */
+export type { TraceContext } from "../internal/trace-context.js";
 export { Args, type ArgsInit, argsFromEnv, type CNIArgs, DelegateArgs, dedupEnv } from "./args.js";
 export {
   delegateAdd,
