@@ -68,6 +68,7 @@ function traced(method: VerbMethod, spec: VerbSpec, original: VerbFn): VerbFn {
       ifName: String(fields.rt?.ifName ?? ""),
       cniVersion: String(fields.cniVersion ?? ""),
       traceContext: options.traceContext,
+      durationMs: undefined,
     };
     return traceVerb(message, (traceContext) => {
       if (traceContext !== options.traceContext) {

@@ -56,7 +56,7 @@ export interface VerbMessage {
    */
   traceContext: TraceContext | undefined;
   /** Milliseconds from start to settlement; set before `asyncStart`. */
-  durationMs?: number;
+  durationMs: number | undefined;
   /** The call's value on success (Node's tracingChannel). */
   result?: unknown;
   /** The call's error on failure (Node's tracingChannel). */
@@ -79,19 +79,19 @@ export interface ExecMessage {
   /** The trace context passed to the plugin, as validated (undefined: none passed). */
   readonly traceContext: TraceContext | undefined;
   /** The exit code, when the plugin exited. */
-  exitCode?: number;
+  exitCode: number | undefined;
   /** The signal that ended the plugin, when one did. */
-  signal?: string;
+  signal: string | undefined;
   /** True when the call's AbortSignal fired (before or during the run). */
-  aborted?: boolean;
+  aborted: boolean;
   /** Milliseconds from start to settlement, "text file busy" retries included. */
-  durationMs?: number;
+  durationMs: number | undefined;
   /** Bytes the plugin wrote to stdout (up to the output cap). */
-  stdoutBytes?: number;
+  stdoutBytes: number;
   /** Bytes the plugin wrote to stderr (up to the output cap). */
-  stderrBytes?: number;
+  stderrBytes: number;
   /** Starts attempted (more than 1 after "text file busy" retries; 0 when aborted first). */
-  attempts?: number;
+  attempts: number;
   /** The plugin's stdout on success (Node's tracingChannel). */
   result?: unknown;
   /** The error on failure, a PluginExecError (Node's tracingChannel). */
@@ -198,6 +198,13 @@ export class ExecTrace {
       containerID: env.CNI_CONTAINERID ?? "",
       ifName: env.CNI_IFNAME ?? "",
       traceContext,
+      // Every field from the start: one shape for subscribers (and for V8).
+      exitCode: undefined,
+      signal: undefined,
+      aborted: false,
+      durationMs: undefined,
+      stdoutBytes: 0,
+      stderrBytes: 0,
       attempts: 0,
     };
   }
@@ -205,7 +212,7 @@ export class ExecTrace {
   /** Records how a start ended (the last one counts). */
   ended(end: RunEnd): void {
     const m = this.message;
-    m.attempts = (m.attempts ?? 0) + 1;
+    m.attempts += 1;
     m.exitCode = end.exitCode;
     m.signal = end.signal;
     m.aborted = end.aborted;
@@ -224,7 +231,7 @@ export class ExecTrace {
         return await fn();
       } finally {
         m.durationMs = ms(start);
-        m.aborted = m.aborted === true || signal?.aborted === true;
+        m.aborted = m.aborted || signal?.aborted === true;
       }
     };
     const run = execChannel.hasSubscribers ? execChannel.tracePromise(body, m) : body();

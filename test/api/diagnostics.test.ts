@@ -89,6 +89,7 @@ describe("libcni:verb and libcni:exec over a chain of plugins", () => {
       ifName: "eth0",
       cniVersion: "1.1.0",
       traceContext,
+      durationMs: undefined,
     });
     const done = verbs[2].message as VerbMessage;
     expect(done.result).toBe(result);
@@ -104,6 +105,12 @@ describe("libcni:verb and libcni:exec over a chain of plugins", () => {
         containerID: "ctr1",
         ifName: "eth0",
         traceContext,
+        exitCode: undefined,
+        signal: undefined,
+        aborted: false,
+        durationMs: undefined,
+        stdoutBytes: 0,
+        stderrBytes: 0,
         attempts: 0,
       });
       const m = asyncStart.message as ExecMessage;
