@@ -28,7 +28,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, "..");
 const out = join(repoRoot, "bench/.build");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
-const CALLS = { raw: 40, fake: 400 };
+const CALLS = { raw: 20, fake: 100 };
 const log = (...a) => process.stderr.write(`${a.join(" ")}\n`);
 
 async function baselineRef() {
