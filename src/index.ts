@@ -52,6 +52,20 @@ export {
   WrappedError,
 } from "./errors.js";
 export {
+  diagnosticsChannelNames,
+  type ExecMessage,
+  type Verb,
+  type VerbMessage,
+  type VerbMethod,
+} from "./internal/diagnostics.js";
+export {
+  type OTelApiLike,
+  type OTelBaggageLike,
+  type OTelSpanContextLike,
+  type TraceContext,
+  traceContextFromOTel,
+} from "./internal/trace-context.js";
+export {
   ErrDecodingFailure,
   ErrIncompatibleCNIVersion,
   ErrInternal,

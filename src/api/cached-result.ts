@@ -1,7 +1,7 @@
 /**
  * Reading an attachment's cache record back: the result (`getCachedResult`) and the config
  * with its runtime arguments (`getCachedConfig`), as upstream, plus the tolerance of a
- * corrupt record that DEL and CHECK need.
+ * corrupt record that DEL needs.
  */
 import { debuglog } from "node:util";
 import { marshal } from "../encoding/json.js";
@@ -19,7 +19,7 @@ export const debug = debuglog("libcni");
 /** How a caller treats a record that is not JSON at all. */
 export interface CachedResultOptions {
   /**
-   * DEL and CHECK: a zero-byte or non-JSON record (what an interrupted in-place write leaves,
+   * DEL: a zero-byte or non-JSON record (what an interrupted in-place write leaves,
    * upstream #1055) counts as no cache, with a warning on the debug log.
    */
   tolerateCorrupt?: boolean;

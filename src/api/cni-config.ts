@@ -5,7 +5,7 @@
  * What it does beyond upstream, each listed in docs/deviations/api.md:
  * - every verb validates the names that build a cache path before touching a file;
  * - cache records are replaced atomically and durably; a corrupt record is no cache for DEL
- *   and CHECK (with a warning on `NODE_DEBUG=libcni`);
+ *   (with a warning on `NODE_DEBUG=libcni`), and fails CHECK as upstream;
  * - calls on one attachment are serialised in-process, GC of a network excludes ADD, CHECK and
  *   DEL on it;
  * - GC and STATUS report errors upstream swallows (a listing failure, a bad version);
@@ -15,6 +15,7 @@ import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/i
 import { compareUTF8 } from "../encoding/json.js";
 import { CheckNotSupportedError, MultiError, WrappedError } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
+import type { TraceContext } from "../internal/trace-context.js";
 import type { Exec } from "../invoke/index.js";
 import type { Result } from "../types/index.js";
 import { validateNetworkName } from "../utils/index.js";
@@ -32,6 +33,7 @@ import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
 import { lockAttachment, lockNetwork, withLock } from "./lock.js";
 import { PluginRunner } from "./runner.js";
+import { traceVerbs } from "./trace-verbs.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
 import { validateNames } from "./validate-names.js";
 
@@ -39,6 +41,11 @@ import { validateNames } from "./validate-names.js";
 export interface CallOptions {
   /** Aborting stops the plugin running (its process group) and rejects the call. */
   signal?: AbortSignal;
+  /**
+   * W3C trace context passed to every plugin of the call as TRACEPARENT, TRACESTATE and
+   * BAGGAGE (upstream main); dropped whole when the traceparent is malformed.
+   */
+  traceContext?: TraceContext;
 }
 
 /** How a {@link CNIConfig} finds plugins and where it keeps its cache. */
@@ -144,10 +151,9 @@ export class CNIConfig {
     cniVersion: string,
     rt: RuntimeConf,
   ): Promise<Result | undefined> {
+    // Upstream: a record that cannot be read fails the CHECK (DEL alone tolerates it).
     try {
-      return await getCachedResult(this.getCacheDir(rt), netName, cniVersion, rt, {
-        tolerateCorrupt: true,
-      });
+      return await getCachedResult(this.getCacheDir(rt), netName, cniVersion, rt);
     } catch (error) {
       throw new WrappedError(`failed to get network ${goQuote(netName)} cached result`, error);
     }
@@ -174,7 +180,7 @@ export class CNIConfig {
       let result: Result | undefined;
       for (const net of list.plugins) {
         try {
-          result = await this.runner.add(list.name, list.cniVersion, net, result, rt, signal);
+          result = await this.runner.add(list.name, list.cniVersion, net, result, rt, options);
         } catch (error) {
           throw pluginChainError("add", net.network, error);
         }
@@ -208,7 +214,7 @@ export class CNIConfig {
     await withLock(this.lock(list.name, rt, signal), async () => {
       const cachedResult = await this.prevResultForCheck(list.name, list.cniVersion, rt);
       for (const net of list.plugins) {
-        await this.runner.run("CHECK", list.name, list.cniVersion, net, cachedResult, rt, signal);
+        await this.runner.run("CHECK", list.name, list.cniVersion, net, cachedResult, rt, options);
       }
     });
   }
@@ -217,13 +223,13 @@ export class CNIConfig {
   private async delListUnlocked(
     list: NetworkConfigList,
     rt: RuntimeConf,
-    signal: AbortSignal | undefined,
+    options: CallOptions,
   ): Promise<void> {
     const cachedResult = await this.prevResultForDel(list.name, list.cniVersion, rt);
     for (let i = list.plugins.length - 1; i >= 0; i--) {
       const net = list.plugins[i];
       try {
-        await this.runner.run("DEL", list.name, list.cniVersion, net, cachedResult, rt, signal);
+        await this.runner.run("DEL", list.name, list.cniVersion, net, cachedResult, rt, options);
       } catch (error) {
         throw pluginChainError("delete", net.network, error);
       }
@@ -246,7 +252,7 @@ export class CNIConfig {
   ): Promise<void> {
     const { signal } = options;
     validateNames(list.name, rt);
-    await withLock(this.lock(list.name, rt, signal), () => this.delListUnlocked(list, rt, signal));
+    await withLock(this.lock(list.name, rt, signal), () => this.delListUnlocked(list, rt, options));
   }
 
   /**
@@ -257,7 +263,7 @@ export class CNIConfig {
     const { signal } = options;
     const { name, cniVersion } = net.network;
     return withLock(this.lock(name, rt, signal), async () => {
-      const result = await this.runner.add(name, cniVersion, net, undefined, rt, signal);
+      const result = await this.runner.add(name, cniVersion, net, undefined, rt, options);
       try {
         await this.cacheAdd(result, net.bytes, name, rt);
       } catch (error) {
@@ -278,7 +284,7 @@ export class CNIConfig {
     if (!greaterThanOrEqualTo(cniVersion, "0.4.0")) throw new CheckNotSupportedError(cniVersion);
     await withLock(this.lock(name, rt, signal), async () => {
       const cachedResult = await this.prevResultForCheck(name, cniVersion, rt);
-      await this.runner.run("CHECK", name, cniVersion, net, cachedResult, rt, signal);
+      await this.runner.run("CHECK", name, cniVersion, net, cachedResult, rt, options);
     });
   }
 
@@ -292,7 +298,7 @@ export class CNIConfig {
     validateNames(name, rt);
     await withLock(this.lock(name, rt, signal), async () => {
       const cachedResult = await this.prevResultForDel(name, cniVersion, rt);
-      await this.runner.run("DEL", name, cniVersion, net, cachedResult, rt, signal);
+      await this.runner.run("DEL", name, cniVersion, net, cachedResult, rt, options);
       await this.cacheDel(name, rt);
     });
   }
@@ -407,11 +413,11 @@ export class CNIConfig {
     const ctx = {
       cacheDir,
       runner: this.runner,
-      delList: (l: NetworkConfigList, rt: RuntimeConf, s: AbortSignal | undefined) =>
-        this.delListUnlocked(l, rt, s),
+      delList: (l: NetworkConfigList, rt: RuntimeConf, o: CallOptions) =>
+        this.delListUnlocked(l, rt, o),
     };
     await withLock(lockNetwork(cacheDir, list.name, signal), async () => {
-      const errors = await collectGarbage(ctx, list, args, signal);
+      const errors = await collectGarbage(ctx, list, args, options);
       if (errors.length > 0) throw new MultiError(errors, "lines");
     });
   }
@@ -435,10 +441,13 @@ export class CNIConfig {
           error,
         );
       }
-      await this.runner.runWithoutAttachment("STATUS", conf, options.signal);
+      await this.runner.runWithoutAttachment("STATUS", conf, options);
     }
   }
 }
+
+// libcni:verb and the NODE_DEBUG verb lines, kept out of the verbs' bodies (trace-verbs.ts).
+traceVerbs(CNIConfig.prototype);
 
 /** Upstream `NewCNIConfig`: a CNIConfig over `path` with `exec` (default: plugins from disk). */
 export function newCNIConfig(path: string[], exec?: Exec): CNIConfig {

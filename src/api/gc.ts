@@ -6,6 +6,7 @@
 import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
 import { RawJSON } from "../encoding/json.js";
 import { WrappedError } from "../errors.js";
+import type { ExecOptions } from "../invoke/index.js";
 import { gcAttachmentToGo } from "../types/gc.js";
 import { greaterThanOrEqualTo } from "../version/index.js";
 import { listCachedAttachments } from "./cache.js";
@@ -20,7 +21,7 @@ export interface GCContext {
   /** Runs the plugins. */
   readonly runner: PluginRunner;
   /** DEL of the list for one attachment, without locking (GC holds the network). */
-  delList(list: NetworkConfigList, rt: RuntimeConf, signal: AbortSignal | undefined): Promise<void>;
+  delList(list: NetworkConfigList, rt: RuntimeConf, options: ExecOptions): Promise<void>;
 }
 
 /**
@@ -31,7 +32,7 @@ async function deleteStale(
   ctx: GCContext,
   list: NetworkConfigList,
   args: GCArgs | undefined,
-  signal: AbortSignal | undefined,
+  options: ExecOptions,
   errors: unknown[],
 ): Promise<void> {
   let attachments: NetworkAttachment[];
@@ -60,7 +61,7 @@ async function deleteStale(
     try {
       // A record is a file anyone could write: its names must not steer a removal.
       validateNames(list.name, rt);
-      await ctx.delList(list, rt, signal);
+      await ctx.delList(list, rt, options);
     } catch (error) {
       errors.push(
         new WrappedError(`failed to delete stale attachment ${rt.containerID} ${rt.ifName}`, error),
@@ -77,7 +78,7 @@ async function gcPlugins(
   ctx: GCContext,
   list: NetworkConfigList,
   args: GCArgs | undefined,
-  signal: AbortSignal | undefined,
+  options: ExecOptions,
   errors: unknown[],
 ): Promise<void> {
   let supported: boolean;
@@ -115,7 +116,7 @@ async function gcPlugins(
       continue;
     }
     try {
-      await ctx.runner.runWithoutAttachment("GC", conf, signal);
+      await ctx.runner.runWithoutAttachment("GC", conf, options);
     } catch (error) {
       errors.push(new WrappedError(`failed to GC plugin ${plugin.network.type}`, error));
     }
@@ -127,10 +128,10 @@ export async function collectGarbage(
   ctx: GCContext,
   list: NetworkConfigList,
   args: GCArgs | undefined,
-  signal: AbortSignal | undefined,
+  options: ExecOptions,
 ): Promise<unknown[]> {
   const errors: unknown[] = [];
-  await deleteStale(ctx, list, args, signal, errors);
-  await gcPlugins(ctx, list, args, signal, errors);
+  await deleteStale(ctx, list, args, options, errors);
+  await gcPlugins(ctx, list, args, options, errors);
   return errors;
 }

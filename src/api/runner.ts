@@ -10,6 +10,7 @@ import {
   Args,
   defaultExec,
   type Exec,
+  type ExecOptions,
   execPluginWithoutResult,
   execPluginWithResult,
   getVersionInfo,
@@ -62,7 +63,7 @@ export class PluginRunner {
     net: PluginConfig,
     prevResult: Result | undefined,
     rt: RuntimeConf,
-    signal: AbortSignal | undefined,
+    options: ExecOptions,
   ): Promise<Result> {
     const pluginPath = await this.find(net.network.type);
     const invalid =
@@ -76,9 +77,7 @@ export class PluginRunner {
       newConf.bytes,
       this.args("ADD", rt),
       this.ensureExec(),
-      {
-        signal,
-      },
+      options,
     );
   }
 
@@ -90,7 +89,7 @@ export class PluginRunner {
     net: PluginConfig,
     prevResult: Result | undefined,
     rt: RuntimeConf,
-    signal: AbortSignal | undefined,
+    options: ExecOptions,
   ): Promise<void> {
     const pluginPath = await this.find(net.network.type);
     const newConf = buildOneConfig(name, cniVersion, net, prevResult, rt);
@@ -99,9 +98,7 @@ export class PluginRunner {
       newConf.bytes,
       this.args(command, rt),
       this.ensureExec(),
-      {
-        signal,
-      },
+      options,
     );
   }
 
@@ -109,7 +106,7 @@ export class PluginRunner {
   async runWithoutAttachment(
     command: "GC" | "STATUS",
     conf: PluginConfig,
-    signal: AbortSignal | undefined,
+    options: ExecOptions,
   ): Promise<void> {
     const pluginPath = await this.find(conf.network.type);
     await execPluginWithoutResult(
@@ -117,9 +114,7 @@ export class PluginRunner {
       conf.bytes,
       this.args(command, {}),
       this.ensureExec(),
-      {
-        signal,
-      },
+      options,
     );
   }
 

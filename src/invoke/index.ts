@@ -15,6 +15,7 @@ export {
   PluginLookupError,
   PluginNotFoundError,
 } from "../errors.js";
+export type { TraceContext } from "../internal/trace-context.js";
 export { Args, type ArgsInit, argsFromEnv, type CNIArgs, DelegateArgs } from "./args.js";
 export {
   delegateAdd,

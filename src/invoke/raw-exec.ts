@@ -1,8 +1,14 @@
 /**
  * Running a plugin executable and turning its failure into an error (upstream RawExec).
  */
-import { debuglog } from "node:util";
+
+import { ExecTrace, execTraced } from "../internal/diagnostics.js";
 import { abortText, exitStatusText, signalText, startErrorText } from "../internal/exec-text.js";
+import {
+  normalizeTraceContext,
+  type TraceContext,
+  withTraceEnv,
+} from "../internal/trace-context.js";
 import { ErrIOFailure, ErrUnknown } from "../types/error.js";
 import { findInPath } from "./find.js";
 import { PluginExecError, pluginErr } from "./plugin-error.js";
@@ -43,10 +49,12 @@ export interface RawExecOptions {
 export interface ExecOptions {
   /** Aborting stops the plugin (its whole process group) and rejects the call. */
   signal?: AbortSignal;
+  /**
+   * W3C trace context passed to the plugin as TRACEPARENT, TRACESTATE and BAGGAGE (upstream
+   * main's injectTraceContext); dropped whole when the traceparent is malformed.
+   */
+  traceContext?: TraceContext;
 }
-
-// Opt-in tracing of plugin runs: NODE_DEBUG=libcni.
-const debug = debuglog("libcni");
 
 /** The default grace between SIGTERM and SIGKILL. */
 export const defaultGraceMs = 3000;
@@ -162,14 +170,28 @@ export class RawExec {
    * environment) and resolves to its stdout. Rejects with a {@link PluginExecError} when it
    * cannot start, exits non-zero, dies by a signal, floods its output or is aborted.
    */
-  async execPlugin(
+  execPlugin(
     pluginPath: string,
     stdin: Uint8Array,
     env: string[] | undefined,
     options: ExecOptions = {},
   ): Promise<Uint8Array> {
     const { signal } = options;
-    const envObj = envObject(env);
+    // Diagnostics (libcni:exec, NODE_DEBUG): src/internal/diagnostics.ts; none without a subscriber.
+    const traceContext = normalizeTraceContext(options.traceContext);
+    const envObj = withTraceEnv(envObject(env), traceContext);
+    if (!execTraced()) return this.run(pluginPath, stdin, envObj, signal, undefined);
+    const trace = new ExecTrace(pluginPath, envObj ?? process.env, traceContext, stdin);
+    return trace.run(() => this.run(pluginPath, stdin, envObj, signal, trace), signal);
+  }
+
+  private async run(
+    pluginPath: string,
+    stdin: Uint8Array,
+    envObj: Record<string, string> | undefined,
+    signal: AbortSignal | undefined,
+    trace: ExecTrace | undefined,
+  ): Promise<Uint8Array> {
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw abortError(pluginPath, signal);
       const outcome = await runPlugin(pluginPath, {
@@ -180,16 +202,7 @@ export class RawExec {
         maxOutputBytes: this.maxOutputBytes,
         launcher: this.launcher,
       });
-      debug(
-        "exec %s (%s): exit %s signal %s aborted %s overflow %s start error %s",
-        pluginPath,
-        this.launcher.name,
-        outcome.exitCode,
-        outcome.signal,
-        outcome.aborted,
-        outcome.overflow,
-        outcome.startError?.code,
-      );
+      trace?.ended(outcome);
       const busy = outcome.startError?.code === "ETXTBSY";
       // The plugin file is being written (an upgrade in progress): wait for the writer to finish.
       if (busy && attempt < this.textBusyRetries) {

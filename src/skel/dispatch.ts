@@ -4,6 +4,7 @@
  * of printing it, so that tests and custom mains decide what to do with it.
  */
 
+import { traceContextFromEnv } from "../internal/trace-context.js";
 import {
   CNIError,
   ErrDecodingFailure,
@@ -226,7 +227,12 @@ class Dispatcher {
       signal = sigterm.signal;
       dispose = sigterm.dispose;
     }
-    const ctx: PluginContext = { signal, stdout: this.stdout, stderr: this.stderr };
+    const ctx: PluginContext = {
+      signal,
+      stdout: this.stdout,
+      stderr: this.stderr,
+      traceContext: traceContextFromEnv(this.env),
+    };
     // Signal listeners do not keep Node alive: a callback awaiting only its signal would let the
     // event loop drain and the process exit mid-call with no output. Hold it open until settled.
     const keepAlive = setInterval(() => {}, 0x7fffffff);

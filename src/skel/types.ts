@@ -1,3 +1,5 @@
+import type { TraceContext } from "../internal/trace-context.js";
+
 /**
  * The values skel hands to a plugin's callbacks (upstream `skel.CmdArgs` and `skel.CNIFuncs`).
  */
@@ -41,6 +43,11 @@ export interface PluginContext {
   stdout: OutputStream;
   /** The process's stderr unless a test injected another. */
   stderr: OutputStream;
+  /**
+   * The W3C trace context the runtime passed (TRACEPARENT, TRACESTATE, BAGGAGE, as upstream
+   * main's runtime side sets them), validated; undefined without a valid TRACEPARENT.
+   */
+  traceContext: TraceContext | undefined;
 }
 
 /**

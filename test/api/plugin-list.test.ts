@@ -309,15 +309,17 @@ describe("checkNetworkList", () => {
     expect((await readDebug(plugins[2].debug)).command).toBe("");
   });
 
-  it("runs without prevResult over a record that is not JSON (upstream: an error)", async () => {
+  // Upstream's "when the cached result is invalid": CHECK fails, no plugin runs.
+  it("fails on a record that is not JSON, with upstream's error, running no plugin", async () => {
     writeCacheFile(box, cacheName, "adfadsfasdfasfdsafaf");
-    await cni.checkNetworkList(list, rt);
-    for (let i = 0; i < 3; i++) {
-      // No injected prevResult: plugins 1 and 2 keep the one written in their configuration.
-      expect(stdinText(await readDebug(plugins[i].debug))).toBe(
-        stdinOf(i, "1.1.0", i === 0 ? undefined : sortedIpResult),
-      );
-    }
+    expect((await failure(cni.checkNetworkList(list, rt))).message).toBe(
+      `failed to get network "some-list" cached result: decoding version from network config: invalid character 'a' looking for beginning of value`,
+    );
+    for (let i = 0; i < 3; i++) expect((await readDebug(plugins[i].debug)).command).toBe("");
+    // CHECK only reads: the record stays for DEL to deal with.
+    expect(readFileSync(join(box.cacheDir, "results", cacheName), "utf8")).toBe(
+      "adfadsfasdfasfdsafaf",
+    );
   });
 });
 

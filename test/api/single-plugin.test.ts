@@ -322,17 +322,29 @@ describe("Invoking a single plugin", () => {
       expect((await readDebug(debugPath)).command).toBe("");
     });
 
-    // Deviation: upstream fails CHECK on a record that is not JSON; here it is no cache.
+    // Upstream's CheckNetwork "is invalid JSON": CHECK fails and runs nothing (DEL tolerates it).
     it.each([
-      ["invalid JSON", "adfadsfasdfasfdsafaf"],
-      ["a zero-byte file", ""],
-      ["a torn record", '{"kind":"cniCacheV1","containerId":"some-cont'],
-    ])("treats %s as no cached result (upstream: an error)", async (_what, content) => {
+      [
+        "invalid JSON",
+        "adfadsfasdfasfdsafaf",
+        "decoding version from network config: invalid character 'a' looking for beginning of value",
+      ],
+      [
+        "a zero-byte file",
+        "",
+        "decoding version from network config: unexpected end of JSON input",
+      ],
+      [
+        "a torn record",
+        '{"kind":"cniCacheV1","containerId":"some-cont',
+        "decoding version from network config: unexpected end of JSON input",
+      ],
+    ])("fails on %s with upstream's error, running nothing", async (_what, content, cause) => {
       writeCacheFile(box, "apitest-some-container-id-some-eth0", content);
-      await cni.checkNetwork(netConfig, rt);
-      const debug = await readDebug(debugPath);
-      expect(debug.command).toBe("CHECK");
-      expect(stdinText(debug)).toBe(expectedStdin);
+      expect((await failure(cni.checkNetwork(netConfig, rt))).message).toBe(
+        `failed to get network "apitest" cached result: ${cause}`,
+      );
+      expect((await readDebug(debugPath)).command).toBe("");
       // CHECK only reads: the record stays for DEL to deal with.
       expect(readFileSync(cachePath(), "utf8")).toBe(content);
     });

@@ -433,15 +433,6 @@ function explainDivergence(
   if ((name === "del" || name === "delNet") && cacheFailure && ranWithoutPrevResult("DEL")) {
     return "del-corrupt-cache";
   }
-  const corruptSeed = Object.values(c.cacheSeed ?? {}).some((text) => tree(text) === undefined);
-  if (
-    (name === "check" || name === "checkNet") &&
-    cacheFailure &&
-    corruptSeed &&
-    ranWithoutPrevResult("CHECK")
-  ) {
-    return "check-corrupt-cache";
-  }
   if (
     name !== "add" &&
     name !== "addNet" &&

@@ -107,12 +107,6 @@ export const knownDifferences: readonly KnownDifference[] = [
       'Plugin output that is not a JSON object: same message ("failed to unmarshal raw result: ..."), but the port throws it as a CNIError with code 6 (ErrDecodingFailure) where upstream\'s error is untyped.',
   },
   {
-    id: "check-corrupt-cache",
-    kind: "improvement",
-    reason:
-      "CHECK over a zero-byte or non-JSON cache record (what a crash during upstream's in-place write leaves, #1055) runs without prevResult, as DEL does in v1.3.0; upstream fails the CHECK (reference 5.1).",
-  },
-  {
     id: "del-corrupt-cache",
     kind: "1.1.2-older",
     reason:

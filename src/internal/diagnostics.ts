@@ -1,0 +1,281 @@
+/**
+ * The library's diagnostics: two `node:diagnostics_channel` tracing channels and the
+ * `NODE_DEBUG=libcni` lines (undici's lib/core/diagnostics.js is the model).
+ *
+ * - `libcni:verb`: each ADD, CHECK, DEL, GC and STATUS call of a CNIConfig;
+ * - `libcni:exec`: each plugin run of RawExec.
+ *
+ * Their names and message shapes are a stable contract (README, "Observability"). Nothing is
+ * built when nobody subscribes and the debug log is off: callers test {@link verbTraced} /
+ * {@link execTraced} first, and take the plain path when they are false.
+ */
+import diagnosticsChannel from "node:diagnostics_channel";
+import { debuglog } from "node:util";
+import type { TraceContext } from "./trace-context.js";
+
+/** The channel names, for `diagnostics_channel.tracingChannel(name)`. */
+export const diagnosticsChannelNames = {
+  verb: "libcni:verb",
+  exec: "libcni:exec",
+} as const;
+
+/** A CNIConfig verb. */
+export type Verb = "ADD" | "CHECK" | "DEL" | "GC" | "STATUS";
+
+/** The CNIConfig methods that publish on `libcni:verb`. */
+export type VerbMethod =
+  | "addNetworkList"
+  | "checkNetworkList"
+  | "delNetworkList"
+  | "addNetwork"
+  | "checkNetwork"
+  | "delNetwork"
+  | "gcNetworkList"
+  | "getStatusNetworkList";
+
+/**
+ * The message of every `libcni:verb` event (the same object from `start` to `asyncEnd`).
+ * `result` (ADD's Result, else undefined) or `error` is set by Node before `asyncStart`.
+ */
+export interface VerbMessage {
+  /** The verb. */
+  readonly verb: Verb;
+  /** The method called: the list or the single-plugin variant. */
+  readonly method: VerbMethod;
+  /** The network (list) name. */
+  readonly network: string;
+  /** The container ID; "" for GC and STATUS. */
+  readonly containerID: string;
+  /** The interface name; "" for GC and STATUS. */
+  readonly ifName: string;
+  /** The configuration's cniVersion. */
+  readonly cniVersion: string;
+  /**
+   * The call's trace context as given. A `start` subscriber may replace it (with its own
+   * span's): what it holds after `start` is what the plugins get.
+   */
+  traceContext: TraceContext | undefined;
+  /** Milliseconds from start to settlement; set before `asyncStart`. */
+  durationMs: number | undefined;
+  /** The call's value on success (Node's tracingChannel). */
+  result?: unknown;
+  /** The call's error on failure (Node's tracingChannel). */
+  error?: unknown;
+}
+
+/**
+ * The message of every `libcni:exec` event: one run of a plugin executable by RawExec (a
+ * custom Exec publishes nothing). The outcome fields are set before `asyncStart`/`error`.
+ */
+export interface ExecMessage {
+  /** The plugin executable. */
+  readonly pluginPath: string;
+  /** `CNI_COMMAND` of the run (ADD, DEL, CHECK, GC, STATUS, VERSION); "" when unset. */
+  readonly command: string;
+  /** `CNI_CONTAINERID`; "" when unset. */
+  readonly containerID: string;
+  /** `CNI_IFNAME`; "" when unset. */
+  readonly ifName: string;
+  /** The trace context passed to the plugin, as validated (undefined: none passed). */
+  readonly traceContext: TraceContext | undefined;
+  /** The exit code, when the plugin exited. */
+  exitCode: number | undefined;
+  /** The signal that ended the plugin, when one did. */
+  signal: string | undefined;
+  /** True when the call's AbortSignal fired (before or during the run). */
+  aborted: boolean;
+  /** Milliseconds from start to settlement, "text file busy" retries included. */
+  durationMs: number | undefined;
+  /** Bytes the plugin wrote to stdout (up to the output cap). */
+  stdoutBytes: number;
+  /** Bytes the plugin wrote to stderr (up to the output cap). */
+  stderrBytes: number;
+  /** Starts attempted (more than 1 after "text file busy" retries; 0 when aborted first). */
+  attempts: number;
+  /** The plugin's stdout on success (Node's tracingChannel). */
+  result?: unknown;
+  /** The error on failure, a PluginExecError (Node's tracingChannel). */
+  error?: unknown;
+}
+
+const verbChannel = diagnosticsChannel.tracingChannel<VerbMessage, VerbMessage>(
+  diagnosticsChannelNames.verb,
+);
+const execChannel = diagnosticsChannel.tracingChannel<ExecMessage, ExecMessage>(
+  diagnosticsChannelNames.exec,
+);
+
+/** `NODE_DEBUG=libcni`: the one debug log of the library. */
+export const debug = debuglog("libcni");
+// NODE_DEBUG is read once at startup: the answer never changes.
+const debugEnabled: boolean = debug.enabled;
+
+/** True when a verb must be traced: someone subscribes to `libcni:verb` or the debug log is on. */
+export function verbTraced(): boolean {
+  return debugEnabled || verbChannel.hasSubscribers;
+}
+
+/** True when a plugin run must be traced. */
+export function execTraced(): boolean {
+  return debugEnabled || execChannel.hasSubscribers;
+}
+
+const ms = (start: number): number => Math.round((performance.now() - start) * 1000) / 1000;
+
+function errorText(error: unknown): string {
+  return JSON.stringify(error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * Runs `fn` as the verb of `message`: published on `libcni:verb` when subscribed, and one
+ * debug line when it settles. `fn` gets the trace context to pass on (a subscriber's, if set).
+ */
+export function traceVerb<T>(
+  message: VerbMessage,
+  fn: (traceContext: TraceContext | undefined) => Promise<T>,
+): Promise<T> {
+  const start = performance.now();
+  const body = async (): Promise<T> => {
+    try {
+      return await fn(message.traceContext);
+    } finally {
+      message.durationMs = ms(start);
+    }
+  };
+  const run = verbChannel.hasSubscribers ? verbChannel.tracePromise(body, message) : body();
+  if (!debugEnabled) return run;
+  return run.then(
+    (value) => {
+      debugVerb(message, "ok");
+      return value;
+    },
+    (error: unknown) => {
+      debugVerb(message, `error error=${errorText(error)}`);
+      throw error;
+    },
+  );
+}
+
+function debugVerb(m: VerbMessage, outcome: string): void {
+  debug(
+    "verb %s network=%s container=%s ifname=%s cniVersion=%s duration=%sms outcome=%s",
+    m.verb,
+    JSON.stringify(m.network),
+    m.containerID,
+    m.ifName,
+    m.cniVersion,
+    m.durationMs,
+    outcome,
+  );
+}
+
+/** How one start of a plugin ended, as RawExec's runner reports it. */
+export interface RunEnd {
+  exitCode: number | undefined;
+  signal: string | undefined;
+  aborted: boolean;
+  stdout: Uint8Array;
+  stderr: Uint8Array;
+  startError: { code?: string } | undefined;
+  overflow: string | undefined;
+}
+
+/** One traced plugin run: its message, and what the debug line says beyond it. */
+export class ExecTrace {
+  readonly message: ExecMessage;
+  private startError: string | undefined;
+  private overflow: string | undefined;
+
+  constructor(
+    pluginPath: string,
+    env: Readonly<Record<string, string | undefined>>,
+    traceContext: TraceContext | undefined,
+    private readonly stdin: Uint8Array,
+  ) {
+    this.message = {
+      pluginPath,
+      command: env.CNI_COMMAND ?? "",
+      containerID: env.CNI_CONTAINERID ?? "",
+      ifName: env.CNI_IFNAME ?? "",
+      traceContext,
+      // Every field from the start: one shape for subscribers (and for V8).
+      exitCode: undefined,
+      signal: undefined,
+      aborted: false,
+      durationMs: undefined,
+      stdoutBytes: 0,
+      stderrBytes: 0,
+      attempts: 0,
+    };
+  }
+
+  /** Records how a start ended (the last one counts). */
+  ended(end: RunEnd): void {
+    const m = this.message;
+    m.attempts += 1;
+    m.exitCode = end.exitCode;
+    m.signal = end.signal;
+    m.aborted = end.aborted;
+    m.stdoutBytes = end.stdout.length;
+    m.stderrBytes = end.stderr.length;
+    this.startError = end.startError?.code;
+    this.overflow = end.overflow;
+  }
+
+  /** Runs `fn` (the run with its retries) as this trace. */
+  run(fn: () => Promise<Uint8Array>, signal: AbortSignal | undefined): Promise<Uint8Array> {
+    const start = performance.now();
+    const m = this.message;
+    const body = async (): Promise<Uint8Array> => {
+      try {
+        return await fn();
+      } finally {
+        m.durationMs = ms(start);
+        m.aborted = m.aborted || signal?.aborted === true;
+      }
+    };
+    const run = execChannel.hasSubscribers ? execChannel.tracePromise(body, m) : body();
+    if (!debugEnabled) return run;
+    return run.then(
+      (value) => {
+        this.debugLine("ok");
+        return value;
+      },
+      (error: unknown) => {
+        this.debugLine(`error error=${errorText(error)}`);
+        throw error;
+      },
+    );
+  }
+
+  private debugLine(outcome: string): void {
+    const m = this.message;
+    debug(
+      "exec %s plugin=%s network=%s container=%s ifname=%s exit=%s signal=%s aborted=%s%s%s attempts=%d duration=%sms outcome=%s",
+      m.command,
+      m.pluginPath,
+      JSON.stringify(networkName(this.stdin)),
+      m.containerID,
+      m.ifName,
+      m.exitCode ?? "-",
+      m.signal ?? "-",
+      m.aborted,
+      this.startError === undefined ? "" : ` startError=${this.startError}`,
+      this.overflow === undefined ? "" : ` overflow=${this.overflow}`,
+      m.attempts,
+      m.durationMs,
+      outcome,
+    );
+  }
+}
+
+// The network is in the config, not the environment; read only for the debug line.
+function networkName(stdin: Uint8Array): string {
+  try {
+    const conf: unknown = JSON.parse(Buffer.from(stdin).toString());
+    const name = (conf as { name?: unknown } | null)?.name;
+    return typeof name === "string" ? name : "";
+  } catch {
+    return "";
+  }
+}

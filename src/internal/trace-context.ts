@@ -1,0 +1,207 @@
+/**
+ * W3C trace context for plugins: the `traceContext` a caller gives, checked the way the OTel
+ * propagators upstream uses check a carrier, and turned into the `TRACEPARENT`, `TRACESTATE`
+ * and `BAGGAGE` variables of OTEP 0258 (upstream main pkg/invoke/raw_exec.go,
+ * `injectTraceContext`); and the same variables read back on the plugin side (skel).
+ *
+ * Upstream passes nothing unless the span context is valid, so a malformed `traceparent`
+ * drops the whole context, tracestate and baggage included; a malformed tracestate or
+ * baggage is dropped on its own (Go's `trace.ParseTraceState` and `baggage.Parse` reject the
+ * whole string on any bad member).
+ */
+
+/** W3C trace context for the plugins of a call (OTEP 0258 environment carriers). */
+export interface TraceContext {
+  /** `00-<32 hex trace id>-<16 hex span id>-<2 hex flags>`, as the `traceparent` header. */
+  traceparent: string;
+  /** The `tracestate` header: vendor `key=value` members, comma-separated. */
+  tracestate?: string;
+  /** The `baggage` header: `key=value` members, comma-separated. */
+  baggage?: string;
+}
+
+// The W3C grammar; a later version may add fields after the flags, version 00 may not.
+const traceparentRx = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-[\x21-\x7e]*)?$/;
+const zeroTrace = "0".repeat(32);
+const zeroSpan = "0".repeat(16);
+
+/**
+ * The canonical traceparent that OTel's TraceContext propagator would inject for `value`, or
+ * undefined when it would not extract a valid span context from it: version `ff`, extra
+ * fields on version 00, upper-case hex, an all-zero trace or span id. Surrounding blanks are
+ * tolerated; the result is version 00 with only the sampled flag kept, as Go's inject writes.
+ */
+export function normalizeTraceparent(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const m = traceparentRx.exec(value.trim());
+  if (m === null) return undefined;
+  const [, version, traceId, spanId, flags, rest] = m;
+  if (version === "ff" || (version === "00" && rest !== undefined)) return undefined;
+  if (traceId === zeroTrace || spanId === zeroSpan) return undefined;
+  const sampled = Number.parseInt(flags, 16) & 1;
+  return `00-${traceId}-${spanId}-0${sampled}`;
+}
+
+// tracestate keys: `simple` or `tenant@system`; values: printable ASCII but `,` and `=`.
+const simpleKey = /^[a-z][_0-9a-z\-*/]{0,255}$/;
+const tenantKey = /^[a-z0-9][_0-9a-z\-*/]{0,240}@[a-z][_0-9a-z\-*/]{0,13}$/;
+const stateValue = /^[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]$/;
+const maxStateMembers = 32;
+
+/** The tracestate as given (members trimmed) when every member is valid, else undefined. */
+export function normalizeTracestate(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  const members: string[] = [];
+  const keys = new Set<string>();
+  for (const raw of value.split(",")) {
+    const member = raw.trim();
+    if (member === "") continue; // The W3C grammar allows empty list members.
+    const eq = member.indexOf("=");
+    if (eq <= 0) return undefined;
+    const key = member.slice(0, eq);
+    const val = member.slice(eq + 1);
+    if (!(simpleKey.test(key) || tenantKey.test(key)) || !stateValue.test(val)) return undefined;
+    if (keys.has(key)) return undefined;
+    keys.add(key);
+    members.push(member);
+  }
+  if (members.length === 0 || members.length > maxStateMembers) return undefined;
+  return members.join(",");
+}
+
+// baggage: key is an RFC 7230 token; value is baggage-octets or percent-encoded.
+const token = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const baggageValue = /^(?:[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]|%[0-9A-Fa-f]{2})*$/;
+const maxBaggageMembers = 64;
+const maxBaggageBytes = 8192;
+
+function validProperty(raw: string): boolean {
+  const prop = raw.trim();
+  const eq = prop.indexOf("=");
+  if (eq === -1) return token.test(prop);
+  return token.test(prop.slice(0, eq).trim()) && baggageValue.test(prop.slice(eq + 1).trim());
+}
+
+/** The baggage with members trimmed when every member is valid and within W3C's limits. */
+export function normalizeBaggage(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  if (Buffer.byteLength(value) > maxBaggageBytes) return undefined;
+  const members: string[] = [];
+  for (const raw of value.split(",")) {
+    const [pair, ...props] = raw.split(";");
+    const eq = pair.indexOf("=");
+    if (eq === -1) return undefined;
+    const key = pair.slice(0, eq).trim();
+    const val = pair.slice(eq + 1).trim();
+    if (!token.test(key) || !baggageValue.test(val)) return undefined;
+    if (!props.every(validProperty)) return undefined;
+    members.push([`${key}=${val}`, ...props.map((p) => p.trim())].join(";"));
+  }
+  if (members.length > maxBaggageMembers) return undefined;
+  return members.join(",");
+}
+
+/**
+ * The trace context as the plugins get it, or undefined when there is no valid traceparent
+ * (then nothing at all is passed, as upstream).
+ */
+export function normalizeTraceContext(tc: TraceContext | undefined): TraceContext | undefined {
+  if (tc === undefined || tc === null || typeof tc !== "object") return undefined;
+  const traceparent = normalizeTraceparent(tc.traceparent);
+  if (traceparent === undefined) return undefined;
+  const out: TraceContext = { traceparent };
+  const tracestate = normalizeTracestate(tc.tracestate);
+  if (tracestate !== undefined) out.tracestate = tracestate;
+  const baggage = normalizeBaggage(tc.baggage);
+  if (baggage !== undefined) out.baggage = baggage;
+  return out;
+}
+
+/**
+ * `env` with TRACEPARENT, TRACESTATE and BAGGAGE set from `tc` (a normalised context), over
+ * any the environment already had, as upstream appends them to the plugin's environ.
+ * `undefined` env means this process's; it is copied only when there is something to add.
+ */
+export function withTraceEnv(
+  env: Record<string, string> | undefined,
+  tc: TraceContext | undefined,
+): Record<string, string> | undefined {
+  if (tc === undefined) return env;
+  const out: Record<string, string> = env ?? { ...(process.env as Record<string, string>) };
+  out.TRACEPARENT = tc.traceparent;
+  if (tc.tracestate !== undefined) out.TRACESTATE = tc.tracestate;
+  if (tc.baggage !== undefined) out.BAGGAGE = tc.baggage;
+  return out;
+}
+
+/** The plugin side: the trace context the runtime passed in the environment, validated. */
+export function traceContextFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): TraceContext | undefined {
+  const traceparent = env.TRACEPARENT;
+  if (traceparent === undefined || traceparent === "") return undefined;
+  return normalizeTraceContext({
+    traceparent,
+    tracestate: env.TRACESTATE,
+    baggage: env.BAGGAGE,
+  });
+}
+
+/** The part of an OTel `SpanContext` the helper reads. */
+export interface OTelSpanContextLike {
+  traceId: string;
+  spanId: string;
+  traceFlags: number;
+  traceState?: { serialize(): string };
+}
+
+/** The part of an OTel `Baggage` the helper reads. */
+export interface OTelBaggageLike {
+  getAllEntries(): [string, { value: string; metadata?: { toString(): string } }][];
+}
+
+/**
+ * The part of the `@opentelemetry/api` module the helper uses (pass the module itself):
+ * duck-typed, so that this library does not depend on it.
+ */
+export interface OTelApiLike {
+  context: { active(): unknown };
+  trace: { getSpanContext(context: never): OTelSpanContextLike | undefined };
+  propagation?: { getBaggage(context: never): OTelBaggageLike | undefined };
+}
+
+/**
+ * The trace context of an OTel context (default: the active one) for a call's `traceContext`,
+ * built as upstream builds it from a Go context: the span context through W3C TraceContext
+ * encoding and the context's baggage (OTel's W3C baggage encoding); undefined when the
+ * context has no valid span context, so nothing is passed.
+ *
+ * ```ts
+ * import * as otel from "@opentelemetry/api";
+ * await cni.addNetworkList(list, rt, { traceContext: traceContextFromOTel(otel) });
+ * ```
+ */
+export function traceContextFromOTel(
+  api: OTelApiLike,
+  context: unknown = api.context.active(),
+): TraceContext | undefined {
+  const sc = api.trace.getSpanContext(context as never);
+  if (sc === undefined) return undefined;
+  const flags = (sc.traceFlags & 1).toString(16).padStart(2, "0");
+  const tc: TraceContext | undefined = normalizeTraceContext({
+    traceparent: `00-${sc.traceId}-${sc.spanId}-${flags}`,
+    tracestate: sc.traceState?.serialize(),
+    baggage: baggageText(api.propagation?.getBaggage(context as never)),
+  });
+  return tc;
+}
+
+// OTel's W3CBaggagePropagator serialisation: key and value URI-encoded, metadata as is.
+function baggageText(baggage: OTelBaggageLike | undefined): string | undefined {
+  if (baggage === undefined) return undefined;
+  const members = baggage.getAllEntries().map(([key, entry]) => {
+    const pair = `${encodeURIComponent(key)}=${encodeURIComponent(entry.value)}`;
+    return entry.metadata === undefined ? pair : `${pair};${entry.metadata.toString()}`;
+  });
+  return members.length === 0 ? undefined : members.join(",");
+}
