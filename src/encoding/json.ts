@@ -32,6 +32,12 @@ export class RawJSON {
   }
 }
 
+/**
+ * JSON text this encoder wrote (compact, escaped, its keys in their final order): embedded as
+ * is, without the scan a {@link RawJSON} gets, so a large fragment costs one copy.
+ */
+export class EncodedJSON extends RawJSON {}
+
 /** Thrown when a value has no JSON form in Go (NaN, an infinity, a function, a cycle). */
 export class UnsupportedValueError extends Error {
   constructor(message: string) {
@@ -142,7 +148,8 @@ function encode(root: unknown, asMap: boolean): string {
     if (text === undefined) {
       const object = value as object;
       if (object instanceof RawJSON) {
-        text = asMap ? encode(parseJSON(object.text), true) : compact(object.text);
+        if (asMap) text = encode(parseJSON(object.text), true);
+        else text = object instanceof EncodedJSON ? object.text : compact(object.text);
       } else if (object instanceof Uint8Array) {
         text = `"${Buffer.from(object.buffer, object.byteOffset, object.byteLength).toString("base64")}"`;
       } else if (Array.isArray(object)) {
