@@ -16,6 +16,7 @@ import { isTempName, mkdirDurable, sweepTempFiles, writeFileAtomic } from "./ato
 import { CNICacheV1, decodeCacheRecord } from "./cache-record.js";
 import { readRecord } from "./record-read.js";
 import type { NetworkAttachment } from "./types.js";
+import { validateCacheFileName } from "./validate-names.js";
 
 /** Upstream's default cache directory (`libcni.CacheDir`). */
 export const CacheDir = "/var/lib/cni";
@@ -51,7 +52,8 @@ export function cacheFilePath(
   const invalid =
     validateContainerID(containerID) ??
     validateNetworkName(netName) ??
-    validateInterfaceName(ifName);
+    validateInterfaceName(ifName) ??
+    validateCacheFileName(netName, containerID, ifName);
   if (invalid) throw invalid;
   return join(resultsDir(cacheDir), `${netName}-${containerID}-${ifName}`);
 }
