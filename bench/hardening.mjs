@@ -43,12 +43,12 @@ function interfacesResult() {
 /** Runs in the child: one verb, measured. */
 async function child(dist, verb, dir) {
   const { CNIConfig } = await import(pathToFileURL(join(dist, "index.js")).href);
-  const { RawExec } = await import(pathToFileURL(join(dist, "invoke/index.js")).href);
+  const { DefaultExec } = await import(pathToFileURL(join(dist, "invoke/index.js")).href);
   const { networkConfFromBytes } = await import(pathToFileURL(join(dist, "conf/index.js")).href);
   const cni = new CNIConfig({
     path: [dir],
     cacheDir: join(dir, "cache"),
-    exec: new RawExec({ stderr: null }),
+    exec: new DefaultExec({ stderr: null }),
     durableCache: false,
   });
   const list = networkConfFromBytes(

@@ -21,7 +21,7 @@ import { CNIConfig } from "../../src/api/cni-config.js";
 import { readRecord } from "../../src/api/record-read.js";
 import { JSONSyntaxError } from "../../src/encoding/parse.js";
 import { CorruptCacheRecordError } from "../../src/errors.js";
-import { RawExec } from "../../src/invoke/index.js";
+import { DefaultExec } from "../../src/invoke/exec.js";
 import { CNIError } from "../../src/types/error.js";
 import { confList, failure, pluginConf, type Sandbox, sandbox } from "./helpers.js";
 
@@ -69,7 +69,7 @@ beforeEach(() => {
   cni = new CNIConfig({
     path: [box.binDir],
     cacheDir: box.cacheDir,
-    exec: new RawExec({ stderr: null, graceMs: 200 }),
+    exec: new DefaultExec({ stderr: null, graceMs: 200 }),
   });
 });
 
