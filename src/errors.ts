@@ -839,3 +839,32 @@ export class SpawnerUnavailableError extends SpawnerError {
 export class SpawnerExitedError extends SpawnerError {
   static override readonly id: string = "LIBCNI_ERR_SPAWNER_EXITED";
 }
+
+// ---------------------------------------------------------------------------------------------
+// Hardening (issue 12): the cache read path.
+
+/**
+ * A cache record that cannot be one: not a regular file (a symlink, a FIFO, a device, a
+ * socket, a directory) or larger than the cap. DEL and CHECK treat it as a corrupt record (no
+ * cache; DEL removes the entry, never what a link points at); the getters throw this.
+ */
+export class CorruptCacheRecordError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_CACHE_RECORD_CORRUPT";
+  /** The record's path. */
+  readonly path: string;
+  constructor(path: string, reason: string) {
+    super(`cache record ${path} ${reason}`);
+    this.path = path;
+  }
+}
+
+/** `read cached network "<n>" config has wrong kind: <kind>` (upstream's text). */
+export class CachedConfigKindError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_CACHED_CONFIG_WRONG_KIND";
+  /** The record's `kind`. */
+  readonly kind: string;
+  constructor(quotedNetName: string, kind: string) {
+    super(`read cached network ${quotedNetName} config has wrong kind: ${kind}`);
+    this.kind = kind;
+  }
+}

@@ -13,6 +13,7 @@ export * from "./conf/index.js";
 export {
   ArgsError,
   type AttachmentKey,
+  CachedConfigKindError,
   CacheWriteError,
   type ChainVerb,
   CheckNotSupportedError,
@@ -21,6 +22,7 @@ export {
   ConfError,
   ConfFileError,
   ConversionError,
+  CorruptCacheRecordError,
   CorruptInputError,
   DecodeVersionError,
   ErrorCheckNotSupp,

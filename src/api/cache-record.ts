@@ -5,8 +5,7 @@
  * the bytes must match: a Go struct with fields in this order, `omitempty` on the last four,
  * `config` as base64, `capabilityArgs` and `result` as Go maps (keys sorted at every level).
  */
-
-import { goStruct, marshal } from "../encoding/json.js";
+import { EncodedJSON, goStruct, marshal, marshalAsMap } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, UnmarshalTypeError } from "../encoding/struct.js";
 import { decodeStdBase64 } from "../internal/base64.js";
@@ -61,15 +60,17 @@ const isMap = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * Encodes a record as Go's `json.Marshal(&cachedInfo)`. The result goes through a JSON map as
- * upstream's does (marshal, unmarshal into `map[string]interface{}`, marshal again), so its
- * keys come out sorted whatever the result's own encoding.
+ * Encodes a record as Go's `json.Marshal(&cachedInfo)`. Upstream puts the result through a
+ * JSON map (marshal, unmarshal into `map[string]interface{}`, marshal again), so its keys come
+ * out sorted whatever the result's own encoding; {@link marshalAsMap} writes those same bytes
+ * in one pass over the result, without the intermediate text and map.
  */
 export function encodeCacheRecord(input: CacheRecordInput): Uint8Array {
-  let result: Record<string, unknown> | undefined;
+  let result: EncodedJSON | undefined;
   if (input.result !== undefined && input.result !== null) {
-    const asMap = parseJSON(marshal(input.result));
-    if (isMap(asMap)) result = asMap;
+    const text = marshalAsMap(input.result);
+    // Only a non-empty JSON object is kept (Go: a map, omitempty).
+    if (text.startsWith("{") && text !== "{}") result = new EncodedJSON(text);
   }
   const nonEmpty = <T extends object>(v: T | undefined): T | undefined =>
     v !== undefined && Object.keys(v).length > 0 ? v : undefined;
@@ -83,7 +84,7 @@ export function encodeCacheRecord(input: CacheRecordInput): Uint8Array {
     netns: input.netns === "" ? undefined : input.netns,
     cniArgs: nonEmpty(input.cniArgs),
     capabilityArgs: nonEmpty(input.capabilityArgs),
-    result: nonEmpty(result),
+    result,
   });
   return utf8Encode(marshal(record));
 }

@@ -6,7 +6,6 @@
  * and every path is built from validated names, so a hostile network name, container ID or
  * interface name (`../../etc`, `a/b`) never reaches a file outside `<cacheDir>/results`.
  */
-import { readFile as readFileCallback } from "node:fs";
 import { readdir, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -16,7 +15,9 @@ import { goQuote } from "../internal/go-quote.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import { isTempName, mkdirDurable, sweepTempFiles, writeFileAtomic } from "./atomic-write.js";
 import { CNICacheV1, decodeCacheRecord } from "./cache-record.js";
+import { readRecord } from "./record-read.js";
 import type { NetworkAttachment } from "./types.js";
+import { validateCacheFileName } from "./validate-names.js";
 
 /** Upstream's default cache directory (`libcni.CacheDir`). */
 export const CacheDir = "/var/lib/cni";
@@ -52,7 +53,8 @@ export function cacheFilePath(
   const invalid =
     validateContainerID(containerID) ??
     validateNetworkName(netName) ??
-    validateInterfaceName(ifName);
+    validateInterfaceName(ifName) ??
+    validateCacheFileName(netName, containerID, ifName);
   if (invalid) throw invalid;
   return join(resultsDir(cacheDir), `${netName}-${containerID}-${ifName}`);
 }
@@ -118,17 +120,16 @@ export async function writeCacheRecord(
   }
 }
 
-// The callback readFile, promisified: several times faster than fs/promises' readFile for the
-// small files a GC lists by the thousand (one threadpool round trip instead of four).
-const readFileFast = promisify(readFileCallback);
-
-/** Reads a record's bytes; undefined when it cannot be read (upstream ignores read errors). */
-export async function readCacheFile(path: string): Promise<Uint8Array | undefined> {
-  try {
-    return await readFileFast(path);
-  } catch {
-    return undefined;
-  }
+/**
+ * Reads a record's bytes; undefined when it cannot be read (upstream ignores read errors) or
+ * is not a regular file (see `record-read.ts`: no symlink followed, no FIFO or device read).
+ */
+export async function readCacheFile(
+  path: string,
+  signal?: AbortSignal,
+): Promise<Uint8Array | undefined> {
+  const found = await readRecord(path, signal);
+  return found.kind === "bytes" ? found.bytes : undefined;
 }
 
 /** Removes a record; a missing one is not an error (upstream ignores the removal's result). */

@@ -6,11 +6,13 @@
 import { debuglog } from "node:util";
 import { marshal } from "../encoding/json.js";
 import { checkValid } from "../encoding/parse.js";
-import { WrappedError } from "../errors.js";
+import { CachedConfigKindError, CorruptCacheRecordError, WrappedError } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
+import { createResultFromValue } from "../types/create.js";
 import { createResult, type Result } from "../types/index.js";
-import { cacheFilePath, readCacheFile } from "./cache.js";
+import { cacheFilePath } from "./cache.js";
 import { type CacheRecord, CNICacheV1, decodeCacheRecord } from "./cache-record.js";
+import { readRecord } from "./record-read.js";
 import type { RuntimeConf } from "./types.js";
 
 /** Opt-in tracing and warnings: `NODE_DEBUG=libcni`. */
@@ -25,6 +27,8 @@ export interface CachedResultOptions {
   tolerateCorrupt?: boolean;
   /** Called for such a record before it counts as no cache (DEL removes it, as upstream). */
   onCorrupt?: () => Promise<void>;
+  /** The call's signal: reading stops, rejecting with its reason, once it is aborted. */
+  signal?: AbortSignal;
 }
 
 /** True for bytes that cannot be a record or a legacy result: empty or not JSON. */
@@ -55,7 +59,9 @@ function asVersion(result: Result, cniVersion: string): Result {
 /**
  * Upstream `getCachedResult`: the result ADD cached for the attachment, converted to
  * `cniVersion`; undefined when there is no readable record. A file that is not a
- * `cniCacheV1` record is read as a legacy raw result (libcni before 0.7).
+ * `cniCacheV1` record is read as a legacy raw result (libcni before 0.7). A record that is not
+ * a regular file (a symlink, a FIFO, a device) or is over the size cap is a corrupt record:
+ * tolerated as no cache by DEL and CHECK, a {@link CorruptCacheRecordError} otherwise.
  * @throws the cache path's errors (an empty or invalid name); the result's decoding errors;
  *   `failed to convert cached result to config version "<v>": ...`.
  */
@@ -67,8 +73,15 @@ export async function getCachedResult(
   options: CachedResultOptions = {},
 ): Promise<Result | undefined> {
   const path = cacheFilePath(cacheDir, netName, rt.containerID, rt.ifName);
-  const bytes = await readCacheFile(path);
-  if (bytes === undefined) return undefined;
+  const found = await readRecord(path, options.signal);
+  if (found.kind === "none") return undefined;
+  if (found.kind === "corrupt") {
+    if (!options.tolerateCorrupt) throw new CorruptCacheRecordError(path, found.reason);
+    debug("ignoring cache record %s: it %s; treated as no cached result", path, found.reason);
+    await options.onCorrupt?.();
+    return undefined;
+  }
+  const { bytes } = found;
   const record = decodeRecord(bytes);
   if (record === undefined) {
     if (options.tolerateCorrupt && isCorrupt(bytes)) {
@@ -83,8 +96,9 @@ export async function getCachedResult(
     // Legacy: the file is the result itself.
     return asVersion(createResult(bytes), cniVersion);
   }
-  // Upstream re-marshals the record's result map (Go: a nil map is "null").
-  return asVersion(createResult(marshal(record.result ?? null)), cniVersion);
+  // Upstream re-marshals the record's result map and decodes that (Go: a nil map is "null");
+  // the map is already what that parse would give, so it is decoded directly.
+  return asVersion(createResultFromValue(record.result ?? null), cniVersion);
 }
 
 /** A cached configuration: the config bytes ADD was given and a copy of rt updated from the cache. */
@@ -104,21 +118,19 @@ export async function getCachedConfig(
   cacheDir: string,
   netName: string,
   rt: RuntimeConf,
+  signal?: AbortSignal,
 ): Promise<CachedConfig | undefined> {
   const path = cacheFilePath(cacheDir, netName, rt.containerID, rt.ifName);
-  const bytes = await readCacheFile(path);
-  if (bytes === undefined) return undefined;
+  const found = await readRecord(path, signal);
+  if (found.kind === "none") return undefined;
   let record: CacheRecord;
   try {
-    record = decodeCacheRecord(bytes);
+    if (found.kind === "corrupt") throw new CorruptCacheRecordError(path, found.reason);
+    record = decodeCacheRecord(found.bytes);
   } catch (error) {
     throw new WrappedError(`failed to unmarshal cached network ${goQuote(netName)} config`, error);
   }
-  if (record.kind !== CNICacheV1) {
-    throw new Error(
-      `read cached network ${goQuote(netName)} config has wrong kind: ${record.kind}`,
-    );
-  }
+  if (record.kind !== CNICacheV1) throw new CachedConfigKindError(goQuote(netName), record.kind);
   const newRt: RuntimeConf = { ...rt };
   if (record.cniArgs !== undefined) newRt.args = record.cniArgs;
   newRt.capabilityArgs = record.capabilityArgs;

@@ -127,6 +127,7 @@ export class CNIConfig {
     netName: string,
     cniVersion: string,
     rt: RuntimeConf,
+    signal: AbortSignal | undefined,
   ): Promise<Result | undefined> {
     if (!greaterThanOrEqualTo(cniVersion, "0.4.0")) return undefined;
     try {
@@ -134,8 +135,10 @@ export class CNIConfig {
         tolerateCorrupt: true,
         // Upstream removes a record it cannot use before running the plugins.
         onCorrupt: () => this.cacheDel(netName, rt),
+        signal,
       });
     } catch (error) {
+      if (signal?.aborted && error === signal.reason) throw error;
       debug(
         "DEL of %s: ignoring and removing the cached result: %s",
         netName,
@@ -150,11 +153,15 @@ export class CNIConfig {
     netName: string,
     cniVersion: string,
     rt: RuntimeConf,
+    signal: AbortSignal | undefined,
   ): Promise<Result | undefined> {
     // Upstream: a record that cannot be read fails the CHECK (DEL alone tolerates it).
     try {
-      return await getCachedResult(this.getCacheDir(rt), netName, cniVersion, rt);
+      return await getCachedResult(this.getCacheDir(rt), netName, cniVersion, rt, {
+        signal,
+      });
     } catch (error) {
+      if (signal?.aborted && error === signal.reason) throw error;
       throw new WrappedError(`failed to get network ${goQuote(netName)} cached result`, error);
     }
   }
@@ -212,7 +219,7 @@ export class CNIConfig {
       throw new CheckNotSupportedError(list.cniVersion);
     if (list.disableCheck) return;
     await withLock(this.lock(list.name, rt, signal), async () => {
-      const cachedResult = await this.prevResultForCheck(list.name, list.cniVersion, rt);
+      const cachedResult = await this.prevResultForCheck(list.name, list.cniVersion, rt, signal);
       for (const net of list.plugins) {
         await this.runner.run("CHECK", list.name, list.cniVersion, net, cachedResult, rt, options);
       }
@@ -225,7 +232,12 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions,
   ): Promise<void> {
-    const cachedResult = await this.prevResultForDel(list.name, list.cniVersion, rt);
+    const cachedResult = await this.prevResultForDel(
+      list.name,
+      list.cniVersion,
+      rt,
+      options.signal,
+    );
     for (let i = list.plugins.length - 1; i >= 0; i--) {
       const net = list.plugins[i];
       try {
@@ -283,7 +295,7 @@ export class CNIConfig {
     validateNames(name, rt);
     if (!greaterThanOrEqualTo(cniVersion, "0.4.0")) throw new CheckNotSupportedError(cniVersion);
     await withLock(this.lock(name, rt, signal), async () => {
-      const cachedResult = await this.prevResultForCheck(name, cniVersion, rt);
+      const cachedResult = await this.prevResultForCheck(name, cniVersion, rt, options.signal);
       await this.runner.run("CHECK", name, cniVersion, net, cachedResult, rt, options);
     });
   }
@@ -297,7 +309,7 @@ export class CNIConfig {
     const { name, cniVersion } = net.network;
     validateNames(name, rt);
     await withLock(this.lock(name, rt, signal), async () => {
-      const cachedResult = await this.prevResultForDel(name, cniVersion, rt);
+      const cachedResult = await this.prevResultForDel(name, cniVersion, rt, options.signal);
       await this.runner.run("DEL", name, cniVersion, net, cachedResult, rt, options);
       await this.cacheDel(name, rt);
     });
@@ -310,13 +322,19 @@ export class CNIConfig {
   async getNetworkListCachedResult(
     list: NetworkConfigList,
     rt: RuntimeConf,
+    options: CallOptions = {},
   ): Promise<Result | undefined> {
-    return getCachedResult(this.getCacheDir(rt), list.name, list.cniVersion, rt);
+    return getCachedResult(this.getCacheDir(rt), list.name, list.cniVersion, rt, options);
   }
 
   /** As {@link CNIConfig.getNetworkListCachedResult}, for a single plugin configuration. */
-  async getNetworkCachedResult(net: PluginConfig, rt: RuntimeConf): Promise<Result | undefined> {
-    return getCachedResult(this.getCacheDir(rt), net.network.name, net.network.cniVersion, rt);
+  async getNetworkCachedResult(
+    net: PluginConfig,
+    rt: RuntimeConf,
+    options: CallOptions = {},
+  ): Promise<Result | undefined> {
+    const { name, cniVersion } = net.network;
+    return getCachedResult(this.getCacheDir(rt), name, cniVersion, rt, options);
   }
 
   /**
@@ -327,16 +345,18 @@ export class CNIConfig {
   async getNetworkListCachedConfig(
     list: NetworkConfigList,
     rt: RuntimeConf,
+    options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
-    return getCachedConfig(this.getCacheDir(rt), list.name, rt);
+    return getCachedConfig(this.getCacheDir(rt), list.name, rt, options.signal);
   }
 
   /** As {@link CNIConfig.getNetworkListCachedConfig}, for a single plugin configuration. */
   async getNetworkCachedConfig(
     net: PluginConfig,
     rt: RuntimeConf,
+    options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
-    return getCachedConfig(this.getCacheDir(rt), net.network.name, rt);
+    return getCachedConfig(this.getCacheDir(rt), net.network.name, rt, options.signal);
   }
 
   /**

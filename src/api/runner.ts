@@ -20,6 +20,7 @@ import { validateContainerID, validateInterfaceName, validateNetworkName } from 
 import type { PluginInfo } from "../version/index.js";
 import { buildOneConfig } from "./build-config.js";
 import type { RuntimeConf } from "./types.js";
+import { validateCacheFileName } from "./validate-names.js";
 
 /** Runs single plugins with a path list (read on each call: it may change) and an Exec. */
 export class PluginRunner {
@@ -69,7 +70,8 @@ export class PluginRunner {
     const invalid =
       validateContainerID(rt.containerID) ??
       validateNetworkName(name) ??
-      validateInterfaceName(rt.ifName);
+      validateInterfaceName(rt.ifName) ??
+      validateCacheFileName(name, rt.containerID, rt.ifName);
     if (invalid) throw invalid;
     const newConf = buildOneConfig(name, cniVersion, net, prevResult, rt);
     return execPluginWithResult(

@@ -1,6 +1,11 @@
 /**
  * Validation of the names that build a cache path, on the verbs where upstream has none.
  */
+import {
+  CNIError,
+  ErrInvalidEnvironmentVariables,
+  ErrInvalidNetworkConfig,
+} from "../types/error.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import type { RuntimeConf } from "./types.js";
 
@@ -18,4 +23,32 @@ export function validateNames(
     (netName === "" ? undefined : validateNetworkName(netName)) ??
     (rt.ifName === "" ? undefined : validateInterfaceName(rt.ifName));
   if (invalid) throw invalid;
+  if (netName !== "" && rt.containerID !== "" && rt.ifName !== "") {
+    const tooLong = validateCacheFileName(netName, rt.containerID, rt.ifName);
+    if (tooLong) throw tooLong;
+  }
+}
+
+/** Linux's NAME_MAX: the longest file name, in bytes. */
+export const NAME_MAX = 255;
+
+/**
+ * Refuses valid names whose cache record `<net>-<cid>-<ifname>` cannot exist (over NAME_MAX
+ * bytes): without this the plugins would run and succeed, and only the cache write fail
+ * (ENAMETOOLONG), leaving a network up that nothing records. The longer of the network name
+ * (code 7) and the container ID (code 4) is named; the interface name is at most 15 bytes.
+ */
+export function validateCacheFileName(
+  netName: string,
+  containerID: string,
+  ifName: string,
+): CNIError | undefined {
+  const netBytes = Buffer.byteLength(netName, "utf8");
+  const idBytes = Buffer.byteLength(containerID, "utf8");
+  const total = netBytes + idBytes + Buffer.byteLength(ifName, "utf8") + 2;
+  if (total <= NAME_MAX) return undefined;
+  const details = `the cache file name <network>-<containerID>-<ifName> would be ${total} bytes, over NAME_MAX (${NAME_MAX})`;
+  return netBytes > idBytes
+    ? new CNIError(ErrInvalidNetworkConfig, "network name is too long", details)
+    : new CNIError(ErrInvalidEnvironmentVariables, "containerID is too long", details);
 }

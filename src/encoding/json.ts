@@ -14,7 +14,15 @@ import { escapeChar, quoteString } from "../internal/json-string.js";
 export { type GoMarshaler, RawJSON, toGoJSON } from "../internal/go-marshal.js";
 export { quoteString } from "../internal/json-string.js";
 
+import { parseJSON } from "./parse.js";
+
 const structMarker = Symbol("libcni.goStruct");
+
+/**
+ * JSON text this encoder wrote (compact, escaped, its keys in their final order): embedded as
+ * is, without the scan a {@link RawJSON} gets, so a large fragment costs one copy.
+ */
+export class EncodedJSON extends RawJSON {}
 
 /**
  * Marks a plain object as a Go struct: its keys are written in insertion order (Go's field
@@ -35,9 +43,16 @@ function hasMarshaler(value: object): value is GoMarshaler {
 
 /** Go's `json.Marshal`: compact, map keys sorted by UTF-8 bytes, HTML-safe escaping. */
 export function marshal(value: unknown): string {
-  const out: string[] = [];
-  encodeValue(value, out, new Set());
-  return out.join("");
+  return encode(value, false);
+}
+
+/**
+ * What Go writes for `json.Marshal` of the value decoded back into an `interface{}` and
+ * marshalled again (upstream's cache record does that to its result), in one pass: structs
+ * are written as maps (keys sorted), 64-bit integers as float64 and raw fragments re-sorted.
+ */
+export function marshalAsMap(value: unknown): string {
+  return encode(value, true);
 }
 
 /** Go's `json.MarshalIndent`: `marshal`, then `indent` with the given prefix and indent. */
@@ -45,78 +60,125 @@ export function marshalIndent(value: unknown, prefix = "", indentText = "    "):
   return indent(marshal(value), prefix, indentText);
 }
 
-function encodeValue(value: unknown, out: string[], seen: Set<object>): void {
+/**
+ * A container being written. The encoder keeps these on its own stack rather than recursing,
+ * so a value nested 10,000 levels deep (what Go's decoder accepts) encodes as any other.
+ */
+interface Frame {
+  /** An array's elements, or undefined for an object. */
+  items: readonly unknown[] | undefined;
+  /** An object's entries, in the order they are written. */
+  entries: [string, unknown][];
+  /** The next element or entry. */
+  next: number;
+  /** True once a member was written (undefined entries are skipped). */
+  wrote: boolean;
+  /** The objects that leave the cycle check once this container is written. */
+  owners: object[];
+}
+
+const noEntries: [string, unknown][] = [];
+
+/** A scalar's text; undefined for an object or null (handled by the caller). */
+function scalarText(value: unknown, asMap: boolean): string | undefined {
   switch (typeof value) {
     case "string":
-      out.push(quoteString(value));
-      return;
+      return quoteString(value);
     case "number":
-      out.push(formatNumber(value));
-      return;
+      return formatNumber(value);
     case "boolean":
-      out.push(value ? "true" : "false");
-      return;
+      return value ? "true" : "false";
     case "bigint":
-      out.push(value.toString());
-      return;
+      // Through interface{}, a 64-bit integer comes back as a float64.
+      return asMap ? formatNumber(Number(value)) : value.toString();
     case "undefined":
-      out.push("null");
-      return;
+      return "null";
     case "object":
-      break;
+      return value === null ? "null" : undefined;
     default:
       throw new UnsupportedValueError(`json: unsupported type: ${typeof value}`);
   }
-  if (value === null) {
-    out.push("null");
-    return;
-  }
-  if (seen.has(value)) {
-    throw new UnsupportedValueError("json: unsupported value: encountered a cycle");
-  }
-  seen.add(value);
-  try {
-    encodeObject(value, out, seen);
-  } finally {
-    seen.delete(value);
-  }
 }
 
-function encodeObject(value: object, out: string[], seen: Set<object>): void {
-  if (hasMarshaler(value)) {
-    encodeValue(value[toGoJSON](), out, seen);
-  } else if (value instanceof RawJSON) {
-    out.push(compact(value.text));
-  } else if (value instanceof Uint8Array) {
-    out.push(
-      `"${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64")}"`,
-    );
-  } else if (Array.isArray(value)) {
-    out.push("[");
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(",");
-      encodeValue(value[i], out, seen);
+function encode(root: unknown, asMap: boolean): string {
+  let out = "";
+  const seen = new Set<object>();
+  const stack: Frame[] = [];
+  const release = (owners: object[]): void => {
+    for (const owner of owners) seen.delete(owner);
+  };
+  let value = root;
+  for (;;) {
+    // Write `value`: a scalar or leaf at once, a container by opening a frame.
+    const owners: object[] = [];
+    let text = scalarText(value, asMap);
+    while (text === undefined) {
+      const object = value as object;
+      if (seen.has(object)) {
+        throw new UnsupportedValueError("json: unsupported value: encountered a cycle");
+      }
+      seen.add(object);
+      owners.push(object);
+      if (!hasMarshaler(object)) break;
+      value = object[toGoJSON]();
+      text = scalarText(value, asMap);
     }
-    out.push("]");
-  } else if (value instanceof Map) {
-    encodeEntries(sortEntries([...value.entries()].map(([k, v]) => [String(k), v])), out, seen);
-  } else {
-    const entries = Object.entries(value);
-    encodeEntries(isGoStruct(value) ? entries : sortEntries(entries), out, seen);
+    if (text === undefined) {
+      const object = value as object;
+      if (object instanceof RawJSON) {
+        if (asMap) text = encode(parseJSON(object.text), true);
+        else text = object instanceof EncodedJSON ? object.text : compact(object.text);
+      } else if (object instanceof Uint8Array) {
+        text = `"${Buffer.from(object.buffer, object.byteOffset, object.byteLength).toString("base64")}"`;
+      } else if (Array.isArray(object)) {
+        out += "[";
+        stack.push({ items: object, entries: noEntries, next: 0, wrote: false, owners });
+      } else {
+        let entries: [string, unknown][];
+        if (object instanceof Map) {
+          entries = sortEntries([...object.entries()].map(([k, v]) => [String(k), v]));
+        } else {
+          entries = Object.entries(object);
+          if (asMap || !isGoStruct(object)) sortEntries(entries);
+        }
+        out += "{";
+        stack.push({ items: undefined, entries, next: 0, wrote: false, owners });
+      }
+    }
+    if (text !== undefined) {
+      out += text;
+      release(owners);
+    }
+    // Find the next value to write, closing the containers that are done.
+    let found = false;
+    while (!found && stack.length > 0) {
+      const frame = stack[stack.length - 1];
+      if (frame.items !== undefined) {
+        if (frame.next < frame.items.length) {
+          if (frame.next > 0) out += ",";
+          value = frame.items[frame.next++];
+          found = true;
+          continue;
+        }
+        out += "]";
+      } else {
+        const { entries } = frame;
+        while (frame.next < entries.length && entries[frame.next][1] === undefined) frame.next++;
+        if (frame.next < entries.length) {
+          const [key, item] = entries[frame.next++];
+          out += `${frame.wrote ? "," : ""}${quoteString(key)}:`;
+          frame.wrote = true;
+          value = item;
+          found = true;
+          continue;
+        }
+        out += "}";
+      }
+      stack.pop();
+      release(frame.owners);
+    }
+    if (!found) return out;
   }
-}
-
-function encodeEntries(entries: [string, unknown][], out: string[], seen: Set<object>): void {
-  out.push("{");
-  let first = true;
-  for (const [key, item] of entries) {
-    if (item === undefined) continue;
-    if (!first) out.push(",");
-    first = false;
-    out.push(quoteString(key), ":");
-    encodeValue(item, out, seen);
-  }
-  out.push("}");
 }
 
 function sortEntries(entries: [string, unknown][]): [string, unknown][] {

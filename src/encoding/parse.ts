@@ -49,26 +49,73 @@ function rejectOverflow(value: unknown, text: string): void {
   throw new UnmarshalTypeError(`number ${literal}`, "float64", "", "");
 }
 
-function containsInfinity(value: unknown): boolean {
-  if (typeof value === "number") return !Number.isFinite(value);
-  if (typeof value !== "object" || value === null) return false;
-  return Object.values(value).some(containsInfinity);
+// The walks below keep their own stack: a value may nest 10,000 levels deep (Go's limit),
+// deeper than the call stack allows a recursive walk.
+
+function containsInfinity(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === "number") {
+      if (!Number.isFinite(value)) return true;
+    } else if (typeof value === "object" && value !== null) {
+      for (const item of Object.values(value)) stack.push(item);
+    }
+  }
+  return false;
 }
 
 const loneSurrogateEscape = /\\u[dD][89a-fA-F]/;
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const hasLoneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Go decodes an escaped lone surrogate (`"\ud800"`) as U+FFFD; V8 keeps it. */
-function replaceLoneSurrogates(value: unknown): unknown {
-  if (typeof value === "string") return value.replace(loneSurrogate, "\ufffd");
-  if (Array.isArray(value)) return value.map(replaceLoneSurrogates);
-  if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [
-      k.replace(loneSurrogate, "\ufffd"),
-      replaceLoneSurrogates(v),
-    ]),
-  );
+const fixString = (s: string): string =>
+  hasLoneSurrogate.test(s) ? s.replace(loneSurrogate, "\ufffd") : s;
+
+/**
+ * An object's keys fixed: the same object when none holds a lone surrogate, else a copy in
+ * the same order (two keys that become equal keep the last value, as Go's map does).
+ */
+function fixKeys(value: Record<string, unknown>): Record<string, unknown> {
+  const keys = Object.keys(value);
+  if (!keys.some((k) => hasLoneSurrogate.test(k))) return value;
+  const out: Record<string, unknown> = {};
+  for (const k of keys) {
+    // A data property, so that a key named "__proto__" stays a key.
+    Object.defineProperty(out, fixString(k), {
+      value: value[k],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+/**
+ * Go decodes an escaped lone surrogate (`"\ud800"`) as U+FFFD; V8 keeps it. The value is what
+ * JSON.parse just made (no cycles, shared by nobody), so it is fixed in place.
+ */
+function replaceLoneSurrogates(root: unknown): unknown {
+  if (typeof root === "string") return fixString(root);
+  if (typeof root !== "object" || root === null) return root;
+  const top = Array.isArray(root) ? root : fixKeys(root as Record<string, unknown>);
+  const stack: (unknown[] | Record<string, unknown>)[] = [top];
+  while (stack.length > 0) {
+    const container = stack.pop() as Record<string, unknown>;
+    for (const key of Object.keys(container)) {
+      const item = container[key];
+      if (typeof item === "string") {
+        const fixed = fixString(item);
+        if (fixed !== item) container[key] = fixed;
+      } else if (typeof item === "object" && item !== null) {
+        const fixed = Array.isArray(item) ? item : fixKeys(item as Record<string, unknown>);
+        if (fixed !== item) container[key] = fixed;
+        stack.push(fixed as Record<string, unknown>);
+      }
+    }
+  }
+  return top;
 }
 
 /** True when brackets outside strings nest deeper than Go allows. */
@@ -136,7 +183,7 @@ class Scanner {
           if (this.pos >= this.b.length) return undefined;
           this.fail("after top-level value");
         }
-        this.afterValue();
+        if (this.afterValue()) this.value();
       }
     } catch (e) {
       if (e instanceof Fail) return e.error;
@@ -174,51 +221,56 @@ class Scanner {
     }
   }
 
-  /** Scans one value start; containers push a context and return, closed by afterValue. */
+  /**
+   * Scans one value start; containers push a context and return, closed by afterValue. An
+   * array's first element is scanned by looping here, not by recursion, so the call stack
+   * stays flat whatever the nesting.
+   */
   private value(): void {
-    this.skipSpace();
-    const c = this.peek();
-    switch (c) {
-      case 0x7b: // {
-        this.pos++;
-        this.push(Ctx.ObjectKey);
-        this.skipSpace();
-        if (this.peek() === 0x7d) {
+    for (;;) {
+      this.skipSpace();
+      const c = this.peek();
+      switch (c) {
+        case 0x7b: // {
           this.pos++;
-          this.stack.pop();
+          this.push(Ctx.ObjectKey);
+          this.skipSpace();
+          if (this.peek() === 0x7d) {
+            this.pos++;
+            this.stack.pop();
+            return;
+          }
+          this.key();
           return;
-        }
-        this.key();
-        return;
-      case 0x5b: // [
-        this.pos++;
-        this.push(Ctx.ArrayValue);
-        this.skipSpace();
-        if (this.peek() === 0x5d) {
+        case 0x5b: // [
           this.pos++;
-          this.stack.pop();
+          this.push(Ctx.ArrayValue);
+          this.skipSpace();
+          if (this.peek() === 0x5d) {
+            this.pos++;
+            this.stack.pop();
+            return;
+          }
+          continue;
+        case 0x22:
+          this.string();
           return;
-        }
-        this.value();
-        return;
-      case 0x22:
-        this.string();
-        return;
-      case 0x74:
-        this.literal("true");
-        return;
-      case 0x66:
-        this.literal("false");
-        return;
-      case 0x6e:
-        this.literal("null");
-        return;
-      default:
-        if (c === 0x2d || isDigit(c)) {
-          this.number();
+        case 0x74:
+          this.literal("true");
           return;
-        }
-        this.fail("looking for beginning of value");
+        case 0x66:
+          this.literal("false");
+          return;
+        case 0x6e:
+          this.literal("null");
+          return;
+        default:
+          if (c === 0x2d || isDigit(c)) {
+            this.number();
+            return;
+          }
+          this.fail("looking for beginning of value");
+      }
     }
   }
 
@@ -228,8 +280,11 @@ class Scanner {
     this.string();
   }
 
-  /** After a complete value inside a container: a separator, a close, or an error. */
-  private afterValue(): void {
+  /**
+   * After a complete value inside a container: a separator, a close, or an error. True when
+   * a value must follow (the caller scans it).
+   */
+  private afterValue(): boolean {
     const top = this.stack.length - 1;
     const c = this.peek();
     switch (this.stack[top]) {
@@ -237,30 +292,29 @@ class Scanner {
         if (c !== 0x3a) this.fail("after object key");
         this.pos++;
         this.stack[top] = Ctx.ObjectValue;
-        this.value();
-        return;
+        return true;
       case Ctx.ObjectValue:
         if (c === 0x2c) {
           this.pos++;
           this.stack[top] = Ctx.ObjectKey;
           this.key();
-          return;
+          return false;
         }
         if (c !== 0x7d) this.fail("after object key:value pair");
         this.pos++;
         this.stack.pop();
-        return;
+        return false;
       case Ctx.ArrayValue:
         if (c === 0x2c) {
           this.pos++;
-          this.value();
-          return;
+          return true;
         }
         if (c !== 0x5d) this.fail("after array element");
         this.pos++;
         this.stack.pop();
-        return;
+        return false;
     }
+    return false;
   }
 
   private string(): void {

@@ -6,7 +6,7 @@
  * following symlinks) count, so a directory named like a plugin is skipped.
  */
 import { stat as statCallback } from "node:fs";
-import { join, sep } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { promisify } from "node:util";
 import { goQuote } from "../internal/go-quote.js";
 
@@ -27,7 +27,8 @@ async function isRegularFile(path: string): Promise<boolean> {
 }
 
 /**
- * The full path of `plugin` in the first of `paths` that holds it as a regular file.
+ * The absolute path of `plugin` in the first of `paths` that holds it as a regular file (a
+ * relative dir is taken from the current directory, so what runs is the file found here).
  * Throws upstream's errors: `no plugin name provided`, `invalid plugin name: <n>`,
  * `no paths provided`, `failed to find plugin "<n>" in path [<p1> <p2>]`.
  */
@@ -41,7 +42,9 @@ export async function findInPath(plugin: string, paths: readonly string[]): Prom
   for (const dir of paths) {
     for (const ext of executableFileExtensions) {
       const fullPath = join(dir, plugin) + ext;
-      if (await isRegularFile(fullPath)) return fullPath;
+      // Absolute: a relative dir ("", ".", "a/..") would otherwise give a bare name, which
+      // spawn looks up in $PATH (Go's exec.Command does too): another file than this one.
+      if (await isRegularFile(fullPath)) return resolve(fullPath);
     }
   }
   throw new Error(`failed to find plugin ${goQuote(plugin)} in path [${paths.join(" ")}]`);

@@ -5,7 +5,9 @@
  * SIGTERM to the group, then SIGKILL to the group once the grace period is over. The run ends
  * when the plugin's output pipes close, which a grandchild can delay forever by holding them:
  * after an abort the pipes are closed from this side once the group has been SIGKILLed, and
- * after a normal exit once the grace period has passed, so no call outlives its bounds.
+ * after a normal exit once the grace period has passed, the group SIGKILLed first, so neither
+ * the call nor any process of the plugin's group outlives its bounds. A grandchild that left
+ * the group (`setsid`) is beyond reach: see docs/reliability.md.
  *
  * Starts go through the {@link spawnGate} (one per turn of the event loop), and use the
  * RawExec's launcher (spawner/launcher.ts: `child_process.spawn` itself, or the spawner
@@ -57,6 +59,8 @@ export interface RunOutcome {
 // Once everything was SIGKILLed, a pipe still open is held by a process outside the group.
 const afterKillSettleMs = 100;
 const pollMs = 50;
+// How long (in polls) a call waits for its SIGKILLed group to be gone: a bound, not a policy.
+const maxPollsAfterKill = 40;
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -201,8 +205,19 @@ async function supervise(child: LaunchedChild, options: RunOptions): Promise<Run
   if (signal?.aborted) onAbort();
 
   // A grandchild may hold the pipes after the plugin exited; give it the grace period, no more.
+  // Then what is left of the group is SIGKILLed (it outlived its plugin and holds its pipes)
+  // and the pipes are closed from this side.
+  let lingered = false;
   child.once("exit", () => {
-    if (!terminating) timers.push(setTimeout(closePipes, graceMs));
+    if (terminating || pid === undefined) return;
+    timers.push(
+      setTimeout(() => {
+        if (terminating) return;
+        lingered = true;
+        killGroup(pid, "SIGKILL");
+        timers.push(setTimeout(closePipes, afterKillSettleMs));
+      }, graceMs),
+    );
   });
 
   try {
@@ -212,6 +227,13 @@ async function supervise(child: LaunchedChild, options: RunOptions): Promise<Run
       // The plugin is gone but what it forked may not be: wait for the group to empty, up to
       // the SIGKILL, so that no process of this run outlives the call.
       while (!killed && (await groupHasLiveProcess(pid))) await delay(pollMs);
+    }
+    if ((lingered || killed) && pid !== undefined) {
+      // SIGKILL cannot be ignored, but the kernel takes a moment to end a process (longer in
+      // uninterruptible sleep): wait for the group to be gone, within a bound.
+      for (let i = 0; i < maxPollsAfterKill && (await groupHasLiveProcess(pid)); i++) {
+        await delay(pollMs);
+      }
     }
     return {
       stdout: sinks.stdout.bytes(),

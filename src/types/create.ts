@@ -66,7 +66,14 @@ export function createResultForVersion(version: string, bytes: string | Uint8Arr
  * ("" means 0.1.0).
  */
 export function createResult(bytes: string | Uint8Array): Result {
-  const value = parseForVersion(bytes);
+  return createResultFromValue(parseForVersion(bytes));
+}
+
+/**
+ * `createResult` of JSON already parsed (what `parseJSON` gives): the result of a cache record
+ * is decoded once, not marshalled and parsed again.
+ */
+export function createResultFromValue(value: unknown): Result {
   return findCreator(versionOf(value))(value);
 }
 

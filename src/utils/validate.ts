@@ -63,8 +63,9 @@ export function validateNetworkName(networkName: string): CNIError | undefined {
  * Checks an interface name as the Linux kernel's `dev_valid_name` does, all code 4, in
  * upstream's order: empty (`interface name is empty`); longer than 15 UTF-8 bytes
  * (`interface name is too long`, details `interface name should be less than 16 characters`);
- * `.` or `..` (`interface name is . or ..`); containing `/`, `:` or a Go `unicode.IsSpace`
- * character (`interface name contains / or : or whitespace characters`).
+ * `.` or `..` (`interface name is . or ..`); beyond upstream, containing NUL (`interface name
+ * contains a NUL byte`); containing `/`, `:` or a Go `unicode.IsSpace` character
+ * (`interface name contains / or : or whitespace characters`).
  * Returns the error, or `undefined` when the name is valid.
  */
 export function validateInterfaceName(ifName: string): CNIError | undefined {
@@ -83,6 +84,11 @@ export function validateInterfaceName(ifName: string): CNIError | undefined {
   }
   if (ifName === "." || ifName === "..") {
     return new CNIError(ErrInvalidEnvironmentVariables, "interface name is . or ..", "");
+  }
+  // Beyond upstream: a NUL cannot pass through an environment variable (CNI_IFNAME), so the
+  // plugin could never be started; refused here, before any plugin runs.
+  if (ifName.includes("\0")) {
+    return new CNIError(ErrInvalidEnvironmentVariables, "interface name contains a NUL byte", "");
   }
   for (const ch of ifName) {
     if (ch === "/" || ch === ":" || isGoSpace(ch.codePointAt(0)!)) {

@@ -120,7 +120,7 @@ describe("RawExec with misbehaving plugins", () => {
     expect(error.message).toBe('netplugin failed: "assertion failed\\n": signal: aborted');
   });
 
-  it("a plugin that exits while a grandchild holds its pipes: the call ends after the grace, with its output", async () => {
+  it("a plugin that exits 0 while a grandchild holds its pipes: the call ends after the grace, with its output, and the grandchild is gone", async () => {
     const pidFile = join(dir, "pids");
     const started = Date.now();
     const out = await exec.execPlugin(
@@ -137,9 +137,9 @@ describe("RawExec with misbehaving plugins", () => {
     expect(Date.now() - started).toBeLessThan(3000);
     expect(text(out)).toBe('{"cniVersion":"1.1.0"}');
     expect(await processGone(pids[0])).toBe(true);
-    // Upstream's exec would still be waiting on this one; it is left alone, not killed, since
-    // the plugin succeeded.
-    expect(await processGone(pids[1])).toBe(false);
+    // Upstream's exec would still be waiting on this one; here the group is SIGKILLed once the
+    // pipes outlived the exit by the grace, and the call returns only once it is gone.
+    expect(await processGone(pids[1])).toBe(true);
   });
 
   it('a plugin merely saying "text file busy" is not retried: only the exec error counts', async () => {

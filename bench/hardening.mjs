@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+/**
+ * Amplification (issue 12): what a result just under the 16 MiB output cap costs the runtime.
+ *
+ * Two results: 500,000 routes and 1,000,000 interfaces, each under 16 MiB. For each, a fresh
+ * process runs one ADD (the plugin prints the result; the library decodes it, caches it) and
+ * another fresh process the DEL that follows (reads the record back, sends it as prevResult),
+ * so each peak RSS is its verb's own. Reported: the result's bytes, the peak RSS above the
+ * process's RSS just before the call (and that over the result's bytes), and the longest
+ * event-loop stall during the call (the largest gap of a 5 ms interval timer, minus 5 ms).
+ *
+ *   npm run build && node bench/hardening.mjs [<dist dir> ...]
+ *
+ * Each extra dist dir (a build of another commit) runs the same scenarios, side by side, in
+ * the same run. Targets: peak RSS <= ~10x the result's bytes; no stall over a few hundred ms.
+ */
+import { execFile } from "node:child_process";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const MiB = 1024 * 1024;
+
+function routesResult() {
+  const routes = [];
+  for (let i = 0; i < 500_000; i++) {
+    // Under the cap: a gateway on one route in four.
+    const gw = i % 4 === 0 ? ',"gw":"10.0.0.1"' : "";
+    routes.push(`{"dst":"10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}/32"${gw}}`);
+  }
+  return `{"cniVersion":"1.0.0","ips":[{"address":"10.0.0.2/24","gateway":"10.0.0.1"}],"routes":[${routes.join(",")}]}`;
+}
+
+function interfacesResult() {
+  const ifs = [];
+  for (let i = 0; i < 1_000_000; i++) ifs.push(`{"name":"${i.toString(36)}"}`);
+  return `{"cniVersion":"1.0.0","interfaces":[${ifs.join(",")}]}`;
+}
+
+/** Runs in the child: one verb, measured. */
+async function child(dist, verb, dir) {
+  const { CNIConfig } = await import(pathToFileURL(join(dist, "index.js")).href);
+  const { DefaultExec } = await import(pathToFileURL(join(dist, "invoke/index.js")).href);
+  const { networkConfFromBytes } = await import(pathToFileURL(join(dist, "conf/index.js")).href);
+  const cni = new CNIConfig({
+    path: [dir],
+    cacheDir: join(dir, "cache"),
+    exec: new DefaultExec({ stderr: null }),
+    durableCache: false,
+  });
+  const list = networkConfFromBytes(
+    Buffer.from('{"name":"amp","cniVersion":"1.0.0","plugins":[{"type":"amp-plugin"}]}'),
+  );
+  const rt = { containerID: "amp", netNS: "/var/run/netns/amp", ifName: "eth0" };
+  globalThis.gc?.();
+  const before = process.memoryUsage.rss();
+  let last = performance.now();
+  let maxStall = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    maxStall = Math.max(maxStall, now - last - 5);
+    last = now;
+  }, 5);
+  const started = performance.now();
+  if (verb === "ADD") await cni.addNetworkList(list, rt);
+  else await cni.delNetworkList(list, rt);
+  const wall = performance.now() - started;
+  clearInterval(timer);
+  const peak = process.resourceUsage().maxRSS * 1024;
+  process.stdout.write(JSON.stringify({ before, peak, maxStall, wall }));
+}
+
+async function main(dists) {
+  const execFileP = promisify(execFile);
+  const rows = [];
+  for (const [name, make] of [
+    ["500k routes", routesResult],
+    ["1e6 interfaces", interfacesResult],
+  ]) {
+    const result = make();
+    const bytes = Buffer.byteLength(result);
+    if (bytes >= 16 * MiB) throw new Error(`${name}: ${bytes} bytes is over the output cap`);
+    for (const dist of dists) {
+      const dir = await mkdtemp(join(tmpdir(), "libcni-bench-amp-"));
+      try {
+        await writeFile(join(dir, "amp-plugin.out"), result);
+        await writeFile(
+          join(dir, "amp-plugin"),
+          '#!/bin/sh\ncat >/dev/null\n[ "$CNI_COMMAND" = ADD ] && cat "$0.out"\nexit 0\n',
+        );
+        await chmod(join(dir, "amp-plugin"), 0o755);
+        for (const verb of ["ADD", "DEL"]) {
+          const { stdout } = await execFileP(
+            process.execPath,
+            ["--expose-gc", fileURLToPath(import.meta.url), "--child", dist, verb, dir],
+            { maxBuffer: MiB },
+          );
+          const m = JSON.parse(stdout);
+          rows.push({
+            result: name,
+            bytes,
+            build: dist,
+            verb,
+            peakAboveMiB: (m.peak - m.before) / MiB,
+            ratio: (m.peak - m.before) / bytes,
+            peakMiB: m.peak / MiB,
+            stallMs: m.maxStall,
+            wallMs: m.wall,
+          });
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+  }
+  console.log(
+    "| result | bytes | build | verb | peak RSS over start | / result bytes | peak RSS | longest stall | call |",
+  );
+  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+  for (const r of rows) {
+    console.log(
+      `| ${r.result} | ${(r.bytes / MiB).toFixed(1)} MiB | ${r.build} | ${r.verb} | ${r.peakAboveMiB.toFixed(0)} MiB | ${r.ratio.toFixed(1)}x | ${r.peakMiB.toFixed(0)} MiB | ${r.stallMs.toFixed(0)} ms | ${r.wallMs.toFixed(0)} ms |`,
+    );
+  }
+}
+
+if (process.argv[2] === "--child") {
+  await child(process.argv[3], process.argv[4], process.argv[5]);
+} else {
+  const extra = process.argv.slice(2).map((d) => resolve(d));
+  await main([join(here, "../dist"), ...extra]);
+}

@@ -1,0 +1,109 @@
+/**
+ * Reading a cache record without trusting what sits at its path.
+ *
+ * The record path is built from validated names, but the file there may be anything a
+ * hostile or careless writer left: a symlink to a file outside the cache (its content would
+ * be sent to plugins as prevResult), `/dev/zero` (an endless read), a FIFO (a read that never
+ * returns and holds a libuv thread-pool thread with it). So the record is opened with
+ * O_NOFOLLOW (its own last component only: a cache directory that is a symlink keeps
+ * working), O_NONBLOCK (opening a FIFO or a device returns at once) and O_NOCTTY, checked with
+ * fstat to be a regular file no larger than the cap, then read, between steps honouring the
+ * call's signal.
+ */
+import {
+  close as closeCallback,
+  constants,
+  fstat as fstatCallback,
+  open as openCallback,
+  read as readCallback,
+} from "node:fs";
+import { promisify } from "node:util";
+import { errnoCode } from "../internal/errno.js";
+
+const open = promisify(openCallback);
+const fstat = promisify(fstatCallback);
+const close = promisify(closeCallback);
+const read = promisify(readCallback);
+
+/**
+ * The largest record read. A plugin's output is capped at 16 MiB by default and a record holds
+ * it once more re-encoded (escaping can grow it) with the config in base64: far below this.
+ */
+export const MAX_CACHE_RECORD_BYTES = 128 * 1024 * 1024;
+
+// Windows has neither flag; there the plain open is what can be done.
+const openFlags =
+  constants.O_RDONLY |
+  (constants.O_NOFOLLOW ?? 0) |
+  (constants.O_NONBLOCK ?? 0) |
+  (constants.O_NOCTTY ?? 0);
+
+const CHUNK_BYTES = 4 * 1024 * 1024;
+
+/** What reading a record found. */
+export type RecordRead =
+  | { kind: "bytes"; bytes: Uint8Array }
+  /** Nothing readable there (missing, or a read error: upstream ignores those). */
+  | { kind: "none" }
+  /** Something that cannot be a record; `reason` completes `cache record <path> ...`. */
+  | { kind: "corrupt"; reason: string };
+
+function checkSignal(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason;
+}
+
+function kindName(stats: import("node:fs").Stats): string {
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isDirectory()) return "a directory";
+  return "not a regular file";
+}
+
+/**
+ * Reads the record at `path`. Rejects only with the signal's reason when the call is aborted;
+ * every other outcome is described in the result.
+ */
+export async function readRecord(
+  path: string,
+  signal?: AbortSignal,
+  maxBytes = MAX_CACHE_RECORD_BYTES,
+): Promise<RecordRead> {
+  checkSignal(signal);
+  let fd: number;
+  try {
+    fd = await open(path, openFlags);
+  } catch (error) {
+    const code = errnoCode(error);
+    // ELOOP: the record itself is a symlink. ENXIO: a socket (or a FIFO where opening fails).
+    if (code === "ELOOP") return { kind: "corrupt", reason: "is a symbolic link" };
+    if (code === "ENXIO") return { kind: "corrupt", reason: "is not a regular file" };
+    return { kind: "none" };
+  }
+  try {
+    checkSignal(signal);
+    const stats = await fstat(fd);
+    if (!stats.isFile()) {
+      return { kind: "corrupt", reason: `is ${kindName(stats)}, not a regular file` };
+    }
+    if (stats.size > maxBytes) {
+      return { kind: "corrupt", reason: `is larger than ${maxBytes} bytes` };
+    }
+    const buffer = Buffer.allocUnsafe(stats.size);
+    let filled = 0;
+    while (filled < buffer.length) {
+      checkSignal(signal);
+      const length = Math.min(CHUNK_BYTES, buffer.length - filled);
+      const { bytesRead } = await read(fd, buffer, filled, length, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    checkSignal(signal);
+    return { kind: "bytes", bytes: filled === buffer.length ? buffer : buffer.subarray(0, filled) };
+  } catch (error) {
+    if (signal?.aborted && error === signal.reason) throw error;
+    return { kind: "none" };
+  } finally {
+    await close(fd).catch(() => undefined);
+  }
+}
