@@ -56,6 +56,8 @@ export {
 export {
   diagnosticsChannelNames,
   type ExecMessage,
+  type PodMessage,
+  type PodOperation,
   type Verb,
   type VerbMessage,
   type VerbMethod,

@@ -40,12 +40,12 @@ import { validateNames } from "./validate-names.js";
 /** The trailing options of every call (upstream's `context.Context`). */
 export interface CallOptions {
   /** Aborting stops the plugin running (its process group) and rejects the call. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * W3C trace context passed to every plugin of the call as TRACEPARENT, TRACESTATE and
    * BAGGAGE (upstream main); dropped whole when the traceparent is malformed.
    */
-  traceContext?: TraceContext;
+  traceContext?: TraceContext | undefined;
 }
 
 /** How a {@link CNIConfig} finds plugins and where it keeps its cache. */

@@ -3,7 +3,9 @@
  * `NODE_DEBUG=libcni` lines (undici's lib/core/diagnostics.js is the model).
  *
  * - `libcni:verb`: each ADD, CHECK, DEL, GC and STATUS call of a CNIConfig;
- * - `libcni:exec`: each plugin run of RawExec.
+ * - `libcni:exec`: each plugin run of RawExec;
+ * - `libcni:pod`: each pod-level call of libcni/runtime's CNIRuntime (its verbs and plugin
+ *   runs publish on the two others, inside it).
  *
  * Their names and message shapes are a stable contract (README, "Observability"). Nothing is
  * built when nobody subscribes and the debug log is off: callers test {@link verbTraced} /
@@ -17,6 +19,7 @@ import type { TraceContext } from "./trace-context.js";
 export const diagnosticsChannelNames = {
   verb: "libcni:verb",
   exec: "libcni:exec",
+  pod: "libcni:pod",
 } as const;
 
 /** A CNIConfig verb. */
@@ -98,6 +101,31 @@ export interface ExecMessage {
   error?: unknown;
 }
 
+/** A pod-level call of libcni/runtime's CNIRuntime. */
+export type PodOperation = "setup" | "teardown" | "check" | "gc" | "status";
+
+/**
+ * The message of every `libcni:pod` event (the same object from `start` to `asyncEnd`).
+ * `result` (the call's value) or `error` is set by Node before `asyncStart`.
+ */
+export interface PodMessage {
+  /** The call: setupPod, teardownPod, checkPod, gc or status. */
+  readonly operation: PodOperation;
+  /** The pod's ID; "" for gc and status. */
+  readonly podID: string;
+  /** The call's trace context; a `start` subscriber may replace it (plugins get the result). */
+  traceContext: TraceContext | undefined;
+  /** Milliseconds from start to settlement; set before `asyncStart`. */
+  durationMs: number | undefined;
+  /** The call's value on success (Node's tracingChannel). */
+  result?: unknown;
+  /** The call's error on failure (Node's tracingChannel). */
+  error?: unknown;
+}
+
+const podChannel = diagnosticsChannel.tracingChannel<PodMessage, PodMessage>(
+  diagnosticsChannelNames.pod,
+);
 const verbChannel = diagnosticsChannel.tracingChannel<VerbMessage, VerbMessage>(
   diagnosticsChannelNames.verb,
 );
@@ -126,13 +154,21 @@ function errorText(error: unknown): string {
   return JSON.stringify(error instanceof Error ? error.message : String(error));
 }
 
+/** A message with the fields every traced call shares. */
+interface CallMessage {
+  traceContext: TraceContext | undefined;
+  durationMs: number | undefined;
+}
+
 /**
- * Runs `fn` as the verb of `message`: published on `libcni:verb` when subscribed, and one
- * debug line when it settles. `fn` gets the trace context to pass on (a subscriber's, if set).
+ * Runs `fn` as the call of `message` on `channel` when subscribed, then writes `line` with its
+ * outcome when the debug log is on. `fn` gets the trace context to pass on (a subscriber's).
  */
-export function traceVerb<T>(
-  message: VerbMessage,
+function traceCall<T, M extends CallMessage>(
+  channel: diagnosticsChannel.TracingChannel<M, M>,
+  message: M,
   fn: (traceContext: TraceContext | undefined) => Promise<T>,
+  line: (message: M, outcome: string) => void,
 ): Promise<T> {
   const start = performance.now();
   const body = async (): Promise<T> => {
@@ -142,17 +178,51 @@ export function traceVerb<T>(
       message.durationMs = ms(start);
     }
   };
-  const run = verbChannel.hasSubscribers ? verbChannel.tracePromise(body, message) : body();
+  const run = channel.hasSubscribers ? channel.tracePromise(body, message) : body();
   if (!debugEnabled) return run;
   return run.then(
     (value) => {
-      debugVerb(message, "ok");
+      line(message, "ok");
       return value;
     },
     (error: unknown) => {
-      debugVerb(message, `error error=${errorText(error)}`);
+      line(message, `error error=${errorText(error)}`);
       throw error;
     },
+  );
+}
+
+/**
+ * Runs `fn` as the verb of `message`: published on `libcni:verb` when subscribed, and one
+ * debug line when it settles. `fn` gets the trace context to pass on (a subscriber's, if set).
+ */
+export function traceVerb<T>(
+  message: VerbMessage,
+  fn: (traceContext: TraceContext | undefined) => Promise<T>,
+): Promise<T> {
+  return traceCall(verbChannel, message, fn, debugVerb);
+}
+
+/** True when a pod-level call must be traced (a `libcni:pod` subscriber or the debug log). */
+export function podTraced(): boolean {
+  return debugEnabled || podChannel.hasSubscribers;
+}
+
+/** Runs `fn` as the pod-level call of `message` on `libcni:pod` and the debug log. */
+export function tracePod<T>(
+  message: PodMessage,
+  fn: (traceContext: TraceContext | undefined) => Promise<T>,
+): Promise<T> {
+  return traceCall(podChannel, message, fn, debugPod);
+}
+
+function debugPod(m: PodMessage, outcome: string): void {
+  debug(
+    "pod %s pod=%s duration=%sms outcome=%s",
+    m.operation,
+    m.podID === "" ? "-" : m.podID,
+    m.durationMs,
+    outcome,
   );
 }
 

@@ -5,6 +5,7 @@
  * `execPluginWithResult(..., exec)`) to check what would be sent to a plugin and to script its
  * answer, without plugin executables on disk.
  */
+import type { TraceContext } from "../internal/trace-context.js";
 import { decodePluginInfo, type PluginInfo } from "../version/index.js";
 import type { CNIArgs } from "./args.js";
 import type { Exec } from "./exec.js";
@@ -20,6 +21,8 @@ export interface FakeExecPluginCall {
   environ: string[] | undefined;
   /** The call's AbortSignal, if any. */
   signal: AbortSignal | undefined;
+  /** The call's trace context, if any (RawExec would pass it as `TRACEPARENT`, ...). */
+  traceContext: TraceContext | undefined;
 }
 
 const toBytes = (value: string | Uint8Array): Uint8Array =>
@@ -43,6 +46,7 @@ export class FakeExec implements Exec {
       stdinData: new Uint8Array(),
       environ: undefined,
       signal: undefined,
+      traceContext: undefined,
     },
     returns: { resultBytes: new Uint8Array() },
   };
@@ -69,7 +73,13 @@ export class FakeExec implements Exec {
     environ: string[] | undefined,
     options: ExecOptions = {},
   ): Promise<Uint8Array> {
-    const call = { pluginPath, stdinData, environ, signal: options.signal };
+    const call = {
+      pluginPath,
+      stdinData,
+      environ,
+      signal: options.signal,
+      traceContext: options.traceContext,
+    };
     this.execPluginCall.received = call;
     this.calls.push(call);
     if (this.execPluginCall.handler !== undefined) {

@@ -48,12 +48,12 @@ export interface RawExecOptions {
 /** The per-call options every exec takes: an AbortSignal in place of Go's context. */
 export interface ExecOptions {
   /** Aborting stops the plugin (its whole process group) and rejects the call. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * W3C trace context passed to the plugin as TRACEPARENT, TRACESTATE and BAGGAGE (upstream
    * main's injectTraceContext); dropped whole when the traceparent is malformed.
    */
-  traceContext?: TraceContext;
+  traceContext?: TraceContext | undefined;
 }
 
 /** The default grace between SIGTERM and SIGKILL. */

@@ -21,7 +21,7 @@ export async function checkFromCache(
   for (const a of usable) {
     try {
       await withDeadline(a.network, "CHECK", ctx.timeout, ctx.signal, (signal) =>
-        ctx.cni.checkNetworkList(a.config, a.rt, { signal }),
+        ctx.cni.checkNetworkList(a.config, a.rt, { signal, traceContext: ctx.traceContext }),
       );
       checked.push({ network: a.network, ifName: a.ifName });
     } catch (error) {

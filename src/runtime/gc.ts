@@ -39,7 +39,7 @@ export async function collectGarbage(
     for (const a of usable.reverse()) {
       try {
         await withDeadline(a.network, "DEL", ctx.timeout, ctx.signal, (signal) =>
-          ctx.cni.delNetworkList(a.config, a.rt, { signal }),
+          ctx.cni.delNetworkList(a.config, a.rt, { signal, traceContext: ctx.traceContext }),
         );
         removed.push({ podID, network: a.network, ifName: a.ifName });
       } catch (error) {
@@ -57,7 +57,11 @@ export async function collectGarbage(
   for (const n of ctx.set?.networks ?? []) {
     try {
       await withDeadline(n.name, "GC", ctx.timeout, ctx.signal, (signal) =>
-        ctx.cni.gcNetworkList(n.config, { validAttachments: valid.get(n.name) ?? [] }, { signal }),
+        ctx.cni.gcNetworkList(
+          n.config,
+          { validAttachments: valid.get(n.name) ?? [] },
+          { signal, traceContext: ctx.traceContext },
+        ),
       );
     } catch (error) {
       failures.push({ network: n.name, ifName: "", error });

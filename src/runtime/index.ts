@@ -21,6 +21,7 @@ export {
   PodTeardownError,
   RuntimeGCError,
 } from "../errors.js";
+export type { PodMessage, PodOperation } from "../internal/diagnostics.js";
 export { compareIfNames } from "./cached.js";
 export {
   type Bandwidth,

@@ -5,7 +5,9 @@
  * reload never changes the networks under a pod's call. Its locks serialise the calls of one
  * pod and make GC exclusive (see locks.ts).
  */
+
 import { CNIConfig } from "../index.js";
+import { type PodOperation, podTraced, tracePod } from "../internal/diagnostics.js";
 import type { CapabilityStyle } from "./capabilities.js";
 import { checkFromCache } from "./check.js";
 import { collectGarbage, type GCReport } from "./gc.js";
@@ -100,6 +102,7 @@ export class CNIRuntime {
       set,
       timeout: options.timeout ?? this.options.timeout ?? 0,
       signal: options.signal,
+      traceContext: options.traceContext,
     };
   }
 
@@ -109,6 +112,10 @@ export class CNIRuntime {
    * @throws PodSetupError; NetworkNotFoundError or InterfaceNameError before anything runs.
    */
   async setupPod(pod: Pod, options: SetupOptions = {}): Promise<PodSetupResult> {
+    return this.traced("setup", pod.id, options, (o) => this.setup(pod, o));
+  }
+
+  private setup(pod: Pod, options: SetupOptions): Promise<PodSetupResult> {
     const set = this.current;
     const plan = planPod(set, pod, this.options.interfacePrefix, this.options.capabilityStyle);
     const ctx = { ...this.context(set, options), parallel: options.parallel ?? false };
@@ -124,8 +131,11 @@ export class CNIRuntime {
    */
   async teardownPod(pod: PodRef, options: PodCallOptions = {}): Promise<RemovedAttachment[]> {
     const id = podID(pod);
-    const ctx = this.context(this.current, options);
-    return withLock(this.locks.pod(id, options.signal), () => teardownFromCache(ctx, id));
+    return this.traced("teardown", id, options, (o) =>
+      withLock(this.locks.pod(id, o.signal), () =>
+        teardownFromCache(this.context(this.current, o), id),
+      ),
+    );
   }
 
   /**
@@ -134,13 +144,18 @@ export class CNIRuntime {
    */
   async checkPod(pod: PodRef, options: PodCallOptions = {}): Promise<RemovedAttachment[]> {
     const id = podID(pod);
-    const ctx = this.context(this.current, options);
-    return withLock(this.locks.pod(id, options.signal), () => checkFromCache(ctx, id));
+    return this.traced("check", id, options, (o) =>
+      withLock(this.locks.pod(id, o.signal), () =>
+        checkFromCache(this.context(this.current, o), id),
+      ),
+    );
   }
 
   /** STATUS of every network; ready when at least `minReady` (default 1) are. */
   async status(options: PodCallOptions & { minReady?: number } = {}): Promise<StatusReport> {
-    return networkStatus(this.context(this.current, options), options.minReady ?? 1);
+    return this.traced("status", "", options, (o) =>
+      networkStatus(this.context(this.current, o), o.minReady ?? 1),
+    );
   }
 
   /**
@@ -150,8 +165,32 @@ export class CNIRuntime {
    */
   async gc(validPods: Iterable<PodRef>, options: PodCallOptions = {}): Promise<GCReport> {
     const valid = new Set([...validPods].map(podID));
-    return withLock(this.locks.exclusive(options.signal), () =>
-      collectGarbage(this.context(this.current, options), valid),
+    return this.traced("gc", "", options, (o) =>
+      withLock(this.locks.exclusive(o.signal), () =>
+        collectGarbage(this.context(this.current, o), valid),
+      ),
+    );
+  }
+
+  /**
+   * Runs a pod-level call on `libcni:pod` and the debug log when someone listens (else the
+   * plain path); a `start` subscriber's trace context replaces the caller's.
+   */
+  private traced<O extends PodCallOptions, T>(
+    operation: PodOperation,
+    id: string,
+    options: O,
+    fn: (options: O) => Promise<T>,
+  ): Promise<T> {
+    if (!podTraced()) return fn(options);
+    const message = {
+      operation,
+      podID: id,
+      traceContext: options.traceContext,
+      durationMs: undefined,
+    };
+    return tracePod(message, (traceContext) =>
+      fn(traceContext === options.traceContext ? options : { ...options, traceContext }),
     );
   }
 

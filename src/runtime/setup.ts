@@ -12,6 +12,7 @@
 
 import { type NetworkFailure, PodSetupError } from "../errors.js";
 import type { CNIConfig, Result } from "../index.js";
+import type { TraceContext } from "../internal/trace-context.js";
 import { withDeadline } from "./deadline.js";
 import type { PlannedAttachment } from "./plan.js";
 import { type PodSetupResult, summarize } from "./summary.js";
@@ -21,25 +22,27 @@ export interface SetupContext {
   readonly cni: CNIConfig;
   readonly timeout: number;
   readonly signal: AbortSignal | undefined;
+  /** Passed to every plugin of the call (`TRACEPARENT`, ...). */
+  readonly traceContext: TraceContext | undefined;
   readonly parallel: boolean;
 }
 
 function add(ctx: SetupContext, a: PlannedAttachment): Promise<Result | undefined> {
   return withDeadline(a.network.name, "ADD", ctx.timeout, ctx.signal, (signal) =>
-    ctx.cni.addNetworkList(a.network.config, a.rt, { signal }),
+    ctx.cni.addNetworkList(a.network.config, a.rt, { signal, traceContext: ctx.traceContext }),
   );
 }
 
 /** DELs `tried` in reverse order; returns the DELs that failed. */
 export async function rollback(
-  ctx: Pick<SetupContext, "cni" | "timeout">,
+  ctx: Pick<SetupContext, "cni" | "timeout" | "traceContext">,
   tried: readonly PlannedAttachment[],
 ): Promise<NetworkFailure[]> {
   const failures: NetworkFailure[] = [];
   for (const a of [...tried].reverse()) {
     try {
       await withDeadline(a.network.name, "DEL", ctx.timeout, undefined, (signal) =>
-        ctx.cni.delNetworkList(a.network.config, a.rt, { signal }),
+        ctx.cni.delNetworkList(a.network.config, a.rt, { signal, traceContext: ctx.traceContext }),
       );
     } catch (error) {
       failures.push({ network: a.network.name, ifName: a.ifName, error });

@@ -35,7 +35,7 @@ export async function networkStatus(
     networks.map(async (n): Promise<NetworkStatus> => {
       try {
         await withDeadline(n.name, "STATUS", ctx.timeout, ctx.signal, (signal) =>
-          ctx.cni.getStatusNetworkList(n.config, { signal }),
+          ctx.cni.getStatusNetworkList(n.config, { signal, traceContext: ctx.traceContext }),
         );
         return { network: n.name, ready: true };
       } catch (error) {

@@ -10,6 +10,7 @@
 
 import { type NetworkFailure, PodTeardownError } from "../errors.js";
 import type { CNIConfig } from "../index.js";
+import type { TraceContext } from "../internal/trace-context.js";
 import { cachedAttachments } from "./cached.js";
 import { withDeadline } from "./deadline.js";
 import type { NetworkSet } from "./load.js";
@@ -20,6 +21,8 @@ export interface CacheCallContext {
   readonly set: NetworkSet | undefined;
   readonly timeout: number;
   readonly signal: AbortSignal | undefined;
+  /** Passed to every plugin of the call (`TRACEPARENT`, ...). */
+  readonly traceContext: TraceContext | undefined;
 }
 
 /** One attachment a teardown removed. */
@@ -39,7 +42,7 @@ export async function teardownFromCache(
   for (const a of usable.reverse()) {
     try {
       await withDeadline(a.network, "DEL", ctx.timeout, ctx.signal, (signal) =>
-        ctx.cni.delNetworkList(a.config, a.rt, { signal }),
+        ctx.cni.delNetworkList(a.config, a.rt, { signal, traceContext: ctx.traceContext }),
       );
       removed.push({ network: a.network, ifName: a.ifName });
     } catch (error) {

@@ -3,6 +3,7 @@
  * describes them, and the options of each call.
  */
 import type { NetworkConfigList } from "../index.js";
+import type { TraceContext } from "../internal/trace-context.js";
 import type { CapabilityArgs } from "./capabilities.js";
 
 /** One network of the set: a conf-dir file's list (or the built-in loopback). */
@@ -66,7 +67,9 @@ export type PodRef = string | { readonly id: string };
 /** Options of one pod-level call. */
 export interface PodCallOptions {
   /** Aborts the call; a setup is still rolled back (the rollback ignores this signal). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
+  /** W3C trace context passed to every plugin the call runs (as CNIConfig's `traceContext`). */
+  traceContext?: TraceContext | undefined;
   /** Per-network time limit in ms, overriding the runtime's `timeout` (0: none). */
   timeout?: number;
 }

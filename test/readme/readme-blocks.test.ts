@@ -1,7 +1,8 @@
 /**
  * Every ```ts / ```js block of README.md compiles, as a user's file would, against the built
  * package: each block is a file in a temporary project whose node_modules/libcni is this
- * repository (so `libcni/...` resolves through package.json's `exports` to dist/), type-checked
+ * repository (so `libcni/...` resolves through package.json's `exports` to dist/; the
+ * devDependency `@opentelemetry/api` is linked beside it for the observability example), type-checked
  * with `strict`, `exactOptionalPropertyTypes` and `module: nodenext` (JavaScript blocks with
  * `checkJs`). A block that does not compile fails here with tsc's message and the README line.
  * `npm test` builds dist/ before the suite.
@@ -45,6 +46,9 @@ beforeAll(async () => {
   );
   await mkdir(join(project, "node_modules"));
   await symlink(repo, join(project, "node_modules", "libcni"), "dir");
+  // The observability example imports OpenTelemetry's API, as a user's project would have it.
+  const otel = join(repo, "node_modules", "@opentelemetry");
+  await symlink(otel, join(project, "node_modules", "@opentelemetry"), "dir");
   const files = blocks.map((b) => join(project, b.fileName));
   await Promise.all(blocks.map((b, i) => writeFile(files[i] as string, b.code)));
 

@@ -20,6 +20,8 @@ export interface Call {
   args: string;
   stdin: string;
   config: Record<string, unknown>;
+  /** The trace context the call was given (a real plugin gets it as TRACEPARENT, ...). */
+  traceparent: string | undefined;
 }
 
 function envOf(environ: string[] | undefined): Record<string, string> {
@@ -74,6 +76,7 @@ export class FakePlugins {
       args: env.CNI_ARGS ?? "",
       stdin,
       config,
+      traceparent: exec.traceContext?.traceparent,
     };
     if (call.command === "VERSION") {
       return '{"cniVersion":"1.1.0","supportedVersions":["0.3.1","0.4.0","1.0.0","1.1.0"]}';
