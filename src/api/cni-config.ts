@@ -13,7 +13,7 @@
  */
 import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
 import { compareUTF8 } from "../encoding/json.js";
-import { CheckNotSupportedError, MultiError, WrappedError } from "../errors.js";
+import { CacheWriteError, CheckNotSupportedError, MultiError, WrappedError } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import type { Exec } from "../invoke/index.js";
@@ -174,8 +174,10 @@ export class CNIConfig {
    * ADD: runs the list's plugins in order, each result the next one's `prevResult`, then caches
    * the final result (upstream `AddNetworkList`). Undefined only for a list without plugins.
    * @throws PluginChainError `plugin type="<t>" name="<n>" failed (add): ...` (the cause holds
-   *   the plugin's or the validation's error); WrappedError `failed to set network "<n>" cached
-   *   result: ...`. Nothing is cached unless every plugin succeeded.
+   *   the plugin's or the validation's error); CacheWriteError `failed to set network "<n>"
+   *   cached result: ... (the plugins succeeded: ...)` when every plugin succeeded but the
+   *   record could not be written (the attachment is up: DEL it). Nothing is cached unless
+   *   every plugin succeeded.
    */
   async addNetworkList(
     list: NetworkConfigList,
@@ -195,7 +197,12 @@ export class CNIConfig {
       try {
         await this.cacheAdd(result, list.bytes, list.name, rt);
       } catch (error) {
-        throw new WrappedError(`failed to set network ${goQuote(list.name)} cached result`, error);
+        // The plugins configured the attachment: say so, or a caller retrying ADD leaks it.
+        throw new CacheWriteError(
+          { network: list.name, containerID: rt.containerID, ifName: rt.ifName },
+          result,
+          error,
+        );
       }
       return result;
     });
@@ -269,7 +276,7 @@ export class CNIConfig {
 
   /**
    * ADD of a single plugin configuration (upstream `AddNetwork`); errors are not wrapped.
-   * @throws the plugin's or the validation's error; WrappedError `failed to set network ...`.
+   * @throws the plugin's or the validation's error; CacheWriteError `failed to set network ...`.
    */
   async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
     const { signal } = options;
@@ -279,7 +286,11 @@ export class CNIConfig {
       try {
         await this.cacheAdd(result, net.bytes, name, rt);
       } catch (error) {
-        throw new WrappedError(`failed to set network ${goQuote(name)} cached result`, error);
+        throw new CacheWriteError(
+          { network: name, containerID: rt.containerID, ifName: rt.ifName },
+          result,
+          error,
+        );
       }
       return result;
     });
