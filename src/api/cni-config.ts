@@ -29,6 +29,13 @@ import {
 } from "./cache.js";
 import { encodeCacheRecord } from "./cache-record.js";
 import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
+import {
+  checkGCArgs,
+  checkNetworkList,
+  checkPluginConfig,
+  checkRuntimeConf,
+  checkString,
+} from "./check-args.js";
 import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
 import { lockAttachment, lockNetwork, withLock } from "./lock.js";
@@ -184,6 +191,8 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<Result | undefined> {
+    checkNetworkList(list);
+    checkRuntimeConf(rt);
     const { signal } = options;
     return withLock(this.lock(list.name, rt, signal), async () => {
       let result: Result | undefined;
@@ -220,6 +229,8 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<void> {
+    checkNetworkList(list);
+    checkRuntimeConf(rt);
     const { signal } = options;
     validateNames(list.name, rt);
     if (!greaterThanOrEqualTo(list.cniVersion, "0.4.0"))
@@ -269,6 +280,8 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<void> {
+    checkNetworkList(list);
+    checkRuntimeConf(rt);
     const { signal } = options;
     validateNames(list.name, rt);
     await withLock(this.lock(list.name, rt, signal), () => this.delListUnlocked(list, rt, options));
@@ -279,6 +292,8 @@ export class CNIConfig {
    * @throws the plugin's or the validation's error; CacheWriteError `failed to set network ...`.
    */
   async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
+    checkPluginConfig(net);
+    checkRuntimeConf(rt);
     const { signal } = options;
     const { name, cniVersion } = net.network;
     return withLock(this.lock(name, rt, signal), async () => {
@@ -301,6 +316,8 @@ export class CNIConfig {
    * @throws as {@link CNIConfig.checkNetworkList}.
    */
   async checkNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
+    checkPluginConfig(net);
+    checkRuntimeConf(rt);
     const { signal } = options;
     const { name, cniVersion } = net.network;
     validateNames(name, rt);
@@ -316,6 +333,8 @@ export class CNIConfig {
    * wrapped. Cache handling as {@link CNIConfig.delNetworkList}.
    */
   async delNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
+    checkPluginConfig(net);
+    checkRuntimeConf(rt);
     const { signal } = options;
     const { name, cniVersion } = net.network;
     validateNames(name, rt);
@@ -335,6 +354,8 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<Result | undefined> {
+    checkNetworkList(list);
+    checkRuntimeConf(rt);
     return getCachedResult(this.getCacheDir(rt), list.name, list.cniVersion, rt, options);
   }
 
@@ -344,6 +365,8 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<Result | undefined> {
+    checkPluginConfig(net);
+    checkRuntimeConf(rt);
     const { name, cniVersion } = net.network;
     return getCachedResult(this.getCacheDir(rt), name, cniVersion, rt, options);
   }
@@ -358,6 +381,8 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
+    checkNetworkList(list);
+    checkRuntimeConf(rt);
     return getCachedConfig(this.getCacheDir(rt), list.name, rt, options.signal);
   }
 
@@ -367,6 +392,8 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
+    checkPluginConfig(net);
+    checkRuntimeConf(rt);
     return getCachedConfig(this.getCacheDir(rt), net.network.name, rt, options.signal);
   }
 
@@ -378,6 +405,7 @@ export class CNIConfig {
     containerID: string,
     _options: CallOptions = {},
   ): Promise<NetworkAttachment[]> {
+    checkString(containerID, "containerID");
     return listCachedAttachments(this.getCacheDir({}), containerID);
   }
 
@@ -388,6 +416,7 @@ export class CNIConfig {
    * @throws MultiError `[<error> <error> ...]` with every plugin's error.
    */
   async validateNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<string[]> {
+    checkNetworkList(list);
     const errors: unknown[] = [];
     const caps = new Set<string>();
     for (const net of list.plugins) {
@@ -409,6 +438,7 @@ export class CNIConfig {
    * `ValidateNetwork`); its error is thrown as is.
    */
   async validateNetwork(net: PluginConfig, options: CallOptions = {}): Promise<string[]> {
+    checkPluginConfig(net);
     const caps = Object.entries(net.network.capabilities ?? {})
       .filter(([, enabled]) => enabled)
       .map(([cap]) => cap)
@@ -419,6 +449,7 @@ export class CNIConfig {
 
   /** The versions a plugin supports, from its VERSION command (upstream `GetVersionInfo`). */
   async getVersionInfo(pluginType: string, options: CallOptions = {}): Promise<PluginInfo> {
+    checkString(pluginType, "pluginType");
     return this.runner.versionInfo(pluginType, options.signal);
   }
 
@@ -436,6 +467,8 @@ export class CNIConfig {
     args?: GCArgs,
     options: CallOptions = {},
   ): Promise<void> {
+    checkNetworkList(list);
+    checkGCArgs(args);
     const { signal } = options;
     if (list.disableGC) return;
     const invalid = validateNetworkName(list.name);
@@ -460,6 +493,7 @@ export class CNIConfig {
    * @throws the version's parse error (upstream ignores it and reports success).
    */
   async getStatusNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<void> {
+    checkNetworkList(list);
     if (!greaterThanOrEqualTo(list.cniVersion, "1.1.0")) return;
     const inject = { name: list.name, cniVersion: list.cniVersion };
     for (const plugin of list.plugins) {
