@@ -104,7 +104,11 @@ export function checkGCArgs(args: unknown, path = "gcArgs"): asserts args is GCA
 
 /** One PluginConfig, as networkPluginConfFromBytes or a list's `plugins` gives it. */
 export function checkPluginConfig(net: unknown, path = "net"): asserts net is PluginConfig {
-  const obj = object(net, path, "a PluginConfig object (from networkPluginConfFromBytes)");
+  const what = "a PluginConfig ({ network, bytes }, as networkPluginConfFromBytes returns)";
+  const obj = object(net, path, what);
+  // A raw plugin object (`{ type: "bridge" }`) is the likely mistake: name the entry itself.
+  if (obj.network === undefined && obj.bytes === undefined)
+    fail(path, what, net, " without network and bytes");
   const network = object(obj.network, `${path}.network`, "the decoded plugin configuration");
   for (const key of ["name", "cniVersion", "type"]) requiredString(network, key, `${path}.network`);
   if (!(obj.bytes instanceof Uint8Array)) fail(`${path}.bytes`, "a Uint8Array", obj.bytes);
