@@ -10,6 +10,7 @@ import { readdir, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { compareUTF8 } from "../encoding/json.js";
+import { InvalidArgumentError } from "../errors.js";
 import { errnoCode } from "../internal/errno.js";
 import { goQuote } from "../internal/go-quote.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
@@ -46,7 +47,9 @@ export function cacheFilePath(
   ifName: string,
 ): string {
   if (netName === "" || containerID === "" || ifName === "") {
-    throw new Error(
+    const argument = netName === "" ? "netName" : containerID === "" ? "containerID" : "ifName";
+    throw new InvalidArgumentError(
+      argument,
       `cache file path requires network name (${goQuote(netName)}), container ID (${goQuote(containerID)}), and interface name (${goQuote(ifName)})`,
     );
   }

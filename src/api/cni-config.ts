@@ -13,7 +13,7 @@
  */
 import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
 import { compareUTF8 } from "../encoding/json.js";
-import { CheckNotSupportedError, MultiError, WrappedError } from "../errors.js";
+import { CacheWriteError, CheckNotSupportedError, MultiError, WrappedError } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import type { Exec } from "../invoke/index.js";
@@ -29,6 +29,13 @@ import {
 } from "./cache.js";
 import { encodeCacheRecord } from "./cache-record.js";
 import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
+import {
+  checkGCArgs,
+  checkNetworkList,
+  checkPluginConfig,
+  checkRuntimeConf,
+  checkString,
+} from "./check-args.js";
 import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
 import { lockAttachment, lockNetwork, withLock } from "./lock.js";
@@ -174,14 +181,18 @@ export class CNIConfig {
    * ADD: runs the list's plugins in order, each result the next one's `prevResult`, then caches
    * the final result (upstream `AddNetworkList`). Undefined only for a list without plugins.
    * @throws PluginChainError `plugin type="<t>" name="<n>" failed (add): ...` (the cause holds
-   *   the plugin's or the validation's error); WrappedError `failed to set network "<n>" cached
-   *   result: ...`. Nothing is cached unless every plugin succeeded.
+   *   the plugin's or the validation's error); CacheWriteError `failed to set network "<n>"
+   *   cached result: ... (the plugins succeeded: ...)` when every plugin succeeded but the
+   *   record could not be written (the attachment is up: DEL it). Nothing is cached unless
+   *   every plugin succeeded.
    */
   async addNetworkList(
     list: NetworkConfigList,
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<Result | undefined> {
+    checkNetworkList(list);
+    checkRuntimeConf(rt);
     const { signal } = options;
     return withLock(this.lock(list.name, rt, signal), async () => {
       let result: Result | undefined;
@@ -195,7 +206,12 @@ export class CNIConfig {
       try {
         await this.cacheAdd(result, list.bytes, list.name, rt);
       } catch (error) {
-        throw new WrappedError(`failed to set network ${goQuote(list.name)} cached result`, error);
+        // The plugins configured the attachment: say so, or a caller retrying ADD leaks it.
+        throw new CacheWriteError(
+          { network: list.name, containerID: rt.containerID, ifName: rt.ifName },
+          result,
+          error,
+        );
       }
       return result;
     });
@@ -213,6 +229,8 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<void> {
+    checkNetworkList(list);
+    checkRuntimeConf(rt);
     const { signal } = options;
     validateNames(list.name, rt);
     if (!greaterThanOrEqualTo(list.cniVersion, "0.4.0"))
@@ -262,6 +280,8 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<void> {
+    checkNetworkList(list);
+    checkRuntimeConf(rt);
     const { signal } = options;
     validateNames(list.name, rt);
     await withLock(this.lock(list.name, rt, signal), () => this.delListUnlocked(list, rt, options));
@@ -269,9 +289,11 @@ export class CNIConfig {
 
   /**
    * ADD of a single plugin configuration (upstream `AddNetwork`); errors are not wrapped.
-   * @throws the plugin's or the validation's error; WrappedError `failed to set network ...`.
+   * @throws the plugin's or the validation's error; CacheWriteError `failed to set network ...`.
    */
   async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
+    checkPluginConfig(net);
+    checkRuntimeConf(rt);
     const { signal } = options;
     const { name, cniVersion } = net.network;
     return withLock(this.lock(name, rt, signal), async () => {
@@ -279,7 +301,11 @@ export class CNIConfig {
       try {
         await this.cacheAdd(result, net.bytes, name, rt);
       } catch (error) {
-        throw new WrappedError(`failed to set network ${goQuote(name)} cached result`, error);
+        throw new CacheWriteError(
+          { network: name, containerID: rt.containerID, ifName: rt.ifName },
+          result,
+          error,
+        );
       }
       return result;
     });
@@ -290,6 +316,8 @@ export class CNIConfig {
    * @throws as {@link CNIConfig.checkNetworkList}.
    */
   async checkNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
+    checkPluginConfig(net);
+    checkRuntimeConf(rt);
     const { signal } = options;
     const { name, cniVersion } = net.network;
     validateNames(name, rt);
@@ -305,6 +333,8 @@ export class CNIConfig {
    * wrapped. Cache handling as {@link CNIConfig.delNetworkList}.
    */
   async delNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
+    checkPluginConfig(net);
+    checkRuntimeConf(rt);
     const { signal } = options;
     const { name, cniVersion } = net.network;
     validateNames(name, rt);
@@ -324,6 +354,8 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<Result | undefined> {
+    checkNetworkList(list);
+    checkRuntimeConf(rt);
     return getCachedResult(this.getCacheDir(rt), list.name, list.cniVersion, rt, options);
   }
 
@@ -333,6 +365,8 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<Result | undefined> {
+    checkPluginConfig(net);
+    checkRuntimeConf(rt);
     const { name, cniVersion } = net.network;
     return getCachedResult(this.getCacheDir(rt), name, cniVersion, rt, options);
   }
@@ -347,6 +381,8 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
+    checkNetworkList(list);
+    checkRuntimeConf(rt);
     return getCachedConfig(this.getCacheDir(rt), list.name, rt, options.signal);
   }
 
@@ -356,6 +392,8 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
+    checkPluginConfig(net);
+    checkRuntimeConf(rt);
     return getCachedConfig(this.getCacheDir(rt), net.network.name, rt, options.signal);
   }
 
@@ -367,6 +405,7 @@ export class CNIConfig {
     containerID: string,
     _options: CallOptions = {},
   ): Promise<NetworkAttachment[]> {
+    checkString(containerID, "containerID");
     return listCachedAttachments(this.getCacheDir({}), containerID);
   }
 
@@ -377,6 +416,7 @@ export class CNIConfig {
    * @throws MultiError `[<error> <error> ...]` with every plugin's error.
    */
   async validateNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<string[]> {
+    checkNetworkList(list);
     const errors: unknown[] = [];
     const caps = new Set<string>();
     for (const net of list.plugins) {
@@ -398,6 +438,7 @@ export class CNIConfig {
    * `ValidateNetwork`); its error is thrown as is.
    */
   async validateNetwork(net: PluginConfig, options: CallOptions = {}): Promise<string[]> {
+    checkPluginConfig(net);
     const caps = Object.entries(net.network.capabilities ?? {})
       .filter(([, enabled]) => enabled)
       .map(([cap]) => cap)
@@ -408,6 +449,7 @@ export class CNIConfig {
 
   /** The versions a plugin supports, from its VERSION command (upstream `GetVersionInfo`). */
   async getVersionInfo(pluginType: string, options: CallOptions = {}): Promise<PluginInfo> {
+    checkString(pluginType, "pluginType");
     return this.runner.versionInfo(pluginType, options.signal);
   }
 
@@ -425,6 +467,8 @@ export class CNIConfig {
     args?: GCArgs,
     options: CallOptions = {},
   ): Promise<void> {
+    checkNetworkList(list);
+    checkGCArgs(args);
     const { signal } = options;
     if (list.disableGC) return;
     const invalid = validateNetworkName(list.name);
@@ -449,6 +493,7 @@ export class CNIConfig {
    * @throws the version's parse error (upstream ignores it and reports success).
    */
   async getStatusNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<void> {
+    checkNetworkList(list);
     if (!greaterThanOrEqualTo(list.cniVersion, "1.1.0")) return;
     const inject = { name: list.name, cniVersion: list.cniVersion };
     for (const plugin of list.plugins) {

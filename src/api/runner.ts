@@ -5,7 +5,7 @@
  * environment.
  */
 import type { PluginConfig } from "../conf/index.js";
-import { goQuote } from "../internal/go-quote.js";
+import { PluginVersionError } from "../errors.js";
 import {
   Args,
   defaultExec,
@@ -138,7 +138,7 @@ export class PluginRunner {
     const wanted = expectedVersion === "" ? "0.1.0" : expectedVersion;
     const info = await this.versionInfo(pluginType, signal);
     if (!info.supportedVersions().includes(wanted)) {
-      throw new Error(`plugin ${pluginType} does not support config version ${goQuote(wanted)}`);
+      throw new PluginVersionError(pluginType, wanted);
     }
   }
 }

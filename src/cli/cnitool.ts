@@ -8,7 +8,7 @@ import { CNIConfig, type NetworkAttachment } from "../api/index.js";
 import { lintNetworkList, loadNetworkConf, type NetworkConfigList } from "../conf/index.js";
 import { marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
-import { messageOf } from "../errors.js";
+import { InvalidArgumentError, messageOf } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
 import {
   argsMinusFirst,
@@ -229,7 +229,8 @@ export function parseValid(text: string): {
     validAttachments: entries.map((entry) => {
       const at = entry.lastIndexOf(":");
       if (at <= 0 || at === entry.length - 1) {
-        throw new Error(
+        throw new InvalidArgumentError(
+          "--valid",
           `invalid --valid attachment ${goQuote(entry)}: want <container-id>:<ifname>`,
         );
       }

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { parseJSON } from "../encoding/parse.js";
+import { ArgsError, UnmarshalTypeError } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
 
 /** Upstream's default configuration directory. */
@@ -23,7 +24,7 @@ export function parseCNIArgsPairs(text: string): [string, string][] {
   return text.split(";").map((pair) => {
     const kv = pair.split("=");
     if (kv.length !== 2 || kv[0] === "" || kv[1] === "") {
-      throw new Error(`invalid CNI_ARGS pair ${goQuote(pair)}`);
+      throw new ArgsError(`invalid CNI_ARGS pair ${goQuote(pair)}`);
     }
     return [kv[0], kv[1]];
   });
@@ -42,7 +43,7 @@ export function parseCapabilityArgs(text: string): Record<string, unknown> | und
       : typeof value === "boolean"
         ? "bool"
         : typeof value;
-    throw new Error(`json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`);
+    throw new UnmarshalTypeError(kind, "map[string]interface {}");
   }
   return value as Record<string, unknown>;
 }

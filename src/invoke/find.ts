@@ -8,7 +8,7 @@
 import { stat as statCallback } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { promisify } from "node:util";
-import { goQuote } from "../internal/go-quote.js";
+import { PluginLookupError, PluginNotFoundError } from "../errors.js";
 
 /** File name extensions tried for each plugin, as upstream: `[""]`, plus `.exe` on Windows. */
 export const executableFileExtensions: readonly string[] =
@@ -33,11 +33,11 @@ async function isRegularFile(path: string): Promise<boolean> {
  * `no paths provided`, `failed to find plugin "<n>" in path [<p1> <p2>]`.
  */
 export async function findInPath(plugin: string, paths: readonly string[]): Promise<string> {
-  if (plugin === "") throw new Error("no plugin name provided");
+  if (plugin === "") throw new PluginLookupError("no plugin name provided");
   if (plugin.includes(sep) || plugin.includes("/")) {
-    throw new Error(`invalid plugin name: ${plugin}`);
+    throw new PluginLookupError(`invalid plugin name: ${plugin}`);
   }
-  if (paths.length === 0) throw new Error("no paths provided");
+  if (paths.length === 0) throw new PluginLookupError("no paths provided");
 
   for (const dir of paths) {
     for (const ext of executableFileExtensions) {
@@ -47,7 +47,7 @@ export async function findInPath(plugin: string, paths: readonly string[]): Prom
       if (await isRegularFile(fullPath)) return resolve(fullPath);
     }
   }
-  throw new Error(`failed to find plugin ${goQuote(plugin)} in path [${paths.join(" ")}]`);
+  throw new PluginNotFoundError(plugin, paths);
 }
 
 /** Splits a `:`-separated search path as Go's filepath.SplitList: `""` gives no entries. */

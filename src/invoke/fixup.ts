@@ -7,6 +7,7 @@
  */
 import { marshal } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
+import { UnmarshalTypeError } from "../errors.js";
 import { CNIError, ErrDecodingFailure } from "../types/error.js";
 import { configDecoder } from "../version/index.js";
 
@@ -44,9 +45,7 @@ export function fixupResultVersion(netconf: Uint8Array, result: Uint8Array): Fix
   try {
     raw = parseJSON(result);
     if (raw !== null && (typeof raw !== "object" || Array.isArray(raw))) {
-      throw new Error(
-        `json: cannot unmarshal ${jsonKind(raw)} into Go value of type map[string]interface {}`,
-      );
+      throw new UnmarshalTypeError(jsonKind(raw), "map[string]interface {}");
     }
   } catch (error) {
     throw new CNIError(

@@ -2,6 +2,7 @@
  * Running a plugin executable and turning its failure into an error (upstream RawExec).
  */
 
+import { InvalidArgumentError, isTimeoutReason, messageOf, PluginAbortedError } from "../errors.js";
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";
 import { abortText, exitStatusText, signalText, startErrorText } from "../internal/exec-text.js";
 import {
@@ -73,14 +74,24 @@ function envObject(env: readonly string[] | undefined): Record<string, string> |
   return out;
 }
 
+/**
+ * What stopped the run, appended to upstream's text: Go says only `signal: terminated` or
+ * `context canceled`, which does not tell a caller that its own signal fired.
+ */
+function abortSuffix(signal: AbortSignal): string {
+  return isTimeoutReason(signal.reason)
+    ? " (timed out)"
+    : ` (aborted: ${messageOf(signal.reason)})`;
+}
+
 function abortError(
   pluginPath: string,
   signal: AbortSignal,
   outcome?: RunOutcome,
-): PluginExecError {
-  return new PluginExecError(
+): PluginAbortedError {
+  return new PluginAbortedError(
     ErrUnknown,
-    `netplugin failed with no error message: ${outcome === undefined ? abortText(signal) : runText(outcome, signal)}`,
+    `netplugin failed with no error message: ${outcome === undefined ? abortText(signal) : runText(outcome, signal)}${abortSuffix(signal)}`,
     "",
     {
       pluginPath,
@@ -110,7 +121,10 @@ function runText(outcome: RunOutcome, signal: AbortSignal | undefined): string {
 // A bad option would otherwise surface later as a confusing timer or buffer behaviour.
 function count(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`RawExec option ${name} must be a non-negative integer, got ${value}`);
+    throw new InvalidArgumentError(
+      name,
+      `RawExec option ${name} must be a non-negative integer, got ${value}`,
+    );
   }
   return value;
 }

@@ -5,6 +5,7 @@
 
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
+import { UnmarshalTypeError } from "../errors.js";
 import { CNIError, ErrDecodingFailure, ErrInvalidNetworkConfig } from "../types/error.js";
 import { validateNetworkName } from "../utils/index.js";
 
@@ -24,9 +25,7 @@ function decodeName(stdinData: Uint8Array): string {
   // Go decodes a top-level null into a struct as a no-op.
   if (value === null) return "";
   if (typeof value !== "object" || Array.isArray(value)) {
-    throw new Error(
-      `json: cannot unmarshal ${jsonKind(value)} into Go value of type ${anonymousType}`,
-    );
+    throw new UnmarshalTypeError(jsonKind(value), anonymousType);
   }
   return nameOnly.decode(value).name ?? "";
 }

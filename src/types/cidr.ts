@@ -4,6 +4,7 @@
  * unlike `net.ParseCIDR`, keeps the host bits ("10.1.2.3/24" stays "10.1.2.3/24"), since a
  * result's `address` names the interface's own address, not its subnet.
  */
+import { InvalidArgumentError } from "../errors.js";
 import { hexString, IPv4len, IPv6len, ipTo4, ipToString, ParseError, parseIP } from "./ip.js";
 
 /** Go's `net.IPNet`: `ip` (4 or 16 bytes) and `mask` (4 or 16 bytes). Empty = Go's zero value. */
@@ -22,7 +23,7 @@ export function zeroIPNet(): IPNet {
 /** Go's `net.CIDRMask(ones, bits)`: `ones` leading 1 bits out of `bits` (32 or 128). */
 export function cidrMask(ones: number, bits: number): Uint8Array {
   if ((bits !== 8 * IPv4len && bits !== 8 * IPv6len) || ones < 0 || ones > bits) {
-    throw new RangeError(`invalid mask /${ones} of ${bits} bits`);
+    throw new InvalidArgumentError("ones", `invalid mask /${ones} of ${bits} bits`);
   }
   const mask = new Uint8Array(bits / 8);
   let n = ones;

@@ -7,6 +7,7 @@
  */
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
+import { UnmarshalTypeError } from "../errors.js";
 import { findCreator } from "./convert.js";
 import { DecodeVersionError, type Result } from "./result.js";
 
@@ -25,9 +26,7 @@ function versionOf(value: unknown): string {
       : typeof value === "boolean"
         ? "bool"
         : typeof value;
-    throw new DecodeVersionError(
-      new Error(`json: cannot unmarshal ${kind} into Go value of type ${anonymousVersionStruct}`),
-    );
+    throw new DecodeVersionError(new UnmarshalTypeError(kind, anonymousVersionStruct));
   }
   try {
     return versionDecoder.decode(value ?? {}).cniVersion || "0.1.0";

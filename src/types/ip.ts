@@ -6,7 +6,7 @@
  * addresses lower-case with the longest run (of two or more) of zero groups compressed.
  * Results carry addresses this way so that what Go prints, this library prints.
  */
-import { ParseError } from "../errors.js";
+import { ParseError, UnsupportedValueError } from "../errors.js";
 
 export { ParseError } from "../errors.js";
 
@@ -192,7 +192,7 @@ export function ipToString(ip: Uint8Array): string {
 export function ipMarshalText(ip: Uint8Array): string {
   if (ip.length === 0) return "";
   if (ip.length !== IPv4len && ip.length !== IPv6len) {
-    throw new Error(
+    throw new UnsupportedValueError(
       `json: error calling MarshalText for type net.IP: address ${hexString(ip)}: invalid IP address`,
     );
   }

@@ -3,7 +3,7 @@
  * IPv6 configuration, each with its own routes, and DNS. The JSON is in Go struct order and
  * always carries `"dns"` (as `{}` when empty), as upstream writes it.
  */
-import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
+import { goStruct, marshal, marshalIndent, toGoJSON } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
@@ -162,6 +162,14 @@ export class Result020 implements Result {
   /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
   print(): string {
     return marshalIndent(this);
+  }
+
+  /**
+   * The spec JSON, for `JSON.stringify(result)`: what {@link print} prints (addresses as
+   * strings, Go's field order and omissions), as a plain object.
+   */
+  toJSON(): unknown {
+    return JSON.parse(marshal(this));
   }
 
   /** The value the Go-compatible encoder writes for this result (upstream's JSON form). */

@@ -4,7 +4,7 @@
  * struct order and always carries `"dns"` (as `{}` when empty); an interface index of 0 is
  * written, a missing one is not.
  */
-import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
+import { goStruct, marshal, marshalIndent, toGoJSON } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
@@ -217,6 +217,14 @@ export class Result040 implements Result {
   /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
   print(): string {
     return marshalIndent(this);
+  }
+
+  /**
+   * The spec JSON, for `JSON.stringify(result)`: what {@link print} prints (addresses as
+   * strings, Go's field order and omissions), as a plain object.
+   */
+  toJSON(): unknown {
+    return JSON.parse(marshal(this));
   }
 
   /** The value the Go-compatible encoder writes for this result (upstream's JSON form). */

@@ -4,7 +4,7 @@
  * the struct, re-reads it as a map, drops an empty `dns` and encodes the map again, so the JSON
  * of a 1.x result has every key sorted at every level; this encoder writes the same bytes.
  */
-import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
+import { goStruct, marshal, marshalIndent, toGoJSON } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
@@ -232,6 +232,14 @@ export class Result100 implements Result {
   /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
   print(): string {
     return marshalIndent(this);
+  }
+
+  /**
+   * The spec JSON, for `JSON.stringify(result)`: what {@link print} prints (addresses as
+   * strings, Go's field order and omissions), as a plain object.
+   */
+  toJSON(): unknown {
+    return JSON.parse(marshal(this));
   }
 
   /** Plain objects (Go maps) throughout: the encoder sorts every key, as upstream's does. */

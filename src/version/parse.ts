@@ -2,6 +2,7 @@
  * Version strings: upstream's `ParseVersion`, `GreaterThan` and `GreaterThanOrEqualTo`
  * (pkg/version/plugin.go), with Go's `strconv.Atoi` rules and upstream's error texts.
  */
+import { VersionError } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
 
 /** A parsed version: `[major, minor, micro]`. */
@@ -17,16 +18,16 @@ const INT64_MAX = 2n ** 63n - 1n;
  */
 function atoi(part: string): bigint {
   if (!/^[+-]?[0-9]+$/.test(part)) {
-    throw new Error(`strconv.Atoi: parsing ${goQuote(part)}: invalid syntax`);
+    throw new VersionError(`strconv.Atoi: parsing ${goQuote(part)}: invalid syntax`);
   }
   // More than 19 significant digits cannot fit in int64; deciding that before BigInt keeps a
   // huge hostile version string linear-time, as Go's Atoi is.
   if (part.replace(/^[+-]?0*/, "").length > 19) {
-    throw new Error(`strconv.Atoi: parsing ${goQuote(part)}: value out of range`);
+    throw new VersionError(`strconv.Atoi: parsing ${goQuote(part)}: value out of range`);
   }
   const value = BigInt(part);
   if (value < INT64_MIN || value > INT64_MAX) {
-    throw new Error(`strconv.Atoi: parsing ${goQuote(part)}: value out of range`);
+    throw new VersionError(`strconv.Atoi: parsing ${goQuote(part)}: value out of range`);
   }
   return value;
 }
@@ -52,7 +53,7 @@ function parseExact(version: string): readonly [bigint, bigint, bigint] {
   if (version === "") return [0n, 1n, 0n];
   const parts = version.split(".");
   if (parts.length >= 4) {
-    throw new Error(`invalid version ${goQuote(version)}: too many parts`);
+    throw new VersionError(`invalid version ${goQuote(version)}: too many parts`);
   }
   const out = [0n, 0n, 0n];
   parts.forEach((part, i) => {
@@ -60,7 +61,7 @@ function parseExact(version: string): readonly [bigint, bigint, bigint] {
       out[i] = atoi(part);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      throw new Error(
+      throw new VersionError(
         `failed to convert ${partNames[i]} version part ${goQuote(part)}: ${message}`,
         {
           cause: err,

@@ -3,9 +3,11 @@
  * decodes from it (upstream pkg/version/plugin.go `PluginInfo`, `PluginSupports`,
  * `PluginDecoder`).
  */
+
 import { goStruct, marshal } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
+import { VersionError } from "../errors.js";
 import { CURRENT_VERSION } from "./current.js";
 
 /** The CNI versions a plugin supports, as reported by its VERSION command. */
@@ -59,7 +61,7 @@ class VersionInfo implements PluginInfo {
  */
 export function pluginSupports(...supportedVersions: string[]): PluginInfo {
   if (supportedVersions.length < 1) {
-    throw new Error("programmer error: you must support at least one version");
+    throw new VersionError("programmer error: you must support at least one version");
   }
   return new VersionInfo(CURRENT_VERSION, supportedVersions);
 }
@@ -92,16 +94,16 @@ export function decodePluginInfo(jsonBytes: string | Uint8Array): PluginInfo {
     // Go's Unmarshal of a JSON null into a struct is a no-op, not an error.
     info = pluginInfoStruct.decode(value === null ? {} : value);
   } catch (err) {
-    throw new Error(`decoding version info: ${errorText(err)}`, { cause: err });
+    throw new VersionError(`decoding version info: ${errorText(err)}`, { cause: err });
   }
   const cniVersion = info.cniVersion ?? "";
   if (cniVersion === "") {
-    throw new Error("decoding version info: missing field cniVersion");
+    throw new VersionError("decoding version info: missing field cniVersion");
   }
   const supported = info.supportedVersions ?? [];
   if (supported.length === 0) {
     if (cniVersion === "0.2.0") return pluginSupports("0.1.0", "0.2.0");
-    throw new Error("decoding version info: missing field supportedVersions");
+    throw new VersionError("decoding version info: missing field supportedVersions");
   }
   return new VersionInfo(cniVersion, supported);
 }

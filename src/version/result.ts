@@ -2,7 +2,9 @@
  * Results by version, and a plugin's `prevResult` (upstream pkg/version/version.go `NewResult`,
  * `ParsePrevResult`).
  */
+
 import { marshal } from "../encoding/json.js";
+import { PrevResultError } from "../errors.js";
 import { createResultForVersion, type Result } from "../types/index.js";
 
 /**
@@ -50,7 +52,7 @@ export function parsePrevResult(conf: PrevResultSource): Result | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== "object" || Array.isArray(raw)) {
     // Go cannot get here: the PluginConf decoder already rejects a non-object prevResult.
-    throw new Error(
+    throw new PrevResultError(
       `could not parse prevResult: json: cannot unmarshal ${jsonKind(raw)} into Go struct field PluginConf.prevResult of type map[string]interface {}`,
     );
   }
@@ -62,11 +64,11 @@ export function parsePrevResult(conf: PrevResultSource): Result | undefined {
   try {
     resultBytes = marshal(prev);
   } catch (err) {
-    throw new Error(`could not serialize prevResult: ${errorText(err)}`, { cause: err });
+    throw new PrevResultError(`could not serialize prevResult: ${errorText(err)}`, { cause: err });
   }
   try {
     return createResultForVersion(conf.cniVersion, resultBytes);
   } catch (err) {
-    throw new Error(`could not parse prevResult: ${errorText(err)}`, { cause: err });
+    throw new PrevResultError(`could not parse prevResult: ${errorText(err)}`, { cause: err });
   }
 }

@@ -3,6 +3,7 @@
  * `VersionsStartingFrom`).
  */
 
+import { VersionError } from "../errors.js";
 import { goQuote, goQuoteList } from "../internal/go-quote.js";
 import { CURRENT_VERSION } from "./current.js";
 import { type PluginInfo, pluginSupports } from "./plugin-info.js";
@@ -38,7 +39,7 @@ export function versionsStartingFrom(minVersion: string): PluginInfo {
   const known = all.supportedVersions();
   const start = known.indexOf(minVersion);
   if (start < 0) {
-    throw new Error(
+    throw new VersionError(
       `unknown CNI version ${goQuote(minVersion)}: known versions are ${goQuoteList(known)}`,
     );
   }

@@ -22,7 +22,7 @@ import {
   writeCacheRecord,
 } from "../../src/api/cache.js";
 import { encodeCacheRecord } from "../../src/api/cache-record.js";
-import { GoPathError } from "../../src/errors.js";
+import { GoPathError, InvalidArgumentError } from "../../src/errors.js";
 import { CNIError } from "../../src/types/error.js";
 
 let cacheDir: string;
@@ -86,7 +86,8 @@ describe("cacheFilePath", () => {
       'cache file path requires network name ("n\\t"), container ID ("c"), and interface name ("")',
     ],
   ])("refuses an empty part with upstream's message (%j %j %j)", (net, cid, ifName, message) => {
-    expect(() => cacheFilePath(cacheDir, net, cid, ifName)).toThrow(new Error(message));
+    expect(() => cacheFilePath(cacheDir, net, cid, ifName)).toThrow(message);
+    expect(() => cacheFilePath(cacheDir, net, cid, ifName)).toThrow(InvalidArgumentError);
   });
 
   it.each([

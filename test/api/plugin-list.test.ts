@@ -219,7 +219,7 @@ describe("addNetworkList", () => {
     const error = await failure(cni.addNetworkList(list, rt));
     // Go's text, exactly: os.MkdirAll's PathError for a path that is not a directory.
     expect(error.message).toBe(
-      `failed to set network "some-list" cached result: mkdir ${join(box.cacheDir, "results")}: not a directory`,
+      `failed to set network "some-list" cached result: mkdir ${join(box.cacheDir, "results")}: not a directory (the plugins succeeded: the attachment is up but uncached; DEL it with the same configuration)`,
     );
   });
 

@@ -218,7 +218,7 @@ describe("Invoking a single plugin", () => {
     it("returns an error when the cache directory cannot be accessed", async () => {
       writeFileSync(join(box.cacheDir, "results"), "afdsasdfasdf");
       await expect(cni.addNetwork(netConfig, rt)).rejects.toThrow(
-        `failed to set network "apitest" cached result: mkdir ${join(box.cacheDir, "results")}: not a directory`,
+        `failed to set network "apitest" cached result: mkdir ${join(box.cacheDir, "results")}: not a directory (the plugins succeeded: the attachment is up but uncached; DEL it with the same configuration)`,
       );
     });
   });

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LibcniError, PluginAbortedError } from "../../src/errors.js";
 import { PluginExecError } from "../../src/invoke/plugin-error.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
 import { CNIError } from "../../src/types/error.js";
@@ -52,7 +53,9 @@ describe("RawExec abort", () => {
     expect(error).toBeInstanceOf(PluginExecError);
     expect(error).toBeInstanceOf(CNIError);
     expect(error.message).toContain("netplugin failed with no error message");
-    expect(error.message).toBe("netplugin failed with no error message: signal: terminated");
+    expect(error.message).toBe(
+      `netplugin failed with no error message: signal: terminated (aborted: This operation was aborted)`,
+    );
     const e = error as PluginExecError;
     expect(e.code).toBe(0);
     expect(e.aborted).toBe(true);
@@ -80,7 +83,9 @@ describe("RawExec abort", () => {
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(graceMs - 50);
     expect(elapsed).toBeLessThan(graceMs + 3000);
-    expect(error.message).toBe("netplugin failed with no error message: signal: killed");
+    expect(error.message).toBe(
+      `netplugin failed with no error message: signal: killed (aborted: This operation was aborted)`,
+    );
     expect(error.signal).toBe("SIGKILL");
     expect(await processGone(pid)).toBe(true);
   });
@@ -120,7 +125,9 @@ describe("RawExec abort", () => {
         signal: AbortSignal.abort(),
       }),
     )) as PluginExecError;
-    expect(error.message).toBe("netplugin failed with no error message: context canceled");
+    expect(error.message).toBe(
+      `netplugin failed with no error message: context canceled (aborted: This operation was aborted)`,
+    );
     expect(error.aborted).toBe(true);
     expect(error.exitCode).toBeUndefined();
     await expect(readPids(pidFile, 1, 300)).rejects.toThrow(/no pids/);
@@ -132,7 +139,9 @@ describe("RawExec abort", () => {
     const error = await rejection(
       new RawExec({ stderr: null }).execPlugin(fixture("sleep"), stdin, [], { signal }),
     );
-    expect(error.message).toBe("netplugin failed with no error message: context deadline exceeded");
+    expect(error.message).toBe(
+      "netplugin failed with no error message: context deadline exceeded (timed out)",
+    );
   });
 
   it("stops a plugin at an AbortSignal.timeout deadline (upstream's 2 s timeouts)", async () => {
@@ -178,9 +187,68 @@ describe("RawExec abort", () => {
     controller.abort();
     const error = (await rejection(call)) as PluginExecError;
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(error.message).toBe("netplugin failed with no error message: exit status 1");
+    expect(error.message).toBe(
+      "netplugin failed with no error message: exit status 1 (aborted: This operation was aborted)",
+    );
     expect(error.exitCode).toBe(1);
     expect(new TextDecoder().decode(error.stdout)).toContain("plugin received SIGTERM");
+  });
+
+  it("rejects with PluginAbortedError saying aborted, the controller's reason as cause", async () => {
+    const exec = new RawExec({ graceMs: 10_000, stderr: null });
+    const controller = new AbortController();
+    const call = exec.execPlugin(fixture("sleep"), stdin, envWith({ FIXTURE_PIDFILE: pidFile }), {
+      signal: controller.signal,
+    });
+    spawned.push(...(await readPids(pidFile, 1)));
+    const reason = new Error("pod deleted");
+    controller.abort(reason);
+    const error = await rejection(call);
+    expect(error).toBeInstanceOf(PluginAbortedError);
+    expect(error).toBeInstanceOf(PluginExecError);
+    expect(error).toBeInstanceOf(LibcniError);
+    const e = error as PluginAbortedError;
+    expect(e.id).toBe("LIBCNI_ERR_PLUGIN_ABORTED");
+    expect(e.message).toBe(
+      "netplugin failed with no error message: signal: terminated (aborted: pod deleted)",
+    );
+    expect(e.cause).toBe(reason);
+    expect(e.timedOut).toBe(false);
+    expect(e.aborted).toBe(true);
+  });
+
+  it("rejects with PluginAbortedError saying timed out at an AbortSignal.timeout", async () => {
+    const signal = AbortSignal.timeout(300);
+    const error = await rejection(
+      new RawExec({ stderr: null, graceMs: 10_000 }).execPlugin(
+        fixture("sleep"),
+        stdin,
+        envWith({ FIXTURE_PIDFILE: pidFile }),
+        { signal },
+      ),
+    );
+    spawned.push(...(await readPids(pidFile, 1)));
+    expect(error).toBeInstanceOf(PluginAbortedError);
+    const e = error as PluginAbortedError;
+    expect(e.message).toBe(
+      "netplugin failed with no error message: signal: terminated (timed out)",
+    );
+    expect(e.cause).toBe(signal.reason);
+    expect((e.cause as Error).name).toBe("TimeoutError");
+    expect(e.timedOut).toBe(true);
+  });
+
+  it("an already-aborted signal gives PluginAbortedError too, with its reason as cause", async () => {
+    const reason = new Error("shutting down");
+    const signal = AbortSignal.abort(reason);
+    const error = await rejection(
+      new RawExec({ stderr: null }).execPlugin(fixture("sleep"), stdin, [], { signal }),
+    );
+    expect(error).toBeInstanceOf(PluginAbortedError);
+    expect(error.message).toBe(
+      "netplugin failed with no error message: context canceled (aborted: shutting down)",
+    );
+    expect(error.cause).toBe(reason);
   });
 
   it("uses a default grace of 3 s", () => {

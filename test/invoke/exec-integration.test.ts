@@ -88,6 +88,8 @@ describe("exec helpers against a real plugin", () => {
         signal: AbortSignal.timeout(200),
       }),
     );
-    expect(error.message).toBe("netplugin failed with no error message: signal: terminated");
+    expect(error.message).toBe(
+      "netplugin failed with no error message: signal: terminated (timed out)",
+    );
   });
 });

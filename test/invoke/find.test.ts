@@ -4,6 +4,7 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PluginLookupError, PluginNotFoundError } from "../../src/errors.js";
 import { executableFileExtensions, findInPath, splitList } from "../../src/invoke/find.js";
 import { makeTempDir, removeTempDir } from "./helpers.js";
 
@@ -46,17 +47,17 @@ describe("findInPath", () => {
 
   it("returns an error noting the path when the plugin cannot be found", async () => {
     await expect(findInPath(pluginName, [anotherTempDir])).rejects.toThrow(
-      new Error(`failed to find plugin "${pluginName}" in path [${anotherTempDir}]`),
+      new PluginNotFoundError(pluginName, [anotherTempDir]),
     );
     await expect(findInPath("x", ["/a", "/b"])).rejects.toThrow(
-      new Error('failed to find plugin "x" in path [/a /b]'),
+      new PluginNotFoundError("x", ["/a", "/b"]),
     );
   });
 
   it("rejects a plugin name containing a directory separator", async () => {
     const bogus = "../pluginname";
     await expect(findInPath(bogus, [anotherTempDir])).rejects.toThrow(
-      new Error(`invalid plugin name: ${bogus}`),
+      new PluginLookupError(`invalid plugin name: ${bogus}`),
     );
     await expect(findInPath("/bin/sh", ["/"])).rejects.toThrow("invalid plugin name: /bin/sh");
   });

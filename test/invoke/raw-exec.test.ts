@@ -3,6 +3,7 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { InvalidArgumentError } from "../../src/errors.js";
 import type { PluginExecError } from "../../src/invoke/plugin-error.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
 import { CNIError } from "../../src/types/error.js";
@@ -203,11 +204,22 @@ describe("RawExec", () => {
 
   it("rejects nonsensical options at construction", () => {
     expect(() => new RawExec({ graceMs: -1 })).toThrow(
-      new RangeError("RawExec option graceMs must be a non-negative integer, got -1"),
+      "RawExec option graceMs must be a non-negative integer, got -1",
     );
-    expect(() => new RawExec({ maxOutputBytes: Number.NaN })).toThrow(RangeError);
-    expect(() => new RawExec({ textBusyRetries: 1.5 })).toThrow(RangeError);
-    expect(() => new RawExec({ textBusyDelayMs: Number.POSITIVE_INFINITY })).toThrow(RangeError);
+    let thrown: unknown;
+    try {
+      new RawExec({ graceMs: -1 });
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(InvalidArgumentError);
+    expect((thrown as InvalidArgumentError).id).toBe("LIBCNI_ERR_INVALID_ARGUMENT");
+    expect((thrown as InvalidArgumentError).argument).toBe("graceMs");
+    expect(() => new RawExec({ maxOutputBytes: Number.NaN })).toThrow(InvalidArgumentError);
+    expect(() => new RawExec({ textBusyRetries: 1.5 })).toThrow(InvalidArgumentError);
+    expect(() => new RawExec({ textBusyDelayMs: Number.POSITIVE_INFINITY })).toThrow(
+      InvalidArgumentError,
+    );
     expect(new RawExec({ graceMs: 0, maxOutputBytes: 0 }).graceMs).toBe(0);
   });
 });

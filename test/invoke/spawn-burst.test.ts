@@ -78,7 +78,9 @@ describe("a burst of concurrent plugin runs", () => {
     );
     controller.abort();
     const error = (await rejection(calls[4])) as PluginExecError;
-    expect(error.message).toBe("netplugin failed with no error message: context canceled");
+    expect(error.message).toBe(
+      `netplugin failed with no error message: context canceled (aborted: This operation was aborted)`,
+    );
     expect(error.aborted).toBe(true);
     expect(error.exitCode).toBeUndefined();
     expect(error.cause).toBe(controller.signal.reason);

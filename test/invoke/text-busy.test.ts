@@ -77,7 +77,9 @@ describe("RawExec text file busy", () => {
     controller.abort();
     const error = (await rejection(call)) as PluginExecError;
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(error.message).toBe("netplugin failed with no error message: context canceled");
+    expect(error.message).toBe(
+      `netplugin failed with no error message: context canceled (aborted: This operation was aborted)`,
+    );
     expect(error.aborted).toBe(true);
   });
 });

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { marshal } from "../../src/encoding/json.js";
+import { InvalidArgumentError } from "../../src/errors.js";
 import {
   cidrMask,
   ipNetToString,
@@ -126,7 +127,8 @@ describe("Go net helpers", () => {
     expect(maskSize(ipv4Mask(255, 0, 255, 0))).toEqual([0, 0]);
     expect(cidrMask(0, 128)).toEqual(new Uint8Array(16));
     expect(cidrMask(12, 32)).toEqual(Uint8Array.from([255, 0xf0, 0, 0]));
-    expect(() => cidrMask(33, 32)).toThrow(RangeError);
+    expect(() => cidrMask(33, 32)).toThrow(InvalidArgumentError);
+    expect(() => cidrMask(33, 32)).toThrow("invalid mask /33 of 32 bits");
     expect(IPv4len).toBe(4);
   });
 });

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { VersionError } from "../../src/errors.js";
 import {
   compareVersions,
   greaterThan,
@@ -103,7 +104,7 @@ describe("parseVersion (upstream Describe ParseVersion)", () => {
       'failed to convert major version part "99999999999999999999": strconv.Atoi: parsing "99999999999999999999": value out of range',
     ],
   ])("rejects %j with Go's text", (v, message) => {
-    expect(() => parseVersion(v)).toThrow(new Error(message));
+    expect(() => parseVersion(v)).toThrow(new VersionError(message));
   });
 
   it("handles leading zeros and huge parts without losing the int64 bounds", () => {
@@ -123,7 +124,9 @@ describe("parseVersion (upstream Describe ParseVersion)", () => {
       parseVersion("1.x");
       expect.unreachable();
     } catch (err) {
-      expect((err as Error).cause).toEqual(new Error('strconv.Atoi: parsing "x": invalid syntax'));
+      expect((err as Error).cause).toEqual(
+        new VersionError('strconv.Atoi: parsing "x": invalid syntax'),
+      );
     }
   });
 

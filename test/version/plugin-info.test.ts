@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { JSONSyntaxError } from "../../src/encoding/parse.js";
 import { UnmarshalTypeError } from "../../src/encoding/struct.js";
+import { VersionError } from "../../src/errors.js";
 import { utf8Encode } from "../../src/internal/bytes.js";
 import { decodePluginInfo, PluginDecoder, pluginSupports } from "../../src/version/plugin-info.js";
 
@@ -34,7 +35,7 @@ describe("decodePluginInfo (upstream 'Decoding versions reported by a plugin')",
       caught = err;
     }
     expect(caught).toEqual(
-      new Error(
+      new VersionError(
         "decoding version info: invalid character '{' looking for beginning of object key string",
       ),
     );
@@ -43,7 +44,7 @@ describe("decodePluginInfo (upstream 'Decoding versions reported by a plugin')",
 
   it("returns a meaningful error when the CNIVersion field is missing", () => {
     expect(() => decodePluginInfo('{ "supportedVersions": [ "foo" ] }')).toThrow(
-      new Error("decoding version info: missing field cniVersion"),
+      new VersionError("decoding version info: missing field cniVersion"),
     );
   });
 
@@ -88,7 +89,7 @@ describe("decodePluginInfo (upstream 'Decoding versions reported by a plugin')",
       "decoding version info: invalid character 'x' after top-level value",
     ],
   ])("rejects %j", (input, message) => {
-    expect(() => decodePluginInfo(input)).toThrow(new Error(message));
+    expect(() => decodePluginInfo(input)).toThrow(new VersionError(message));
   });
 
   it.each([
@@ -119,7 +120,7 @@ describe("decodePluginInfo (upstream 'Decoding versions reported by a plugin')",
     } catch (err) {
       caught = err;
     }
-    expect(caught).toEqual(new Error(message));
+    expect(caught).toEqual(new VersionError(message));
     expect((caught as Error).cause).toBeInstanceOf(UnmarshalTypeError);
   });
 

@@ -10,7 +10,7 @@
 import { access, constants } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { debuglog } from "node:util";
-import { messageOf, SpawnerUnavailableError } from "../../errors.js";
+import { InvalidArgumentError, messageOf, SpawnerUnavailableError } from "../../errors.js";
 import { directLauncher, type LaunchedChild, type Launcher } from "./launcher.js";
 import { SpawnerLauncher } from "./pool.js";
 
@@ -123,8 +123,9 @@ export function isLauncherName(value: unknown): value is LauncherName {
 export function selectLauncher(option: LauncherName | Launcher | undefined): Launcher {
   if (typeof option === "object" && option !== null) return option;
   if (option !== undefined && !isLauncherName(option)) {
-    // As RawExec's other options: a bad value is a RangeError at construction.
-    throw new RangeError(
+    // As RawExec's other options: a bad value is an InvalidArgumentError at construction.
+    throw new InvalidArgumentError(
+      "launcher",
       `RawExec option launcher must be "auto", "spawner", "direct" or a Launcher, got ${String(option)}`,
     );
   }

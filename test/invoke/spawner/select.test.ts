@@ -5,7 +5,7 @@
 import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LibcniError, SpawnerUnavailableError } from "../../../src/errors.js";
+import { InvalidArgumentError, LibcniError, SpawnerUnavailableError } from "../../../src/errors.js";
 import { PluginExecError } from "../../../src/invoke/plugin-error.js";
 import { RawExec } from "../../../src/invoke/raw-exec.js";
 import { directLauncher } from "../../../src/invoke/spawner/launcher.js";
@@ -62,7 +62,7 @@ describe("launcher option", () => {
   });
 
   it("refuses an unknown launcher name at construction", () => {
-    expect(() => new RawExec({ launcher: "fork" as "direct" })).toThrow(RangeError);
+    expect(() => new RawExec({ launcher: "fork" as "direct" })).toThrow(InvalidArgumentError);
   });
 
   it("defaults to LIBCNI_LAUNCHER when the option is not given", () => {

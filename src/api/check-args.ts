@@ -1,0 +1,140 @@
+/**
+ * Run-time shape checks of what a JavaScript caller passes to the CNIConfig verbs (issue 11).
+ *
+ * TypeScript checks these shapes at compile time; JavaScript does not, and a wrong shape is
+ * worse than a crash: `{ ifname }` in a RuntimeConf would become an empty CNI_IFNAME, and
+ * `{ containerID, ifName }` in GC's valid attachments would match no attachment, so GC would
+ * DEL the very attachment it was told to keep. Each verb calls these first, before any lock,
+ * file or plugin. They reject wrong JavaScript types only; what upstream validates (empty or
+ * hostile names, with CNI codes 4 and 7) stays upstream's, in validate-names.ts.
+ */
+import type { NetworkConfigList, PluginConfig } from "../conf/index.js";
+import { InvalidArgumentError } from "../errors.js";
+import type { GCArgs, RuntimeConf } from "./types.js";
+
+type Obj = Record<string, unknown>;
+
+/** How a value reads in a message: its JavaScript kind. */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (value instanceof Uint8Array) return "a Uint8Array";
+  const t = typeof value;
+  return t === "object" ? "an object" : t === "undefined" ? "undefined" : `a ${t}`;
+}
+
+function isObject(value: unknown): value is Obj {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function fail(path: string, expected: string, value: unknown, hint = ""): never {
+  throw new InvalidArgumentError(path, `${path} must be ${expected}, got ${kindOf(value)}${hint}`);
+}
+
+/** ` (it has "ifname": the field is spelled "ifName")` when a key differs from `key` only in case. */
+function spellingHint(obj: Obj, key: string): string {
+  const wanted = key.toLowerCase();
+  const near = Object.keys(obj).find(
+    (k) => k !== key && (k.toLowerCase() === wanted || `${k.toLowerCase()}s` === wanted),
+  );
+  return near === undefined
+    ? ""
+    : ` (it has ${JSON.stringify(near)}: the field is spelled ${JSON.stringify(key)})`;
+}
+
+function object(value: unknown, path: string, what: string): Obj {
+  if (!isObject(value)) fail(path, what, value);
+  return value;
+}
+
+function requiredString(obj: Obj, key: string, path: string): void {
+  const value = obj[key];
+  if (typeof value !== "string") fail(`${path}.${key}`, "a string", value, spellingHint(obj, key));
+}
+
+function optional(obj: Obj, key: string): unknown {
+  const value = obj[key];
+  return value === null ? undefined : value;
+}
+
+/** A RuntimeConf: containerID, netNS and ifName strings; args pairs; capabilityArgs object. */
+export function checkRuntimeConf(rt: unknown, path = "rt"): asserts rt is RuntimeConf {
+  const obj = object(rt, path, "a RuntimeConf object");
+  requiredString(obj, "containerID", path);
+  requiredString(obj, "netNS", path);
+  requiredString(obj, "ifName", path);
+  const args = optional(obj, "args");
+  if (args !== undefined) {
+    if (!Array.isArray(args)) fail(`${path}.args`, "an array of [key, value] string pairs", args);
+    args.forEach((pair: unknown, i) => {
+      const ok =
+        Array.isArray(pair) &&
+        pair.length === 2 &&
+        typeof pair[0] === "string" &&
+        typeof pair[1] === "string";
+      if (!ok) fail(`${path}.args[${i}]`, "a [key, value] pair of strings", pair);
+    });
+  }
+  const caps = optional(obj, "capabilityArgs");
+  if (caps !== undefined && !isObject(caps)) {
+    fail(`${path}.capabilityArgs`, "an object of capability arguments", caps);
+  }
+  const cacheDir = optional(obj, "cacheDir");
+  if (cacheDir !== undefined && typeof cacheDir !== "string") {
+    fail(`${path}.cacheDir`, "a string", cacheDir);
+  }
+}
+
+/** GC's args: undefined, or `{ validAttachments?: { containerID, ifname }[] }`. */
+export function checkGCArgs(args: unknown, path = "gcArgs"): asserts args is GCArgs | undefined {
+  if (args === undefined) return;
+  const obj = object(args, path, "a GCArgs object or undefined");
+  const valid = optional(obj, "validAttachments");
+  if (valid === undefined) return;
+  if (!Array.isArray(valid)) fail(`${path}.validAttachments`, "an array of GCAttachment", valid);
+  valid.forEach((entry: unknown, i) => {
+    const at = `${path}.validAttachments[${i}]`;
+    const a = object(entry, at, "a GCAttachment object ({ containerID, ifname })");
+    requiredString(a, "containerID", at);
+    // GCAttachment follows the wire's spelling, `ifname`; RuntimeConf's `ifName` here must fail
+    // rather than match nothing and let GC delete the attachment.
+    requiredString(a, "ifname", at);
+  });
+}
+
+/** One PluginConfig, as networkPluginConfFromBytes or a list's `plugins` gives it. */
+export function checkPluginConfig(net: unknown, path = "net"): asserts net is PluginConfig {
+  const what = "a PluginConfig ({ network, bytes }, as networkPluginConfFromBytes returns)";
+  const obj = object(net, path, what);
+  // A raw plugin object (`{ type: "bridge" }`) is the likely mistake: name the entry itself.
+  if (obj.network === undefined && obj.bytes === undefined)
+    fail(path, what, net, " without network and bytes");
+  const network = object(obj.network, `${path}.network`, "the decoded plugin configuration");
+  for (const key of ["name", "cniVersion", "type"]) requiredString(network, key, `${path}.network`);
+  if (!(obj.bytes instanceof Uint8Array)) fail(`${path}.bytes`, "a Uint8Array", obj.bytes);
+}
+
+/** A NetworkConfigList, as networkConfFromBytes (confListFromBytes) gives it. */
+export function checkNetworkList(list: unknown, path = "list"): asserts list is NetworkConfigList {
+  const obj = object(list, path, "a NetworkConfigList object (from networkConfFromBytes)");
+  requiredString(obj, "name", path);
+  requiredString(obj, "cniVersion", path);
+  for (const key of ["disableCheck", "disableGC"]) {
+    const value = obj[key];
+    if (value !== undefined && typeof value !== "boolean")
+      fail(`${path}.${key}`, "a boolean", value);
+  }
+  const plugins = obj.plugins;
+  if (!Array.isArray(plugins)) {
+    fail(`${path}.plugins`, "an array of PluginConfig", plugins, spellingHint(obj, "plugins"));
+  }
+  plugins.forEach((p: unknown, i) => {
+    checkPluginConfig(p, `${path}.plugins[${i}]`);
+  });
+  if (!(obj.bytes instanceof Uint8Array)) fail(`${path}.bytes`, "a Uint8Array", obj.bytes);
+}
+
+/** A plain string argument (a plugin type, a container ID). */
+export function checkString(value: unknown, path: string): asserts value is string {
+  if (typeof value !== "string") fail(path, "a string", value);
+}
