@@ -5,6 +5,7 @@
 
 import { parseJSON } from "../encoding/parse.js";
 import { utf8Encode } from "../internal/bytes.js";
+import { jsonKind } from "../internal/json-kind.js";
 import { ConfError } from "./errors.js";
 
 /** Configuration input: raw bytes as read from a file, or a string (encoded as UTF-8). */
@@ -45,10 +46,4 @@ export function unmarshalMap(input: ConfInput): GoMap {
     );
   }
   return value as Record<string, unknown>;
-}
-
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "boolean") return "bool";
-  return typeof value === "number" ? "number" : "string";
 }

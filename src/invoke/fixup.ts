@@ -7,14 +7,9 @@
  */
 import { marshal } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
+import { jsonKind } from "../internal/json-kind.js";
 import { CNIError, ErrDecodingFailure } from "../types/error.js";
 import { configDecoder } from "../version/index.js";
-
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "boolean") return "bool";
-  return typeof value;
-}
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -5,6 +5,7 @@
 
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
+import { jsonKind } from "../internal/json-kind.js";
 import { CNIError, ErrDecodingFailure, ErrInvalidNetworkConfig } from "../types/error.js";
 import { validateNetworkName } from "../utils/index.js";
 
@@ -12,12 +13,6 @@ import { validateNetworkName } from "../utils/index.js";
 // anonymous struct "" in field errors and by its literal type at the top level.
 const anonymousType = 'struct { Name string "json:\\"name\\"" }';
 const nameOnly = defineStruct<{ name?: string }>("", { fields: { name: { type: "string" } } });
-
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "boolean") return "bool";
-  return typeof value;
-}
 
 function decodeName(stdinData: Uint8Array): string {
   const value = parseJSON(stdinData);

@@ -7,6 +7,7 @@
  */
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
+import { jsonKind } from "../internal/json-kind.js";
 import { findCreator } from "./convert.js";
 import { DecodeVersionError, type Result } from "./result.js";
 
@@ -20,13 +21,10 @@ const anonymousVersionStruct = 'struct { CNIVersion string "json:\\"cniVersion\\
 /** Reads `cniVersion` from a parsed value, as Go's `DecodeVersion` would. */
 function versionOf(value: unknown): string {
   if (value !== null && (typeof value !== "object" || Array.isArray(value))) {
-    const kind = Array.isArray(value)
-      ? "array"
-      : typeof value === "boolean"
-        ? "bool"
-        : typeof value;
     throw new DecodeVersionError(
-      new Error(`json: cannot unmarshal ${kind} into Go value of type ${anonymousVersionStruct}`),
+      new Error(
+        `json: cannot unmarshal ${jsonKind(value)} into Go value of type ${anonymousVersionStruct}`,
+      ),
     );
   }
   try {

@@ -3,6 +3,7 @@
  * `ParsePrevResult`).
  */
 import { marshal } from "../encoding/json.js";
+import { jsonKind } from "../internal/json-kind.js";
 import { createResultForVersion, type Result } from "../types/index.js";
 
 /**
@@ -24,12 +25,6 @@ export interface PrevResultSource {
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "boolean") return "bool";
-  return typeof value;
 }
 
 /**
