@@ -4,6 +4,7 @@
  */
 
 import { parseJSON } from "../encoding/parse.js";
+import { messageOf } from "../errors.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { ConfError } from "./errors.js";
@@ -14,11 +15,6 @@ export type ConfInput = Uint8Array | string;
 /** The bytes of an input, unchanged when they already are bytes (Go keeps the same slice). */
 export function inputBytes(input: ConfInput): Uint8Array {
   return typeof input === "string" ? utf8Encode(input) : input;
-}
-
-/** The message of any thrown value. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Runs `fn`, turning anything it throws into a ConfError `<prefix><message>` with the cause. */

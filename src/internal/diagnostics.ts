@@ -11,6 +11,7 @@
  */
 import diagnosticsChannel from "node:diagnostics_channel";
 import { debuglog } from "node:util";
+import { messageOf } from "../errors.js";
 import type { TraceContext } from "./trace-context.js";
 
 /** The channel names, for `diagnostics_channel.tracingChannel(name)`. */
@@ -122,10 +123,6 @@ export function execTraced(): boolean {
 
 const ms = (start: number): number => Math.round((performance.now() - start) * 1000) / 1000;
 
-function errorText(error: unknown): string {
-  return JSON.stringify(error instanceof Error ? error.message : String(error));
-}
-
 /**
  * Runs `fn` as the verb of `message`: published on `libcni:verb` when subscribed, and one
  * debug line when it settles. `fn` gets the trace context to pass on (a subscriber's, if set).
@@ -150,7 +147,7 @@ export function traceVerb<T>(
       return value;
     },
     (error: unknown) => {
-      debugVerb(message, `error error=${errorText(error)}`);
+      debugVerb(message, `error error=${JSON.stringify(messageOf(error))}`);
       throw error;
     },
   );
@@ -242,7 +239,7 @@ export class ExecTrace {
         return value;
       },
       (error: unknown) => {
-        this.debugLine(`error error=${errorText(error)}`);
+        this.debugLine(`error error=${JSON.stringify(messageOf(error))}`);
         throw error;
       },
     );

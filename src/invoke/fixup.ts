@@ -7,13 +7,10 @@
  */
 import { marshal } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
+import { messageOf } from "../errors.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { CNIError, ErrDecodingFailure } from "../types/error.js";
 import { configDecoder } from "../version/index.js";
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** What `fixupResultVersion` gives: the version, the bytes, and those bytes already parsed. */
 export interface FixedResult {
@@ -46,7 +43,7 @@ export function fixupResultVersion(netconf: Uint8Array, result: Uint8Array): Fix
   } catch (error) {
     throw new CNIError(
       ErrDecodingFailure,
-      `failed to unmarshal raw result: ${errorText(error)}`,
+      `failed to unmarshal raw result: ${messageOf(error)}`,
       "",
       { cause: error },
     );

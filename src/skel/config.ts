@@ -5,6 +5,7 @@
 
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
+import { messageOf } from "../errors.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { CNIError, ErrDecodingFailure, ErrInvalidNetworkConfig } from "../types/error.js";
 import { validateNetworkName } from "../utils/index.js";
@@ -36,7 +37,7 @@ export function validateConfig(stdinData: Uint8Array): CNIError | undefined {
   try {
     name = decodeName(stdinData);
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
+    const text = messageOf(error);
     return new CNIError(ErrDecodingFailure, `error unmarshall network config: ${text}`, "", {
       cause: error,
     });

@@ -3,6 +3,7 @@
  * `ParsePrevResult`).
  */
 import { marshal } from "../encoding/json.js";
+import { messageOf } from "../errors.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { createResultForVersion, type Result } from "../types/index.js";
 
@@ -21,10 +22,6 @@ export interface PrevResultSource {
   readonly cniVersion: string;
   /** The configuration's `prevResult` as decoded JSON (an object), if any. */
   readonly rawPrevResult?: unknown;
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /**
@@ -57,11 +54,11 @@ export function parsePrevResult(conf: PrevResultSource): Result | undefined {
   try {
     resultBytes = marshal(prev);
   } catch (err) {
-    throw new Error(`could not serialize prevResult: ${errorText(err)}`, { cause: err });
+    throw new Error(`could not serialize prevResult: ${messageOf(err)}`, { cause: err });
   }
   try {
     return createResultForVersion(conf.cniVersion, resultBytes);
   } catch (err) {
-    throw new Error(`could not parse prevResult: ${errorText(err)}`, { cause: err });
+    throw new Error(`could not parse prevResult: ${messageOf(err)}`, { cause: err });
   }
 }
