@@ -9,11 +9,16 @@ import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { findCreator } from "./convert.js";
+// The result modules register their converters and creators at load: v100 imports v040,
+// which imports v020, so this one import registers every version.
+import "./v100.js";
 import { DecodeVersionError, type Result } from "./result.js";
 
 const versionDecoder = defineStruct<{ cniVersion?: string }>("", {
   fields: { cniVersion: { type: "string" } },
 });
+
+export { findCreator };
 
 /** The Go type Go names for `DecodeVersion`'s anonymous struct in a top-level type error. */
 const anonymousVersionStruct = 'struct { CNIVersion string "json:\\"cniVersion\\"" }';

@@ -7,7 +7,7 @@ import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
-import { convert } from "./convert.js";
+import { convert, registerConverter, registerCreator } from "./convert.js";
 import { decodeIP, decodeIPNet, inField, structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsField, dnsToGo } from "./dns.js";
 import { ipMarshalText } from "./ip.js";
@@ -185,3 +185,8 @@ export function convertWithin020(from: Result, toVersion: string): Result {
     dns: copyDNS(r.dns),
   });
 }
+
+// Upstream types020's init(): its converters and creator, registered at load.
+registerConverter("0.1.0", ["0.2.0"], convertWithin020);
+registerConverter("0.2.0", ["0.1.0"], convertWithin020);
+registerCreator(supportedVersions020, Result020, (v) => Result020.fromValue(v));

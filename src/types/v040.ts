@@ -8,7 +8,7 @@ import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
-import { convert } from "./convert.js";
+import { convert, registerConverter, registerCreator } from "./convert.js";
 import { decodeIP, decodeIPNet, decodeList, goInt, structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsField, dnsToGo } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
@@ -301,3 +301,17 @@ export function convertFrom040To020(from: Result, toVersion: string): Result {
   if (!out.ip4 && !out.ip6) throw new ConversionError("cannot convert: no valid IP addresses");
   return out;
 }
+
+// Upstream types040's init(): its converters and creator, registered at load (after types020's:
+// this module imports v020).
+// Up-converters
+registerConverter("0.1.0", supportedVersions040, convertFrom020To040);
+registerConverter("0.2.0", supportedVersions040, convertFrom020To040);
+registerConverter("0.3.0", supportedVersions040, convertWithin040);
+registerConverter("0.3.1", supportedVersions040, convertWithin040);
+// Down-converters
+registerConverter("0.4.0", ["0.3.0", "0.3.1"], convertWithin040);
+registerConverter("0.4.0", ["0.1.0", "0.2.0"], convertFrom040To020);
+registerConverter("0.3.1", ["0.1.0", "0.2.0"], convertFrom040To020);
+registerConverter("0.3.0", ["0.1.0", "0.2.0"], convertFrom040To020);
+registerCreator(supportedVersions040, Result040, (v) => Result040.fromValue(v));

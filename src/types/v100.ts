@@ -8,7 +8,7 @@ import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
-import { convert } from "./convert.js";
+import { convert, registerConverter, registerCreator } from "./convert.js";
 import { decodeIP, decodeIPNet, decodeList, goInt, structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsField, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
@@ -316,3 +316,20 @@ export function convertFrom100To040(from: Result, toVersion: string): Result040 
 export function convertFrom100To020(from: Result, toVersion: string): Result {
   return convert(convertFrom100To040(from, "0.4.0"), toVersion);
 }
+
+// Upstream types100's init(): its converters and creator, registered at load (after types020's
+// and types040's: this module imports v040, which imports v020).
+// Up-converters
+registerConverter("0.1.0", supportedVersions100, convertFrom020To100);
+registerConverter("0.2.0", supportedVersions100, convertFrom020To100);
+registerConverter("0.3.0", supportedVersions100, convertFrom040To100);
+registerConverter("0.3.1", supportedVersions100, convertFrom040To100);
+registerConverter("0.4.0", supportedVersions100, convertFrom040To100);
+registerConverter("1.0.0", ["1.1.0"], convertWithin100);
+// Down-converters
+registerConverter("1.0.0", ["0.3.0", "0.3.1", "0.4.0"], convertFrom100To040);
+registerConverter("1.0.0", ["0.1.0", "0.2.0"], convertFrom100To020);
+registerConverter("1.1.0", ["0.3.0", "0.3.1", "0.4.0"], convertFrom100To040);
+registerConverter("1.1.0", ["0.1.0", "0.2.0"], convertFrom100To020);
+registerConverter("1.1.0", ["1.0.0"], convertWithin100);
+registerCreator(supportedVersions100, Result100, (v) => Result100.fromValue(v));
