@@ -54,6 +54,7 @@ export type { GCAttachment } from "./gc.js";
 export { ipToString, parseIP } from "./ip.js";
 export { decodePluginConf, type PluginConf } from "./plugin-conf.js";
 export type { Result } from "./result.js";
+export { ListResult } from "./result-common.js";
 export type { Route } from "./route.js";
 export {
   type IPConfig020,

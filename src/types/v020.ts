@@ -12,6 +12,7 @@ import { decodeIP, decodeIPNet, inField, structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsField, dnsToGo } from "./dns.js";
 import { ipMarshalText } from "./ip.js";
 import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
+import { resultAsVersion } from "./result-common.js";
 import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
 
 /** The version `Result020` implements. */
@@ -155,8 +156,7 @@ export class Result020 implements Result {
    */
   getAsVersion(version: string): Result {
     // Upstream: a result created without a version is taken to be the implemented one.
-    if (this.cniVersion === "") this.cniVersion = implementedSpecVersion020;
-    return convert(this, version);
+    return resultAsVersion(this, implementedSpecVersion020, version);
   }
 
   /** Upstream `Print`: 4-space indented JSON, no trailing newline. */

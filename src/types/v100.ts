@@ -4,16 +4,24 @@
  * the struct, re-reads it as a map, drops an empty `dns` and encodes the map again, so the JSON
  * of a 1.x result has every key sorted at every level; this encoder writes the same bytes.
  */
-import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
+import { goStruct, toGoJSON } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
 import { convert, registerConverter, registerCreator } from "./convert.js";
-import { decodeIP, decodeIPNet, decodeList, goInt, structValue } from "./decode.js";
-import { copyDNS, type DNS, dnsField, dnsToGo, isDNSEmpty } from "./dns.js";
+import { decodeIP, decodeIPNet, goInt, structValue } from "./decode.js";
+import { copyDNS, type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
-import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
-import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
+import type { Result } from "./result.js";
+import {
+  decodeListResult,
+  getResultAs,
+  ListResult,
+  type ListResultCodec,
+  listResultDecoder,
+  resultAsVersion,
+} from "./result-common.js";
+import { copyRoute, type Route, routeToGo } from "./route.js";
 import { type Interface040, type IPConfig040, Result040 } from "./v040.js";
 
 /** The version `Result100` implements. */
@@ -141,42 +149,18 @@ const interfaceField: FieldSchema = {
   },
 };
 
-const resultDecoder = defineStruct<{
-  cniVersion?: string;
-  interfaces?: Interface100[];
-  ips?: unknown[];
-  routes?: unknown[];
-  dns?: DNS;
-}>("Result", {
-  fields: {
-    cniVersion: { type: "string" },
-    interfaces: { type: "array", items: interfaceField, goType: "[]*types100.Interface" },
-    ips: { type: "array", items: { type: "raw" }, goType: "[]*types100.IPConfig" },
-    routes: { type: "array", items: { type: "raw" }, goType: "[]*types.Route" },
-    dns: dnsField,
-  },
-});
+const codec: ListResultCodec<Interface100, IPConfig100> = {
+  pkg: "types100",
+  supportedVersions: supportedVersions100,
+  decoder: listResultDecoder<Interface100>("types100", interfaceField),
+  decodeIPConfig: decodeIPConfig100,
+};
 
 /** A 1.0.0 or 1.1.0 result (upstream `types100.Result`, the current one). */
-export class Result100 implements Result {
-  /** The result's version ("" until first converted). */
-  cniVersion: string;
-  /** Interfaces the plugin created or configured. */
-  interfaces: Interface100[];
-  /** IP configurations. */
-  ips: IPConfig100[];
-  /** Routes. */
-  routes: Route[];
-  /** DNS settings. */
-  dns: DNS;
-
+export class Result100 extends ListResult<Interface100, IPConfig100> {
   /** A result from its fields; absent ones take Go's zero values. */
   constructor(init: Result100Init = {}) {
-    this.cniVersion = init.cniVersion ?? "";
-    this.interfaces = init.interfaces ?? [];
-    this.ips = init.ips ?? [];
-    this.routes = init.routes ?? [];
-    this.dns = init.dns ?? {};
+    super(init);
   }
 
   /** Upstream `types100.NewResult`: decodes JSON whose `cniVersion` is 1.0.0 or 1.1.0. */
@@ -186,28 +170,12 @@ export class Result100 implements Result {
 
   /** As `fromJSON`, from a parsed JSON value. */
   static fromValue(value: unknown): Result100 {
-    const r = resultDecoder.decode(structValue(value, "types100.Result"));
-    const result = new Result100({
-      cniVersion: r.cniVersion ?? "",
-      interfaces: decodeList(r.interfaces, "interfaces", "types100.Interface", (i) => ({
-        ...(i as Interface100),
-        name: (i as Interface100).name ?? "",
-      })),
-      ips: decodeList(r.ips, "ips", "types100.IPConfig", decodeIPConfig100),
-      routes: decodeList(r.routes, "routes", "types.Route", decodeRoute),
-      dns: r.dns,
-    });
-    if (!supportedVersions100.includes(result.cniVersion)) {
-      throw new ResultVersionMismatchError(supportedVersions100, result.cniVersion);
-    }
-    return result;
+    return new Result100(decodeListResult(value, codec));
   }
 
   /** Upstream `types100.GetResult`: `result.getAsVersion("1.1.0")` as a `Result100`. */
   static getResult(result: Result): Result100 {
-    const converted = result.getAsVersion(implementedSpecVersion100);
-    if (!(converted instanceof Result100)) throw new ConversionError("failed to convert result");
-    return converted;
+    return getResultAs(result, implementedSpecVersion100, Result100);
   }
 
   /** Upstream `types100.NewResultFromResult`: `result` converted to 1.1.0. */
@@ -215,23 +183,12 @@ export class Result100 implements Result {
     return convert(result, implementedSpecVersion100) as Result100;
   }
 
-  /** Upstream `Version()`: the result's CNI version. */
-  version(): string {
-    return this.cniVersion;
-  }
-
   /**
    * Upstream `GetAsVersion`: converted to `version` ("" means 0.1.0), this same object when the
    * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
    */
   getAsVersion(version: string): Result {
-    if (this.cniVersion === "") this.cniVersion = implementedSpecVersion100;
-    return convert(this, version);
-  }
-
-  /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
-  print(): string {
-    return marshalIndent(this);
+    return resultAsVersion(this, implementedSpecVersion100, version);
   }
 
   /** Plain objects (Go maps) throughout: the encoder sorts every key, as upstream's does. */
@@ -246,6 +203,21 @@ export class Result100 implements Result {
       dns: isDNSEmpty(this.dns) ? undefined : { ...dnsToGo(this.dns) },
     };
   }
+}
+
+/**
+ * The fields 0.4.0 and 1.x IP configurations share (address, interface, gateway), copied from
+ * `ip` onto `out` in that key order (the order Go's struct encoder writes).
+ */
+function copyIPConfigFields<T extends object>(
+  ip: IPConfig040 | IPConfig100,
+  out: T,
+): T & IPConfig100 {
+  const copy = out as T & IPConfig100;
+  copy.address = { ip: ip.address.ip.slice(), mask: ip.address.mask.slice() };
+  if (ip.interface !== undefined) copy.interface = ip.interface;
+  if (ip.gateway) copy.gateway = ip.gateway.slice();
+  return copy;
 }
 
 /** 1.0.0 ↔ 1.1.0 (upstream convertFrom100): only the version changes. */
@@ -266,14 +238,7 @@ export function convertFrom040To100(from: Result, toVersion: string): Result {
   return new Result100({
     cniVersion: toVersion,
     interfaces: r.interfaces.map((i) => ({ ...i })),
-    ips: r.ips.map((ip) => {
-      const out: IPConfig100 = {
-        address: { ip: ip.address.ip.slice(), mask: ip.address.mask.slice() },
-      };
-      if (ip.interface !== undefined) out.interface = ip.interface;
-      if (ip.gateway) out.gateway = ip.gateway.slice();
-      return out;
-    }),
+    ips: r.ips.map((ip) => copyIPConfigFields(ip, {})),
     routes: r.routes.map(copyRoute),
     dns: copyDNS(r.dns),
   });
@@ -298,15 +263,7 @@ export function convertFrom100To040(from: Result, toVersion: string): Result040 
       if (i.sandbox !== undefined) out.sandbox = i.sandbox;
       return out;
     }),
-    ips: r.ips.map((ip) => {
-      const out: IPConfig040 = {
-        version: ipTo4(ip.address.ip) ? "4" : "6",
-        address: { ip: ip.address.ip.slice(), mask: ip.address.mask.slice() },
-      };
-      if (ip.interface !== undefined) out.interface = ip.interface;
-      if (ip.gateway) out.gateway = ip.gateway.slice();
-      return out;
-    }),
+    ips: r.ips.map((ip) => copyIPConfigFields(ip, { version: ipTo4(ip.address.ip) ? "4" : "6" })),
     routes: r.routes.map(copyRoute),
     dns: copyDNS(r.dns),
   });

@@ -1,0 +1,153 @@
+/**
+ * What the result classes share. Upstream's types040 and types100 have the same `Result` layout
+ * (cniVersion, interfaces, ips, routes, dns) over their own Interface and IPConfig types, and
+ * every result version has the same GetAsVersion/GetResult: written once here, each class
+ * keeps its own declared members (its public shape) and calls these.
+ */
+import { marshalIndent } from "../encoding/json.js";
+import { defineStruct, type FieldSchema, type StructDecoder } from "../encoding/struct.js";
+import { toGoJSON } from "../internal/go-marshal.js";
+import { convert } from "./convert.js";
+import { decodeList, structValue } from "./decode.js";
+import type { DNS } from "./dns.js";
+import { dnsField } from "./dns.js";
+import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
+import { decodeRoute, type Route } from "./route.js";
+
+/** The fields of a 0.3.x/0.4.0 or 1.x result, over the version's interface and IP types. */
+interface ListResultFields<I, P> {
+  cniVersion: string;
+  interfaces: I[];
+  ips: P[];
+  routes: Route[];
+  dns: DNS;
+}
+
+/**
+ * The shared base of `Result040` and `Result100` (not a Go type): upstream's types040 and
+ * types100 results have the same fields over their own interface and IP configuration types.
+ */
+export abstract class ListResult<I, P> implements Result {
+  /** The result's version ("" until first converted). */
+  cniVersion: string;
+  /** Interfaces the plugin created or configured. */
+  interfaces: I[];
+  /** IP configurations. */
+  ips: P[];
+  /** Routes. */
+  routes: Route[];
+  /** DNS settings. */
+  dns: DNS;
+
+  /** A result from its fields; absent ones take Go's zero values. */
+  constructor(
+    init: { cniVersion?: string; interfaces?: I[]; ips?: P[]; routes?: Route[]; dns?: DNS } = {},
+  ) {
+    this.cniVersion = init.cniVersion ?? "";
+    this.interfaces = init.interfaces ?? [];
+    this.ips = init.ips ?? [];
+    this.routes = init.routes ?? [];
+    this.dns = init.dns ?? {};
+  }
+
+  /** Upstream `Version()`: the result's CNI version. */
+  version(): string {
+    return this.cniVersion;
+  }
+
+  /**
+   * Upstream `GetAsVersion`: converted to `version` ("" means 0.1.0), this same object when the
+   * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
+   */
+  abstract getAsVersion(version: string): Result;
+
+  /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
+  print(): string {
+    return marshalIndent(this);
+  }
+
+  /** The value the Go-compatible encoder writes for this result (upstream's JSON form). */
+  abstract [toGoJSON](): unknown;
+}
+
+interface RawListResult<I> {
+  cniVersion?: string;
+  interfaces?: I[];
+  ips?: unknown[];
+  routes?: unknown[];
+  dns?: DNS;
+}
+
+/** How one version's result decodes: its Go package name and its own parts. */
+export interface ListResultCodec<I extends { name?: string }, P> {
+  /** Go's package of the types, `types040` or `types100` (named in type errors). */
+  readonly pkg: string;
+  readonly supportedVersions: readonly string[];
+  readonly decoder: StructDecoder<RawListResult<I>>;
+  readonly decodeIPConfig: (value: unknown) => P;
+}
+
+/** The struct decoder of a result whose interfaces have the schema `interfaceField`. */
+export function listResultDecoder<I>(
+  pkg: string,
+  interfaceField: FieldSchema,
+): StructDecoder<RawListResult<I>> {
+  return defineStruct<RawListResult<I>>("Result", {
+    fields: {
+      cniVersion: { type: "string" },
+      interfaces: { type: "array", items: interfaceField, goType: `[]*${pkg}.Interface` },
+      ips: { type: "array", items: { type: "raw" }, goType: `[]*${pkg}.IPConfig` },
+      routes: { type: "array", items: { type: "raw" }, goType: "[]*types.Route" },
+      dns: dnsField,
+    },
+  });
+}
+
+/**
+ * Upstream `NewResult`'s decoding of a parsed JSON value: the fields, or a type error, or
+ * `ResultVersionMismatchError` when the version is not one the codec supports.
+ */
+export function decodeListResult<I extends { name?: string }, P>(
+  value: unknown,
+  codec: ListResultCodec<I, P>,
+): ListResultFields<I, P> {
+  const r = codec.decoder.decode(structValue(value, `${codec.pkg}.Result`));
+  const fields: ListResultFields<I, P> = {
+    cniVersion: r.cniVersion ?? "",
+    interfaces: decodeList(r.interfaces, "interfaces", `${codec.pkg}.Interface`, (i) => ({
+      ...(i as I),
+      name: (i as I).name ?? "",
+    })),
+    ips: decodeList(r.ips, "ips", `${codec.pkg}.IPConfig`, codec.decodeIPConfig),
+    routes: decodeList(r.routes, "routes", "types.Route", decodeRoute),
+    dns: r.dns ?? {},
+  };
+  if (!codec.supportedVersions.includes(fields.cniVersion)) {
+    throw new ResultVersionMismatchError(codec.supportedVersions, fields.cniVersion);
+  }
+  return fields;
+}
+
+/**
+ * Upstream `GetAsVersion`: `result` converted to `version`, the same object when the version
+ * matches; an empty `cniVersion` is first set to the class's implemented version.
+ */
+export function resultAsVersion(
+  result: Result & { cniVersion: string },
+  implementedVersion: string,
+  version: string,
+): Result {
+  if (result.cniVersion === "") result.cniVersion = implementedVersion;
+  return convert(result, version);
+}
+
+/** Upstream `GetResult`: `result.getAsVersion(version)`, which must be an instance of `cls`. */
+export function getResultAs<T>(
+  result: Result,
+  version: string,
+  cls: abstract new (...args: never[]) => T,
+): T {
+  const converted = result.getAsVersion(version);
+  if (!(converted instanceof cls)) throw new ConversionError("failed to convert result");
+  return converted;
+}
