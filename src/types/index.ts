@@ -35,21 +35,7 @@ export {
 export { type IPNet, ipNetToString, parseCIDR } from "./cidr.js";
 export { convertResult, createResult, createResultForVersion, decodeVersion } from "./create.js";
 export type { DNS } from "./dns.js";
-export {
-  ErrDecodingFailure,
-  ErrIncompatibleCNIVersion,
-  ErrInternal,
-  ErrInvalidEnvironmentVariables,
-  ErrInvalidNetNS,
-  ErrInvalidNetworkConfig,
-  ErrIOFailure,
-  ErrLimitedConnectivity,
-  ErrPluginNotAvailable,
-  ErrTryAgainLater,
-  ErrUnknown,
-  ErrUnknownContainer,
-  ErrUnsupportedField,
-} from "./error.js";
+export * from "./error-codes.js";
 export type { GCAttachment } from "./gc.js";
 export { ipToString, parseIP } from "./ip.js";
 export { decodePluginConf, type PluginConf } from "./plugin-conf.js";
