@@ -5,6 +5,7 @@
  * keeps its own declared members (its public shape) and calls these.
  */
 import { marshalIndent } from "../encoding/json.js";
+import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema, type StructDecoder } from "../encoding/struct.js";
 import { toGoJSON } from "../internal/go-marshal.js";
 import { convert } from "./convert.js";
@@ -21,6 +22,22 @@ interface ListResultFields<I, P> {
   ips: P[];
   routes: Route[];
   dns: DNS;
+}
+
+const implementedVersions = new Map<unknown, string>();
+
+/** Records the version a `ListResult` subclass implements (its Go package's `ImplementedSpecVersion`). */
+export function setImplementedVersion(
+  cls: abstract new (...args: never[]) => Result,
+  version: string,
+): void {
+  implementedVersions.set(cls, version);
+}
+
+function implementedVersionOf(cls: unknown): string {
+  const version = implementedVersions.get(cls);
+  if (version === undefined) throw new ConversionError("failed to convert result");
+  return version;
 }
 
 /**
@@ -59,7 +76,37 @@ export abstract class ListResult<I, P> implements Result {
    * Upstream `GetAsVersion`: converted to `version` ("" means 0.1.0), this same object when the
    * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
    */
-  abstract getAsVersion(version: string): Result;
+  getAsVersion(version: string): Result {
+    return resultAsVersion(this, implementedVersionOf(this.constructor), version);
+  }
+
+  /** Upstream `NewResult`: decodes JSON (text or bytes) of one of the class's versions. */
+  static fromJSON<T>(this: { fromValue(value: unknown): T }, json: string | Uint8Array): T {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
+    return this.fromValue(parseJSON(json));
+  }
+
+  /** Upstream `GetResult`: `result.getAsVersion(<implemented version>)` as this class. */
+  static getResult<T extends Result>(
+    this: abstract new (
+      ...args: never[]
+    ) => T,
+    result: Result,
+  ): T {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
+    return getResultAs(result, implementedVersionOf(this), this);
+  }
+
+  /** Upstream `NewResultFromResult`: `result` converted to the class's implemented version. */
+  static fromResult<T extends Result>(
+    this: abstract new (
+      ...args: never[]
+    ) => T,
+    result: Result,
+  ): T {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
+    return convert(result, implementedVersionOf(this)) as T;
+  }
 
   /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
   print(): string {

@@ -5,21 +5,19 @@
  * written, a missing one is not.
  */
 import { goStruct, toGoJSON } from "../encoding/json.js";
-import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
-import { convert, registerConverter, registerCreator } from "./convert.js";
+import { registerConverter, registerCreator } from "./convert.js";
 import { decodeIP, decodeIPNet, goInt, structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsToGo } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
 import { ConversionError, type Result } from "./result.js";
 import {
   decodeListResult,
-  getResultAs,
   ListResult,
   type ListResultCodec,
   listResultDecoder,
-  resultAsVersion,
+  setImplementedVersion,
 } from "./result-common.js";
 import { copyRoute, type Route, routeToGo } from "./route.js";
 import { type IPConfig020, Result020 } from "./v020.js";
@@ -148,32 +146,9 @@ export class Result040 extends ListResult<Interface040, IPConfig040> {
     super(init);
   }
 
-  /** Upstream `types040.NewResult`: decodes JSON whose `cniVersion` is 0.3.0, 0.3.1 or 0.4.0. */
-  static fromJSON(json: string | Uint8Array): Result040 {
-    return Result040.fromValue(parseJSON(json));
-  }
-
   /** As `fromJSON`, from a parsed JSON value. */
   static fromValue(value: unknown): Result040 {
     return new Result040(decodeListResult(value, codec));
-  }
-
-  /** Upstream `types040.GetResult`: `result.getAsVersion("0.4.0")` as a `Result040`. */
-  static getResult(result: Result): Result040 {
-    return getResultAs(result, implementedSpecVersion040, Result040);
-  }
-
-  /** Upstream `types040.NewResultFromResult`: `result` converted to 0.4.0. */
-  static fromResult(result: Result): Result040 {
-    return convert(result, implementedSpecVersion040) as Result040;
-  }
-
-  /**
-   * Upstream `GetAsVersion`: converted to `version` ("" means 0.1.0), this same object when the
-   * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
-   */
-  getAsVersion(version: string): Result {
-    return resultAsVersion(this, implementedSpecVersion040, version);
   }
 
   /** The value the Go-compatible encoder writes for this result (upstream's JSON form). */
@@ -272,3 +247,4 @@ registerConverter("0.4.0", ["0.1.0", "0.2.0"], convertFrom040To020);
 registerConverter("0.3.1", ["0.1.0", "0.2.0"], convertFrom040To020);
 registerConverter("0.3.0", ["0.1.0", "0.2.0"], convertFrom040To020);
 registerCreator(supportedVersions040, Result040, (v) => Result040.fromValue(v));
+setImplementedVersion(Result040, implementedSpecVersion040);

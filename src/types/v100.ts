@@ -5,7 +5,6 @@
  * of a 1.x result has every key sorted at every level; this encoder writes the same bytes.
  */
 import { goStruct, toGoJSON } from "../encoding/json.js";
-import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
 import { convert, registerConverter, registerCreator } from "./convert.js";
@@ -15,11 +14,10 @@ import { ipMarshalText, ipTo4 } from "./ip.js";
 import type { Result } from "./result.js";
 import {
   decodeListResult,
-  getResultAs,
   ListResult,
   type ListResultCodec,
   listResultDecoder,
-  resultAsVersion,
+  setImplementedVersion,
 } from "./result-common.js";
 import { copyRoute, type Route, routeToGo } from "./route.js";
 import { type Interface040, type IPConfig040, Result040 } from "./v040.js";
@@ -163,32 +161,9 @@ export class Result100 extends ListResult<Interface100, IPConfig100> {
     super(init);
   }
 
-  /** Upstream `types100.NewResult`: decodes JSON whose `cniVersion` is 1.0.0 or 1.1.0. */
-  static fromJSON(json: string | Uint8Array): Result100 {
-    return Result100.fromValue(parseJSON(json));
-  }
-
   /** As `fromJSON`, from a parsed JSON value. */
   static fromValue(value: unknown): Result100 {
     return new Result100(decodeListResult(value, codec));
-  }
-
-  /** Upstream `types100.GetResult`: `result.getAsVersion("1.1.0")` as a `Result100`. */
-  static getResult(result: Result): Result100 {
-    return getResultAs(result, implementedSpecVersion100, Result100);
-  }
-
-  /** Upstream `types100.NewResultFromResult`: `result` converted to 1.1.0. */
-  static fromResult(result: Result): Result100 {
-    return convert(result, implementedSpecVersion100) as Result100;
-  }
-
-  /**
-   * Upstream `GetAsVersion`: converted to `version` ("" means 0.1.0), this same object when the
-   * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
-   */
-  getAsVersion(version: string): Result {
-    return resultAsVersion(this, implementedSpecVersion100, version);
   }
 
   /** Plain objects (Go maps) throughout: the encoder sorts every key, as upstream's does. */
@@ -290,3 +265,4 @@ registerConverter("1.1.0", ["0.3.0", "0.3.1", "0.4.0"], convertFrom100To040);
 registerConverter("1.1.0", ["0.1.0", "0.2.0"], convertFrom100To020);
 registerConverter("1.1.0", ["1.0.0"], convertWithin100);
 registerCreator(supportedVersions100, Result100, (v) => Result100.fromValue(v));
+setImplementedVersion(Result100, implementedSpecVersion100);
