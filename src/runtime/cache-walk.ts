@@ -30,21 +30,24 @@ export interface WalkOutcome {
 }
 
 /**
- * Calls `call` on each usable cached attachment of the pod, in attach order or (`reverse`) the
- * reverse, as `verb` under the deadline; undefined when the cache holds nothing for the pod.
+ * Runs `verb` on each usable cached attachment of the pod with its cached configuration, under
+ * the deadline: CHECK in attach order, DEL in reverse attach order (the spec's order for
+ * teardown). Undefined when the cache holds nothing for the pod.
  */
 export async function walkCachedAttachments(
   ctx: CacheCallContext,
   podID: string,
-  verb: string,
-  reverse: boolean,
-  call: (a: CachedAttachment, signal: AbortSignal | undefined) => Promise<unknown>,
+  verb: "CHECK" | "DEL",
 ): Promise<WalkOutcome | undefined> {
+  const call = (a: CachedAttachment, signal: AbortSignal | undefined): Promise<unknown> =>
+    verb === "DEL"
+      ? ctx.cni.delNetworkList(a.config, a.rt, { signal })
+      : ctx.cni.checkNetworkList(a.config, a.rt, { signal });
   const { usable, unusable } = await cachedAttachments(ctx.cni, podID, ctx.set);
   if (usable.length === 0 && unusable.length === 0) return undefined;
   const failures: NetworkFailure[] = [...unusable];
   const done: RemovedAttachment[] = [];
-  for (const a of reverse ? usable.reverse() : usable) {
+  for (const a of verb === "DEL" ? usable.reverse() : usable) {
     try {
       await withDeadline(a.network, verb, ctx.timeout, ctx.signal, (signal) => call(a, signal));
       done.push({ network: a.network, ifName: a.ifName });

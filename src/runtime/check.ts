@@ -16,9 +16,7 @@ export async function checkFromCache(
   ctx: CacheCallContext,
   podID: string,
 ): Promise<RemovedAttachment[]> {
-  const outcome = await walkCachedAttachments(ctx, podID, "CHECK", false, (a, signal) =>
-    ctx.cni.checkNetworkList(a.config, a.rt, { signal }),
-  );
+  const outcome = await walkCachedAttachments(ctx, podID, "CHECK");
   if (outcome === undefined) throw new PodNotFoundError(podID);
   if (outcome.failures.length > 0) throw new PodCheckError(podID, outcome.failures);
   return outcome.done;

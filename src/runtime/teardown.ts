@@ -22,9 +22,7 @@ export async function teardownFromCache(
   ctx: CacheCallContext,
   podID: string,
 ): Promise<RemovedAttachment[]> {
-  const outcome = await walkCachedAttachments(ctx, podID, "DEL", true, (a, signal) =>
-    ctx.cni.delNetworkList(a.config, a.rt, { signal }),
-  );
+  const outcome = await walkCachedAttachments(ctx, podID, "DEL");
   if (outcome === undefined) return [];
   if (outcome.failures.length > 0) throw new PodTeardownError(podID, outcome.failures);
   return outcome.done;
