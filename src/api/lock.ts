@@ -11,7 +11,7 @@
  * sharing a cache directory share them too. Other processes are not covered.
  */
 import { resolve } from "node:path";
-import { KeyedLocks, type Release } from "../internal/keyed-lock.js";
+import { acquireNested, KeyedLocks, type Release } from "../internal/keyed-lock.js";
 
 export { type Release, withLock } from "../internal/keyed-lock.js";
 
@@ -26,7 +26,7 @@ function networkKey(cacheDir: string, network: string): string {
  * Locks one attachment for ADD, CHECK or DEL: its network shared (so GC waits), then the
  * attachment exclusively. Rejects with the signal's reason if aborted while waiting.
  */
-export async function lockAttachment(
+export function lockAttachment(
   cacheDir: string,
   network: string,
   containerID: string,
@@ -34,21 +34,10 @@ export async function lockAttachment(
   signal?: AbortSignal,
 ): Promise<Release> {
   const netKey = networkKey(cacheDir, network);
-  const releaseNetwork = await networks.acquire(netKey, true, signal);
-  try {
-    const releaseAttachment = await attachments.acquire(
-      `${netKey}\0${containerID}\0${ifName}`,
-      false,
-      signal,
-    );
-    return () => {
-      releaseAttachment();
-      releaseNetwork();
-    };
-  } catch (error) {
-    releaseNetwork();
-    throw error;
-  }
+  return acquireNested(
+    () => networks.acquire(netKey, true, signal),
+    () => attachments.acquire(`${netKey}\0${containerID}\0${ifName}`, false, signal),
+  );
 }
 
 /**

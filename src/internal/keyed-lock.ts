@@ -108,6 +108,27 @@ export class KeyedLocks {
   }
 }
 
+/**
+ * Takes `outer`, then `inner` (always in that order, so two such pairs cannot deadlock); the
+ * release frees both, inner first. If `inner` fails (an abort while waiting), `outer` is freed.
+ */
+export async function acquireNested(
+  outer: () => Promise<Release>,
+  inner: () => Promise<Release>,
+): Promise<Release> {
+  const releaseOuter = await outer();
+  try {
+    const releaseInner = await inner();
+    return () => {
+      releaseInner();
+      releaseOuter();
+    };
+  } catch (error) {
+    releaseOuter();
+    throw error;
+  }
+}
+
 /** Runs `fn` holding the lock `acquire` gives, releasing it however `fn` ends. */
 export async function withLock<T>(acquire: Promise<Release>, fn: () => Promise<T>): Promise<T> {
   const release = await acquire;

@@ -8,7 +8,7 @@
  * Lock order is always the GC lock, then the pod's: no cycle, no deadlock.
  */
 
-import { KeyedLocks, type Release, RWLock } from "../internal/keyed-lock.js";
+import { acquireNested, KeyedLocks, type Release, RWLock } from "../internal/keyed-lock.js";
 
 export { type Release, withLock } from "../internal/keyed-lock.js";
 
@@ -19,18 +19,11 @@ export class RuntimeLocks {
   readonly pods = new KeyedLocks();
 
   /** A pod call: the GC lock shared, then the pod's mutex. */
-  async pod(id: string, signal?: AbortSignal): Promise<Release> {
-    const releaseGC = await this.gc.acquire(true, signal);
-    try {
-      const releasePod = await this.pods.acquire(id, false, signal);
-      return () => {
-        releasePod();
-        releaseGC();
-      };
-    } catch (error) {
-      releaseGC();
-      throw error;
-    }
+  pod(id: string, signal?: AbortSignal): Promise<Release> {
+    return acquireNested(
+      () => this.gc.acquire(true, signal),
+      () => this.pods.acquire(id, false, signal),
+    );
   }
 
   /** GC: the GC lock alone, once every pod call in flight has finished. */
