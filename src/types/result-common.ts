@@ -1,13 +1,15 @@
 /**
  * What the result classes share. Upstream's types040 and types100 have the same `Result` layout
  * (cniVersion, interfaces, ips, routes, dns) over their own Interface and IPConfig types, and
- * every result version has the same GetAsVersion/GetResult: written once here, each class
- * keeps its own declared members (its public shape) and calls these.
+ * every result version has the same GetAsVersion/GetResult: written once here. A subclass
+ * brings its Go encoding and registers its codec and implemented version with
+ * {@link defineListResult}.
  */
 import { marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema, type StructDecoder } from "../encoding/struct.js";
 import { toGoJSON } from "../internal/go-marshal.js";
+import type { IPNet } from "./cidr.js";
 import { convert } from "./convert.js";
 import { decodeList, structValue } from "./decode.js";
 import type { DNS } from "./dns.js";
@@ -24,20 +26,33 @@ interface ListResultFields<I, P> {
   dns: DNS;
 }
 
-const implementedVersions = new Map<unknown, string>();
+interface ListResultDefinition {
+  implementedVersion: string;
+  codec: ListResultCodec<unknown, unknown>;
+}
 
-/** Records the version a `ListResult` subclass implements (its Go package's `ImplementedSpecVersion`). */
-export function setImplementedVersion(
-  cls: abstract new (...args: never[]) => Result,
-  version: string,
+const definitions = new Map<unknown, ListResultDefinition>();
+
+/**
+ * Records what a `ListResult` subclass is: the version it implements (its Go package's
+ * `ImplementedSpecVersion`) and how its JSON decodes.
+ */
+export function defineListResult<I, P>(
+  cls: abstract new (...args: never[]) => ListResult<I, P>,
+  implementedVersion: string,
+  codec: ListResultCodec<I, P>,
 ): void {
-  implementedVersions.set(cls, version);
+  definitions.set(cls, { implementedVersion, codec: codec as ListResultCodec<unknown, unknown> });
+}
+
+function definitionOf(cls: unknown): ListResultDefinition {
+  const definition = definitions.get(cls);
+  if (definition === undefined) throw new ConversionError("failed to convert result");
+  return definition;
 }
 
 function implementedVersionOf(cls: unknown): string {
-  const version = implementedVersions.get(cls);
-  if (version === undefined) throw new ConversionError("failed to convert result");
-  return version;
+  return definitionOf(cls).implementedVersion;
 }
 
 /**
@@ -78,6 +93,26 @@ export abstract class ListResult<I, P> implements Result {
    */
   getAsVersion(version: string): Result {
     return resultAsVersion(this, implementedVersionOf(this.constructor), version);
+  }
+
+  /**
+   * Upstream `NewResult` on a parsed JSON value: a result of one of the class's versions, or a
+   * type error, or `ResultVersionMismatchError` for another version.
+   */
+  static fromValue<T, I, P>(
+    this: new (init: {
+      cniVersion: string;
+      interfaces: I[];
+      ips: P[];
+      routes: Route[];
+      dns: DNS;
+    }) => T,
+    value: unknown,
+  ): T {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
+    const codec = definitionOf(this).codec as ListResultCodec<I, P>;
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
+    return new this(decodeListResult(value, codec));
   }
 
   /** Upstream `NewResult`: decodes JSON (text or bytes) of one of the class's versions. */
@@ -126,7 +161,7 @@ interface RawListResult<I> {
 }
 
 /** How one version's result decodes: its Go package name and its own parts. */
-export interface ListResultCodec<I extends { name?: string }, P> {
+export interface ListResultCodec<I, P> {
   /** Go's package of the types, `types040` or `types100` (named in type errors). */
   readonly pkg: string;
   readonly supportedVersions: readonly string[];
@@ -154,7 +189,7 @@ export function listResultDecoder<I>(
  * Upstream `NewResult`'s decoding of a parsed JSON value: the fields, or a type error, or
  * `ResultVersionMismatchError` when the version is not one the codec supports.
  */
-export function decodeListResult<I extends { name?: string }, P>(
+export function decodeListResult<I, P>(
   value: unknown,
   codec: ListResultCodec<I, P>,
 ): ListResultFields<I, P> {
@@ -163,7 +198,7 @@ export function decodeListResult<I extends { name?: string }, P>(
     cniVersion: r.cniVersion ?? "",
     interfaces: decodeList(r.interfaces, "interfaces", `${codec.pkg}.Interface`, (i) => ({
       ...(i as I),
-      name: (i as I).name ?? "",
+      name: (i as { name?: string }).name ?? "",
     })),
     ips: decodeList(r.ips, "ips", `${codec.pkg}.IPConfig`, codec.decodeIPConfig),
     routes: decodeList(r.routes, "routes", "types.Route", decodeRoute),
@@ -197,4 +232,19 @@ export function getResultAs<T>(
   const converted = result.getAsVersion(version);
   if (!(converted instanceof cls)) throw new ConversionError("failed to convert result");
   return converted;
+}
+
+/**
+ * The fields 0.4.0 and 1.x IP configurations share (address, interface, gateway), copied from
+ * `ip` onto `out` in that key order (the order Go's struct encoder writes).
+ */
+export function copyIPConfigFields<T extends object>(
+  ip: { address: IPNet; interface?: number; gateway?: Uint8Array },
+  out: T,
+): T & { address: IPNet; interface?: number; gateway?: Uint8Array } {
+  const copy = out as T & { address: IPNet; interface?: number; gateway?: Uint8Array };
+  copy.address = { ip: ip.address.ip.slice(), mask: ip.address.mask.slice() };
+  if (ip.interface !== undefined) copy.interface = ip.interface;
+  if (ip.gateway) copy.gateway = ip.gateway.slice();
+  return copy;
 }

@@ -13,11 +13,11 @@ import { copyDNS, type DNS, dnsToGo } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
 import { ConversionError, type Result } from "./result.js";
 import {
-  decodeListResult,
+  copyIPConfigFields,
+  defineListResult,
   ListResult,
   type ListResultCodec,
   listResultDecoder,
-  setImplementedVersion,
 } from "./result-common.js";
 import { copyRoute, type Route, routeToGo } from "./route.js";
 import { type IPConfig020, Result020 } from "./v020.js";
@@ -70,13 +70,7 @@ export function copyInterface040(i: Interface040): Interface040 {
 
 /** Upstream `IPConfig.Copy()`. */
 export function copyIPConfig040(ipc: IPConfig040): IPConfig040 {
-  const out: IPConfig040 = {
-    version: ipc.version,
-    address: { ip: ipc.address.ip.slice(), mask: ipc.address.mask.slice() },
-  };
-  if (ipc.interface !== undefined) out.interface = ipc.interface;
-  if (ipc.gateway) out.gateway = ipc.gateway.slice();
-  return out;
+  return copyIPConfigFields(ipc, { version: ipc.version });
 }
 
 /** The Go encoding of an interface: `name`, then `mac` and `sandbox` if set. */
@@ -141,16 +135,6 @@ const codec: ListResultCodec<Interface040, IPConfig040> = {
 
 /** A 0.3.0, 0.3.1 or 0.4.0 result (upstream `types040.Result`). */
 export class Result040 extends ListResult<Interface040, IPConfig040> {
-  /** A result from its fields; absent ones take Go's zero values. */
-  constructor(init: Result040Init = {}) {
-    super(init);
-  }
-
-  /** As `fromJSON`, from a parsed JSON value. */
-  static fromValue(value: unknown): Result040 {
-    return new Result040(decodeListResult(value, codec));
-  }
-
   /** The value the Go-compatible encoder writes for this result (upstream's JSON form). */
   [toGoJSON](): unknown {
     return goStruct({
@@ -247,4 +231,4 @@ registerConverter("0.4.0", ["0.1.0", "0.2.0"], convertFrom040To020);
 registerConverter("0.3.1", ["0.1.0", "0.2.0"], convertFrom040To020);
 registerConverter("0.3.0", ["0.1.0", "0.2.0"], convertFrom040To020);
 registerCreator(supportedVersions040, Result040, (v) => Result040.fromValue(v));
-setImplementedVersion(Result040, implementedSpecVersion040);
+defineListResult(Result040, implementedSpecVersion040, codec);

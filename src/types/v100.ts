@@ -13,14 +13,14 @@ import { copyDNS, type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
 import type { Result } from "./result.js";
 import {
-  decodeListResult,
+  copyIPConfigFields,
+  defineListResult,
   ListResult,
   type ListResultCodec,
   listResultDecoder,
-  setImplementedVersion,
 } from "./result-common.js";
 import { copyRoute, type Route, routeToGo } from "./route.js";
-import { type Interface040, type IPConfig040, Result040 } from "./v040.js";
+import { type Interface040, Result040 } from "./v040.js";
 
 /** The version `Result100` implements. */
 export const implementedSpecVersion100 = "1.1.0";
@@ -74,12 +74,7 @@ export function copyInterface100(i: Interface100): Interface100 {
 
 /** Upstream `IPConfig.Copy()`. */
 export function copyIPConfig100(ipc: IPConfig100): IPConfig100 {
-  const out: IPConfig100 = {
-    address: { ip: ipc.address.ip.slice(), mask: ipc.address.mask.slice() },
-  };
-  if (ipc.interface !== undefined) out.interface = ipc.interface;
-  if (ipc.gateway) out.gateway = ipc.gateway.slice();
-  return out;
+  return copyIPConfigFields(ipc, {});
 }
 
 /**
@@ -156,16 +151,6 @@ const codec: ListResultCodec<Interface100, IPConfig100> = {
 
 /** A 1.0.0 or 1.1.0 result (upstream `types100.Result`, the current one). */
 export class Result100 extends ListResult<Interface100, IPConfig100> {
-  /** A result from its fields; absent ones take Go's zero values. */
-  constructor(init: Result100Init = {}) {
-    super(init);
-  }
-
-  /** As `fromJSON`, from a parsed JSON value. */
-  static fromValue(value: unknown): Result100 {
-    return new Result100(decodeListResult(value, codec));
-  }
-
   /** Plain objects (Go maps) throughout: the encoder sorts every key, as upstream's does. */
   [toGoJSON](): unknown {
     return {
@@ -178,21 +163,6 @@ export class Result100 extends ListResult<Interface100, IPConfig100> {
       dns: isDNSEmpty(this.dns) ? undefined : { ...dnsToGo(this.dns) },
     };
   }
-}
-
-/**
- * The fields 0.4.0 and 1.x IP configurations share (address, interface, gateway), copied from
- * `ip` onto `out` in that key order (the order Go's struct encoder writes).
- */
-function copyIPConfigFields<T extends object>(
-  ip: IPConfig040 | IPConfig100,
-  out: T,
-): T & IPConfig100 {
-  const copy = out as T & IPConfig100;
-  copy.address = { ip: ip.address.ip.slice(), mask: ip.address.mask.slice() };
-  if (ip.interface !== undefined) copy.interface = ip.interface;
-  if (ip.gateway) copy.gateway = ip.gateway.slice();
-  return copy;
 }
 
 /** 1.0.0 ↔ 1.1.0 (upstream convertFrom100): only the version changes. */
@@ -265,4 +235,4 @@ registerConverter("1.1.0", ["0.3.0", "0.3.1", "0.4.0"], convertFrom100To040);
 registerConverter("1.1.0", ["0.1.0", "0.2.0"], convertFrom100To020);
 registerConverter("1.1.0", ["1.0.0"], convertWithin100);
 registerCreator(supportedVersions100, Result100, (v) => Result100.fromValue(v));
-setImplementedVersion(Result100, implementedSpecVersion100);
+defineListResult(Result100, implementedSpecVersion100, codec);
