@@ -12,60 +12,32 @@
  *
  * Environment: BENCH_ROUNDS (default 15), BENCH_JSON=<file> to also write the raw figures.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { cpus, loadavg } from "node:os";
-import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { cpus } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { buildNative, checkPrerequisites } from "./lib/build.mjs";
+import {
+  benchDir,
+  CALLS,
+  CONCURRENT,
+  concurrentCmd,
+  loadText,
+  log,
+  repoRoot,
+  rounds,
+} from "./lib/common.mjs";
 import { CONF_COUNT, GC_COUNT, GC_PREFIX, makeFixtures } from "./lib/fixtures.mjs";
+import { rotate, Server } from "./lib/server.mjs";
 import { median, medianRatio } from "./lib/stats.mjs";
 
 const execFileP = promisify(execFile);
-const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = join(here, "..");
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
-const CALLS = { 1: 25, 5: 6 };
-const CONCURRENT = 100;
+const here = benchDir;
+const ROUNDS = rounds(15);
 const WRITES = 20;
-const log = (...a) => process.stderr.write(`${a.join(" ")}\n`);
 
-/** A long-lived benchmark process speaking one line per request and one per answer. */
-class Server {
-  constructor(name, command, args, parse = JSON.parse, baseEnv = process.env) {
-    this.name = name;
-    const env = { ...baseEnv };
-    for (const k of Object.keys(env)) if (k.startsWith("CNI_")) delete env[k];
-    this.child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"], env });
-    this.lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
-    this.parse = parse;
-    this.exited = new Promise((resolve) => this.child.once("exit", resolve));
-  }
-  async request(line) {
-    this.child.stdin.write(`${line}\n`);
-    const { value, done } = await this.lines.next();
-    if (done) throw new Error(`${this.name} exited`);
-    const answer = this.parse(value);
-    if (answer.error) throw new Error(`${this.name}: ${answer.error}`);
-    return answer;
-  }
-  async close() {
-    this.child.stdin.end();
-    await this.exited;
-  }
-}
-
-const jsonServer = (name, command, args, env) => {
-  const s = new Server(name, command, args, JSON.parse, env);
-  const request = s.request.bind(s);
-  s.send = (cmd) => request(JSON.stringify(cmd));
-  return s;
-};
-
-/** Rotates `items` by `r`, so that no variant always runs first (or right after another). */
-const rotate = (items, r) => items.map((_, i) => items[(i + r) % items.length]);
+const jsonServer = (name, command, args, env) => new Server(name, command, args, { env });
 
 async function importTimes(n) {
   const dist = join(repoRoot, "dist/index.js");
@@ -93,9 +65,7 @@ let loadAtStart = "";
 
 async function main() {
   const t0 = Date.now();
-  loadAtStart = loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" ");
+  loadAtStart = loadText();
   await checkPrerequisites(repoRoot);
   log("building the C plugin, the C spawn loop and the Go reference ...");
   const bin = await buildNative(repoRoot);
@@ -113,14 +83,9 @@ async function main() {
     const tsData = jsonServer("tsData", process.execPath, [worker, "ts"]);
     const raw = jsonServer("raw", process.execPath, [worker, "raw"]);
     const go = jsonServer("go", bin.goBench, []);
-    const floor = new Server(
-      "floor",
-      bin.spawnloop,
-      [join(fx.pluginDir, "noop"), fx.chain1],
-      (l) => ({
-        ns: Number(l),
-      }),
-    );
+    const floor = new Server("floor", bin.spawnloop, [join(fx.pluginDir, "noop"), fx.chain1], {
+      parse: (l) => ({ ns: Number(l) }),
+    });
     servers.push(ts, tsData, raw, go, floor);
     // BENCH_CANDIDATE=<dist dir>: a candidate build of the library measured in the same rounds.
     const candidate = process.env.BENCH_CANDIDATE;
@@ -156,15 +121,7 @@ async function main() {
         (server, name, extra = {}) =>
         async () => {
           const dir = cache(`cc-${name}`);
-          const a = await server.send({
-            op: "concurrent",
-            conflist: fx.chain1,
-            cacheDir: dir,
-            calls: CONCURRENT,
-            prefix: `r${r}-`,
-            pluginDir: fx.pluginDir,
-            ...extra,
-          });
+          const a = await server.send(concurrentCmd(fx, dir, r, extra));
           await rm(dir, { recursive: true, force: true });
           return a;
         };

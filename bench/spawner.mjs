@@ -13,55 +13,27 @@
  * Needs what bench/run.mjs needs (gcc, Go, Go libcni) plus the built helper
  * (npm run build:native). Environment: BENCH_ROUNDS (default 8).
  */
-import { spawn } from "node:child_process";
 import { access, mkdtemp, rm } from "node:fs/promises";
-import { loadavg } from "node:os";
-import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { buildNative, checkPrerequisites } from "./lib/build.mjs";
+import { benchDir, CALLS, concurrentCmd, loadText, log, repoRoot, rounds } from "./lib/common.mjs";
 import { makeFixtures } from "./lib/fixtures.mjs";
+import { rotate, Server } from "./lib/server.mjs";
 import { median, medianRatio } from "./lib/stats.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = join(here, "..");
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
-const CALLS = { 1: 25, 5: 6 };
-const CONCURRENT = 100;
+const here = benchDir;
+const ROUNDS = rounds(8);
 const START_CALLS = 20;
-const log = (...a) => process.stderr.write(`${a.join(" ")}\n`);
 
-class Worker {
-  constructor(name, command, args, env) {
-    this.name = name;
-    const clean = { ...process.env, ...env };
-    for (const k of Object.keys(clean)) if (k.startsWith("CNI_")) delete clean[k];
-    this.child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"], env: clean });
-    this.lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
-    this.exited = new Promise((resolve) => this.child.once("exit", resolve));
-  }
-  async send(cmd) {
-    this.child.stdin.write(`${JSON.stringify(cmd)}\n`);
-    const { value, done } = await this.lines.next();
-    if (done) throw new Error(`${this.name} exited`);
-    const answer = JSON.parse(value);
-    if (answer.error) throw new Error(`${this.name}: ${answer.error}`);
-    return answer;
-  }
-  async close() {
-    this.child.stdin.end();
-    await this.exited;
-  }
-}
+/** A worker process with `env` added to this process's environment. */
+const worker = (name, command, args, env) =>
+  new Server(name, command, args, { env: { ...process.env, ...env } });
 
-const rotate = (items, r) => items.map((_, i) => items[(i + r) % items.length]);
 const ms = (ns) => (ns / 1e6).toFixed(2);
 
 async function main() {
   const t0 = Date.now();
-  const load = loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" ");
+  const load = loadText();
   await checkPrerequisites(repoRoot);
   const helper = join(repoRoot, `dist/native/${process.platform}-${process.arch}/libcni-spawner`);
   await access(helper).catch(() => {
@@ -72,7 +44,7 @@ async function main() {
   const workers = [];
   const workerJs = join(here, "lib/worker.mjs");
   const ts = (name, launcher, mb) => {
-    const w = new Worker(name, process.execPath, [workerJs, "ts"], {
+    const w = worker(name, process.execPath, [workerJs, "ts"], {
       LIBCNI_LAUNCHER: launcher,
       BENCH_BALLAST_MB: String(mb),
     });
@@ -82,7 +54,7 @@ async function main() {
   try {
     const fx = await makeFixtures(work, bin.noop);
     const noop = join(fx.pluginDir, "noop");
-    const go = new Worker("go", bin.goBench, []);
+    const go = worker("go", bin.goBench, []);
     workers.push(go);
     const heaps = { "50MB": 0, "1GB": 1024 };
     const variants = {};
@@ -115,14 +87,7 @@ async function main() {
         const a1n = await w.send(addCmd(1, `${name}-nosync`, { durable: false }));
         const a5 = await w.send(addCmd(5, name));
         const dir = cache(`cc-${name}-${r}`);
-        const cc = await w.send({
-          op: "concurrent",
-          conflist: fx.chain1,
-          cacheDir: dir,
-          calls: CONCURRENT,
-          prefix: `r${r}-`,
-          pluginDir: fx.pluginDir,
-        });
+        const cc = await w.send(concurrentCmd(fx, dir, r));
         await rm(dir, { recursive: true, force: true });
         if (!keep) continue;
         put("add1", name, a1.ns / CALLS[1]);

@@ -69,21 +69,7 @@ export {
   type TraceContext,
   traceContextFromOTel,
 } from "./internal/trace-context.js";
-export {
-  ErrDecodingFailure,
-  ErrIncompatibleCNIVersion,
-  ErrInternal,
-  ErrInvalidEnvironmentVariables,
-  ErrInvalidNetNS,
-  ErrInvalidNetworkConfig,
-  ErrIOFailure,
-  ErrLimitedConnectivity,
-  ErrPluginNotAvailable,
-  ErrTryAgainLater,
-  ErrUnknown,
-  ErrUnknownContainer,
-  ErrUnsupportedField,
-} from "./types/error.js";
+export * from "./types/error-codes.js";
 export type { GCAttachment } from "./types/gc.js";
 export type { PluginConf } from "./types/plugin-conf.js";
 export type { Result } from "./types/result.js";

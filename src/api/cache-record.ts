@@ -10,6 +10,7 @@ import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, UnmarshalTypeError } from "../encoding/struct.js";
 import { decodeStdBase64 } from "../internal/base64.js";
 import { utf8Encode } from "../internal/bytes.js";
+import { jsonKind } from "../internal/json-kind.js";
 
 /** The `kind` of a cache record written by libcni 0.7 and later (upstream `CNICacheV1`). */
 export const CNICacheV1 = "cniCacheV1";
@@ -117,18 +118,11 @@ const recordDecoder = defineStruct<RawRecord>("cachedInfo", {
   },
 });
 
-function kindOf(v: unknown): string {
-  if (typeof v === "number") return "number";
-  if (typeof v === "boolean") return "bool";
-  if (Array.isArray(v)) return "array";
-  return typeof v === "object" ? "object" : "string";
-}
-
 /** Go's decoding of a JSON value into `[][2]string`: each pair padded or cut to two strings. */
 function decodeCniArgs(value: unknown): [string, string][] | undefined {
   if (value === undefined || value === null) return undefined;
   const typeError = (v: unknown, goType: string): UnmarshalTypeError =>
-    new UnmarshalTypeError(kindOf(v), goType, "cachedInfo", "cniArgs");
+    new UnmarshalTypeError(jsonKind(v), goType, "cachedInfo", "cniArgs");
   if (!Array.isArray(value)) throw typeError(value, "[][2]string");
   return value.map((pair): [string, string] => {
     if (pair === null) return ["", ""];
@@ -156,14 +150,14 @@ function decodeConfig(value: unknown): Uint8Array | undefined {
     return decodeStdBase64(utf8Encode(value));
   }
   if (!Array.isArray(value)) {
-    throw new UnmarshalTypeError(kindOf(value), "[]uint8", "cachedInfo", "config");
+    throw new UnmarshalTypeError(jsonKind(value), "[]uint8", "cachedInfo", "config");
   }
   return Uint8Array.from(value, (item: unknown) => {
     if (item === null) return 0;
     if (typeof item !== "number")
-      throw new UnmarshalTypeError(kindOf(item), "uint8", "cachedInfo", "config");
+      throw new UnmarshalTypeError(jsonKind(item), "uint8", "cachedInfo", "config");
     if (!Number.isInteger(item) || item < 0 || item > 255) {
-      throw new UnmarshalTypeError(`number ${item}`, "uint8", "cachedInfo", "config");
+      throw new UnmarshalTypeError(jsonKind(item, true), "uint8", "cachedInfo", "config");
     }
     return item;
   });
@@ -206,7 +200,7 @@ export function decodeCacheRecord(bytes: Uint8Array): CacheRecord {
   const value = parseJSON(bytes);
   // Go: `null` leaves the struct as it is; any other non-object names the package-qualified type.
   if (value !== null && !isMap(value)) {
-    throw new UnmarshalTypeError(kindOf(value), "libcni.cachedInfo", "", "");
+    throw new UnmarshalTypeError(jsonKind(value), "libcni.cachedInfo", "", "");
   }
   const raw: RawRecord =
     value === null ? {} : (canonicalRecord(value) ?? recordDecoder.decode(value));

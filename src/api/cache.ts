@@ -8,7 +8,6 @@
  */
 import { readdir, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { promisify } from "node:util";
 import { compareUTF8 } from "../encoding/json.js";
 import { InvalidArgumentError } from "../errors.js";
 import { errnoCode } from "../internal/errno.js";

@@ -10,20 +10,9 @@
  * fstat to be a regular file no larger than the cap, then read, between steps honouring the
  * call's signal.
  */
-import {
-  close as closeCallback,
-  constants,
-  fstat as fstatCallback,
-  open as openCallback,
-  read as readCallback,
-} from "node:fs";
-import { promisify } from "node:util";
+import { constants } from "node:fs";
 import { errnoCode } from "../internal/errno.js";
-
-const open = promisify(openCallback);
-const fstat = promisify(fstatCallback);
-const close = promisify(closeCallback);
-const read = promisify(readCallback);
+import { closeFd, fstatFd, openFd, readFd } from "../internal/fs.js";
 
 /**
  * The largest record read. A plugin's output is capped at 16 MiB by default and a record holds
@@ -72,7 +61,7 @@ export async function readRecord(
   checkSignal(signal);
   let fd: number;
   try {
-    fd = await open(path, openFlags);
+    fd = await openFd(path, openFlags);
   } catch (error) {
     const code = errnoCode(error);
     // ELOOP: the record itself is a symlink. ENXIO: a socket (or a FIFO where opening fails).
@@ -82,7 +71,7 @@ export async function readRecord(
   }
   try {
     checkSignal(signal);
-    const stats = await fstat(fd);
+    const stats = await fstatFd(fd);
     if (!stats.isFile()) {
       return { kind: "corrupt", reason: `is ${kindName(stats)}, not a regular file` };
     }
@@ -94,7 +83,7 @@ export async function readRecord(
     while (filled < buffer.length) {
       checkSignal(signal);
       const length = Math.min(CHUNK_BYTES, buffer.length - filled);
-      const { bytesRead } = await read(fd, buffer, filled, length, filled);
+      const { bytesRead } = await readFd(fd, buffer, filled, length, filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
@@ -104,6 +93,6 @@ export async function readRecord(
     if (signal?.aborted && error === signal.reason) throw error;
     return { kind: "none" };
   } finally {
-    await close(fd).catch(() => undefined);
+    await closeFd(fd).catch(() => undefined);
   }
 }

@@ -111,7 +111,7 @@ export async function runCnitool(argv: string[], io: CnitoolIO): Promise<number>
   try {
     return (await runCommand(command, parsed, io)) ?? 0;
   } catch (error) {
-    return failWithUsage(io, command, error instanceof Error ? error.message : String(error));
+    return failWithUsage(io, command, messageOf(error));
   }
 }
 

@@ -4,7 +4,9 @@
  */
 
 import { parseJSON } from "../encoding/parse.js";
+import { messageOf } from "../errors.js";
 import { utf8Encode } from "../internal/bytes.js";
+import { jsonKind } from "../internal/json-kind.js";
 import { ConfError } from "./errors.js";
 
 /** Configuration input: raw bytes as read from a file, or a string (encoded as UTF-8). */
@@ -13,11 +15,6 @@ export type ConfInput = Uint8Array | string;
 /** The bytes of an input, unchanged when they already are bytes (Go keeps the same slice). */
 export function inputBytes(input: ConfInput): Uint8Array {
   return typeof input === "string" ? utf8Encode(input) : input;
-}
-
-/** The message of any thrown value. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Runs `fn`, turning anything it throws into a ConfError `<prefix><message>` with the cause. */
@@ -45,10 +42,4 @@ export function unmarshalMap(input: ConfInput): GoMap {
     );
   }
   return value as Record<string, unknown>;
-}
-
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "boolean") return "bool";
-  return typeof value === "number" ? "number" : "string";
 }

@@ -3,8 +3,9 @@
  * `NetworkConfFromBytes`, the `cniVersions` block): the highest version this library
  * implements wins, so one file can serve runtimes of different ages.
  */
+
+import { messageOf } from "../errors.js";
 import { current, greaterThan } from "../version/index.js";
-import { messageOf } from "./bytes.js";
 import { ConfError } from "./errors.js";
 import { goTypeName } from "./go-format.js";
 

@@ -9,8 +9,9 @@
  */
 
 import { marshal } from "../encoding/json.js";
+import { messageOf } from "../errors.js";
 import { utf8Encode } from "../internal/bytes.js";
-import { messageOf, unmarshalMap, wrapErrors } from "./bytes.js";
+import { unmarshalMap, wrapErrors } from "./bytes.js";
 import { ConfError } from "./errors.js";
 import { networkConfFromBytes } from "./list.js";
 import { networkPluginConfFromBytes } from "./plugin.js";

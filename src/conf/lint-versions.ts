@@ -3,6 +3,8 @@
  * parser selects the version (the highest not newer than this library's) and as plugins
  * accept one (spelled exactly as a version of `version.all`).
  */
+
+import { messageOf } from "../errors.js";
 import { all, current, parseVersion } from "../version/index.js";
 import { selectCNIVersion } from "./cni-versions.js";
 import { pointerOf } from "./lint-pointer.js";
@@ -16,7 +18,7 @@ function parseError(version: string): string | undefined {
     parseVersion(version);
     return undefined;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return messageOf(error);
   }
 }
 

@@ -11,7 +11,8 @@
  * devDependency.
  */
 import { parseJSON } from "../encoding/parse.js";
-import { type ConfInput, inputBytes, messageOf } from "./bytes.js";
+import { messageOf } from "../errors.js";
+import { type ConfInput, inputBytes } from "./bytes.js";
 import { normalizePluginKeys, restorePointer } from "./lint-plugin-keys.js";
 import { comparePointers } from "./lint-pointer.js";
 import { schemaFindings } from "./lint-schema-findings.js";

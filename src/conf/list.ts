@@ -4,9 +4,10 @@
  */
 
 import { marshal } from "../encoding/json.js";
+import { messageOf } from "../errors.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { goQuote } from "../internal/go-quote.js";
-import { type ConfInput, inputBytes, messageOf, unmarshalMap, wrapErrors } from "./bytes.js";
+import { type ConfInput, inputBytes, unmarshalMap, wrapErrors } from "./bytes.js";
 import { selectCNIVersion } from "./cni-versions.js";
 import { ConfError } from "./errors.js";
 import { goToLower, goTypeName } from "./go-format.js";

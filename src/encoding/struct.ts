@@ -9,6 +9,7 @@
  */
 
 import { UnmarshalTypeError } from "../errors.js";
+import { jsonKind } from "../internal/json-kind.js";
 
 export { UnmarshalTypeError } from "../errors.js";
 
@@ -173,7 +174,7 @@ function foldASCII(key: string): string | undefined {
 
 function typeError(value: unknown, schema: FieldSchema, place: Place): UnmarshalTypeError {
   return new UnmarshalTypeError(
-    jsonKind(value, schema),
+    jsonKind(value, schema.type === "int" || schema.type === "uint"),
     goTypeName(schema),
     place.struct,
     place.path.join("."),
@@ -200,14 +201,4 @@ function goTypeName(schema: FieldSchema): string {
     case "struct":
       return schema.goName;
   }
-}
-
-function jsonKind(value: unknown, schema: FieldSchema): string {
-  if (typeof value === "number") {
-    return schema.type === "int" || schema.type === "uint" ? `number ${value}` : "number";
-  }
-  if (typeof value === "boolean") return "bool";
-  if (Array.isArray(value)) return "array";
-  if (value === null) return "null";
-  return typeof value === "object" ? "object" : "string";
 }

@@ -13,6 +13,7 @@
  */
 import diagnosticsChannel from "node:diagnostics_channel";
 import { debuglog } from "node:util";
+import { messageOf } from "../errors.js";
 import type { TraceContext } from "./trace-context.js";
 
 /** The channel names, for `diagnostics_channel.tracingChannel(name)`. */
@@ -150,10 +151,6 @@ export function execTraced(): boolean {
 
 const ms = (start: number): number => Math.round((performance.now() - start) * 1000) / 1000;
 
-function errorText(error: unknown): string {
-  return JSON.stringify(error instanceof Error ? error.message : String(error));
-}
-
 /** A message with the fields every traced call shares. */
 interface CallMessage {
   traceContext: TraceContext | undefined;
@@ -186,7 +183,7 @@ function traceCall<T, M extends CallMessage>(
       return value;
     },
     (error: unknown) => {
-      line(message, `error error=${errorText(error)}`);
+      line(message, `error error=${JSON.stringify(messageOf(error))}`);
       throw error;
     },
   );
@@ -312,7 +309,7 @@ export class ExecTrace {
         return value;
       },
       (error: unknown) => {
-        this.debugLine(`error error=${errorText(error)}`);
+        this.debugLine(`error error=${JSON.stringify(messageOf(error))}`);
         throw error;
       },
     );

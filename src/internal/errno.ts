@@ -8,7 +8,7 @@
  */
 
 import { getSystemErrorMap } from "node:util";
-import { GoPathError } from "../errors.js";
+import { GoPathError, messageOf } from "../errors.js";
 
 // Go's syscall error strings (zerrors_linux) where libuv's wording differs or is missing.
 const goErrnoTexts: Record<string, string> = {
@@ -74,7 +74,7 @@ function errorErrnoText(error: unknown): string {
   if (code !== undefined && (goErrnoTexts[code] !== undefined || typeof errno === "number")) {
     return errnoText(code, typeof errno === "number" ? errno : undefined);
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   // Node writes "ENOXYZ: description, syscall 'path'": keep the description.
   const match = /^[A-Z0-9_]+: (.*?), \w+/.exec(message);
   return match ? match[1] : message;

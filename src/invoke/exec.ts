@@ -1,7 +1,7 @@
 /**
  * Running a plugin for a result, for no result, or for its VERSION (upstream pkg/invoke/exec.go).
  */
-import { findCreator } from "../types/convert.js";
+import { findCreator } from "../types/create.js";
 import type { Result } from "../types/result.js";
 import { current, decodePluginInfo, type PluginInfo, pluginSupports } from "../version/index.js";
 import { Args, type CNIArgs } from "./args.js";

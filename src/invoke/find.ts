@@ -5,22 +5,20 @@
  * refused rather than allowed to escape the plugin directories. Only regular files (after
  * following symlinks) count, so a directory named like a plugin is skipped.
  */
-import { stat as statCallback } from "node:fs";
 import { join, resolve, sep } from "node:path";
-import { promisify } from "node:util";
 import { PluginLookupError, PluginNotFoundError } from "../errors.js";
+import { statPath } from "../internal/fs.js";
+import { goQuote } from "../internal/go-quote.js";
 
 /** File name extensions tried for each plugin, as upstream: `[""]`, plus `.exe` on Windows. */
 export const executableFileExtensions: readonly string[] =
   process.platform === "win32" ? [".exe", ""] : [""];
 
-// The callback stat, promisified: one thread-pool round trip without fs/promises' extra
-// machinery; this runs once per plugin per call.
-const stat = promisify(statCallback);
+// The promisified callback stat (internal/fs.ts): this runs once per plugin per call.
 
 async function isRegularFile(path: string): Promise<boolean> {
   try {
-    return (await stat(path)).isFile();
+    return (await statPath(path)).isFile();
   } catch {
     return false;
   }

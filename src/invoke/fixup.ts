@@ -7,19 +7,10 @@
  */
 import { marshal } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
-import { UnmarshalTypeError } from "../errors.js";
+import { messageOf, UnmarshalTypeError } from "../errors.js";
+import { jsonKind } from "../internal/json-kind.js";
 import { CNIError, ErrDecodingFailure } from "../types/error.js";
 import { configDecoder } from "../version/index.js";
-
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "boolean") return "bool";
-  return typeof value;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** What `fixupResultVersion` gives: the version, the bytes, and those bytes already parsed. */
 export interface FixedResult {
@@ -50,7 +41,7 @@ export function fixupResultVersion(netconf: Uint8Array, result: Uint8Array): Fix
   } catch (error) {
     throw new CNIError(
       ErrDecodingFailure,
-      `failed to unmarshal raw result: ${errorText(error)}`,
+      `failed to unmarshal raw result: ${messageOf(error)}`,
       "",
       { cause: error },
     );

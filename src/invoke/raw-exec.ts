@@ -2,6 +2,7 @@
  * Running a plugin executable and turning its failure into an error (upstream RawExec).
  */
 
+import { setTimeout as delay } from "node:timers/promises";
 import { InvalidArgumentError, isTimeoutReason, messageOf, PluginAbortedError } from "../errors.js";
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";
 import { abortText, exitStatusText, signalText, startErrorText } from "../internal/exec-text.js";
@@ -129,22 +130,9 @@ function count(name: string, value: number): number {
   return value;
 }
 
+/** Waits `ms`: true when the time passed, false when `signal` aborted first. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) {
-      resolve(false);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+  return delay(ms, true, signal === undefined ? {} : { signal }).catch(() => false);
 }
 
 /**

@@ -15,6 +15,7 @@
  * all handled here, and a wrapper such as execa cost 1.3 to 6.2 ms per run on top of the
  * spawn itself, and half the package's import time (bench/README.md).
  */
+import { setTimeout as delay } from "node:timers/promises";
 import { BoundedSink } from "./bounded-sink.js";
 import { groupHasLiveProcess, killGroup } from "./process-group.js";
 import { spawnGate } from "./spawn-gate.js";
@@ -61,8 +62,6 @@ const afterKillSettleMs = 100;
 const pollMs = 50;
 // How long (in polls) a call waits for its SIGKILLed group to be gone: a bound, not a policy.
 const maxPollsAfterKill = 40;
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The outcome of a run that never started: aborted while queued, or refused by the OS. */
 function notStarted(aborted: boolean, startError?: NodeJS.ErrnoException): RunOutcome {

@@ -8,47 +8,22 @@
  * removes them as upstream does.
  */
 
-import { type NetworkFailure, PodTeardownError } from "../errors.js";
-import type { CNIConfig } from "../index.js";
-import type { TraceContext } from "../internal/trace-context.js";
-import { cachedAttachments } from "./cached.js";
-import { withDeadline } from "./deadline.js";
-import type { NetworkSet } from "./load.js";
+import { PodTeardownError } from "../errors.js";
+import {
+  type CacheCallContext,
+  type RemovedAttachment,
+  walkCachedAttachments,
+} from "./cache-walk.js";
 
-/** What teardown and check need from the runtime. */
-export interface CacheCallContext {
-  readonly cni: CNIConfig;
-  readonly set: NetworkSet | undefined;
-  readonly timeout: number;
-  readonly signal: AbortSignal | undefined;
-  /** Passed to every plugin of the call (`TRACEPARENT`, ...). */
-  readonly traceContext: TraceContext | undefined;
-}
-
-/** One attachment a teardown removed. */
-export interface RemovedAttachment {
-  network: string;
-  ifName: string;
-}
+export type { CacheCallContext, RemovedAttachment } from "./cache-walk.js";
 
 /** DELs every cached attachment of the pod; returns what was removed, in DEL order. */
 export async function teardownFromCache(
   ctx: CacheCallContext,
   podID: string,
 ): Promise<RemovedAttachment[]> {
-  const { usable, unusable } = await cachedAttachments(ctx.cni, podID, ctx.set);
-  const failures: NetworkFailure[] = [...unusable];
-  const removed: RemovedAttachment[] = [];
-  for (const a of usable.reverse()) {
-    try {
-      await withDeadline(a.network, "DEL", ctx.timeout, ctx.signal, (signal) =>
-        ctx.cni.delNetworkList(a.config, a.rt, { signal, traceContext: ctx.traceContext }),
-      );
-      removed.push({ network: a.network, ifName: a.ifName });
-    } catch (error) {
-      failures.push({ network: a.network, ifName: a.ifName, error });
-    }
-  }
-  if (failures.length > 0) throw new PodTeardownError(podID, failures);
-  return removed;
+  const outcome = await walkCachedAttachments(ctx, podID, "DEL");
+  if (outcome === undefined) return [];
+  if (outcome.failures.length > 0) throw new PodTeardownError(podID, outcome.failures);
+  return outcome.done;
 }

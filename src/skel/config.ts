@@ -5,7 +5,8 @@
 
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import { UnmarshalTypeError } from "../errors.js";
+import { messageOf, UnmarshalTypeError } from "../errors.js";
+import { jsonKind } from "../internal/json-kind.js";
 import { CNIError, ErrDecodingFailure, ErrInvalidNetworkConfig } from "../types/error.js";
 import { validateNetworkName } from "../utils/index.js";
 
@@ -13,12 +14,6 @@ import { validateNetworkName } from "../utils/index.js";
 // anonymous struct "" in field errors and by its literal type at the top level.
 const anonymousType = 'struct { Name string "json:\\"name\\"" }';
 const nameOnly = defineStruct<{ name?: string }>("", { fields: { name: { type: "string" } } });
-
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "boolean") return "bool";
-  return typeof value;
-}
 
 function decodeName(stdinData: Uint8Array): string {
   const value = parseJSON(stdinData);
@@ -40,7 +35,7 @@ export function validateConfig(stdinData: Uint8Array): CNIError | undefined {
   try {
     name = decodeName(stdinData);
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
+    const text = messageOf(error);
     return new CNIError(ErrDecodingFailure, `error unmarshall network config: ${text}`, "", {
       cause: error,
     });

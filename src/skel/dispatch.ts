@@ -4,6 +4,7 @@
  * of printing it, so that tests and custom mains decide what to do with it.
  */
 
+import { messageOf } from "../errors.js";
 import { traceContextFromEnv } from "../internal/trace-context.js";
 import {
   CNIError,
@@ -44,9 +45,6 @@ export interface PluginMainOptions {
   /** The callbacks' abort signal (default: one that aborts on SIGTERM while they run). */
   signal?: AbortSignal;
 }
-
-const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 /**
  * Finds a CNIError in an error's chain, as Go's `errors.As` does through `Unwrap`: the error

@@ -3,6 +3,7 @@
  * dispatcher runs in-process in tests, as upstream's `dispatcher` takes Getenv/Stdin/Stdout.
  */
 
+import { arrayBuffer } from "node:stream/consumers";
 import type { OutputStream } from "./types.js";
 
 /** Where the config comes from: bytes already read, or a stream such as `process.stdin`. */
@@ -11,20 +12,8 @@ export type StdinSource = Uint8Array | AsyncIterable<Uint8Array | string>;
 /** Reads a stdin source to the end (upstream `io.ReadAll`). Rejects with the stream's error. */
 export async function readAll(source: StdinSource): Promise<Uint8Array> {
   if (source instanceof Uint8Array) return source;
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of source) {
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
-    chunks.push(bytes);
-    length += bytes.byteLength;
-  }
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  // stream/consumers takes string chunks as UTF-8, as Buffer.from does.
+  return new Uint8Array(await arrayBuffer(source));
 }
 
 /**

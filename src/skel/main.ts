@@ -3,6 +3,7 @@
  * stdout, and exit with 1 on error and 0 otherwise.
  */
 
+import { messageOf } from "../errors.js";
 import type { PluginInfo } from "../version/index.js";
 import { type PluginMainOptions, pluginMainWithError } from "./dispatch.js";
 import { writeAll } from "./io.js";
@@ -41,7 +42,7 @@ export async function pluginMain(
     try {
       await printError(error, stdout);
     } catch (printFailure) {
-      const text = printFailure instanceof Error ? printFailure.message : String(printFailure);
+      const text = messageOf(printFailure);
       await writeAll(stderr, `Error writing error JSON to stdout: ${text}\n`).catch(() => {});
     }
   }

@@ -12,7 +12,7 @@
  * const args = loadArgs("IgnoreUnknown=1;K8S_POD_NAME=web", { K8S_POD_NAME: "string" });
  * args.K8S_POD_NAME; // "web" (string | undefined)
  */
-import { ArgsError, UnmarshalableArgsError } from "../errors.js";
+import { ArgsError, messageOf, UnmarshalableArgsError } from "../errors.js";
 
 export { ArgsError, UnmarshalableArgsError } from "../errors.js";
 
@@ -103,7 +103,7 @@ export function loadArgs<S extends ArgsSpec>(args: string, spec: S): LoadedArgs<
         configurable: true,
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       throw new ArgsError(`ARGS: error parsing value of pair ${goQuote(pair)}: ${message}`, {
         cause: error,
       });

@@ -8,12 +8,18 @@
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
 import { UnmarshalTypeError } from "../errors.js";
+import { jsonKind } from "../internal/json-kind.js";
 import { findCreator } from "./convert.js";
+// The result modules register their converters and creators at load: v100 imports v040,
+// which imports v020, so this one import registers every version.
+import "./v100.js";
 import { DecodeVersionError, type Result } from "./result.js";
 
 const versionDecoder = defineStruct<{ cniVersion?: string }>("", {
   fields: { cniVersion: { type: "string" } },
 });
+
+export { findCreator };
 
 /** The Go type Go names for `DecodeVersion`'s anonymous struct in a top-level type error. */
 const anonymousVersionStruct = 'struct { CNIVersion string "json:\\"cniVersion\\"" }';
@@ -21,12 +27,7 @@ const anonymousVersionStruct = 'struct { CNIVersion string "json:\\"cniVersion\\
 /** Reads `cniVersion` from a parsed value, as Go's `DecodeVersion` would. */
 function versionOf(value: unknown): string {
   if (value !== null && (typeof value !== "object" || Array.isArray(value))) {
-    const kind = Array.isArray(value)
-      ? "array"
-      : typeof value === "boolean"
-        ? "bool"
-        : typeof value;
-    throw new DecodeVersionError(new UnmarshalTypeError(kind, anonymousVersionStruct));
+    throw new DecodeVersionError(new UnmarshalTypeError(jsonKind(value), anonymousVersionStruct));
   }
   try {
     return versionDecoder.decode(value ?? {}).cniVersion || "0.1.0";

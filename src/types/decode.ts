@@ -5,24 +5,9 @@
  * ("Go struct field Result.ips of type int"), so this module does the same.
  */
 import { UnmarshalTypeError } from "../encoding/struct.js";
+import { jsonKind } from "../internal/json-kind.js";
 import { type IPNet, parseCIDR, zeroIPNet } from "./cidr.js";
 import { ipUnmarshalText } from "./ip.js";
-
-/** The JSON kind Go names in an `UnmarshalTypeError` for a non-numeric target. */
-export function jsonKind(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  switch (typeof value) {
-    case "number":
-      return "number";
-    case "boolean":
-      return "bool";
-    case "string":
-      return "string";
-    default:
-      return "object";
-  }
-}
 
 /**
  * Runs a nested decode and re-labels a type error with the outer struct and field, as Go's

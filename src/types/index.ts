@@ -35,25 +35,12 @@ export {
 export { type IPNet, ipNetToString, parseCIDR } from "./cidr.js";
 export { convertResult, createResult, createResultForVersion, decodeVersion } from "./create.js";
 export type { DNS } from "./dns.js";
-export {
-  ErrDecodingFailure,
-  ErrIncompatibleCNIVersion,
-  ErrInternal,
-  ErrInvalidEnvironmentVariables,
-  ErrInvalidNetNS,
-  ErrInvalidNetworkConfig,
-  ErrIOFailure,
-  ErrLimitedConnectivity,
-  ErrPluginNotAvailable,
-  ErrTryAgainLater,
-  ErrUnknown,
-  ErrUnknownContainer,
-  ErrUnsupportedField,
-} from "./error.js";
+export * from "./error-codes.js";
 export type { GCAttachment } from "./gc.js";
 export { ipToString, parseIP } from "./ip.js";
 export { decodePluginConf, type PluginConf } from "./plugin-conf.js";
 export type { Result } from "./result.js";
+export { ListResult } from "./result-common.js";
 export type { Route } from "./route.js";
 export {
   type IPConfig020,

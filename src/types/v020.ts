@@ -7,11 +7,12 @@ import { goStruct, marshal, marshalIndent, toGoJSON } from "../encoding/json.js"
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
-import { convert } from "./convert.js";
+import { convert, registerConverter, registerCreator } from "./convert.js";
 import { decodeIP, decodeIPNet, inField, structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsField, dnsToGo } from "./dns.js";
 import { ipMarshalText } from "./ip.js";
 import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
+import { resultAsVersion } from "./result-common.js";
 import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
 
 /** The version `Result020` implements. */
@@ -155,8 +156,7 @@ export class Result020 implements Result {
    */
   getAsVersion(version: string): Result {
     // Upstream: a result created without a version is taken to be the implemented one.
-    if (this.cniVersion === "") this.cniVersion = implementedSpecVersion020;
-    return convert(this, version);
+    return resultAsVersion(this, implementedSpecVersion020, version);
   }
 
   /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
@@ -193,3 +193,8 @@ export function convertWithin020(from: Result, toVersion: string): Result {
     dns: copyDNS(r.dns),
   });
 }
+
+// Upstream types020's init(): its converters and creator, registered at load.
+registerConverter("0.1.0", ["0.2.0"], convertWithin020);
+registerConverter("0.2.0", ["0.1.0"], convertWithin020);
+registerCreator(supportedVersions020, Result020, (v) => Result020.fromValue(v));

@@ -4,16 +4,22 @@
  * struct order and always carries `"dns"` (as `{}` when empty); an interface index of 0 is
  * written, a missing one is not.
  */
-import { goStruct, marshal, marshalIndent, toGoJSON } from "../encoding/json.js";
-import { parseJSON } from "../encoding/parse.js";
+import { goStruct, toGoJSON } from "../encoding/json.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
-import { convert } from "./convert.js";
-import { decodeIP, decodeIPNet, decodeList, goInt, structValue } from "./decode.js";
-import { copyDNS, type DNS, dnsField, dnsToGo } from "./dns.js";
+import { registerConverter, registerCreator } from "./convert.js";
+import { decodeIP, decodeIPNet, goInt, structValue } from "./decode.js";
+import { copyDNS, type DNS, dnsToGo } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
-import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
-import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
+import { ConversionError, type Result } from "./result.js";
+import {
+  copyIPConfigFields,
+  defineListResult,
+  ListResult,
+  type ListResultCodec,
+  listResultDecoder,
+} from "./result-common.js";
+import { copyRoute, type Route, routeToGo } from "./route.js";
 import { type IPConfig020, Result020 } from "./v020.js";
 
 /** The version `Result040` implements. */
@@ -64,13 +70,7 @@ export function copyInterface040(i: Interface040): Interface040 {
 
 /** Upstream `IPConfig.Copy()`. */
 export function copyIPConfig040(ipc: IPConfig040): IPConfig040 {
-  const out: IPConfig040 = {
-    version: ipc.version,
-    address: { ip: ipc.address.ip.slice(), mask: ipc.address.mask.slice() },
-  };
-  if (ipc.interface !== undefined) out.interface = ipc.interface;
-  if (ipc.gateway) out.gateway = ipc.gateway.slice();
-  return out;
+  return copyIPConfigFields(ipc, { version: ipc.version });
 }
 
 /** The Go encoding of an interface: `name`, then `mac` and `sandbox` if set. */
@@ -126,107 +126,15 @@ const interfaceField: FieldSchema = {
   },
 };
 
-const resultDecoder = defineStruct<{
-  cniVersion?: string;
-  interfaces?: Interface040[];
-  ips?: unknown[];
-  routes?: unknown[];
-  dns?: DNS;
-}>("Result", {
-  fields: {
-    cniVersion: { type: "string" },
-    interfaces: { type: "array", items: interfaceField, goType: "[]*types040.Interface" },
-    ips: { type: "array", items: { type: "raw" }, goType: "[]*types040.IPConfig" },
-    routes: { type: "array", items: { type: "raw" }, goType: "[]*types.Route" },
-    dns: dnsField,
-  },
-});
+const codec: ListResultCodec<Interface040, IPConfig040> = {
+  pkg: "types040",
+  supportedVersions: supportedVersions040,
+  decoder: listResultDecoder<Interface040>("types040", interfaceField),
+  decodeIPConfig: decodeIPConfig040,
+};
 
 /** A 0.3.0, 0.3.1 or 0.4.0 result (upstream `types040.Result`). */
-export class Result040 implements Result {
-  /** The result's version ("" until first converted). */
-  cniVersion: string;
-  /** Interfaces the plugin created or configured. */
-  interfaces: Interface040[];
-  /** IP configurations. */
-  ips: IPConfig040[];
-  /** Routes. */
-  routes: Route[];
-  /** DNS settings. */
-  dns: DNS;
-
-  /** A result from its fields; absent ones take Go's zero values. */
-  constructor(init: Result040Init = {}) {
-    this.cniVersion = init.cniVersion ?? "";
-    this.interfaces = init.interfaces ?? [];
-    this.ips = init.ips ?? [];
-    this.routes = init.routes ?? [];
-    this.dns = init.dns ?? {};
-  }
-
-  /** Upstream `types040.NewResult`: decodes JSON whose `cniVersion` is 0.3.0, 0.3.1 or 0.4.0. */
-  static fromJSON(json: string | Uint8Array): Result040 {
-    return Result040.fromValue(parseJSON(json));
-  }
-
-  /** As `fromJSON`, from a parsed JSON value. */
-  static fromValue(value: unknown): Result040 {
-    const r = resultDecoder.decode(structValue(value, "types040.Result"));
-    const result = new Result040({
-      cniVersion: r.cniVersion ?? "",
-      interfaces: decodeList(r.interfaces, "interfaces", "types040.Interface", (i) => ({
-        ...(i as Interface040),
-        name: (i as Interface040).name ?? "",
-      })),
-      ips: decodeList(r.ips, "ips", "types040.IPConfig", decodeIPConfig040),
-      routes: decodeList(r.routes, "routes", "types.Route", decodeRoute),
-      dns: r.dns,
-    });
-    if (!supportedVersions040.includes(result.cniVersion)) {
-      throw new ResultVersionMismatchError(supportedVersions040, result.cniVersion);
-    }
-    return result;
-  }
-
-  /** Upstream `types040.GetResult`: `result.getAsVersion("0.4.0")` as a `Result040`. */
-  static getResult(result: Result): Result040 {
-    const converted = result.getAsVersion(implementedSpecVersion040);
-    if (!(converted instanceof Result040)) throw new ConversionError("failed to convert result");
-    return converted;
-  }
-
-  /** Upstream `types040.NewResultFromResult`: `result` converted to 0.4.0. */
-  static fromResult(result: Result): Result040 {
-    return convert(result, implementedSpecVersion040) as Result040;
-  }
-
-  /** Upstream `Version()`: the result's CNI version. */
-  version(): string {
-    return this.cniVersion;
-  }
-
-  /**
-   * Upstream `GetAsVersion`: converted to `version` ("" means 0.1.0), this same object when the
-   * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
-   */
-  getAsVersion(version: string): Result {
-    if (this.cniVersion === "") this.cniVersion = implementedSpecVersion040;
-    return convert(this, version);
-  }
-
-  /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
-  print(): string {
-    return marshalIndent(this);
-  }
-
-  /**
-   * The spec JSON, for `JSON.stringify(result)`: what {@link print} prints (addresses as
-   * strings, Go's field order and omissions), as a plain object.
-   */
-  toJSON(): unknown {
-    return JSON.parse(marshal(this));
-  }
-
+export class Result040 extends ListResult<Interface040, IPConfig040> {
   /** The value the Go-compatible encoder writes for this result (upstream's JSON form). */
   [toGoJSON](): unknown {
     return goStruct({
@@ -309,3 +217,18 @@ export function convertFrom040To020(from: Result, toVersion: string): Result {
   if (!out.ip4 && !out.ip6) throw new ConversionError("cannot convert: no valid IP addresses");
   return out;
 }
+
+// Upstream types040's init(): its converters and creator, registered at load (after types020's:
+// this module imports v020).
+// Up-converters
+registerConverter("0.1.0", supportedVersions040, convertFrom020To040);
+registerConverter("0.2.0", supportedVersions040, convertFrom020To040);
+registerConverter("0.3.0", supportedVersions040, convertWithin040);
+registerConverter("0.3.1", supportedVersions040, convertWithin040);
+// Down-converters
+registerConverter("0.4.0", ["0.3.0", "0.3.1"], convertWithin040);
+registerConverter("0.4.0", ["0.1.0", "0.2.0"], convertFrom040To020);
+registerConverter("0.3.1", ["0.1.0", "0.2.0"], convertFrom040To020);
+registerConverter("0.3.0", ["0.1.0", "0.2.0"], convertFrom040To020);
+registerCreator(supportedVersions040, Result040, (v) => Result040.fromValue(v));
+defineListResult(Result040, implementedSpecVersion040, codec);

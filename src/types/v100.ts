@@ -4,17 +4,23 @@
  * the struct, re-reads it as a map, drops an empty `dns` and encodes the map again, so the JSON
  * of a 1.x result has every key sorted at every level; this encoder writes the same bytes.
  */
-import { goStruct, marshal, marshalIndent, toGoJSON } from "../encoding/json.js";
-import { parseJSON } from "../encoding/parse.js";
+import { goStruct, toGoJSON } from "../encoding/json.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
-import { convert } from "./convert.js";
-import { decodeIP, decodeIPNet, decodeList, goInt, structValue } from "./decode.js";
-import { copyDNS, type DNS, dnsField, dnsToGo, isDNSEmpty } from "./dns.js";
+import { convert, registerConverter, registerCreator } from "./convert.js";
+import { decodeIP, decodeIPNet, goInt, structValue } from "./decode.js";
+import { copyDNS, type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
-import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
-import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
-import { type Interface040, type IPConfig040, Result040 } from "./v040.js";
+import type { Result } from "./result.js";
+import {
+  copyIPConfigFields,
+  defineListResult,
+  ListResult,
+  type ListResultCodec,
+  listResultDecoder,
+} from "./result-common.js";
+import { copyRoute, type Route, routeToGo } from "./route.js";
+import { type Interface040, Result040 } from "./v040.js";
 
 /** The version `Result100` implements. */
 export const implementedSpecVersion100 = "1.1.0";
@@ -68,12 +74,7 @@ export function copyInterface100(i: Interface100): Interface100 {
 
 /** Upstream `IPConfig.Copy()`. */
 export function copyIPConfig100(ipc: IPConfig100): IPConfig100 {
-  const out: IPConfig100 = {
-    address: { ip: ipc.address.ip.slice(), mask: ipc.address.mask.slice() },
-  };
-  if (ipc.interface !== undefined) out.interface = ipc.interface;
-  if (ipc.gateway) out.gateway = ipc.gateway.slice();
-  return out;
+  return copyIPConfigFields(ipc, {});
 }
 
 /**
@@ -141,107 +142,15 @@ const interfaceField: FieldSchema = {
   },
 };
 
-const resultDecoder = defineStruct<{
-  cniVersion?: string;
-  interfaces?: Interface100[];
-  ips?: unknown[];
-  routes?: unknown[];
-  dns?: DNS;
-}>("Result", {
-  fields: {
-    cniVersion: { type: "string" },
-    interfaces: { type: "array", items: interfaceField, goType: "[]*types100.Interface" },
-    ips: { type: "array", items: { type: "raw" }, goType: "[]*types100.IPConfig" },
-    routes: { type: "array", items: { type: "raw" }, goType: "[]*types.Route" },
-    dns: dnsField,
-  },
-});
+const codec: ListResultCodec<Interface100, IPConfig100> = {
+  pkg: "types100",
+  supportedVersions: supportedVersions100,
+  decoder: listResultDecoder<Interface100>("types100", interfaceField),
+  decodeIPConfig: decodeIPConfig100,
+};
 
 /** A 1.0.0 or 1.1.0 result (upstream `types100.Result`, the current one). */
-export class Result100 implements Result {
-  /** The result's version ("" until first converted). */
-  cniVersion: string;
-  /** Interfaces the plugin created or configured. */
-  interfaces: Interface100[];
-  /** IP configurations. */
-  ips: IPConfig100[];
-  /** Routes. */
-  routes: Route[];
-  /** DNS settings. */
-  dns: DNS;
-
-  /** A result from its fields; absent ones take Go's zero values. */
-  constructor(init: Result100Init = {}) {
-    this.cniVersion = init.cniVersion ?? "";
-    this.interfaces = init.interfaces ?? [];
-    this.ips = init.ips ?? [];
-    this.routes = init.routes ?? [];
-    this.dns = init.dns ?? {};
-  }
-
-  /** Upstream `types100.NewResult`: decodes JSON whose `cniVersion` is 1.0.0 or 1.1.0. */
-  static fromJSON(json: string | Uint8Array): Result100 {
-    return Result100.fromValue(parseJSON(json));
-  }
-
-  /** As `fromJSON`, from a parsed JSON value. */
-  static fromValue(value: unknown): Result100 {
-    const r = resultDecoder.decode(structValue(value, "types100.Result"));
-    const result = new Result100({
-      cniVersion: r.cniVersion ?? "",
-      interfaces: decodeList(r.interfaces, "interfaces", "types100.Interface", (i) => ({
-        ...(i as Interface100),
-        name: (i as Interface100).name ?? "",
-      })),
-      ips: decodeList(r.ips, "ips", "types100.IPConfig", decodeIPConfig100),
-      routes: decodeList(r.routes, "routes", "types.Route", decodeRoute),
-      dns: r.dns,
-    });
-    if (!supportedVersions100.includes(result.cniVersion)) {
-      throw new ResultVersionMismatchError(supportedVersions100, result.cniVersion);
-    }
-    return result;
-  }
-
-  /** Upstream `types100.GetResult`: `result.getAsVersion("1.1.0")` as a `Result100`. */
-  static getResult(result: Result): Result100 {
-    const converted = result.getAsVersion(implementedSpecVersion100);
-    if (!(converted instanceof Result100)) throw new ConversionError("failed to convert result");
-    return converted;
-  }
-
-  /** Upstream `types100.NewResultFromResult`: `result` converted to 1.1.0. */
-  static fromResult(result: Result): Result100 {
-    return convert(result, implementedSpecVersion100) as Result100;
-  }
-
-  /** Upstream `Version()`: the result's CNI version. */
-  version(): string {
-    return this.cniVersion;
-  }
-
-  /**
-   * Upstream `GetAsVersion`: converted to `version` ("" means 0.1.0), this same object when the
-   * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
-   */
-  getAsVersion(version: string): Result {
-    if (this.cniVersion === "") this.cniVersion = implementedSpecVersion100;
-    return convert(this, version);
-  }
-
-  /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
-  print(): string {
-    return marshalIndent(this);
-  }
-
-  /**
-   * The spec JSON, for `JSON.stringify(result)`: what {@link print} prints (addresses as
-   * strings, Go's field order and omissions), as a plain object.
-   */
-  toJSON(): unknown {
-    return JSON.parse(marshal(this));
-  }
-
+export class Result100 extends ListResult<Interface100, IPConfig100> {
   /** Plain objects (Go maps) throughout: the encoder sorts every key, as upstream's does. */
   [toGoJSON](): unknown {
     return {
@@ -274,14 +183,7 @@ export function convertFrom040To100(from: Result, toVersion: string): Result {
   return new Result100({
     cniVersion: toVersion,
     interfaces: r.interfaces.map((i) => ({ ...i })),
-    ips: r.ips.map((ip) => {
-      const out: IPConfig100 = {
-        address: { ip: ip.address.ip.slice(), mask: ip.address.mask.slice() },
-      };
-      if (ip.interface !== undefined) out.interface = ip.interface;
-      if (ip.gateway) out.gateway = ip.gateway.slice();
-      return out;
-    }),
+    ips: r.ips.map((ip) => copyIPConfigFields(ip, {})),
     routes: r.routes.map(copyRoute),
     dns: copyDNS(r.dns),
   });
@@ -306,15 +208,7 @@ export function convertFrom100To040(from: Result, toVersion: string): Result040 
       if (i.sandbox !== undefined) out.sandbox = i.sandbox;
       return out;
     }),
-    ips: r.ips.map((ip) => {
-      const out: IPConfig040 = {
-        version: ipTo4(ip.address.ip) ? "4" : "6",
-        address: { ip: ip.address.ip.slice(), mask: ip.address.mask.slice() },
-      };
-      if (ip.interface !== undefined) out.interface = ip.interface;
-      if (ip.gateway) out.gateway = ip.gateway.slice();
-      return out;
-    }),
+    ips: r.ips.map((ip) => copyIPConfigFields(ip, { version: ipTo4(ip.address.ip) ? "4" : "6" })),
     routes: r.routes.map(copyRoute),
     dns: copyDNS(r.dns),
   });
@@ -324,3 +218,21 @@ export function convertFrom100To040(from: Result, toVersion: string): Result040 
 export function convertFrom100To020(from: Result, toVersion: string): Result {
   return convert(convertFrom100To040(from, "0.4.0"), toVersion);
 }
+
+// Upstream types100's init(): its converters and creator, registered at load (after types020's
+// and types040's: this module imports v040, which imports v020).
+// Up-converters
+registerConverter("0.1.0", supportedVersions100, convertFrom020To100);
+registerConverter("0.2.0", supportedVersions100, convertFrom020To100);
+registerConverter("0.3.0", supportedVersions100, convertFrom040To100);
+registerConverter("0.3.1", supportedVersions100, convertFrom040To100);
+registerConverter("0.4.0", supportedVersions100, convertFrom040To100);
+registerConverter("1.0.0", ["1.1.0"], convertWithin100);
+// Down-converters
+registerConverter("1.0.0", ["0.3.0", "0.3.1", "0.4.0"], convertFrom100To040);
+registerConverter("1.0.0", ["0.1.0", "0.2.0"], convertFrom100To020);
+registerConverter("1.1.0", ["0.3.0", "0.3.1", "0.4.0"], convertFrom100To040);
+registerConverter("1.1.0", ["0.1.0", "0.2.0"], convertFrom100To020);
+registerConverter("1.1.0", ["1.0.0"], convertWithin100);
+registerCreator(supportedVersions100, Result100, (v) => Result100.fromValue(v));
+defineListResult(Result100, implementedSpecVersion100, codec);

@@ -2,7 +2,7 @@
  * Version strings: upstream's `ParseVersion`, `GreaterThan` and `GreaterThanOrEqualTo`
  * (pkg/version/plugin.go), with Go's `strconv.Atoi` rules and upstream's error texts.
  */
-import { VersionError } from "../errors.js";
+import { messageOf, VersionError } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
 
 /** A parsed version: `[major, minor, micro]`. */
@@ -60,7 +60,7 @@ function parseExact(version: string): readonly [bigint, bigint, bigint] {
     try {
       out[i] = atoi(part);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = messageOf(err);
       throw new VersionError(
         `failed to convert ${partNames[i]} version part ${goQuote(part)}: ${message}`,
         {

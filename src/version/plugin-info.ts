@@ -7,7 +7,7 @@
 import { goStruct, marshal } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import { VersionError } from "../errors.js";
+import { messageOf, VersionError } from "../errors.js";
 import { CURRENT_VERSION } from "./current.js";
 
 /** The CNI versions a plugin supports, as reported by its VERSION command. */
@@ -76,10 +76,6 @@ const pluginInfoStruct = defineStruct<{ cniVersion?: string; supportedVersions?:
   },
 );
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /**
  * Decodes a plugin's VERSION output, as upstream `PluginDecoder.Decode`. `cniVersion` is
  * required (`decoding version info: missing field cniVersion`); an empty or missing
@@ -94,7 +90,7 @@ export function decodePluginInfo(jsonBytes: string | Uint8Array): PluginInfo {
     // Go's Unmarshal of a JSON null into a struct is a no-op, not an error.
     info = pluginInfoStruct.decode(value === null ? {} : value);
   } catch (err) {
-    throw new VersionError(`decoding version info: ${errorText(err)}`, { cause: err });
+    throw new VersionError(`decoding version info: ${messageOf(err)}`, { cause: err });
   }
   const cniVersion = info.cniVersion ?? "";
   if (cniVersion === "") {

@@ -4,7 +4,8 @@
  */
 
 import { marshal } from "../encoding/json.js";
-import { PrevResultError } from "../errors.js";
+import { messageOf, PrevResultError } from "../errors.js";
+import { jsonKind } from "../internal/json-kind.js";
 import { createResultForVersion, type Result } from "../types/index.js";
 
 /**
@@ -22,16 +23,6 @@ export interface PrevResultSource {
   readonly cniVersion: string;
   /** The configuration's `prevResult` as decoded JSON (an object), if any. */
   readonly rawPrevResult?: unknown;
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "boolean") return "bool";
-  return typeof value;
 }
 
 /**
@@ -64,11 +55,11 @@ export function parsePrevResult(conf: PrevResultSource): Result | undefined {
   try {
     resultBytes = marshal(prev);
   } catch (err) {
-    throw new PrevResultError(`could not serialize prevResult: ${errorText(err)}`, { cause: err });
+    throw new PrevResultError(`could not serialize prevResult: ${messageOf(err)}`, { cause: err });
   }
   try {
     return createResultForVersion(conf.cniVersion, resultBytes);
   } catch (err) {
-    throw new PrevResultError(`could not parse prevResult: ${errorText(err)}`, { cause: err });
+    throw new PrevResultError(`could not parse prevResult: ${messageOf(err)}`, { cause: err });
   }
 }

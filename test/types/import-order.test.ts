@@ -1,7 +1,6 @@
 /**
- * The result modules and the converter table import each other; the table is built on first
- * use so that any module can be imported first. This file imports the 1.x module before
- * anything else and converts through every family.
+ * Each result module registers its converters when it loads (as Go's init()); importing the 1.x
+ * module alone, before anything else, must register every family it converts through.
  */
 import { describe, expect, it } from "vitest";
 import { parseCIDR } from "../../src/types/cidr.js";

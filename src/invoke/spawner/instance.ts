@@ -11,7 +11,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { debuglog } from "node:util";
-import { SpawnerExitedError, SpawnerUnavailableError } from "../../errors.js";
+import { messageOf, SpawnerExitedError, SpawnerUnavailableError } from "../../errors.js";
 import { killGroup } from "../process-group.js";
 import { SpawnedChild } from "./child.js";
 import {
@@ -119,7 +119,7 @@ export class SpawnerInstance {
         });
       } catch (error) {
         this.child.kill("SIGKILL");
-        const text = error instanceof Error ? error.message : String(error);
+        const text = messageOf(error);
         this.fail(new SpawnerExitedError(`spawner ${binaryPath}: ${text}`, { cause: error }));
       }
     });
