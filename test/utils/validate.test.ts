@@ -232,6 +232,7 @@ describe("validateInterfaceName (upstream TestValidateInterfaceName)", () => {
         else if (new TextEncoder().encode(name).length > 15)
           expected = "interface name is too long";
         else if (name === "." || name === "..") expected = "interface name is . or ..";
+        else if (name.includes("\0")) expected = "interface name contains a NUL byte";
         else if ([...name].some((c) => c === "/" || c === ":" || isGoSpace(c.codePointAt(0)!)))
           expected = INVALID_CHARS.msg;
         return err?.msg === expected && (err === undefined || err.code === 4);
