@@ -16,8 +16,9 @@ const result = '{"cniVersion":"1.0.0"}';
 
 describe("OnceArgs", () => {
   const counting = () => {
-    const args = { built: 0, asEnv: () => [`N=${++args.built}`] } satisfies CNIArgs & {
-      built: number;
+    const args: CNIArgs & { built: number } = {
+      built: 0,
+      asEnv: () => [`N=${++args.built}`],
     };
     return args;
   };
