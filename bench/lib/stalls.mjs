@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 /**
- * `node bench/lib/stalls.mjs <file.cpuprofile> [minMs]`: the CPU profile's stretches of
- * back-to-back non-idle samples longer than minMs (default 3), i.e. the event loop's stalls,
- * with the functions taking their time (self time, by function and file), summed over stalls.
+ * `node bench/lib/stalls.mjs <file.cpuprofile> [minMs] [windowsJSON]`: the CPU profile's
+ * stretches of back-to-back non-idle samples longer than minMs (default 3), i.e. the event
+ * loop's stalls, with the functions taking their time (self time, by function and file), summed
+ * over stalls; only inside the windows given (`[[fromUs, toUs], ...]` of the monotonic clock,
+ * as bench/burst-profile.mjs prints them) when given.
  */
 import { readFile } from "node:fs/promises";
 
-const [file, minArg] = process.argv.slice(2);
+const [file, minArg, windowsArg] = process.argv.slice(2);
+const windows = windowsArg ? JSON.parse(windowsArg) : undefined;
+const inWindow = (t) => windows === undefined || windows.some(([a, b]) => t >= a && t <= b);
 const minMs = Number(minArg ?? 3);
 const prof = JSON.parse(await readFile(file, "utf8"));
 const nodes = new Map(prof.nodes.map((n) => [n.id, n]));
@@ -24,10 +28,12 @@ const flush = () => {
   run = [];
   runMs = 0;
 };
+let t = prof.startTime;
 for (let i = 0; i < prof.samples.length; i++) {
   const n = nodes.get(prof.samples[i]);
+  t += prof.timeDeltas[i];
   const dt = (prof.timeDeltas[i + 1] ?? 0) / 1000;
-  if (idle(n)) {
+  if (idle(n) || !inWindow(t)) {
     flush();
     continue;
   }
