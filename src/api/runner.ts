@@ -60,10 +60,6 @@ export class PluginRunner {
     return exec instanceof RawExec && exec.findInPath === RawExec.prototype.findInPath;
   }
 
-  private async find(pluginType: string): Promise<string> {
-    return (await this.lookup(pluginType)).path;
-  }
-
   /** The plugin's path: remembered for the library's RawExec (invoke/find-cache.ts). */
   private async lookup(pluginType: string): Promise<FoundPlugin> {
     if (!this.ownLookup()) {
@@ -150,20 +146,19 @@ export class PluginRunner {
     conf: PluginConfig,
     options: ExecOptions,
   ): Promise<void> {
-    const pluginPath = await this.find(conf.network.type);
-    await execPluginWithoutResult(
-      pluginPath,
-      conf.bytes,
-      this.args(command, {}),
-      this.ensureExec(),
-      options,
+    const found = await this.lookup(conf.network.type);
+    const args = this.args(command, {});
+    await this.runFound(conf.network.type, found, (pluginPath) =>
+      execPluginWithoutResult(pluginPath, conf.bytes, args, this.ensureExec(), options),
     );
   }
 
   /** Upstream `GetVersionInfo`: the plugin's VERSION answer. */
   async versionInfo(pluginType: string, signal: AbortSignal | undefined): Promise<PluginInfo> {
-    const pluginPath = await this.find(pluginType);
-    return getVersionInfo(pluginPath, this.ensureExec(), { signal });
+    const found = await this.lookup(pluginType);
+    return this.runFound(pluginType, found, (pluginPath) =>
+      getVersionInfo(pluginPath, this.ensureExec(), { signal }),
+    );
   }
 
   /**

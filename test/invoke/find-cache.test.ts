@@ -137,4 +137,18 @@ describe("ADD with remembered lookups, against upstream's outcome", () => {
     const error = (await cni.addNetworkList(list("order"), bad).catch((e) => e)) as Error;
     expect(error.message).toBe(`plugin type="order" failed (add): ${upstream}`);
   });
+
+  it("VERSION after the remembered plugin is removed: the next directory's, as upstream", async () => {
+    const version = (tag: string) =>
+      `#!/bin/sh\ncat >/dev/null\nprintf '{"cniVersion":"1.0.0","supportedVersions":["${tag}"]}'\n`;
+    for (const [dir, tag] of [
+      [a, "0.3.1"],
+      [b, "0.4.0"],
+    ]) {
+      await writeFile(join(dir, "ver"), version(tag), { mode: 0o755 });
+    }
+    expect((await cni.getVersionInfo("ver")).supportedVersions()).toEqual(["0.3.1"]);
+    await rm(join(a, "ver"));
+    expect((await cni.getVersionInfo("ver")).supportedVersions()).toEqual(["0.4.0"]);
+  });
 });
