@@ -128,8 +128,12 @@ for (let r = -1; r < ROUNDS; r++) {
       const name = names[(k + r + 3) % names.length];
       const res = name === "go" ? await goRun(fig, r) : await tsRun(libs[name], fig, name, r);
       if (r < 0) continue;
-      for (const [key, v] of Object.entries(res))
-        ((s[`${fig}.${key}`] ??= {})[name] ??= []).push(v);
+      for (const [key, v] of Object.entries(res)) {
+        const fk = `${fig}.${key}`;
+        s[fk] ??= {};
+        s[fk][name] ??= [];
+        s[fk][name].push(v);
+      }
     }
   }
 }
