@@ -11,7 +11,9 @@
  * of per-round ratios.
  *
  * Needs what bench/run.mjs needs (gcc, Go, Go libcni) plus the built helper
- * (npm run build:native). Environment: BENCH_ROUNDS (default 8).
+ * (npm run build:native). Environment: BENCH_ROUNDS (default 8); BENCH_BASELINE_DIST=<dist dir>
+ * adds that build of the library (with the spawner) at both heaps, side by side in the same
+ * rounds, and a table of this build over it.
  */
 import { access, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -24,6 +26,7 @@ import { median, medianRatio } from "./lib/stats.mjs";
 const here = benchDir;
 const ROUNDS = rounds(8);
 const START_CALLS = 20;
+const BASELINE = process.env.BENCH_BASELINE_DIST;
 
 /** A worker process with `env` added to this process's environment. */
 const worker = (name, command, args, env) =>
@@ -43,10 +46,11 @@ async function main() {
   const work = await mkdtemp(join(repoRoot, "bench/.build/spawner-"));
   const workers = [];
   const workerJs = join(here, "lib/worker.mjs");
-  const ts = (name, launcher, mb) => {
+  const ts = (name, launcher, mb, extra = {}) => {
     const w = worker(name, process.execPath, [workerJs, "ts"], {
       LIBCNI_LAUNCHER: launcher,
       BENCH_BALLAST_MB: String(mb),
+      ...extra,
     });
     workers.push(w);
     return w;
@@ -61,6 +65,10 @@ async function main() {
     for (const [label, mb] of Object.entries(heaps)) {
       variants[`direct@${label}`] = ts(`direct@${label}`, "direct", mb);
       variants[`spawner@${label}`] = ts(`spawner@${label}`, "spawner", mb);
+      if (BASELINE) {
+        const name = `before@${label}`;
+        variants[name] = ts(name, "spawner", mb, { BENCH_DIST: BASELINE });
+      }
     }
     variants.go = go;
     const cache = (name) => join(work, "cache", name);
@@ -184,6 +192,28 @@ function report(s, helpers, startRows, meta) {
     p(
       `| CPU per ADD chain of 1 (process + helpers) | ${heap} | ${(med("cpu1", d) / 1000).toFixed(2)} ms | ${(med("cpu1", h) / 1000).toFixed(2)} ms | | | |`,
     );
+  }
+  if (s.add1["before@50MB"] !== undefined) {
+    p("");
+    p(`This build over ${BASELINE} (both with the spawner, per-round ratios):`);
+    p("");
+    p("| figure | heap | before | this build | this / before | before / Go | this / Go |");
+    p("| --- | --- | --- | --- | --- | --- | --- |");
+    for (const heap of ["50MB", "1GB"]) {
+      const b = `before@${heap}`;
+      const h = `spawner@${heap}`;
+      for (const [label, fig, fmt] of rows) {
+        p(
+          `| ${label} | ${heap} | ${fmt(med(fig, b))} ms | ${fmt(med(fig, h))} ms | ${medianRatio(s[fig][h], s[fig][b]).toFixed(2)}x | ${vsGo(fig, b).toFixed(2)}x | ${vsGo(fig, h).toFixed(2)}x |`,
+        );
+      }
+      p(
+        `| event-loop delay p99 / max during the 100 | ${heap} | ${ms(med("eldP99", b))} / ${ms(med("eldMax", b))} ms | ${ms(med("eldP99", h))} / ${ms(med("eldMax", h))} ms | | | |`,
+      );
+      p(
+        `| CPU per ADD chain of 1 (process + helpers) | ${heap} | ${(med("cpu1", b) / 1000).toFixed(2)} ms | ${(med("cpu1", h) / 1000).toFixed(2)} ms | | | |`,
+      );
+    }
   }
   p("");
   p("Latency at 1 GB over 50 MB (same launcher, per-round ratio):");

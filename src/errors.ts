@@ -868,3 +868,18 @@ export class CachedConfigKindError extends LibcniError {
     this.kind = kind;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Spawner and cache-write trimming (issue 15): the cache-write thread.
+
+/**
+ * The cache-write thread ended (crashed, or was terminated) while a record write was in flight
+ * on it: that record is the old one or the new one, as after any failed write. The next write
+ * starts a new thread.
+ */
+export class CacheWriteThreadExitedError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_CACHE_WRITE_THREAD_EXITED";
+  constructor(cause: unknown) {
+    super("cache-write thread exited with the write in flight", { cause });
+  }
+}

@@ -15,6 +15,7 @@ export {
   type AttachmentKey,
   CachedConfigKindError,
   CacheWriteError,
+  CacheWriteThreadExitedError,
   type ChainVerb,
   CheckNotSupportedError,
   CNIError,

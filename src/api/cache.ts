@@ -13,8 +13,9 @@ import { InvalidArgumentError } from "../errors.js";
 import { errnoCode } from "../internal/errno.js";
 import { goQuote } from "../internal/go-quote.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
-import { isTempName, mkdirDurable, sweepTempFiles, writeFileAtomic } from "./atomic-write.js";
+import { isTempName, mkdirDurable, sweepTempFiles } from "./atomic-write.js";
 import { CNICacheV1, decodeCacheRecord } from "./cache-record.js";
+import { cacheWriteThread } from "./cache-write-thread.js";
 import { readRecord } from "./record-read.js";
 import type { NetworkAttachment } from "./types.js";
 import { validateCacheFileName } from "./validate-names.js";
@@ -99,6 +100,7 @@ function forgetDir(dir: string): void {
  *
  * The directory is made sure of once per process; should it vanish later (removed by hand),
  * the write's ENOENT (or ENOTDIR) makes it be created again and the write retried, once.
+ * The write itself is one request to the cache-write thread (cache-write-thread.ts).
  */
 export async function writeCacheRecord(
   path: string,
@@ -110,7 +112,7 @@ export async function writeCacheRecord(
   const { ready, fresh } = ensureDir(dir, durable);
   await ready;
   try {
-    await writeFileAtomic(path, record, { mode: 0o600, durable });
+    await cacheWriteThread().write(path, record, 0o600, durable);
   } catch (error) {
     // ENOENT: the directory was removed; ENOTDIR: replaced by a file, reported by the MkdirAll
     // as before (Go's text). Any other error is the write's own, whether or not we had skipped.
@@ -118,7 +120,7 @@ export async function writeCacheRecord(
     if (fresh || (code !== "ENOENT" && code !== "ENOTDIR")) throw error;
     forgetDir(dir);
     await ensureDir(dir, durable).ready;
-    await writeFileAtomic(path, record, { mode: 0o600, durable });
+    await cacheWriteThread().write(path, record, 0o600, durable);
   }
 }
 

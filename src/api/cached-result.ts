@@ -4,7 +4,6 @@
  * corrupt record that DEL needs.
  */
 import { debuglog } from "node:util";
-import { marshal } from "../encoding/json.js";
 import { checkValid } from "../encoding/parse.js";
 import { CachedConfigKindError, CorruptCacheRecordError, WrappedError } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";

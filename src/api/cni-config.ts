@@ -196,9 +196,19 @@ export class CNIConfig {
     const { signal } = options;
     return withLock(this.lock(list.name, rt, signal), async () => {
       let result: Result | undefined;
+      // The CNI_* environment built once for the whole chain (invoke/env-memo.ts).
+      const args = this.runner.callArgs("ADD", rt);
       for (const net of list.plugins) {
         try {
-          result = await this.runner.add(list.name, list.cniVersion, net, result, rt, options);
+          result = await this.runner.add(
+            list.name,
+            list.cniVersion,
+            net,
+            result,
+            rt,
+            options,
+            args,
+          );
         } catch (error) {
           throw pluginChainError("add", net.network, error);
         }
@@ -238,8 +248,10 @@ export class CNIConfig {
     if (list.disableCheck) return;
     await withLock(this.lock(list.name, rt, signal), async () => {
       const cachedResult = await this.prevResultForCheck(list.name, list.cniVersion, rt, signal);
+      const args = this.runner.callArgs("CHECK", rt);
       for (const net of list.plugins) {
-        await this.runner.run("CHECK", list.name, list.cniVersion, net, cachedResult, rt, options);
+        const { name, cniVersion } = list;
+        await this.runner.run("CHECK", name, cniVersion, net, cachedResult, rt, options, args);
       }
     });
   }
@@ -256,10 +268,12 @@ export class CNIConfig {
       rt,
       options.signal,
     );
+    const args = this.runner.callArgs("DEL", rt);
     for (let i = list.plugins.length - 1; i >= 0; i--) {
       const net = list.plugins[i];
+      const { name, cniVersion } = list;
       try {
-        await this.runner.run("DEL", list.name, list.cniVersion, net, cachedResult, rt, options);
+        await this.runner.run("DEL", name, cniVersion, net, cachedResult, rt, options, args);
       } catch (error) {
         throw pluginChainError("delete", net.network, error);
       }

@@ -6,6 +6,9 @@
  */
 import type { PluginConfig } from "../conf/index.js";
 import { PluginVersionError } from "../errors.js";
+import type { CNIArgs } from "../invoke/args.js";
+import { OnceArgs } from "../invoke/env-memo.js";
+import { type FoundPlugin, pluginLookups } from "../invoke/find-cache.js";
 import {
   Args,
   defaultExec,
@@ -14,6 +17,7 @@ import {
   execPluginWithoutResult,
   execPluginWithResult,
   getVersionInfo,
+  RawExec,
 } from "../invoke/index.js";
 import type { Result } from "../types/index.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
@@ -50,8 +54,46 @@ export class PluginRunner {
     });
   }
 
-  private find(pluginType: string): Promise<string> {
-    return this.ensureExec().findInPath(pluginType, this.paths());
+  /** True when the Exec is the library's own RawExec lookup, whose answers may be remembered. */
+  private ownLookup(): boolean {
+    const exec = this.ensureExec();
+    return exec instanceof RawExec && exec.findInPath === RawExec.prototype.findInPath;
+  }
+
+  /** The plugin's path: remembered for the library's RawExec (invoke/find-cache.ts). */
+  private async lookup(pluginType: string): Promise<FoundPlugin> {
+    if (!this.ownLookup()) {
+      return { path: await this.ensureExec().findInPath(pluginType, this.paths()), cached: false };
+    }
+    return pluginLookups.find(pluginType, this.paths());
+  }
+
+  /** Runs the plugin found; a remembered path that fails to start is looked up again, once. */
+  private runFound<T>(
+    pluginType: string,
+    found: FoundPlugin,
+    run: (path: string) => Promise<T>,
+  ): Promise<T> {
+    if (!found.cached) return run(found.path);
+    return pluginLookups.run(pluginType, this.paths(), found, run);
+  }
+
+  /** Upstream looks up before it validates: a remembered lookup is checked again first. */
+  private async failValidation(
+    pluginType: string,
+    found: FoundPlugin,
+    invalid: Error,
+  ): Promise<never> {
+    if (found.cached) await pluginLookups.again(pluginType, this.paths());
+    throw invalid;
+  }
+
+  /**
+   * The `CNI_*` environment of one call (a whole chain): built on its first plugin run and
+   * shared by the rest, copied for an Exec other than the library's own.
+   */
+  callArgs(action: "ADD" | "CHECK" | "DEL", rt: RuntimeConf): CNIArgs {
+    return new OnceArgs(this.args(action, rt), this.ensureExec() instanceof RawExec);
   }
 
   /**
@@ -65,21 +107,18 @@ export class PluginRunner {
     prevResult: Result | undefined,
     rt: RuntimeConf,
     options: ExecOptions,
+    args: CNIArgs = this.args("ADD", rt),
   ): Promise<Result> {
-    const pluginPath = await this.find(net.network.type);
+    const found = await this.lookup(net.network.type);
     const invalid =
       validateContainerID(rt.containerID) ??
       validateNetworkName(name) ??
       validateInterfaceName(rt.ifName) ??
       validateCacheFileName(name, rt.containerID, rt.ifName);
-    if (invalid) throw invalid;
+    if (invalid) return this.failValidation(net.network.type, found, invalid);
     const newConf = buildOneConfig(name, cniVersion, net, prevResult, rt);
-    return execPluginWithResult(
-      pluginPath,
-      newConf.bytes,
-      this.args("ADD", rt),
-      this.ensureExec(),
-      options,
+    return this.runFound(net.network.type, found, (pluginPath) =>
+      execPluginWithResult(pluginPath, newConf.bytes, args, this.ensureExec(), options),
     );
   }
 
@@ -92,15 +131,12 @@ export class PluginRunner {
     prevResult: Result | undefined,
     rt: RuntimeConf,
     options: ExecOptions,
+    args: CNIArgs = this.args(command, rt),
   ): Promise<void> {
-    const pluginPath = await this.find(net.network.type);
+    const found = await this.lookup(net.network.type);
     const newConf = buildOneConfig(name, cniVersion, net, prevResult, rt);
-    await execPluginWithoutResult(
-      pluginPath,
-      newConf.bytes,
-      this.args(command, rt),
-      this.ensureExec(),
-      options,
+    await this.runFound(net.network.type, found, (pluginPath) =>
+      execPluginWithoutResult(pluginPath, newConf.bytes, args, this.ensureExec(), options),
     );
   }
 
@@ -110,20 +146,19 @@ export class PluginRunner {
     conf: PluginConfig,
     options: ExecOptions,
   ): Promise<void> {
-    const pluginPath = await this.find(conf.network.type);
-    await execPluginWithoutResult(
-      pluginPath,
-      conf.bytes,
-      this.args(command, {}),
-      this.ensureExec(),
-      options,
+    const found = await this.lookup(conf.network.type);
+    const args = this.args(command, {});
+    await this.runFound(conf.network.type, found, (pluginPath) =>
+      execPluginWithoutResult(pluginPath, conf.bytes, args, this.ensureExec(), options),
     );
   }
 
   /** Upstream `GetVersionInfo`: the plugin's VERSION answer. */
   async versionInfo(pluginType: string, signal: AbortSignal | undefined): Promise<PluginInfo> {
-    const pluginPath = await this.find(pluginType);
-    return getVersionInfo(pluginPath, this.ensureExec(), { signal });
+    const found = await this.lookup(pluginType);
+    return this.runFound(pluginType, found, (pluginPath) =>
+      getVersionInfo(pluginPath, this.ensureExec(), { signal }),
+    );
   }
 
   /**

@@ -8,7 +8,6 @@
 import { join, resolve, sep } from "node:path";
 import { PluginLookupError, PluginNotFoundError } from "../errors.js";
 import { statPath } from "../internal/fs.js";
-import { goQuote } from "../internal/go-quote.js";
 
 /** File name extensions tried for each plugin, as upstream: `[""]`, plus `.exe` on Windows. */
 export const executableFileExtensions: readonly string[] =

@@ -12,6 +12,7 @@ import {
   withTraceEnv,
 } from "../internal/trace-context.js";
 import { ErrIOFailure, ErrUnknown } from "../types/error.js";
+import { envObjectOnce } from "./env-memo.js";
 import { findInPath } from "./find.js";
 import { PluginExecError, pluginErr } from "./plugin-error.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
@@ -62,18 +63,6 @@ export interface ExecOptions {
 export const defaultGraceMs = 3000;
 /** The default cap on each of a plugin's stdout and stderr. */
 export const defaultMaxOutputBytes = 16 * 1024 * 1024;
-
-/** Turns a `KEY=value` list into an env object, the last value winning as Go's exec does. */
-function envObject(env: readonly string[] | undefined): Record<string, string> | undefined {
-  if (env === undefined) return undefined;
-  const out: Record<string, string> = {};
-  for (const kv of env) {
-    const eq = kv.indexOf("=");
-    // Node cannot pass an entry without "="; it would carry no variable anyway.
-    if (eq > 0) out[kv.slice(0, eq)] = kv.slice(eq + 1);
-  }
-  return out;
-}
 
 /**
  * What stopped the run, appended to upstream's text: Go says only `signal: terminated` or
@@ -181,7 +170,13 @@ export class RawExec {
     const { signal } = options;
     // Diagnostics (libcni:exec, NODE_DEBUG): src/internal/diagnostics.ts; none without a subscriber.
     const traceContext = normalizeTraceContext(options.traceContext);
-    const envObj = withTraceEnv(envObject(env), traceContext);
+    // Converted once per call's environment list (env-memo.ts); the memo is frozen, so the trace
+    // variables go on a copy.
+    const base = env === undefined ? undefined : envObjectOnce(env);
+    const envObj =
+      traceContext === undefined
+        ? base
+        : withTraceEnv(base === undefined ? undefined : { ...base }, traceContext);
     if (!execTraced()) return this.run(pluginPath, stdin, envObj, signal, undefined);
     const trace = new ExecTrace(pluginPath, envObj ?? process.env, traceContext, stdin);
     return trace.run(() => this.run(pluginPath, stdin, envObj, signal, trace), signal);
@@ -190,7 +185,7 @@ export class RawExec {
   private async run(
     pluginPath: string,
     stdin: Uint8Array,
-    envObj: Record<string, string> | undefined,
+    envObj: Readonly<Record<string, string>> | undefined,
     signal: AbortSignal | undefined,
     trace: ExecTrace | undefined,
   ): Promise<Uint8Array> {

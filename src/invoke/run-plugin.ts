@@ -24,7 +24,7 @@ import type { LaunchedChild, Launcher } from "./spawner/launcher.js";
 /** What {@link runPlugin} needs beyond the path. */
 export interface RunOptions {
   /** The environment; `undefined` inherits this process's. */
-  env: Record<string, string> | undefined;
+  env: Readonly<Record<string, string>> | undefined;
   /** Bytes for the plugin's stdin. */
   stdin: Uint8Array;
   /** Aborting stops the plugin's process group. */

@@ -11,7 +11,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DirSyncGroup } from "../../src/api/atomic-write.js";
 import { cacheFilePath, resultsDir, writeCacheRecord } from "../../src/api/cache.js";
 
-const calls = vi.hoisted(() => ({ stat: 0, mkdir: 0, dirOpens: 0 }));
+const calls = vi.hoisted(() => {
+  // The main-thread writer (the cache-write thread's fallback), whose fs calls this file counts;
+  // the thread's own steps are tested in cache-write-thread.test.ts.
+  process.env.LIBCNI_CACHE_WRITE = "inline";
+  return { stat: 0, mkdir: 0, dirOpens: 0 };
+});
 
 vi.mock("node:fs/promises", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:fs/promises")>();

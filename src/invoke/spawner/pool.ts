@@ -6,6 +6,7 @@
  * can start plugins; runs beyond `maxInFlight` wait for a free slot, in order.
  */
 
+import { type EnvEntries, envEntriesOnce } from "../env-memo.js";
 import { SpawnerInstance } from "./instance.js";
 import { directLauncher, type LaunchedChild, type Launcher } from "./launcher.js";
 
@@ -22,19 +23,8 @@ export interface SpawnerLauncherOptions {
 }
 
 /** Node's spawn would refuse these (NUL bytes), or search PATH (no slash): it handles them. */
-function needsDirect(path: string, env: readonly string[]): boolean {
-  if (!path.includes("/") || path.includes("\0")) return true;
-  return env.some((entry) => entry.includes("\0"));
-}
-
-/** Node's spawn turns an env object into `KEY=value` entries, skipping undefined values. */
-function envEntries(env: NodeJS.ProcessEnv): string[] {
-  const entries: string[] = [];
-  for (const key of Object.keys(env)) {
-    const value = env[key];
-    if (value !== undefined) entries.push(`${key}=${value}`);
-  }
-  return entries;
+function needsDirect(path: string, env: EnvEntries): boolean {
+  return !path.includes("/") || path.includes("\0") || env.hasNul;
 }
 
 /** Starts plugins through spawner helpers; see the module comment. */
@@ -69,13 +59,13 @@ export class SpawnerLauncher implements Launcher {
   }
 
   launch(path: string, env: NodeJS.ProcessEnv): LaunchedChild | Promise<LaunchedChild> {
-    const entries = envEntries(env);
+    const entries = envEntriesOnce(env);
     // In the caller's tick: Node reports ENOENT on the next tick, before a promise would settle.
     if (needsDirect(path, entries)) return directLauncher.launch(path, env);
-    return this.launchInHelper(path, entries);
+    return this.launchInHelper(path, entries.entries);
   }
 
-  private async launchInHelper(path: string, entries: string[]): Promise<LaunchedChild> {
+  private async launchInHelper(path: string, entries: readonly string[]): Promise<LaunchedChild> {
     if (this.inFlight >= this.maxInFlight) {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }

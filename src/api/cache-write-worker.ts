@@ -1,0 +1,72 @@
+/**
+ * The cache-write thread's entry point (a worker_threads Worker started by
+ * cache-write-thread.ts): each message is one whole record write, answered by one message.
+ *
+ * On the main thread the same write is five to eight thread-pool round trips (open, write,
+ * fdatasync, close, rename, then open, fsync and close of the directory), each a turn of the
+ * event loop that waits behind the runtime's other work. Here the cheap calls are synchronous
+ * (this thread has nothing else to do) and only the two flushes go to the thread pool, so
+ * concurrent writes still flush in parallel and share directory fsyncs (a DirSyncGroup); the
+ * main thread handles one message per write.
+ */
+import { randomBytes } from "node:crypto";
+import { closeSync, fdatasync, fsync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { parentPort } from "node:worker_threads";
+import { DirSyncGroup } from "./atomic-write.js";
+import {
+  runWriteSteps,
+  TempNames,
+  type WriteRequest,
+  type WriteSteps,
+} from "./atomic-write-steps.js";
+import type { WriteFailure, WriteReply } from "./cache-write-thread.js";
+
+const flush = (fd: number, sync: typeof fsync): Promise<void> =>
+  new Promise((resolve, reject) => sync(fd, (error) => (error ? reject(error) : resolve())));
+
+async function fsyncDir(dir: string): Promise<void> {
+  const fd = openSync(dir, "r");
+  try {
+    await flush(fd, fsync);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const dirSyncs = new DirSyncGroup(fsyncDir);
+
+const steps: WriteSteps = {
+  open: (path, mode) => openSync(path, "wx", mode),
+  write(fd, data) {
+    // writeSync may write less than asked (a signal, a full disk); loop as fs.writeFile does.
+    for (let at = 0; at < data.length; ) at += writeSync(fd, data, at, data.length - at);
+  },
+  fdatasync: (fd) => flush(fd, fdatasync),
+  close: closeSync,
+  rename: renameSync,
+  unlink: unlinkSync,
+  syncDir: (dir) => dirSyncs.sync(dir),
+};
+
+const temps = new TempNames(`${randomBytes(6).toString("hex")}-`);
+
+function failure(error: unknown): WriteFailure {
+  const e = error as NodeJS.ErrnoException & { dest?: string };
+  return {
+    message: e instanceof Error ? e.message : String(error),
+    code: e.code,
+    errno: e.errno,
+    syscall: e.syscall,
+    path: e.path,
+    dest: e.dest,
+  };
+}
+
+parentPort?.on("message", (req: WriteRequest & { id: number }) => {
+  runWriteSteps(req, temps.for(req.path), steps).then(
+    () => parentPort?.postMessage({ id: req.id } satisfies WriteReply),
+    (error: unknown) =>
+      parentPort?.postMessage({ id: req.id, error: failure(error) } satisfies WriteReply),
+  );
+});
+parentPort?.postMessage({ id: 0 } satisfies WriteReply);
