@@ -19,6 +19,7 @@ import {
   convertFrom100To020,
   convertFrom100To040,
   convertWithin100,
+  decodeResult100,
   Result100,
   supportedVersions100,
 } from "./v100.js";
@@ -105,7 +106,8 @@ export function findCreator(version: string): Creator {
   creators ??= [
     { versions: supportedVersions020, create: (v) => Result020.fromValue(v) },
     { versions: supportedVersions040, create: (v) => Result040.fromValue(v) },
-    { versions: supportedVersions100, create: (v) => Result100.fromValue(v) },
+    // The creators decode fresh parses (plugin output, cache records, createResult's bytes).
+      { versions: supportedVersions100, create: (v) => decodeResult100(v, true) },
   ];
   const found = creators.find((c) => c.versions.includes(version));
   if (!found) throw new UnsupportedResultVersionError(version);

@@ -5,16 +5,26 @@
  * of a 1.x result has every key sorted at every level; this encoder writes the same bytes.
  */
 import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
+import { goJSONText } from "../internal/go-json-text.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
 import { convert } from "./convert.js";
-import { decodeIP, decodeIPNet, decodeList, goInt, structValue } from "./decode.js";
+import {
+  decodeIP,
+  decodeIPNet,
+  decodeList,
+  goInt,
+  listItemDecoder,
+  structValue,
+} from "./decode.js";
 import { copyDNS, type DNS, dnsField, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
+import { defineLazyList, lazyListMinLength } from "./lazy-list.js";
 import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
 import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
 import { type Interface040, type IPConfig040, Result040 } from "./v040.js";
+import { result100Text } from "./v100-text.js";
 
 /** The version `Result100` implements. */
 export const implementedSpecVersion100 = "1.1.0";
@@ -186,21 +196,7 @@ export class Result100 implements Result {
 
   /** As `fromJSON`, from a parsed JSON value. */
   static fromValue(value: unknown): Result100 {
-    const r = resultDecoder.decode(structValue(value, "types100.Result"));
-    const result = new Result100({
-      cniVersion: r.cniVersion ?? "",
-      interfaces: decodeList(r.interfaces, "interfaces", "types100.Interface", (i) => ({
-        ...(i as Interface100),
-        name: (i as Interface100).name ?? "",
-      })),
-      ips: decodeList(r.ips, "ips", "types100.IPConfig", decodeIPConfig100),
-      routes: decodeList(r.routes, "routes", "types.Route", decodeRoute),
-      dns: r.dns,
-    });
-    if (!supportedVersions100.includes(result.cniVersion)) {
-      throw new ResultVersionMismatchError(supportedVersions100, result.cniVersion);
-    }
-    return result;
+    return decodeResult100(value, false);
   }
 
   /** Upstream `types100.GetResult`: `result.getAsVersion("1.1.0")` as a `Result100`. */
@@ -247,6 +243,43 @@ export class Result100 implements Result {
     };
   }
 }
+
+const routeItem = listItemDecoder("routes", "types.Route", decodeRoute);
+
+/**
+ * `Result100.fromValue`; with `ownedValue`, the value is a fresh parse nobody else holds, and a
+ * long `routes` list is kept as parsed and decoded on first read (see lazy-list.ts).
+ */
+export function decodeResult100(value: unknown, ownedValue: boolean): Result100 {
+  const r = resultDecoder.decode(structValue(value, "types100.Result"));
+  const interfaces = decodeList(r.interfaces, "interfaces", "types100.Interface", (i) => ({
+    ...(i as Interface100),
+    name: (i as Interface100).name ?? "",
+  }));
+  const ips = decodeList(r.ips, "ips", "types100.IPConfig", decodeIPConfig100);
+  const rawRoutes = r.routes ?? [];
+  const lazyRoutes = ownedValue && rawRoutes.length >= lazyListMinLength;
+  const result = new Result100({
+    cniVersion: r.cniVersion ?? "",
+    interfaces,
+    ips,
+    routes: lazyRoutes ? [] : rawRoutes.map(routeItem),
+    dns: r.dns,
+  });
+  if (lazyRoutes) defineLazyList(result, "routes", rawRoutes, routeItem);
+  if (!supportedVersions100.includes(result.cniVersion)) {
+    throw new ResultVersionMismatchError(supportedVersions100, result.cniVersion);
+  }
+  return result;
+}
+
+// The encoder's fast path: the bytes of `[toGoJSON]`, written without building its objects.
+// Set on the prototype, not declared, so the public type is unchanged.
+Object.defineProperty(Result100.prototype, goJSONText, {
+  value(this: Result100, asMap: boolean): string | undefined {
+    return result100Text(this, asMap);
+  },
+});
 
 /** 1.0.0 ↔ 1.1.0 (upstream convertFrom100): only the version changes. */
 export function convertWithin100(from: Result, toVersion: string): Result {
