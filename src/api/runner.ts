@@ -6,6 +6,7 @@
  */
 import type { PluginConfig } from "../conf/index.js";
 import { goQuote } from "../internal/go-quote.js";
+import { yieldIfLarge } from "../internal/yield.js";
 import {
   Args,
   defaultExec,
@@ -15,12 +16,30 @@ import {
   execPluginWithResult,
   getVersionInfo,
 } from "../invoke/index.js";
+import { encodableInSlices } from "../types/encode-in-slices.js";
 import type { Result } from "../types/index.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import type { PluginInfo } from "../version/index.js";
 import { buildOneConfig } from "./build-config.js";
 import type { RuntimeConf } from "./types.js";
 import { validateCacheFileName } from "./validate-names.js";
+
+/**
+ * `buildOneConfig` for a verb: a large `prevResult` is written in slices that yield to the
+ * event loop (same bytes), and the verb yields once more after a large stdin was built.
+ */
+async function buildStdin(
+  name: string,
+  cniVersion: string,
+  net: PluginConfig,
+  prevResult: Result | undefined,
+  rt: RuntimeConf,
+): Promise<PluginConfig> {
+  const encodable = prevResult === undefined ? undefined : await encodableInSlices(prevResult);
+  const conf = buildOneConfig(name, cniVersion, net, encodable, rt);
+  await yieldIfLarge(conf.bytes.length);
+  return conf;
+}
 
 /** Runs single plugins with a path list (read on each call: it may change) and an Exec. */
 export class PluginRunner {
@@ -73,7 +92,7 @@ export class PluginRunner {
       validateInterfaceName(rt.ifName) ??
       validateCacheFileName(name, rt.containerID, rt.ifName);
     if (invalid) throw invalid;
-    const newConf = buildOneConfig(name, cniVersion, net, prevResult, rt);
+    const newConf = await buildStdin(name, cniVersion, net, prevResult, rt);
     return execPluginWithResult(
       pluginPath,
       newConf.bytes,
@@ -94,7 +113,7 @@ export class PluginRunner {
     options: ExecOptions,
   ): Promise<void> {
     const pluginPath = await this.find(net.network.type);
-    const newConf = buildOneConfig(name, cniVersion, net, prevResult, rt);
+    const newConf = await buildStdin(name, cniVersion, net, prevResult, rt);
     await execPluginWithoutResult(
       pluginPath,
       newConf.bytes,

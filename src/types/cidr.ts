@@ -8,9 +8,9 @@ import {
   hexString,
   IPv4len,
   IPv6len,
-  isV4Mapped,
   ipTo4,
   ipToString,
+  isV4Mapped,
   ParseError,
   parseIP,
 } from "./ip.js";

@@ -107,7 +107,7 @@ export function findCreator(version: string): Creator {
     { versions: supportedVersions020, create: (v) => Result020.fromValue(v) },
     { versions: supportedVersions040, create: (v) => Result040.fromValue(v) },
     // The creators decode fresh parses (plugin output, cache records, createResult's bytes).
-      { versions: supportedVersions100, create: (v) => decodeResult100(v, true) },
+    { versions: supportedVersions100, create: (v) => decodeResult100(v, true) },
   ];
   const found = creators.find((c) => c.versions.includes(version));
   if (!found) throw new UnsupportedResultVersionError(version);

@@ -6,6 +6,7 @@
  * with a string `mtu`, a null route) returns undefined, and the generic path writes it.
  */
 import { formatNumber, marshal, marshalAsMap, quoteString } from "../encoding/json.js";
+import { yieldToEventLoop } from "../internal/yield.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
 import { type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText } from "./ip.js";
@@ -25,8 +26,7 @@ interface Result100Fields {
 /** Thrown inside the writer to fall back; never leaves this module. */
 const unexpected = Symbol("unexpected shape");
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 function ipNet(n: unknown): string {
   if (!isObject(n) || !(n.ip instanceof Uint8Array) || !(n.mask instanceof Uint8Array)) {
@@ -99,6 +99,7 @@ function ipConfigText(c: unknown): string {
   return `{${parts.join(",")}}`;
 }
 
+/** Writes a list; `pause`, when given, is awaited between slices of the work (see below). */
 function list(key: string, items: unknown, write: (item: unknown) => string): string | undefined {
   if (!Array.isArray(items)) throw unexpected;
   if (items.length === 0) return undefined;
@@ -107,37 +108,88 @@ function list(key: string, items: unknown, write: (item: unknown) => string): st
   return `"${key}":[${texts.join(",")}]`;
 }
 
+/** How long the chunked writer works before it yields to the event loop. */
+const sliceMs = 20;
+
+async function listInSlices(
+  key: string,
+  items: unknown,
+  write: (item: unknown) => string,
+): Promise<string | undefined> {
+  if (!Array.isArray(items)) throw unexpected;
+  if (items.length === 0) return undefined;
+  const texts = new Array<string>(items.length);
+  let sliceStart = performance.now();
+  for (let i = 0; i < items.length; i++) {
+    texts[i] = write(items[i]);
+    if ((i & 1023) === 1023 && performance.now() - sliceStart >= sliceMs) {
+      await yieldToEventLoop();
+      sliceStart = performance.now();
+    }
+  }
+  return `"${key}":[${texts.join(",")}]`;
+}
+
 /** The routes, from their parsed entries while the list was not read (one entry at a time). */
-function routesText(r: Result100Fields): string | undefined {
+function routesText<T>(
+  r: Result100Fields,
+  writeList: (key: string, items: unknown, write: (item: unknown) => string) => T,
+): T {
   const lazy = pendingList(r, "routes");
-  if (lazy === undefined) return list("routes", r.routes, routeText);
-  return list("routes", lazy.raw, (item) => routeText(lazy.decode(item)));
+  if (lazy === undefined) return writeList("routes", r.routes, routeText);
+  return writeList("routes", lazy.raw, (item) => routeText(lazy.decode(item)));
+}
+
+function head(r: Result100Fields, asMap: boolean): string[] {
+  const parts: string[] = [];
+  if (r.cniVersion !== "") {
+    if (typeof r.cniVersion !== "string") throw unexpected;
+    parts.push(`"cniVersion":${quoteString(r.cniVersion)}`);
+  }
+  if (!isDNSEmpty(r.dns)) {
+    // Small and free-form: the generic encoder writes it (a plain object: keys sorted).
+    const dns = { ...dnsToGo(r.dns) };
+    parts.push(`"dns":${asMap ? marshalAsMap(dns) : marshal(dns)}`);
+  }
+  return parts;
+}
+
+function join(parts: string[], lists: (string | undefined)[]): string {
+  for (const text of lists) if (text !== undefined) parts.push(text);
+  return `{${parts.join(",")}}`;
 }
 
 /** The result's JSON text, or undefined for the generic path. */
 export function result100Text(r: Result100Fields, asMap: boolean): string | undefined {
   try {
-    const parts: string[] = [];
-    if (r.cniVersion !== "") {
-      if (typeof r.cniVersion !== "string") throw unexpected;
-      parts.push(`"cniVersion":${quoteString(r.cniVersion)}`);
-    }
-    if (!isDNSEmpty(r.dns)) {
-      // Small and free-form: the generic encoder writes it (a plain object: keys sorted).
-      const dns = { ...dnsToGo(r.dns) };
-      parts.push(`"dns":${asMap ? marshalAsMap(dns) : marshal(dns)}`);
-    }
-    for (const text of [
+    return join(head(r, asMap), [
       list("interfaces", r.interfaces, interfaceText),
       list("ips", r.ips, ipConfigText),
-      routesText(r),
-    ]) {
-      if (text !== undefined) parts.push(text);
-    }
-    return `{${parts.join(",")}}`;
+      routesText(r, list),
+    ]);
   } catch (error) {
     if (error === unexpected) return undefined;
     throw error;
   }
 }
 
+/**
+ * `result100Text`, yielding to the event loop every few milliseconds of work on the long
+ * lists: what a verb uses to encode a large result (for the cache record, for the next
+ * plugin's stdin) without one long stall.
+ */
+export async function result100TextInSlices(
+  r: Result100Fields,
+  asMap: boolean,
+): Promise<string | undefined> {
+  try {
+    const parts = head(r, asMap);
+    const interfaces = await listInSlices("interfaces", r.interfaces, interfaceText);
+    const ips = list("ips", r.ips, ipConfigText);
+    const routes = await routesText(r, listInSlices);
+    return join(parts, [interfaces, ips, routes]);
+  } catch (error) {
+    if (error === unexpected) return undefined;
+    throw error;
+  }
+}

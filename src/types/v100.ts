@@ -5,9 +5,9 @@
  * of a 1.x result has every key sorted at every level; this encoder writes the same bytes.
  */
 import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
-import { goJSONText } from "../internal/go-json-text.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
+import { goJSONText } from "../internal/go-json-text.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
 import { convert } from "./convert.js";
 import {
