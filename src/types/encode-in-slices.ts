@@ -14,6 +14,7 @@ function isLong(r: Result100): boolean {
   // The lazy list is checked first: reading `routes` would decode it.
   return (
     pendingList(r, "routes") !== undefined ||
+    pendingList(r, "interfaces") !== undefined ||
     r.routes.length >= lazyListMinLength ||
     r.interfaces.length >= lazyListMinLength
   );

@@ -33,17 +33,20 @@ function settle(target: object, key: string, value: unknown): void {
 }
 
 /**
- * Checks every entry of `raw` with `decode` (throwing its first error) and defines
- * `target[key]` as the list decoded on first read. `raw` must be owned by the caller (a
- * fresh parse): it is read again later.
+ * Checks every entry of `raw` (with `check`, by default `decode`; throwing its first error)
+ * and defines `target[key]` as the list decoded on first read. `raw` must be owned by the
+ * caller (a fresh parse): it is read again later.
  */
 export function defineLazyList<T>(
   target: object,
   key: string,
   raw: readonly unknown[],
   decode: (item: unknown) => T,
+  check: (raw: readonly unknown[]) => void = (items) => {
+    for (let i = 0; i < items.length; i++) decode(items[i]);
+  },
 ): void {
-  for (let i = 0; i < raw.length; i++) decode(raw[i]);
+  check(raw);
   let entries = pending.get(target);
   if (entries === undefined) {
     entries = new Map();

@@ -130,6 +130,16 @@ async function listInSlices(
   return `"${key}":[${texts.join(",")}]`;
 }
 
+/** The interfaces, from their parsed entries while the list was not read. */
+function interfacesText<T>(
+  r: Result100Fields,
+  writeList: (key: string, items: unknown, write: (item: unknown) => string) => T,
+): T {
+  const lazy = pendingList(r, "interfaces");
+  if (lazy === undefined) return writeList("interfaces", r.interfaces, interfaceText);
+  return writeList("interfaces", lazy.raw, (item) => interfaceText(lazy.decode(item)));
+}
+
 /** The routes, from their parsed entries while the list was not read (one entry at a time). */
 function routesText<T>(
   r: Result100Fields,
@@ -163,7 +173,7 @@ function join(parts: string[], lists: (string | undefined)[]): string {
 export function result100Text(r: Result100Fields, asMap: boolean): string | undefined {
   try {
     return join(head(r, asMap), [
-      list("interfaces", r.interfaces, interfaceText),
+      interfacesText(r, list),
       list("ips", r.ips, ipConfigText),
       routesText(r, list),
     ]);
@@ -184,7 +194,7 @@ export async function result100TextInSlices(
 ): Promise<string | undefined> {
   try {
     const parts = head(r, asMap);
-    const interfaces = await listInSlices("interfaces", r.interfaces, interfaceText);
+    const interfaces = await interfacesText(r, listInSlices);
     const ips = list("ips", r.ips, ipConfigText);
     const routes = await routesText(r, listInSlices);
     return join(parts, [interfaces, ips, routes]);

@@ -6,7 +6,7 @@
  */
 import { goStruct, marshalIndent, toGoJSON } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
-import { defineStruct, type FieldSchema } from "../encoding/struct.js";
+import { defineStruct, type FieldSchema, type StructSchema } from "../encoding/struct.js";
 import { goJSONText } from "../internal/go-json-text.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
 import { convert } from "./convert.js";
@@ -151,13 +151,7 @@ const interfaceField: FieldSchema = {
   },
 };
 
-const resultDecoder = defineStruct<{
-  cniVersion?: string;
-  interfaces?: Interface100[];
-  ips?: unknown[];
-  routes?: unknown[];
-  dns?: DNS;
-}>("Result", {
+const resultSchema = {
   fields: {
     cniVersion: { type: "string" },
     interfaces: { type: "array", items: interfaceField, goType: "[]*types100.Interface" },
@@ -165,7 +159,15 @@ const resultDecoder = defineStruct<{
     routes: { type: "array", items: { type: "raw" }, goType: "[]*types.Route" },
     dns: dnsField,
   },
-});
+} satisfies StructSchema;
+
+const resultDecoder = defineStruct<{
+  cniVersion?: string;
+  interfaces?: Interface100[];
+  ips?: unknown[];
+  routes?: unknown[];
+  dns?: DNS;
+}>("Result", resultSchema);
 
 /** A 1.0.0 or 1.1.0 result (upstream `types100.Result`, the current one). */
 export class Result100 implements Result {
@@ -246,16 +248,69 @@ export class Result100 implements Result {
 
 const routeItem = listItemDecoder("routes", "types.Route", decodeRoute);
 
+// For a long `interfaces` list kept as parsed: the same schema with the entries left raw, and
+// each entry decoded alone inside a one-entry list, so its errors name the place the whole
+// list's decoding names ("Interface.interfaces.name").
+const rawInterfacesDecoder = defineStruct<{
+  cniVersion?: string;
+  interfaces?: unknown[];
+  ips?: unknown[];
+  routes?: unknown[];
+  dns?: DNS;
+}>("Result", {
+  fields: {
+    ...resultSchema.fields,
+    interfaces: { type: "array", items: { type: "raw" }, goType: "[]*types100.Interface" },
+  },
+});
+const oneInterfaceDecoder = defineStruct<{ interfaces: unknown[] }>("Result", {
+  fields: { interfaces: resultSchema.fields.interfaces },
+});
+const toInterface = (i: unknown): Interface100 => ({
+  ...(i as Interface100),
+  name: (i as Interface100).name ?? "",
+});
+const interfaceItem = listItemDecoder("interfaces", "types100.Interface", toInterface);
+const decodeOneInterface = (raw: unknown): Interface100 =>
+  interfaceItem(oneInterfaceDecoder.decode({ interfaces: [raw] }).interfaces[0]);
+/** As the eager decoding: every entry's own errors first, then a null entry's. */
+function checkInterfaces(raw: readonly unknown[]): void {
+  for (const item of raw) oneInterfaceDecoder.decode({ interfaces: [item] });
+  for (const item of raw) if (item === null) interfaceItem(null);
+}
+
+/** True when `value` has `interfaces` (exactly that key, once) holding a long array. */
+function hasLongInterfaces(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const list = (value as Record<string, unknown>).interfaces;
+  if (!Array.isArray(list) || list.length < lazyListMinLength) return false;
+  // Another key folding to "interfaces" would be decoded too (Go visits every one).
+  return Object.keys(value).every((k) => k === "interfaces" || k.toLowerCase() !== "interfaces");
+}
+
 /**
  * `Result100.fromValue`; with `ownedValue`, the value is a fresh parse nobody else holds, and a
  * long `routes` list is kept as parsed and decoded on first read (see lazy-list.ts).
  */
 export function decodeResult100(value: unknown, ownedValue: boolean): Result100 {
-  const r = resultDecoder.decode(structValue(value, "types100.Result"));
-  const interfaces = decodeList(r.interfaces, "interfaces", "types100.Interface", (i) => ({
-    ...(i as Interface100),
-    name: (i as Interface100).name ?? "",
-  }));
+  const lazyInterfaces = ownedValue && hasLongInterfaces(value);
+  let r: ReturnType<typeof rawInterfacesDecoder.decode>;
+  let interfaces: Interface100[] = [];
+  if (lazyInterfaces) {
+    try {
+      r = rawInterfacesDecoder.decode(value);
+    } catch (error) {
+      // Go's first error may lie in an entry the raw decoder skipped: the full decoder's.
+      resultDecoder.decode(value);
+      throw error;
+    }
+    // Where the full decoder checks them: before ips and routes.
+    checkInterfaces(r.interfaces ?? []);
+  } else {
+    const full = resultDecoder.decode(structValue(value, "types100.Result"));
+    r = full;
+    interfaces = decodeList(full.interfaces, "interfaces", "types100.Interface", toInterface);
+  }
   const ips = decodeList(r.ips, "ips", "types100.IPConfig", decodeIPConfig100);
   const rawRoutes = r.routes ?? [];
   const lazyRoutes = ownedValue && rawRoutes.length >= lazyListMinLength;
@@ -266,6 +321,9 @@ export function decodeResult100(value: unknown, ownedValue: boolean): Result100 
     routes: lazyRoutes ? [] : rawRoutes.map(routeItem),
     dns: r.dns,
   });
+  if (lazyInterfaces) {
+    defineLazyList(result, "interfaces", r.interfaces ?? [], decodeOneInterface, () => {});
+  }
   if (lazyRoutes) defineLazyList(result, "routes", rawRoutes, routeItem);
   if (!supportedVersions100.includes(result.cniVersion)) {
     throw new ResultVersionMismatchError(supportedVersions100, result.cniVersion);

@@ -87,3 +87,45 @@ describe("a long route list decoded on first read", () => {
     expect(Object.getOwnPropertyDescriptor(r, "routes")?.get).toBeUndefined();
   });
 });
+
+describe("a long interface list decoded on first read", () => {
+  const shapes = [
+    '{"name":"eth0","mac":"00:11:22:33:44:55","mtu":1500,"sandbox":"/ns","socketPath":"/s","pciID":"0000:00:01.0"}',
+    '{"NAME":"veth<&>","Mtu":0}',
+    "{}",
+    '{"name":null,"mac":""}',
+  ];
+  const items = Array.from({ length: lazyListMinLength + 100 }, (_, i) => shapes[i % 4]);
+  const text = `{"cniVersion":"1.1.0","interfaces":[${items.join(",")}],"ips":[{"interface":0,"address":"10.0.0.2/24"}]}`;
+  const eagerIfs = (): Result100 => Result100.fromValue(JSON.parse(text));
+
+  it("encodes and reads as the eager decoding", async () => {
+    const lazy = createResult(text) as Result100;
+    expect(marshal(lazy)).toBe(marshal(eagerIfs()));
+    expect(marshal({ p: await encodableInSlices(lazy) })).toBe(marshal({ p: eagerIfs() }));
+    expect(lazy.interfaces).toEqual(eagerIfs().interfaces);
+    expect(marshal(lazy)).toBe(marshal(eagerIfs()));
+  });
+
+  it("fails with the eager decoder's first error (an entry's type error before a null entry)", () => {
+    const errorOf = (f: () => unknown): string => {
+      try {
+        f();
+      } catch (error) {
+        return `${(error as Error).constructor.name}: ${(error as Error).message}`;
+      }
+      return "no error";
+    };
+    for (const bad of [
+      text.replace('"interfaces":[', '"interfaces":[null,{"name":5},'),
+      text.replace('"interfaces":[', '"interfaces":[null,'),
+      text.replace('"interfaces":[', '"routes":[{"dst":5}],"interfaces":[{"mtu":"x"},'),
+      text.replace('"interfaces":[', '"ips":7,"interfaces":[{"mtu":"x"},'),
+      text.replace('"interfaces":[', '"Interfaces":[{"mtu":"x"}],"interfaces":['),
+    ]) {
+      const want = errorOf(() => Result100.fromValue(JSON.parse(bad)));
+      expect(want).not.toBe("no error");
+      expect(errorOf(() => createResult(bad))).toBe(want);
+    }
+  });
+});
