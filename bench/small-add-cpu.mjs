@@ -12,11 +12,11 @@ const mods = [];
 for (const d of dists) {
   mods.push({
     d,
-    fixup: (await import(d + "/invoke/fixup.js")).fixupResultVersion,
-    findCreator: (await import(d + "/types/convert.js")).findCreator,
-    enc: (await import(d + "/api/cache-record.js")).encodeCacheRecord,
-    build: (await import(d + "/api/build-config.js")).buildOneConfig,
-    conf: (await import(d + "/conf/index.js")).networkPluginConfFromBytes,
+    fixup: (await import(`${d}/invoke/fixup.js`)).fixupResultVersion,
+    findCreator: (await import(`${d}/types/convert.js`)).findCreator,
+    enc: (await import(`${d}/api/cache-record.js`)).encodeCacheRecord,
+    build: (await import(`${d}/api/build-config.js`)).buildOneConfig,
+    conf: (await import(`${d}/conf/index.js`)).networkPluginConfFromBytes,
   });
 }
 const out = Buffer.from(
@@ -48,11 +48,11 @@ const ratios = [];
 const per = mods.map(() => []);
 for (let round = 0; round < 15; round++) {
   const t = mods.map((m) => run(m, 1000));
-  t.forEach((x, i) => per[i].push(x));
+  for (const [i, x] of t.entries()) per[i].push(x);
   ratios.push(t[0] / t[1]);
 }
 const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
-mods.forEach((m, i) =>
-  console.log(m.d, (med(per[i]) * 1000).toFixed(1), "µs per small ADD (CPU path)"),
-);
+for (const [i, m] of mods.entries()) {
+  console.log(m.d, (med(per[i]) * 1000).toFixed(1), "µs per small ADD (CPU path)");
+}
 console.log("ratio first/second (median of rounds):", med(ratios).toFixed(3));
