@@ -8,6 +8,8 @@
  * so each peak RSS is its verb's own. Reported: the result's bytes, the peak RSS above the
  * process's RSS just before the call (and that over the result's bytes), and the longest
  * event-loop stall during the call (the largest gap of a 5 ms interval timer, minus 5 ms).
+ * The "JSON.parse" row is the floor: the result's bytes read and parsed once by V8 alone (one
+ * uninterruptible call, whatever a library does around it).
  *
  *   npm run build && node bench/hardening.mjs [<dist dir> ...]
  *
@@ -15,7 +17,7 @@
  * the same run. Targets: peak RSS <= ~10x the result's bytes; no stall over a few hundred ms.
  */
 import { execFile } from "node:child_process";
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -66,7 +68,14 @@ async function child(dist, verb, dir) {
   }, 5);
   const started = performance.now();
   if (verb === "ADD") await cni.addNetworkList(list, rt);
-  else await cni.delNetworkList(list, rt);
+  else if (verb === "DEL") await cni.delNetworkList(list, rt);
+  else {
+    // The floor: reading the result's bytes and one JSON.parse of them, nothing of the library.
+    const bytes = await readFile(join(dir, "amp-plugin.out"));
+    await new Promise((r) => setTimeout(r, 10));
+    JSON.parse(bytes.toString());
+    await new Promise((r) => setTimeout(r, 10));
+  }
   const wall = performance.now() - started;
   clearInterval(timer);
   const peak = process.resourceUsage().maxRSS * 1024;
@@ -92,7 +101,9 @@ async function main(dists) {
           '#!/bin/sh\ncat >/dev/null\n[ "$CNI_COMMAND" = ADD ] && cat "$0.out"\nexit 0\n',
         );
         await chmod(join(dir, "amp-plugin"), 0o755);
-        for (const verb of ["ADD", "DEL"]) {
+        // "JSON.parse" (run once per result, with the first build): the floor of any decoder.
+        const verbs = dist === dists[0] ? ["ADD", "DEL", "JSON.parse"] : ["ADD", "DEL"];
+        for (const verb of verbs) {
           const { stdout } = await execFileP(
             process.execPath,
             ["--expose-gc", fileURLToPath(import.meta.url), "--child", dist, verb, dir],
@@ -102,7 +113,7 @@ async function main(dists) {
           rows.push({
             result: name,
             bytes,
-            build: dist,
+            build: verb === "JSON.parse" ? "(V8 alone)" : dist,
             verb,
             peakAboveMiB: (m.peak - m.before) / MiB,
             ratio: (m.peak - m.before) / bytes,

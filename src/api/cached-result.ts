@@ -7,6 +7,7 @@ import { debuglog } from "node:util";
 import { checkValid } from "../encoding/parse.js";
 import { CachedConfigKindError, CorruptCacheRecordError, WrappedError } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
+import { yieldIfLarge } from "../internal/yield.js";
 import { createResultFromValue } from "../types/create.js";
 import { createResult, type Result } from "../types/index.js";
 import { cacheFilePath } from "./cache.js";
@@ -81,7 +82,10 @@ export async function getCachedResult(
     return undefined;
   }
   const { bytes } = found;
+  // A large record yields between parsing, decoding and the caller's next stage.
+  await yieldIfLarge(bytes.length);
   const record = decodeRecord(bytes);
+  await yieldIfLarge(bytes.length);
   if (record === undefined) {
     if (options.tolerateCorrupt && isCorrupt(bytes)) {
       debug(
@@ -97,7 +101,9 @@ export async function getCachedResult(
   }
   // Upstream re-marshals the record's result map and decodes that (Go: a nil map is "null");
   // the map is already what that parse would give, so it is decoded directly.
-  return asVersion(createResultFromValue(record.result ?? null), cniVersion);
+  const result = asVersion(createResultFromValue(record.result ?? null), cniVersion);
+  await yieldIfLarge(bytes.length);
+  return result;
 }
 
 /** A cached configuration: the config bytes ADD was given and a copy of rt updated from the cache. */

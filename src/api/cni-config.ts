@@ -17,6 +17,7 @@ import { CacheWriteError, CheckNotSupportedError, MultiError, WrappedError } fro
 import { goQuote } from "../internal/go-quote.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import type { Exec } from "../invoke/index.js";
+import { encodableInSlices } from "../types/encode-in-slices.js";
 import type { Result } from "../types/index.js";
 import { validateNetworkName } from "../utils/index.js";
 import { greaterThanOrEqualTo, type PluginInfo } from "../version/index.js";
@@ -105,6 +106,8 @@ export class CNIConfig {
     netName: string,
     rt: RuntimeConf,
   ): Promise<void> {
+    // A large result's text is written in slices first (the same bytes), not in one stall.
+    const encodable = result === undefined ? undefined : await encodableInSlices(result);
     const record = encodeCacheRecord({
       containerId: rt.containerID,
       config,
@@ -113,7 +116,7 @@ export class CNIConfig {
       netns: rt.netNS,
       cniArgs: rt.args,
       capabilityArgs: rt.capabilityArgs,
-      result,
+      result: encodable,
     });
     const path = cacheFilePath(this.getCacheDir(rt), netName, rt.containerID, rt.ifName);
     await writeCacheRecord(path, record, { durable: this.durableCache });

@@ -6,6 +6,7 @@
  */
 import type { PluginConfig } from "../conf/index.js";
 import { PluginVersionError } from "../errors.js";
+import { yieldIfLarge } from "../internal/yield.js";
 import type { CNIArgs } from "../invoke/args.js";
 import { OnceArgs } from "../invoke/env-memo.js";
 import { type FoundPlugin, pluginLookups } from "../invoke/find-cache.js";
@@ -19,12 +20,30 @@ import {
   getVersionInfo,
   RawExec,
 } from "../invoke/index.js";
+import { encodableInSlices } from "../types/encode-in-slices.js";
 import type { Result } from "../types/index.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import type { PluginInfo } from "../version/index.js";
 import { buildOneConfig } from "./build-config.js";
 import type { RuntimeConf } from "./types.js";
 import { validateCacheFileName } from "./validate-names.js";
+
+/**
+ * `buildOneConfig` for a verb: a large `prevResult` is written in slices that yield to the
+ * event loop (same bytes), and the verb yields once more after a large stdin was built.
+ */
+async function buildStdin(
+  name: string,
+  cniVersion: string,
+  net: PluginConfig,
+  prevResult: Result | undefined,
+  rt: RuntimeConf,
+): Promise<PluginConfig> {
+  const encodable = prevResult === undefined ? undefined : await encodableInSlices(prevResult);
+  const conf = buildOneConfig(name, cniVersion, net, encodable, rt);
+  await yieldIfLarge(conf.bytes.length);
+  return conf;
+}
 
 /** Runs single plugins with a path list (read on each call: it may change) and an Exec. */
 export class PluginRunner {
@@ -116,7 +135,7 @@ export class PluginRunner {
       validateInterfaceName(rt.ifName) ??
       validateCacheFileName(name, rt.containerID, rt.ifName);
     if (invalid) return this.failValidation(net.network.type, found, invalid);
-    const newConf = buildOneConfig(name, cniVersion, net, prevResult, rt);
+    const newConf = await buildStdin(name, cniVersion, net, prevResult, rt);
     return this.runFound(net.network.type, found, (pluginPath) =>
       execPluginWithResult(pluginPath, newConf.bytes, args, this.ensureExec(), options),
     );
@@ -134,7 +153,7 @@ export class PluginRunner {
     args: CNIArgs = this.args(command, rt),
   ): Promise<void> {
     const found = await this.lookup(net.network.type);
-    const newConf = buildOneConfig(name, cniVersion, net, prevResult, rt);
+    const newConf = await buildStdin(name, cniVersion, net, prevResult, rt);
     await this.runFound(net.network.type, found, (pluginPath) =>
       execPluginWithoutResult(pluginPath, newConf.bytes, args, this.ensureExec(), options),
     );

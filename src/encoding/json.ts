@@ -8,6 +8,7 @@
  */
 
 import { UnsupportedValueError } from "../errors.js";
+import { goJSONText, hasGoJSONText } from "../internal/go-json-text.js";
 import { type GoMarshaler, RawJSON, toGoJSON } from "../internal/go-marshal.js";
 import { escapeChar, quoteString } from "../internal/json-string.js";
 
@@ -119,6 +120,10 @@ function encode(root: unknown, asMap: boolean): string {
       }
       seen.add(object);
       owners.push(object);
+      if (hasGoJSONText(object)) {
+        text = object[goJSONText](asMap);
+        if (text !== undefined) break;
+      }
       if (!hasMarshaler(object)) break;
       value = object[toGoJSON]();
       text = scalarText(value, asMap);

@@ -40,14 +40,27 @@ export function defineStruct<T>(goName: string, schema: StructSchema): StructDec
   const root: FieldSchema = { type: "struct", struct: schema, goName };
   return {
     goName,
-    decode: (value: unknown): T => decodeValue(value, root, { struct: goName, path: [] }) as T,
+    decode: (value: unknown): T => decodeValue(value, root, { struct: goName }) as T,
   };
 }
 
-/** Where a value sits: the innermost struct's Go name and the field path from the root. */
+/**
+ * Where a value sits: the innermost struct's Go name and the field, linked to its parent's
+ * place. The dotted path is built only for an error (a result's 500k routes would otherwise
+ * copy a path array per field).
+ */
 interface Place {
   struct: string;
-  path: string[];
+  up?: Place;
+  name?: string;
+}
+
+function pathOf(place: Place): string {
+  const names: string[] = [];
+  for (let p: Place | undefined = place; p !== undefined; p = p.up) {
+    if (p.name !== undefined) names.push(p.name);
+  }
+  return names.reverse().join(".");
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -119,7 +132,7 @@ function decodeStruct(
         delete out[name];
       continue;
     }
-    out[name] = decodeValue(item, field, { struct: schema.goName, path: [...place.path, name] });
+    out[name] = decodeValue(item, field, { struct: schema.goName, up: place, name });
   }
   return out;
 }
@@ -177,7 +190,7 @@ function typeError(value: unknown, schema: FieldSchema, place: Place): Unmarshal
     jsonKind(value, schema.type === "int" || schema.type === "uint"),
     goTypeName(schema),
     place.struct,
-    place.path.join("."),
+    pathOf(place),
   );
 }
 

@@ -1,6 +1,7 @@
 /**
  * Running a plugin for a result, for no result, or for its VERSION (upstream pkg/invoke/exec.go).
  */
+import { yieldIfLarge } from "../internal/yield.js";
 import { findCreator } from "../types/create.js";
 import type { Result } from "../types/result.js";
 import { current, decodePluginInfo, type PluginInfo, pluginSupports } from "../version/index.js";
@@ -64,9 +65,14 @@ export async function execPluginWithResult(
 ): Promise<Result> {
   const runner = exec ?? defaultExec();
   const stdout = await runner.execPlugin(pluginPath, netconf, args.asEnv(), options);
-  // Decoded once: the fixed-up value is what parsing its bytes again would give.
+  // Decoded once: the fixed-up value is what parsing its bytes again would give. A large
+  // result yields between parsing, decoding and the caller's next stage (its encoding).
+  await yieldIfLarge(stdout.length);
   const { version, value } = fixupResultVersion(netconf, stdout);
-  return findCreator(version)(value);
+  await yieldIfLarge(stdout.length);
+  const result = findCreator(version)(value);
+  await yieldIfLarge(stdout.length);
+  return result;
 }
 
 /** Runs a plugin whose stdout is not used (DEL, CHECK, GC, STATUS). */

@@ -5,7 +5,16 @@
  * result's `address` names the interface's own address, not its subnet.
  */
 import { InvalidArgumentError } from "../errors.js";
-import { hexString, IPv4len, IPv6len, ipTo4, ipToString, ParseError, parseIP } from "./ip.js";
+import {
+  hexString,
+  IPv4len,
+  IPv6len,
+  ipTo4,
+  ipToString,
+  isV4Mapped,
+  ParseError,
+  parseIP,
+} from "./ip.js";
 
 /** Go's `net.IPNet`: `ip` (4 or 16 bytes) and `mask` (4 or 16 bytes). Empty = Go's zero value. */
 export interface IPNet {
@@ -97,11 +106,19 @@ function networkNumberAndMask(n: IPNet): [Uint8Array, Uint8Array] | undefined {
  * a non-canonical mask prints in hex; Go's zero value prints "<nil>".
  */
 export function ipNetToString(n: IPNet): string {
+  const { ip, mask } = n;
+  if (mask.length === IPv4len && (ip.length === IPv4len || isV4Mapped(ip))) {
+    // The common IPv4 case without the views networkNumberAndMask makes (same text).
+    const o = ip.length - IPv4len;
+    const addr = `${ip[o]}.${ip[o + 1]}.${ip[o + 2]}.${ip[o + 3]}`;
+    const ones = simpleMaskLength(mask);
+    return ones === -1 ? `${addr}/${hexString(mask)}` : `${addr}/${ones}`;
+  }
   const nm = networkNumberAndMask(n);
   if (!nm) return "<nil>";
-  const [ip, m] = nm;
+  const [number, m] = nm;
   const l = simpleMaskLength(m);
-  return l === -1 ? `${ipToString(ip)}/${hexString(m)}` : `${ipToString(ip)}/${l}`;
+  return l === -1 ? `${ipToString(number)}/${hexString(m)}` : `${ipToString(number)}/${l}`;
 }
 
 /** Go's `dtoi` on the prefix length: decimal digits only, leading zeros allowed. */

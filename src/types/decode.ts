@@ -66,10 +66,19 @@ export function decodeList<T>(
   goType: string,
   decode: (value: unknown) => T,
 ): T[] {
-  return (list ?? []).map((item) => {
+  return (list ?? []).map(listItemDecoder(field, goType, decode));
+}
+
+/** The decoder `decodeList` applies to each entry (null rejected, errors re-labelled). */
+export function listItemDecoder<T>(
+  field: string,
+  goType: string,
+  decode: (value: unknown) => T,
+): (item: unknown) => T {
+  return (item) => {
     if (item === null) throw new UnmarshalTypeError("null", goType, "Result", field);
     return inField("Result", field, () => decode(item));
-  });
+  };
 }
 
 /** A Go `int` read from JSON: `-0` is the integer 0 (Go writes it back as `0`, not `-0`). */

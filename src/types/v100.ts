@@ -5,22 +5,31 @@
  * of a 1.x result has every key sorted at every level; this encoder writes the same bytes.
  */
 import { goStruct, toGoJSON } from "../encoding/json.js";
-import { defineStruct, type FieldSchema } from "../encoding/struct.js";
+import { defineStruct, type FieldSchema, type StructSchema } from "../encoding/struct.js";
+import { goJSONText } from "../internal/go-json-text.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
 import { convert, registerConverter, registerCreator } from "./convert.js";
-import { decodeIP, decodeIPNet, goInt, structValue } from "./decode.js";
-import { copyDNS, type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
+import {
+  decodeIP,
+  decodeIPNet,
+  decodeList,
+  goInt,
+  listItemDecoder,
+  structValue,
+} from "./decode.js";
+import { copyDNS, type DNS, dnsField, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
-import type { Result } from "./result.js";
+import { defineLazyList, lazyListMinLength } from "./lazy-list.js";
+import { type Result, ResultVersionMismatchError } from "./result.js";
 import {
   copyIPConfigFields,
   defineListResult,
   ListResult,
   type ListResultCodec,
-  listResultDecoder,
 } from "./result-common.js";
-import { copyRoute, type Route, routeToGo } from "./route.js";
+import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
 import { type Interface040, Result040 } from "./v040.js";
+import { result100Text } from "./v100-text.js";
 
 /** The version `Result100` implements. */
 export const implementedSpecVersion100 = "1.1.0";
@@ -142,10 +151,28 @@ const interfaceField: FieldSchema = {
   },
 };
 
+const resultSchema = {
+  fields: {
+    cniVersion: { type: "string" },
+    interfaces: { type: "array", items: interfaceField, goType: "[]*types100.Interface" },
+    ips: { type: "array", items: { type: "raw" }, goType: "[]*types100.IPConfig" },
+    routes: { type: "array", items: { type: "raw" }, goType: "[]*types.Route" },
+    dns: dnsField,
+  },
+} satisfies StructSchema;
+
+const resultDecoder = defineStruct<{
+  cniVersion?: string;
+  interfaces?: Interface100[];
+  ips?: unknown[];
+  routes?: unknown[];
+  dns?: DNS;
+}>("Result", resultSchema);
+
 const codec: ListResultCodec<Interface100, IPConfig100> = {
   pkg: "types100",
   supportedVersions: supportedVersions100,
-  decoder: listResultDecoder<Interface100>("types100", interfaceField),
+  decoder: resultDecoder,
   decodeIPConfig: decodeIPConfig100,
 };
 
@@ -164,6 +191,99 @@ export class Result100 extends ListResult<Interface100, IPConfig100> {
     };
   }
 }
+
+const routeItem = listItemDecoder("routes", "types.Route", decodeRoute);
+
+// For a long `interfaces` list kept as parsed: the same schema with the entries left raw, and
+// each entry decoded alone inside a one-entry list, so its errors name the place the whole
+// list's decoding names ("Interface.interfaces.name").
+const rawInterfacesDecoder = defineStruct<{
+  cniVersion?: string;
+  interfaces?: unknown[];
+  ips?: unknown[];
+  routes?: unknown[];
+  dns?: DNS;
+}>("Result", {
+  fields: {
+    ...resultSchema.fields,
+    interfaces: { type: "array", items: { type: "raw" }, goType: "[]*types100.Interface" },
+  },
+});
+const oneInterfaceDecoder = defineStruct<{ interfaces: unknown[] }>("Result", {
+  fields: { interfaces: resultSchema.fields.interfaces },
+});
+const toInterface = (i: unknown): Interface100 => ({
+  ...(i as Interface100),
+  name: (i as Interface100).name ?? "",
+});
+const interfaceItem = listItemDecoder("interfaces", "types100.Interface", toInterface);
+const decodeOneInterface = (raw: unknown): Interface100 =>
+  interfaceItem(oneInterfaceDecoder.decode({ interfaces: [raw] }).interfaces[0]);
+/** As the eager decoding: every entry's own errors first, then a null entry's. */
+function checkInterfaces(raw: readonly unknown[]): void {
+  for (const item of raw) oneInterfaceDecoder.decode({ interfaces: [item] });
+  for (const item of raw) if (item === null) interfaceItem(null);
+}
+
+/** True when `value` has `interfaces` (exactly that key, once) holding a long array. */
+function hasLongInterfaces(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const list = (value as Record<string, unknown>).interfaces;
+  if (!Array.isArray(list) || list.length < lazyListMinLength) return false;
+  // Another key folding to "interfaces" would be decoded too (Go visits every one).
+  return Object.keys(value).every((k) => k === "interfaces" || k.toLowerCase() !== "interfaces");
+}
+
+/**
+ * `Result100.fromValue`; with `ownedValue`, the value is a fresh parse nobody else holds, and a
+ * long `routes` list is kept as parsed and decoded on first read (see lazy-list.ts).
+ */
+export function decodeResult100(value: unknown, ownedValue: boolean): Result100 {
+  const lazyInterfaces = ownedValue && hasLongInterfaces(value);
+  let r: ReturnType<typeof rawInterfacesDecoder.decode>;
+  let interfaces: Interface100[] = [];
+  if (lazyInterfaces) {
+    try {
+      r = rawInterfacesDecoder.decode(value);
+    } catch (error) {
+      // Go's first error may lie in an entry the raw decoder skipped: the full decoder's.
+      resultDecoder.decode(value);
+      throw error;
+    }
+    // Where the full decoder checks them: before ips and routes.
+    checkInterfaces(r.interfaces ?? []);
+  } else {
+    const full = resultDecoder.decode(structValue(value, "types100.Result"));
+    r = full;
+    interfaces = decodeList(full.interfaces, "interfaces", "types100.Interface", toInterface);
+  }
+  const ips = decodeList(r.ips, "ips", "types100.IPConfig", decodeIPConfig100);
+  const rawRoutes = r.routes ?? [];
+  const lazyRoutes = ownedValue && rawRoutes.length >= lazyListMinLength;
+  const result = new Result100({
+    cniVersion: r.cniVersion ?? "",
+    interfaces,
+    ips,
+    routes: lazyRoutes ? [] : rawRoutes.map(routeItem),
+    dns: r.dns,
+  });
+  if (lazyInterfaces) {
+    defineLazyList(result, "interfaces", r.interfaces ?? [], decodeOneInterface, () => {});
+  }
+  if (lazyRoutes) defineLazyList(result, "routes", rawRoutes, routeItem);
+  if (!supportedVersions100.includes(result.cniVersion)) {
+    throw new ResultVersionMismatchError(supportedVersions100, result.cniVersion);
+  }
+  return result;
+}
+
+// The encoder's fast path: the bytes of `[toGoJSON]`, written without building its objects.
+// Set on the prototype, not declared, so the public type is unchanged.
+Object.defineProperty(Result100.prototype, goJSONText, {
+  value(this: Result100, asMap: boolean): string | undefined {
+    return result100Text(this, asMap);
+  },
+});
 
 /** 1.0.0 ↔ 1.1.0 (upstream convertFrom100): only the version changes. */
 export function convertWithin100(from: Result, toVersion: string): Result {
@@ -234,5 +354,6 @@ registerConverter("1.0.0", ["0.1.0", "0.2.0"], convertFrom100To020);
 registerConverter("1.1.0", ["0.3.0", "0.3.1", "0.4.0"], convertFrom100To040);
 registerConverter("1.1.0", ["0.1.0", "0.2.0"], convertFrom100To020);
 registerConverter("1.1.0", ["1.0.0"], convertWithin100);
-registerCreator(supportedVersions100, Result100, (v) => Result100.fromValue(v));
+// The creator decodes fresh parses (plugin output, cache records, createResult's bytes).
+registerCreator(supportedVersions100, Result100, (v) => decodeResult100(v, true));
 defineListResult(Result100, implementedSpecVersion100, codec);
