@@ -12,7 +12,7 @@ import { type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText } from "./ip.js";
 import { pendingList } from "./lazy-list.js";
 import type { Route } from "./route.js";
-import type { Interface100, IPConfig100 } from "./v100.js";
+import type { Interface100, IPConfig100 } from "./v100-fields.js";
 
 /** What the writer reads of a `Result100`. */
 interface Result100Fields {

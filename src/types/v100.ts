@@ -29,6 +29,7 @@ import {
 } from "./result-common.js";
 import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
 import { type Interface040, Result040 } from "./v040.js";
+import type { Interface100, IPConfig100 } from "./v100-fields.js";
 import { result100Text } from "./v100-text.js";
 
 /** The version `Result100` implements. */
@@ -36,31 +37,7 @@ export const implementedSpecVersion100 = "1.1.0";
 /** The versions `Result100` is created for. */
 export const supportedVersions100: readonly string[] = ["1.0.0", "1.1.0"];
 
-/** An interface of a 1.x result (upstream `types100.Interface`). */
-export interface Interface100 {
-  /** Interface name. */
-  name: string;
-  /** MAC address, as written. */
-  mac?: string;
-  /** MTU; 0 or absent for none. */
-  mtu?: number;
-  /** The network namespace path it lives in; absent for the host. */
-  sandbox?: string;
-  /** The vhost-user socket path, for socket-based interfaces. */
-  socketPath?: string;
-  /** The PCI ID of the device, for device-based interfaces. */
-  pciID?: string;
-}
-
-/** An IP configuration of a 1.x result (upstream `types100.IPConfig`): no IP version. */
-export interface IPConfig100 {
-  /** Index into the result's interfaces; 0 is a value, absent is none. */
-  interface?: number;
-  /** The address with its prefix length (host bits kept). */
-  address: IPNet;
-  /** The gateway; absent for none. */
-  gateway?: Uint8Array;
-}
+export type { Interface100, IPConfig100 } from "./v100-fields.js";
 
 /** The fields a `Result100` is built from. */
 export interface Result100Init {
