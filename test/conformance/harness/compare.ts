@@ -281,6 +281,11 @@ function explainValue(
       g = renamed;
       if (g === t) return [...used];
     }
+    const uncached =
+      " (the plugins succeeded: the attachment is up but uncached; DEL it with the same configuration)";
+    if (t === g + uncached && g.startsWith("failed to set network ")) {
+      return [...used, "cache-write-uncached"];
+    }
     const silent = /^(.*)netplugin failed with no error message in its output .*$/s.exec(t);
     if (silent && g === silent[1]) return [...used, "plugin-error-silent"];
     const m = /invalid disableCheck type (\S+)$/.exec(g);

@@ -113,6 +113,12 @@ export const knownDifferences: readonly KnownDifference[] = [
       "v1.3.0 DEL over an unreadable cache record removes the record and runs the DEL without prevResult; 1.1.2 fails the DEL.",
   },
   {
+    id: "cache-write-uncached",
+    kind: "improvement",
+    reason:
+      'An ADD whose plugins succeeded but whose cache write failed: upstream\'s message, then " (the plugins succeeded: the attachment is up but uncached; DEL it with the same configuration)", as a CacheWriteError (upstream says nothing of the attachment being up).',
+  },
+  {
     id: "validate-every-verb",
     kind: "improvement",
     reason:
