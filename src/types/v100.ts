@@ -7,7 +7,7 @@
 import { goStruct, toGoJSON } from "../encoding/json.js";
 import { defineStruct, type FieldSchema, type StructSchema } from "../encoding/struct.js";
 import { goJSONText } from "../internal/go-json-text.js";
-import { type IPNet, ipNetToString } from "./cidr.js";
+import { ipNetToString } from "./cidr.js";
 import { convert, registerConverter, registerCreator } from "./convert.js";
 import {
   decodeIP,
