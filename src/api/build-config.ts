@@ -8,6 +8,10 @@
  * that the first step wrote in struct order. Upstream's tests assert these bytes exactly.
  */
 import { injectConf, type PluginConfig } from "../conf/index.js";
+import { injectConfBytes } from "../conf/inject.js";
+import { EncodedJSON } from "../encoding/json.js";
+import { encodeAroundPieces } from "../encoding/pieces.js";
+import { utf8Decode } from "../internal/bytes.js";
 import type { Result } from "../types/index.js";
 import type { RuntimeConf } from "./types.js";
 
@@ -17,6 +21,13 @@ import type { RuntimeConf } from "./types.js";
  * configuration) only when not empty.
  */
 export function injectRuntimeConfig(orig: PluginConfig, rt: RuntimeConf): PluginConfig {
+  const rc = runtimeConfigOf(orig, rt);
+  if (rc.size === 0) return orig;
+  return injectConf(orig, { runtimeConfig: rc });
+}
+
+/** The `runtimeConfig` `injectRuntimeConfig` injects (empty: none). */
+function runtimeConfigOf(orig: PluginConfig, rt: RuntimeConf): Map<string, unknown> {
   // A Map, so a capability named "__proto__" is an ordinary key.
   const rc = new Map<string, unknown>();
   const capabilityArgs = rt.capabilityArgs ?? {};
@@ -27,8 +38,7 @@ export function injectRuntimeConfig(orig: PluginConfig, rt: RuntimeConf): Plugin
     // JavaScript's undefined has no Go counterpart: treated as an absent key.
     if (data !== undefined) rc.set(capability, data);
   }
-  if (rc.size === 0) return orig;
-  return injectConf(orig, { runtimeConfig: rc });
+  return rc;
 }
 
 /**
@@ -46,4 +56,39 @@ export function buildOneConfig(
   if (prevResult !== undefined) inject.prevResult = prevResult;
   const conf = injectConf(orig, inject);
   return rt === undefined ? conf : injectRuntimeConfig(conf, rt);
+}
+
+/**
+ * The bytes of {@link buildOneConfig} in one encoding, for a large 1.x `prevResult` given as
+ * `prevResultPieces(asMap)` (its JSON written beforehand, as pieces, in the form asked; without
+ * pieces, the plain way).
+ * Upstream's second step (decode the first step's output, set `runtimeConfig`, encode again)
+ * changes nothing else in those bytes: the first step's output is already a Go map's encoding,
+ * and the one difference it makes, a prevResult written as its map form, is asked for. So the
+ * output is neither parsed whole, as the two steps would, nor built as one flat string.
+ */
+export async function buildOneConfigBytes(
+  name: string,
+  cniVersion: string,
+  orig: PluginConfig,
+  prevResult: Result,
+  prevResultPieces: (asMap: boolean) => Promise<readonly string[] | undefined>,
+  rt: RuntimeConf,
+): Promise<Uint8Array> {
+  const rc = runtimeConfigOf(orig, rt);
+  const pieces = await prevResultPieces(rc.size > 0);
+  if (pieces === undefined) return buildOneConfig(name, cniVersion, orig, prevResult, rt).bytes;
+  const encode = (prevResult: unknown): Uint8Array => {
+    const inject = new Map<string, unknown>([
+      ["name", name],
+      ["cniVersion", cniVersion],
+      ["prevResult", prevResult],
+    ]);
+    if (rc.size > 0) inject.set("runtimeConfig", rc);
+    return injectConfBytes(orig, inject);
+  };
+  return (
+    encodeAroundPieces((placeholder) => utf8Decode(encode(placeholder)), pieces) ??
+    encode(new EncodedJSON(pieces.join("")))
+  );
 }

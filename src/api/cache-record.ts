@@ -6,11 +6,14 @@
  * `config` as base64, `capabilityArgs` and `result` as Go maps (keys sorted at every level).
  */
 import { EncodedJSON, goStruct, marshal, marshalAsMap } from "../encoding/json.js";
+import type { LongArrayPath } from "../encoding/long-arrays.js";
 import { parseJSON } from "../encoding/parse.js";
+import { encodeAroundPieces } from "../encoding/pieces.js";
 import { defineStruct, UnmarshalTypeError } from "../encoding/struct.js";
 import { decodeStdBase64 } from "../internal/base64.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { jsonKind } from "../internal/json-kind.js";
+import { longListPaths100 } from "../types/v100.js";
 
 /** The `kind` of a cache record written by libcni 0.7 and later (upstream `CNICacheV1`). */
 export const CNICacheV1 = "cniCacheV1";
@@ -67,6 +70,24 @@ const isMap = (v: unknown): v is Record<string, unknown> =>
  * in one pass over the result, without the intermediate text and map.
  */
 export function encodeCacheRecord(input: CacheRecordInput): Uint8Array {
+  return utf8Encode(encodeCacheRecordText(input));
+}
+
+/**
+ * `encodeCacheRecord` of a record whose result's map form is written as `resultPieces` (a
+ * large result, see types/encode-in-slices.ts): the same bytes, written from the pieces.
+ */
+export function encodeCacheRecordWithPieces(
+  input: Omit<CacheRecordInput, "result">,
+  resultPieces: readonly string[],
+): Uint8Array {
+  return (
+    encodeAroundPieces((result) => encodeCacheRecordText({ ...input, result }), resultPieces) ??
+    utf8Encode(encodeCacheRecordText({ ...input, result: new EncodedJSON(resultPieces.join("")) }))
+  );
+}
+
+function encodeCacheRecordText(input: CacheRecordInput): string {
   let result: EncodedJSON | undefined;
   if (input.result !== undefined && input.result !== null) {
     const text = marshalAsMap(input.result);
@@ -87,7 +108,7 @@ export function encodeCacheRecord(input: CacheRecordInput): Uint8Array {
     capabilityArgs: nonEmpty(input.capabilityArgs),
     result,
   });
-  return utf8Encode(marshal(record));
+  return marshal(record);
 }
 
 interface RawRecord {
@@ -197,7 +218,17 @@ function canonicalRecord(value: Record<string, unknown>): RawRecord | undefined 
  * for a wrong type and `CorruptInputError` for bad base64 in `config`.
  */
 export function decodeCacheRecord(bytes: Uint8Array): CacheRecord {
-  const value = parseJSON(bytes);
+  return decodeCacheRecordValue(parseJSON(bytes));
+}
+
+/** Where a record's result keeps its long lists as text, for the large-document parser. */
+export const recordLongListPaths: readonly LongArrayPath[] = longListPaths100.map((p) => [
+  "result",
+  ...p,
+]);
+
+/** `decodeCacheRecord` of the record's JSON already parsed. */
+export function decodeCacheRecordValue(value: unknown): CacheRecord {
   // Go: `null` leaves the struct as it is; any other non-object names the package-qualified type.
   if (value !== null && !isMap(value)) {
     throw new UnmarshalTypeError(jsonKind(value), "libcni.cachedInfo", "", "");

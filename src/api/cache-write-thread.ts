@@ -57,6 +57,13 @@ interface Pending {
 export const defaultWorkerUrl = new URL("../../dist/api/cache-write-worker.js", import.meta.url);
 
 /** One cache-write thread, started lazily, with the writes in flight on it. */
+/**
+ * From this size a record is written on the calling thread (async, through libuv's pool): a
+ * few more round trips matter nothing beside its bytes, and posting it would copy it whole
+ * into the worker (a 16 MiB result's record: 16 MiB more at the peak).
+ */
+const inlineMinBytes = 1024 * 1024;
+
 export class CacheWriteThread {
   private worker: Worker | undefined;
   private ready: Promise<boolean> | undefined;
@@ -79,6 +86,7 @@ export class CacheWriteThread {
 
   /** Replaces `path` with `data` atomically (and durably), as `writeFileAtomic` does. */
   async write(path: string, data: Uint8Array, mode: number, durable: boolean): Promise<void> {
+    if (data.byteLength >= inlineMinBytes) return writeFileAtomic(path, data, { mode, durable });
     // Started: posted in the caller's tick (in flight at once).
     if (this.live !== undefined) return this.post(path, data, mode, durable);
     if (this.fallback || !(await this.start())) {

@@ -4,14 +4,22 @@
  * corrupt record that DEL needs.
  */
 import { debuglog } from "node:util";
+import { parseKeepingLongArrays } from "../encoding/long-arrays.js";
 import { checkValid } from "../encoding/parse.js";
 import { CachedConfigKindError, CorruptCacheRecordError, WrappedError } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
-import { yieldIfLarge } from "../internal/yield.js";
+import { isLargeDocument, yieldIfLarge } from "../internal/yield.js";
 import { createResultFromValue } from "../types/create.js";
 import { createResult, type Result } from "../types/index.js";
+import { prepareLongLists } from "../types/v100.js";
 import { cacheFilePath } from "./cache.js";
-import { type CacheRecord, CNICacheV1, decodeCacheRecord } from "./cache-record.js";
+import {
+  type CacheRecord,
+  CNICacheV1,
+  decodeCacheRecord,
+  decodeCacheRecordValue,
+  recordLongListPaths,
+} from "./cache-record.js";
 import { readRecord } from "./record-read.js";
 import type { RuntimeConf } from "./types.js";
 
@@ -43,6 +51,25 @@ function decodeRecord(bytes: Uint8Array): CacheRecord | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `decodeRecord` of a large record: parsed in slices, the result's long lists kept as text and
+ * checked in slices too (see encoding/long-arrays.ts). Anything that path cannot read exactly
+ * is read by `decodeRecord`.
+ */
+async function decodeLargeRecord(bytes: Uint8Array): Promise<CacheRecord | undefined> {
+  const value = await parseKeepingLongArrays(bytes, recordLongListPaths);
+  if (value === undefined) return decodeRecord(bytes);
+  let record: CacheRecord;
+  try {
+    record = decodeCacheRecordValue(value);
+  } catch {
+    return undefined;
+  }
+  if (record.kind !== CNICacheV1) return undefined;
+  await prepareLongLists(record.result);
+  return record;
 }
 
 function asVersion(result: Result, cniVersion: string): Result {
@@ -83,8 +110,9 @@ export async function getCachedResult(
   }
   const { bytes } = found;
   // A large record yields between parsing, decoding and the caller's next stage.
-  await yieldIfLarge(bytes.length);
-  const record = decodeRecord(bytes);
+  const record = isLargeDocument(bytes.length)
+    ? await decodeLargeRecord(bytes)
+    : decodeRecord(bytes);
   await yieldIfLarge(bytes.length);
   if (record === undefined) {
     if (options.tolerateCorrupt && isCorrupt(bytes)) {

@@ -17,7 +17,7 @@ import { CacheWriteError, CheckNotSupportedError, MultiError, WrappedError } fro
 import { goQuote } from "../internal/go-quote.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import type { Exec } from "../invoke/index.js";
-import { encodableInSlices } from "../types/encode-in-slices.js";
+import { resultPiecesInSlices } from "../types/encode-in-slices.js";
 import type { Result } from "../types/index.js";
 import { validateNetworkName } from "../utils/index.js";
 import { greaterThanOrEqualTo, type PluginInfo } from "../version/index.js";
@@ -28,7 +28,7 @@ import {
   removeCacheRecord,
   writeCacheRecord,
 } from "./cache.js";
-import { encodeCacheRecord } from "./cache-record.js";
+import { encodeCacheRecord, encodeCacheRecordWithPieces } from "./cache-record.js";
 import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
 import {
   checkGCArgs,
@@ -106,9 +106,7 @@ export class CNIConfig {
     netName: string,
     rt: RuntimeConf,
   ): Promise<void> {
-    // A large result's text is written in slices first (the same bytes), not in one stall.
-    const encodable = result === undefined ? undefined : await encodableInSlices(result);
-    const record = encodeCacheRecord({
+    const fields = {
       containerId: rt.containerID,
       config,
       ifName: rt.ifName,
@@ -116,8 +114,14 @@ export class CNIConfig {
       netns: rt.netNS,
       cniArgs: rt.args,
       capabilityArgs: rt.capabilityArgs,
-      result: encodable,
-    });
+    };
+    // A large result's map form is written in slices first, then the record's bytes from its
+    // pieces (the same bytes), not in one stall and one flat string.
+    const pieces = result === undefined ? undefined : await resultPiecesInSlices(result, true);
+    const record =
+      pieces === undefined
+        ? encodeCacheRecord({ ...fields, result })
+        : encodeCacheRecordWithPieces(fields, pieces);
     const path = cacheFilePath(this.getCacheDir(rt), netName, rt.containerID, rt.ifName);
     await writeCacheRecord(path, record, { durable: this.durableCache });
   }

@@ -20,17 +20,18 @@ import {
   getVersionInfo,
   RawExec,
 } from "../invoke/index.js";
-import { encodableInSlices } from "../types/encode-in-slices.js";
+import { isLongResult, resultPiecesInSlices } from "../types/encode-in-slices.js";
 import type { Result } from "../types/index.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import type { PluginInfo } from "../version/index.js";
-import { buildOneConfig } from "./build-config.js";
+import { buildOneConfig, buildOneConfigBytes } from "./build-config.js";
 import type { RuntimeConf } from "./types.js";
 import { validateCacheFileName } from "./validate-names.js";
 
 /**
- * `buildOneConfig` for a verb: a large `prevResult` is written in slices that yield to the
- * event loop (same bytes), and the verb yields once more after a large stdin was built.
+ * The stdin `buildOneConfig` builds, for a verb: a large `prevResult` is written in slices that
+ * yield to the event loop and the stdin encoded once, never parsed whole (the same bytes, see
+ * `buildOneConfigBytes`); the verb yields once more after a large stdin was built.
  */
 async function buildStdin(
   name: string,
@@ -38,11 +39,20 @@ async function buildStdin(
   net: PluginConfig,
   prevResult: Result | undefined,
   rt: RuntimeConf,
-): Promise<PluginConfig> {
-  const encodable = prevResult === undefined ? undefined : await encodableInSlices(prevResult);
-  const conf = buildOneConfig(name, cniVersion, net, encodable, rt);
-  await yieldIfLarge(conf.bytes.length);
-  return conf;
+): Promise<Uint8Array> {
+  const bytes =
+    prevResult !== undefined && isLongResult(prevResult)
+      ? await buildOneConfigBytes(
+          name,
+          cniVersion,
+          net,
+          prevResult,
+          (asMap) => resultPiecesInSlices(prevResult, asMap),
+          rt,
+        )
+      : buildOneConfig(name, cniVersion, net, prevResult, rt).bytes;
+  await yieldIfLarge(bytes.length);
+  return bytes;
 }
 
 /** Runs single plugins with a path list (read on each call: it may change) and an Exec. */
@@ -135,9 +145,9 @@ export class PluginRunner {
       validateInterfaceName(rt.ifName) ??
       validateCacheFileName(name, rt.containerID, rt.ifName);
     if (invalid) return this.failValidation(net.network.type, found, invalid);
-    const newConf = await buildStdin(name, cniVersion, net, prevResult, rt);
+    const stdin = await buildStdin(name, cniVersion, net, prevResult, rt);
     return this.runFound(net.network.type, found, (pluginPath) =>
-      execPluginWithResult(pluginPath, newConf.bytes, args, this.ensureExec(), options),
+      execPluginWithResult(pluginPath, stdin, args, this.ensureExec(), options),
     );
   }
 
@@ -153,9 +163,9 @@ export class PluginRunner {
     args: CNIArgs = this.args(command, rt),
   ): Promise<void> {
     const found = await this.lookup(net.network.type);
-    const newConf = await buildStdin(name, cniVersion, net, prevResult, rt);
+    const stdin = await buildStdin(name, cniVersion, net, prevResult, rt);
     await this.runFound(net.network.type, found, (pluginPath) =>
-      execPluginWithoutResult(pluginPath, newConf.bytes, args, this.ensureExec(), options),
+      execPluginWithoutResult(pluginPath, stdin, args, this.ensureExec(), options),
     );
   }
 

@@ -38,6 +38,18 @@ export function injectConf(
   original: PluginConfig,
   newValues: Readonly<Record<string, unknown>> | ReadonlyMap<string, unknown>,
 ): PluginConfig {
+  return networkPluginConfFromBytes(injectConfBytes(original, newValues));
+}
+
+/**
+ * The bytes of {@link injectConf} without parsing them again into a PluginConfig: for a caller
+ * that only sends them (a plugin's stdin carrying a large `prevResult`, which that parse would
+ * hold whole in memory). The same checks and errors up to the encoding.
+ */
+export function injectConfBytes(
+  original: PluginConfig,
+  newValues: Readonly<Record<string, unknown>> | ReadonlyMap<string, unknown>,
+): Uint8Array {
   const config = wrapErrors("unmarshal existing network bytes: ", () =>
     unmarshalMap(original.bytes),
   );
@@ -59,7 +71,7 @@ export function injectConf(
       configurable: true,
     });
   }
-  return networkPluginConfFromBytes(marshalConf(config));
+  return marshalConf(config);
 }
 
 /**

@@ -8,6 +8,11 @@
 /** From this many bytes a document is large enough to yield between stages (1 MiB). */
 export const largeDocumentBytes = 1024 * 1024;
 
+/** True for a document large enough to be handled in slices. */
+export function isLargeDocument(bytes: number): boolean {
+  return bytes >= largeDocumentBytes;
+}
+
 /** Resolves on the next turn of the event loop, after pending I/O and timers. */
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -15,5 +20,5 @@ export function yieldToEventLoop(): Promise<void> {
 
 /** Yields when `bytes` is a large document's length; resolves at once otherwise. */
 export async function yieldIfLarge(bytes: number): Promise<void> {
-  if (bytes >= largeDocumentBytes) await yieldToEventLoop();
+  if (isLargeDocument(bytes)) await yieldToEventLoop();
 }

@@ -1,12 +1,13 @@
 /**
  * Running a plugin for a result, for no result, or for its VERSION (upstream pkg/invoke/exec.go).
  */
-import { yieldIfLarge } from "../internal/yield.js";
+import { isLargeDocument, yieldIfLarge } from "../internal/yield.js";
 import { findCreator } from "../types/create.js";
 import type { Result } from "../types/result.js";
+import { longListPaths100, prepareLongLists } from "../types/v100.js";
 import { current, decodePluginInfo, type PluginInfo, pluginSupports } from "../version/index.js";
 import { Args, type CNIArgs } from "./args.js";
-import { fixupResultVersion } from "./fixup.js";
+import { fixupLargeResultVersion, fixupResultVersion } from "./fixup.js";
 import { type ExecOptions, RawExec, type RawExecOptions } from "./raw-exec.js";
 
 /**
@@ -68,8 +69,13 @@ export async function execPluginWithResult(
   // Decoded once: the fixed-up value is what parsing its bytes again would give. A large
   // result yields between parsing, decoding and the caller's next stage (its encoding).
   await yieldIfLarge(stdout.length);
-  const { version, value } = fixupResultVersion(netconf, stdout);
+  const large = isLargeDocument(stdout.length)
+    ? await fixupLargeResultVersion(netconf, stdout, longListPaths100)
+    : undefined;
+  const { version, value } = large ?? fixupResultVersion(netconf, stdout);
   await yieldIfLarge(stdout.length);
+  // A large result's long lists are checked in slices, before the decoder's single pass.
+  await prepareLongLists(value);
   const result = findCreator(version)(value);
   await yieldIfLarge(stdout.length);
   return result;

@@ -6,6 +6,11 @@
  * 0.1.0. The result is never converted: a plugin that answers in another version is believed.
  */
 import { marshal } from "../encoding/json.js";
+import {
+  type LongArrayPath,
+  materializeLongArrays,
+  parseKeepingLongArrays,
+} from "../encoding/long-arrays.js";
 import { parseJSON } from "../encoding/parse.js";
 import { messageOf, UnmarshalTypeError } from "../errors.js";
 import { jsonKind } from "../internal/json-kind.js";
@@ -59,4 +64,28 @@ export function fixupResultVersion(netconf: Uint8Array, result: Uint8Array): Fix
     bytes: new TextEncoder().encode(marshal(rawResult)),
     value: rawResult,
   };
+}
+
+/**
+ * `fixupResultVersion` of a large result (near the output cap) with its long lists at `paths`
+ * kept as text (encoding/long-arrays.ts), parsed in slices that yield to the event loop.
+ * Undefined when the output is not for that path (invalid, not an object...): then
+ * `fixupResultVersion`, which gives the exact error, decides.
+ */
+export async function fixupLargeResultVersion(
+  netconf: Uint8Array,
+  result: Uint8Array,
+  paths: readonly LongArrayPath[],
+): Promise<FixedResult | undefined> {
+  const confVersion = configDecoder.decode(netconf);
+  const value = await parseKeepingLongArrays(result, paths);
+  if (value === undefined) return undefined;
+  const resultVersion = value.cniVersion;
+  if (typeof resultVersion === "string" && resultVersion !== "") {
+    return { version: resultVersion, bytes: result, value };
+  }
+  // Rare (a large result without a version): the plain value, re-encoded as the path above.
+  materializeLongArrays(value, paths);
+  value.cniVersion = confVersion;
+  return { version: confVersion, bytes: new TextEncoder().encode(marshal(value)), value };
 }

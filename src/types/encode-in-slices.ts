@@ -1,14 +1,14 @@
 /**
- * What a verb hands the encoder for a large result (the cache record, the next plugin's
- * `prevResult`): its JSON text written beforehand in slices that yield to the event loop, in a
- * stand-in the encoder embeds as is. The bytes are those the encoder writes for the result
- * itself; a small result, or one of another version, is returned unchanged.
+ * What a verb encodes for a large result (the cache record, the next plugin's `prevResult`):
+ * its JSON text written beforehand in slices that yield to the event loop, as pieces the
+ * output bytes are written from (encoding/pieces.ts). The bytes are those the encoder writes
+ * for the result itself; a small result, or one of another version, has none (the encoder
+ * writes it as usual).
  */
-import { goJSONText } from "../internal/go-json-text.js";
 import { lazyListMinLength, pendingList } from "./lazy-list.js";
 import type { Result } from "./result.js";
 import { Result100 } from "./v100.js";
-import { result100TextInSlices } from "./v100-text.js";
+import { result100PiecesInSlices } from "./v100-text.js";
 
 function isLong(r: Result100): boolean {
   // The lazy list is checked first: reading `routes` would decode it.
@@ -20,11 +20,19 @@ function isLong(r: Result100): boolean {
   );
 }
 
-/** The value to encode in `result`'s place: `result`, or its text prepared in slices. */
-export async function encodableInSlices(result: Result): Promise<Result> {
-  if (!(result instanceof Result100) || !isLong(result)) return result;
-  const text = await result100TextInSlices(result, false);
-  if (text === undefined) return result;
-  // Only the encoder sees the stand-in (a Result100's text is also its map form).
-  return { [goJSONText]: () => text } as unknown as Result;
+/** True for a result written beforehand in slices (a 1.x result with a long list). */
+export function isLongResult(result: Result): boolean {
+  return result instanceof Result100 && isLong(result);
+}
+
+/**
+ * The JSON of a long result as pieces (its own encoding, or with `asMap` its map form's, as
+ * `marshalAsMap` writes it); undefined for any other result, or one of an unexpected shape.
+ */
+export async function resultPiecesInSlices(
+  result: Result,
+  asMap: boolean,
+): Promise<string[] | undefined> {
+  if (!(result instanceof Result100) || !isLong(result)) return undefined;
+  return result100PiecesInSlices(result, asMap);
 }

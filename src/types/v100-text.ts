@@ -99,56 +99,113 @@ function ipConfigText(c: unknown): string {
   return `{${parts.join(",")}}`;
 }
 
-/** Writes a list; `pause`, when given, is awaited between slices of the work (see below). */
-function list(key: string, items: unknown, write: (item: unknown) => string): string | undefined {
+/** The entries of a list as the writers read them: a plain array or a lazy list's source. */
+interface Entries {
+  readonly length: number;
+  at(i: number): unknown;
+  /** The entries' texts already written, in chunks to join by commas (a long list's source). */
+  readonly textChunks?: readonly string[] | undefined;
+}
+
+function entriesOf(items: unknown): Entries {
   if (!Array.isArray(items)) throw unexpected;
-  if (items.length === 0) return undefined;
-  const texts = new Array<string>(items.length);
-  for (let i = 0; i < items.length; i++) texts[i] = write(items[i]);
-  return `"${key}":[${texts.join(",")}]`;
+  return { length: items.length, at: (i) => items[i] };
+}
+
+/** Entry texts are joined this many at a time, so that no array of one string per entry lives. */
+const chunkEntries = 4096;
+
+/** Writes a list. */
+function list(key: string, entries: Entries, write: (item: unknown) => string): string | undefined {
+  if (entries.length === 0) return undefined;
+  if (entries.textChunks !== undefined) return `"${key}":[${entries.textChunks.join(",")}]`;
+  const chunks: string[] = [];
+  let texts: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    texts.push(write(entries.at(i)));
+    if (texts.length === chunkEntries) {
+      chunks.push(texts.join(","));
+      texts = [];
+    }
+  }
+  if (texts.length > 0) chunks.push(texts.join(","));
+  return `"${key}":[${chunks.join(",")}]`;
 }
 
 /** How long the chunked writer works before it yields to the event loop. */
 const sliceMs = 20;
 
-async function listInSlices(
-  key: string,
-  items: unknown,
-  write: (item: unknown) => string,
-): Promise<string | undefined> {
-  if (!Array.isArray(items)) throw unexpected;
-  if (items.length === 0) return undefined;
-  const texts = new Array<string>(items.length);
+/**
+ * The texts of `count` entries written by `write`, in chunks to join by commas, yielding to the
+ * event loop every few milliseconds of work.
+ */
+async function textChunksInSlices(count: number, write: (i: number) => string): Promise<string[]> {
+  const chunks: string[] = [];
+  let texts: string[] = [];
   let sliceStart = performance.now();
-  for (let i = 0; i < items.length; i++) {
-    texts[i] = write(items[i]);
-    if ((i & 1023) === 1023 && performance.now() - sliceStart >= sliceMs) {
-      await yieldToEventLoop();
-      sliceStart = performance.now();
+  for (let i = 0; i < count; i++) {
+    texts.push(write(i));
+    if (texts.length === chunkEntries) {
+      chunks.push(texts.join(","));
+      texts = [];
+      if (performance.now() - sliceStart >= sliceMs) {
+        await yieldToEventLoop();
+        sliceStart = performance.now();
+      }
     }
   }
-  return `"${key}":[${texts.join(",")}]`;
+  if (texts.length > 0) chunks.push(texts.join(","));
+  return chunks;
 }
 
-/** The interfaces, from their parsed entries while the list was not read. */
-function interfacesText<T>(
-  r: Result100Fields,
-  writeList: (key: string, items: unknown, write: (item: unknown) => string) => T,
-): T {
+/** A list's member as pieces of text (`"key":[`, the chunks with commas, `]`). */
+async function listPiecesInSlices(
+  key: string,
+  entries: Entries,
+  write: (item: unknown) => string,
+): Promise<string[] | undefined> {
+  if (entries.length === 0) return undefined;
+  const chunks =
+    entries.textChunks ?? (await textChunksInSlices(entries.length, (i) => write(entries.at(i))));
+  const pieces = [`"${key}":[`];
+  for (let i = 0; i < chunks.length; i++) {
+    if (i > 0) pieces.push(",");
+    pieces.push(chunks[i]);
+  }
+  pieces.push("]");
+  return pieces;
+}
+
+type ListWriter<T> = (key: string, entries: Entries, write: (item: unknown) => string) => T;
+
+/** The interfaces, from their compact source while the list was not read. */
+function interfacesText<T>(r: Result100Fields, writeList: ListWriter<T>): T {
   const lazy = pendingList(r, "interfaces");
-  if (lazy === undefined) return writeList("interfaces", r.interfaces, interfaceText);
-  return writeList("interfaces", lazy.raw, (item) => interfaceText(lazy.decode(item)));
+  return writeList("interfaces", lazy ?? entriesOf(r.interfaces), interfaceText);
 }
 
-/** The routes, from their parsed entries while the list was not read (one entry at a time). */
-function routesText<T>(
-  r: Result100Fields,
-  writeList: (key: string, items: unknown, write: (item: unknown) => string) => T,
-): T {
+/** The routes, from their compact source while the list was not read (one entry at a time). */
+function routesText<T>(r: Result100Fields, writeList: ListWriter<T>): T {
   const lazy = pendingList(r, "routes");
-  if (lazy === undefined) return writeList("routes", r.routes, routeText);
-  return writeList("routes", lazy.raw, (item) => routeText(lazy.decode(item)));
+  return writeList("routes", lazy ?? entriesOf(r.routes), routeText);
 }
+
+/** One entry's text as the result's writer writes it; undefined for an unexpected shape. */
+function entryText(write: (item: unknown) => string): (item: unknown) => string | undefined {
+  return (item) => {
+    try {
+      return write(item);
+    } catch (error) {
+      if (error === unexpected) return undefined;
+      throw error;
+    }
+  };
+}
+
+/** A route's text in a 1.x result's JSON (keys sorted); undefined for an unexpected shape. */
+export const route100Text = entryText(routeText);
+/** An interface's text in a 1.x result's JSON; undefined for an unexpected shape. */
+export const interface100Text = entryText(interfaceText);
 
 function head(r: Result100Fields, asMap: boolean): string[] {
   const parts: string[] = [];
@@ -174,7 +231,7 @@ export function result100Text(r: Result100Fields, asMap: boolean): string | unde
   try {
     return join(head(r, asMap), [
       interfacesText(r, list),
-      list("ips", r.ips, ipConfigText),
+      list("ips", entriesOf(r.ips), ipConfigText),
       routesText(r, list),
     ]);
   } catch (error) {
@@ -184,20 +241,30 @@ export function result100Text(r: Result100Fields, asMap: boolean): string | unde
 }
 
 /**
- * `result100Text`, yielding to the event loop every few milliseconds of work on the long
- * lists: what a verb uses to encode a large result (for the cache record, for the next
- * plugin's stdin) without one long stall.
+ * `result100Text` as pieces whose concatenation is that text, yielding to the event loop every
+ * few milliseconds of work on the long lists: what a verb uses to encode a large result (for
+ * the cache record, for the next plugin's stdin) without one long stall and without one flat
+ * string of it (the pieces are written into the output bytes one by one).
  */
-export async function result100TextInSlices(
+export async function result100PiecesInSlices(
   r: Result100Fields,
   asMap: boolean,
-): Promise<string | undefined> {
+): Promise<string[] | undefined> {
   try {
-    const parts = head(r, asMap);
-    const interfaces = await interfacesText(r, listInSlices);
-    const ips = list("ips", r.ips, ipConfigText);
-    const routes = await routesText(r, listInSlices);
-    return join(parts, [interfaces, ips, routes]);
+    const members: string[][] = head(r, asMap).map((part) => [part]);
+    const interfaces = await interfacesText(r, listPiecesInSlices);
+    if (interfaces !== undefined) members.push(interfaces);
+    const ips = list("ips", entriesOf(r.ips), ipConfigText);
+    if (ips !== undefined) members.push([ips]);
+    const routes = await routesText(r, listPiecesInSlices);
+    if (routes !== undefined) members.push(routes);
+    const pieces = ["{"];
+    members.forEach((member, i) => {
+      if (i > 0) pieces.push(",");
+      for (const piece of member) pieces.push(piece);
+    });
+    pieces.push("}");
+    return pieces;
   } catch (error) {
     if (error === unexpected) return undefined;
     throw error;

@@ -5,6 +5,11 @@
  * of a 1.x result has every key sorted at every level; this encoder writes the same bytes.
  */
 import { goStruct, toGoJSON } from "../encoding/json.js";
+import {
+  type LongArrayPath,
+  longArraysOf,
+  materializeLongArrays,
+} from "../encoding/long-arrays.js";
 import { defineStruct, type FieldSchema, type StructSchema } from "../encoding/struct.js";
 import { goJSONText } from "../internal/go-json-text.js";
 import { ipNetToString } from "./cidr.js";
@@ -19,7 +24,13 @@ import {
 } from "./decode.js";
 import { copyDNS, type DNS, dnsField, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
-import { defineLazyList, lazyListMinLength } from "./lazy-list.js";
+import {
+  defineLazyList,
+  defineLazySource,
+  type LazyListSource,
+  lazyListMinLength,
+} from "./lazy-list.js";
+import { checkLongList, checkLongListInSlices, type EntryCodec } from "./long-list-check.js";
 import { type Result, ResultVersionMismatchError } from "./result.js";
 import {
   copyIPConfigFields,
@@ -30,7 +41,7 @@ import {
 import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
 import { type Interface040, Result040 } from "./v040.js";
 import type { Interface100, IPConfig100 } from "./v100-fields.js";
-import { result100Text } from "./v100-text.js";
+import { interface100Text, result100Text, route100Text } from "./v100-text.js";
 
 /** The version `Result100` implements. */
 export const implementedSpecVersion100 = "1.1.0";
@@ -212,10 +223,79 @@ function hasLongInterfaces(value: unknown): boolean {
 }
 
 /**
+ * Where a 1.x result's long lists may be kept as text by the large-document parser
+ * (encoding/long-arrays.ts), from the result's top level.
+ */
+export const longListPaths100: readonly LongArrayPath[] = [["interfaces"], ["routes"]];
+
+const longListCodecs: Record<string, EntryCodec<unknown>> = {
+  interfaces: { decode: decodeOneInterface, text: (i) => interface100Text(i) },
+  routes: { decode: routeItem, text: (r) => route100Text(r) },
+};
+
+/**
+ * Checks, in slices that yield to the event loop, the long lists kept as text in `value` (a
+ * result parsed by the large-document parser), so that decoding it does not check them in one
+ * stall. A value of another version has them parsed in place: its decoder reads plain arrays.
+ */
+export async function prepareLongLists(value: unknown): Promise<void> {
+  const found = longArraysOf(value, longListPaths100);
+  if (found.length === 0) return;
+  const version = (value as Record<string, unknown>).cniVersion;
+  if (typeof version !== "string" || !supportedVersions100.includes(version)) {
+    materializeLongArrays(value, longListPaths100);
+    return;
+  }
+  for (const { path, array } of found) await checkLongListInSlices(array, longListCodecs[path[0]]);
+}
+
+const isASCII = (s: string): boolean => {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+};
+
+/**
+ * A result whose long lists are kept as text: the rest decoded as usual, each list checked and
+ * made a lazy list over its text. Undefined whenever anything fails or could decode otherwise
+ * (a bad entry, another key folding to a list's name): the exact path then decides.
+ */
+function decodeWithLongLists(value: Record<string, unknown>): Result100 | undefined {
+  const keys = Object.keys(value);
+  const stripped: Record<string, unknown> = { ...value };
+  const sources: [string, LazyListSource<unknown>][] = [];
+  for (const { path, array } of longArraysOf(value, longListPaths100)) {
+    const name = path[0];
+    // Go decodes every key that folds to the field's name: only the exact key is read here.
+    if (keys.some((k) => k !== name && (!isASCII(k) || k.toLowerCase() === name))) {
+      return undefined;
+    }
+    const source = checkLongList(array, longListCodecs[name]);
+    if (source === undefined) return undefined;
+    stripped[name] = [];
+    sources.push([name, source]);
+  }
+  let result: Result100;
+  try {
+    result = decodeResult100(stripped, false);
+  } catch {
+    return undefined;
+  }
+  for (const [name, source] of sources) defineLazySource(result, name, source);
+  return result;
+}
+
+/**
  * `Result100.fromValue`; with `ownedValue`, the value is a fresh parse nobody else holds, and a
- * long `routes` list is kept as parsed and decoded on first read (see lazy-list.ts).
+ * long `routes` list is kept as parsed and decoded on first read (see lazy-list.ts). Long lists
+ * kept as text (a large document's parse) are decoded from that text, or, when that path
+ * cannot decide, parsed in place and decoded as any other value.
  */
 export function decodeResult100(value: unknown, ownedValue: boolean): Result100 {
+  if (longArraysOf(value, longListPaths100).length > 0) {
+    const fast = ownedValue ? decodeWithLongLists(value as Record<string, unknown>) : undefined;
+    if (fast !== undefined) return fast;
+    materializeLongArrays(value, longListPaths100);
+  }
   const lazyInterfaces = ownedValue && hasLongInterfaces(value);
   let r: ReturnType<typeof rawInterfacesDecoder.decode>;
   let interfaces: Interface100[] = [];
