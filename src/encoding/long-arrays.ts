@@ -7,8 +7,7 @@
  * only when it is read.
  *
  * The fast path is taken only for what it can read exactly as `parseJSON`: any syntax error,
- * number of doubtful range (an exponent, 309 digits), nesting past a small depth or other
- * surprise gives `undefined`, and the caller parses the whole document with `parseJSON`, which
+ * number beyond float64's range, nesting past a small depth or other surprise gives `undefined`, and the caller parses the whole document with `parseJSON`, which
  * throws Go's error for it. Every entry is parsed once here (and dropped) so that a document
  * this accepts is one `parseJSON` accepts: syntax errors surface where Go reports them.
  */
@@ -131,47 +130,41 @@ class Parser {
 
   /**
    * Past one value, without parsing it; its bytes are parsed by the caller. Brackets are
-   * counted, not matched (the parse of the slice checks them). Numbers with an exponent or a
-   * long run of digits give up: their range is `parseJSON`'s to judge on the whole document.
+   * counted, not matched (the parse of the slice checks them).
    */
   private skipValue(): void {
     const b = this.b;
     this.nonAscii = false;
     let depth = 0;
-    let digits = 0;
     while (this.pos < b.length) {
       const c = b[this.pos];
       if (c === 0x22) {
         this.skipString();
-        digits = 0;
         if (depth === 0) return;
         continue;
       }
-      if (c >= 0x30 && c <= 0x39) {
-        if (++digits >= 309) throw giveUp;
-      } else {
-        if ((c === 0x65 || c === 0x45) && digits > 0) throw giveUp;
-        digits = 0;
-        if (c === 0x7b || c === 0x5b) {
-          if (++depth > maxEntryDepth) throw giveUp;
-        } else if (c === 0x7d || c === 0x5d) {
-          if (depth === 0) return; // the enclosing container's end: a scalar ends here
-          if (--depth === 0) {
-            this.pos++;
-            return;
-          }
-        } else if (depth === 0 && (c === 0x2c || isSpace(c))) {
+      if (c === 0x7b || c === 0x5b) {
+        if (++depth > maxEntryDepth) throw giveUp;
+      } else if (c === 0x7d || c === 0x5d) {
+        if (depth === 0) return; // the enclosing container's end: a scalar ends here
+        if (--depth === 0) {
+          this.pos++;
           return;
-        } else if (c >= 0x80) {
-          this.nonAscii = true;
         }
+      } else if (depth === 0 && (c === 0x2c || isSpace(c))) {
+        return;
+      } else if (c >= 0x80) {
+        this.nonAscii = true;
       }
       this.pos++;
     }
     if (depth !== 0) throw giveUp;
   }
 
-  /** The value from `start` to here, parsed; a scalar of doubtful range gives up. */
+  /**
+   * The value from `start` to here, parsed. A number beyond float64's range gives up: which
+   * one Go names first is for the parse of the whole document to say.
+   */
   private parsed(start: number): unknown {
     const text = decodeRange(this.b, start, this.pos, !this.nonAscii);
     let value: unknown;
