@@ -91,6 +91,9 @@ describe("parseKeepingLongArrays", () => {
       `{"routes":[${entries},{"mtu":${"9".repeat(400)}}]}`,
       `{"mtu":1E400,"routes":[${entries}]}`,
       `{"routes":[${entries},{"a":${"[".repeat(600)}${"]".repeat(600)}}]}`,
+      // Nesting is Go's to judge on the whole document (10,000 levels counted from its top).
+      `{"x":${"[".repeat(10_000)}${"]".repeat(10_000)},"routes":[${entries}]}`,
+      `{"result":{"x":${"{\"a\":".repeat(600)}1${"}".repeat(600)}},"routes":[${entries}]}`,
       `[${entries}]`,
       '"routes"',
       "",
