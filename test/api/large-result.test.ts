@@ -42,6 +42,26 @@ async function ticksAtCalls(exec: FakeExec, call: () => Promise<unknown>): Promi
   }
 }
 
+/** The record of container "c" on "big" is `encodeCacheRecord`'s bytes for `result`. */
+function expectRecord(
+  dir: string,
+  config: Uint8Array,
+  result: unknown,
+  capabilityArgs?: Record<string, unknown>,
+): void {
+  const record = readFileSync(join(dir, "results", "big-c-eth0"));
+  const want = encodeCacheRecord({
+    containerId: "c",
+    config,
+    ifName: "eth0",
+    networkName: "big",
+    netns: "/ns",
+    ...(capabilityArgs && { capabilityArgs }),
+    result,
+  });
+  expect(Buffer.compare(record, want)).toBe(0);
+}
+
 describe("a result over 1 MiB", () => {
   let dir: string;
   let exec: FakeExec;
@@ -70,16 +90,7 @@ describe("a result over 1 MiB", () => {
     // The exact bytes: sorted keys, the result's text between its neighbours (no diff printed).
     const wantStdin = `"prevResult":${marshal(expected())},"type":"b"}`;
     expect(utf8Decode(exec.calls[1].stdinData).endsWith(wantStdin)).toBe(true);
-    const record = readFileSync(join(dir, "results", "big-c-eth0"));
-    const want = encodeCacheRecord({
-      containerId: "c",
-      config: l.bytes,
-      ifName: "eth0",
-      networkName: "big",
-      netns: "/ns",
-      result: expected(),
-    });
-    expect(Buffer.compare(record, want)).toBe(0);
+    expectRecord(dir, l.bytes, expected());
   });
 
   it("DEL sends the cached result as prevResult byte for byte, and timers run between stages", async () => {
@@ -100,151 +111,132 @@ describe("a result over 1 MiB", () => {
       expect(utf8Decode(call.stdinData).endsWith(want)).toBe(true);
     }
   });
-});
 
-describe("a result over 1 MiB read without one parse of the whole (its long lists kept as text)", () => {
-  let dir: string;
-  let exec: FakeExec;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "libcni-api-large-"));
-    exec = new FakeExec();
-    exec.findInPathCall.returns.path = "/fake/plugin";
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  describe("read without one parse of the whole (its long lists kept as text)", () => {
+    const interfaces = Array.from(
+      { length: 20_000 },
+      (_, i) =>
+        `{"name":"eth${i}","mac":"00:00:00:00:${(i >> 8) & 255}:${i & 255}","sandbox":"/ns"}`,
+    );
+    const big = (version: string, extra = ""): string =>
+      `{"cniVersion":"${version}"${extra},"interfaces":[${interfaces.join(",")}],"ips":[{"address":"10.0.0.2/24","interface":0}],"dns":{"nameservers":["10.0.0.1"],"search":["a"]},"routes":[${routes.join(",")}]}`;
 
-  const rt = { containerID: "c", netNS: "/ns", ifName: "eth0" };
-  const interfaces = Array.from(
-    { length: 20_000 },
-    (_, i) => `{"name":"eth${i}","mac":"00:00:00:00:${(i >> 8) & 255}:${i & 255}","sandbox":"/ns"}`,
-  );
-  const big = (version: string, extra = ""): string =>
-    `{"cniVersion":"${version}"${extra},"interfaces":[${interfaces.join(",")}],"ips":[{"address":"10.0.0.2/24","interface":0}],"dns":{"nameservers":["10.0.0.1"],"search":["a"]},"routes":[${routes.join(",")}]}`;
-
-  /** ADD of a one-plugin list answering `output`; the error message, or undefined. */
-  async function addError(output: string): Promise<string | undefined> {
-    exec.execPluginCall.returns.resultBytes = output;
-    const cni = new CNIConfig({ path: ["/p"], cacheDir: dir, exec, durableCache: false });
-    const l = confList('{"name":"big","cniVersion":"1.0.0","plugins":[{"type":"a"}]}');
-    try {
-      await cni.addNetworkList(l, rt);
-      return undefined;
-    } catch (error) {
-      return (error as Error).message;
-    }
-  }
-
-  /** The message of the exact path's decoding (one parse of the whole): Go's. */
-  function exactError(output: string): string | undefined {
-    try {
-      Result100.fromValue(JSON.parse(output));
-      return undefined;
-    } catch (error) {
-      return (error as Error).message;
-    }
-  }
-
-  for (const version of ["1.0.0", "1.1.0", "0.4.0"]) {
-    it(`caches a ${version} result and hands it to a DEL (with runtimeConfig) byte for byte`, async () => {
-      const output = big(version);
-      expect(output.length).toBeGreaterThan(2 * 1024 * 1024);
+    /** ADD of a one-plugin list answering `output`; the error message, or undefined. */
+    async function addError(output: string): Promise<string | undefined> {
       exec.execPluginCall.returns.resultBytes = output;
       const cni = new CNIConfig({ path: ["/p"], cacheDir: dir, exec, durableCache: false });
-      const text = `{"name":"big","cniVersion":"${version}","plugins":[{"type":"a","capabilities":{"portMappings":true}},{"type":"b"}]}`;
-      const l = confList(text);
-      const withCaps = { ...rt, capabilityArgs: { portMappings: [{ hostPort: 8080 }] } };
-      const result = await cni.addNetworkList(l, withCaps);
-      const exact = createResult(output);
-      expect(marshal(result)).toBe(marshal(exact));
-      // Plugin b got a's result: exactly buildOneConfig's bytes (one parse, two encodings).
-      const wantB = buildOneConfig("big", version, l.plugins[1], exact, withCaps).bytes;
-      expect(Buffer.compare(exec.calls[1].stdinData, wantB)).toBe(0);
-      const record = readFileSync(join(dir, "results", "big-c-eth0"));
-      const want = encodeCacheRecord({
-        containerId: "c",
-        config: l.bytes,
-        ifName: "eth0",
-        networkName: "big",
-        netns: "/ns",
-        capabilityArgs: withCaps.capabilityArgs,
-        result: exact,
+      const l = confList('{"name":"big","cniVersion":"1.0.0","plugins":[{"type":"a"}]}');
+      try {
+        await cni.addNetworkList(l, rt);
+        return undefined;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    }
+
+    /** The message of the exact path's decoding (one parse of the whole): Go's. */
+    function exactError(output: string): string | undefined {
+      try {
+        Result100.fromValue(JSON.parse(output));
+        return undefined;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    }
+
+    for (const version of ["1.0.0", "1.1.0", "0.4.0"]) {
+      it(`caches a ${version} result and hands it to a DEL (with runtimeConfig) byte for byte`, async () => {
+        const output = big(version);
+        expect(output.length).toBeGreaterThan(2 * 1024 * 1024);
+        exec.execPluginCall.returns.resultBytes = output;
+        const cni = new CNIConfig({ path: ["/p"], cacheDir: dir, exec, durableCache: false });
+        const text = `{"name":"big","cniVersion":"${version}","plugins":[{"type":"a","capabilities":{"portMappings":true}},{"type":"b"}]}`;
+        const l = confList(text);
+        const withCaps = { ...rt, capabilityArgs: { portMappings: [{ hostPort: 8080 }] } };
+        const result = await cni.addNetworkList(l, withCaps);
+        const exact = createResult(output);
+        expect(marshal(result)).toBe(marshal(exact));
+        // Plugin b got a's result: exactly buildOneConfig's bytes (one parse, two encodings).
+        const wantB = buildOneConfig("big", version, l.plugins[1], exact, withCaps).bytes;
+        expect(Buffer.compare(exec.calls[1].stdinData, wantB)).toBe(0);
+        expectRecord(dir, l.bytes, exact, withCaps.capabilityArgs);
+        const before = exec.calls.length;
+        await cni.delNetworkList(l, withCaps);
+        const [delB, delA] = exec.calls.slice(before);
+        // DEL of a carries runtimeConfig: the prevResult written as its map form, as Go's two steps.
+        for (const [call, plugin] of [
+          [delB, l.plugins[1]],
+          [delA, l.plugins[0]],
+        ] as const) {
+          const wantDel = buildOneConfig("big", version, plugin, exact, withCaps).bytes;
+          expect(Buffer.compare(call.stdinData, wantDel)).toBe(0);
+        }
       });
-      expect(Buffer.compare(record, want)).toBe(0);
-      const before = exec.calls.length;
-      await cni.delNetworkList(l, withCaps);
-      const [delB, delA] = exec.calls.slice(before);
-      // DEL of a carries runtimeConfig: the prevResult written as its map form, as Go's two steps.
-      for (const [call, plugin] of [
-        [delB, l.plugins[1]],
-        [delA, l.plugins[0]],
-      ] as const) {
-        const wantDel = buildOneConfig("big", version, plugin, exact, withCaps).bytes;
-        expect(Buffer.compare(call.stdinData, wantDel)).toBe(0);
+    }
+
+    it("reads the lists as the exact path does once they are read", async () => {
+      const output = big("1.1.0");
+      exec.execPluginCall.returns.resultBytes = output;
+      const cni = new CNIConfig({ path: ["/p"], cacheDir: dir, exec, durableCache: false });
+      const l = confList('{"name":"big","cniVersion":"1.1.0","plugins":[{"type":"a"}]}');
+      const result = (await cni.addNetworkList(l, rt)) as Result100;
+      const exact = createResult(output) as Result100;
+      expect(result.interfaces).toEqual(exact.interfaces);
+      expect(result.routes).toEqual(exact.routes);
+      const cached = (await cni.getNetworkListCachedResult(l, rt)) as Result100;
+      expect(cached.routes).toEqual(exact.routes);
+      expect(cached.interfaces).toEqual(exact.interfaces);
+    });
+
+    it("fails as the exact path for output it cannot read exactly", async () => {
+      const output = big("1.0.0");
+      const failed = 'plugin type="a" failed (add): ';
+      const cases: [string, string][] = [
+        // A syntax error: Go's scanner text, from the whole document.
+        [
+          `${output} x`,
+          `${failed}failed to unmarshal raw result: invalid character 'x' after top-level value`,
+        ],
+        [output.replace('},{"dst"', '},{"dst":}'), ""],
+        // A bad entry deep in the list: the decoder's error for it.
+        [output.replace('"dst":"10.0.200.0/24"', '"dst":"bogus"'), ""],
+        [output.replace('"dst":"10.0.1.0/24"', '"dst":5'), ""],
+        // A bad field beside the long lists: the decoder's error for it.
+        [output.replace('"address":"10.0.0.2/24"', '"address":"bogus"'), ""],
+        [output.replace('"interfaces":[{"name":"eth0"', '"interfaces":[{"name":7'), ""],
+      ];
+      for (const [bad, fixedText] of cases) {
+        const message = await addError(bad);
+        expect(message, bad.slice(0, 40)).toBeDefined();
+        if (fixedText) expect(message).toBe(fixedText);
+        else {
+          let exact: string | undefined;
+          try {
+            parseJSON(bad);
+            exact = exactError(bad);
+          } catch (error) {
+            exact = `failed to unmarshal raw result: ${(error as Error).message}`;
+          }
+          expect(message).toBe(`${failed}${exact}`);
+        }
       }
     });
-  }
 
-  it("reads the lists as the exact path does once they are read", async () => {
-    const output = big("1.1.0");
-    exec.execPluginCall.returns.resultBytes = output;
-    const cni = new CNIConfig({ path: ["/p"], cacheDir: dir, exec, durableCache: false });
-    const l = confList('{"name":"big","cniVersion":"1.1.0","plugins":[{"type":"a"}]}');
-    const result = (await cni.addNetworkList(l, rt)) as Result100;
-    const exact = createResult(output) as Result100;
-    expect(result.interfaces).toEqual(exact.interfaces);
-    expect(result.routes).toEqual(exact.routes);
-    const cached = (await cni.getNetworkListCachedResult(l, rt)) as Result100;
-    expect(cached.routes).toEqual(exact.routes);
-    expect(cached.interfaces).toEqual(exact.interfaces);
-  });
-
-  it("fails as the exact path for output it cannot read exactly", async () => {
-    const output = big("1.0.0");
-    const failed = 'plugin type="a" failed (add): ';
-    const cases: [string, string][] = [
-      // A syntax error: Go's scanner text, from the whole document.
-      [
-        `${output} x`,
-        `${failed}failed to unmarshal raw result: invalid character 'x' after top-level value`,
-      ],
-      [output.replace('},{"dst"', '},{"dst":}'), ""],
-      // A bad entry deep in the list: the decoder's error for it.
-      [output.replace('"dst":"10.0.200.0/24"', '"dst":"bogus"'), ""],
-      [output.replace('"dst":"10.0.1.0/24"', '"dst":5'), ""],
-      // A bad field beside the long lists: the decoder's error for it.
-      [output.replace('"address":"10.0.0.2/24"', '"address":"bogus"'), ""],
-      [output.replace('"interfaces":[{"name":"eth0"', '"interfaces":[{"name":7'), ""],
-    ];
-    for (const [bad, fixedText] of cases) {
-      const message = await addError(bad);
-      expect(message, bad.slice(0, 40)).toBeDefined();
-      if (fixedText) expect(message).toBe(fixedText);
-      else {
-        let exact: string | undefined;
-        try {
-          parseJSON(bad);
-          exact = exactError(bad);
-        } catch (error) {
-          exact = `failed to unmarshal raw result: ${(error as Error).message}`;
-        }
-        expect(message).toBe(`${failed}${exact}`);
+    it("decodes a number with an exponent, and a folded key the exact path reads, to the same result", async () => {
+      const output = big("1.0.0");
+      for (const variant of [
+        output.replace('"dst":"10.0.1.0/24"', '"dst":"10.0.1.0/24","mtu":1.5e3'),
+        output.replace(
+          '"cniVersion":"1.0.0"',
+          '"cniVersion":"1.0.0","ROUTES":[{"dst":"10.9.9.0/24"}]',
+        ),
+      ]) {
+        exec.execPluginCall.returns.resultBytes = variant;
+        const cni = new CNIConfig({ path: ["/p"], cacheDir: dir, exec, durableCache: false });
+        const l = confList('{"name":"big","cniVersion":"1.0.0","plugins":[{"type":"a"}]}');
+        const result = await cni.addNetworkList(l, rt);
+        expect(marshal(result)).toBe(marshal(createResult(variant)));
       }
-    }
-  });
-
-  it("decodes a number with an exponent, and a folded key the exact path reads, to the same result", async () => {
-    const output = big("1.0.0");
-    for (const variant of [
-      output.replace('"dst":"10.0.1.0/24"', '"dst":"10.0.1.0/24","mtu":1.5e3'),
-      output.replace(
-        '"cniVersion":"1.0.0"',
-        '"cniVersion":"1.0.0","ROUTES":[{"dst":"10.9.9.0/24"}]',
-      ),
-    ]) {
-      exec.execPluginCall.returns.resultBytes = variant;
-      const cni = new CNIConfig({ path: ["/p"], cacheDir: dir, exec, durableCache: false });
-      const l = confList('{"name":"big","cniVersion":"1.0.0","plugins":[{"type":"a"}]}');
-      const result = await cni.addNetworkList(l, rt);
-      expect(marshal(result)).toBe(marshal(createResult(variant)));
-    }
+    });
   });
 });
