@@ -93,7 +93,7 @@ describe("parseKeepingLongArrays", () => {
       `{"routes":[${entries},{"a":${"[".repeat(600)}${"]".repeat(600)}}]}`,
       // Nesting is Go's to judge on the whole document (10,000 levels counted from its top).
       `{"x":${"[".repeat(10_000)}${"]".repeat(10_000)},"routes":[${entries}]}`,
-      `{"result":{"x":${"{\"a\":".repeat(600)}1${"}".repeat(600)}},"routes":[${entries}]}`,
+      `{"result":{"x":${'{"a":'.repeat(600)}1${"}".repeat(600)}},"routes":[${entries}]}`,
       `[${entries}]`,
       '"routes"',
       "",
