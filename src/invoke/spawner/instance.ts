@@ -44,6 +44,7 @@ function spawnError(path: string, errno: number): NodeJS.ErrnoException {
 
 interface Starting {
   path: string;
+  service: boolean;
   resolve(child: SpawnedChild): void;
   reject(error: unknown): void;
 }
@@ -53,15 +54,48 @@ const helloTimeoutMs = 5000;
 
 type Handle = { ref(): void; unref(): void };
 
+/** The channel to a helper process: its control stream both ways, and its life. */
+export interface Transport {
+  readonly pid: number | undefined;
+  readonly input: Writable;
+  readonly output: Readable;
+  /** What holds the event loop while runs are in flight (unref'd otherwise). */
+  readonly handles: readonly Handle[];
+  kill(): void;
+  /** The helper could not be started. */
+  onError(listener: (error: Error) => void): void;
+  /** The helper is gone; `how` says how ("code 1", "SIGKILL", "connection closed"). */
+  onExit(listener: (how: string) => void): void;
+}
+
+/** A helper started by Node's spawn (one fork of the runtime), talking over its stdio. */
+function spawnedTransport(binaryPath: string): Transport {
+  const child: ChildProcess = spawn(binaryPath, [String(process.pid)], {
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  return {
+    pid: child.pid,
+    input: child.stdin as Writable,
+    output: child.stdout as Readable,
+    // The pipes are net.Sockets, which hold the event loop on their own.
+    handles: [child, child.stdin, child.stdout] as unknown as Handle[],
+    kill: () => child.kill("SIGKILL"),
+    onError: (listener) => child.on("error", listener),
+    onExit: (listener) => child.on("exit", (code, signal) => listener(signal ?? `code ${code}`)),
+  };
+}
+
 /** A spawner helper process. */
 export class SpawnerInstance {
-  private readonly child: ChildProcess;
+  private readonly transport: Transport;
   private readonly input: Writable;
   private readonly reader = new FrameReader();
   private readonly starting = new Map<number, Starting>();
   private readonly running = new Map<number, SpawnedChild>();
   private nextId = 1;
   private refs = 0;
+  // Runs that are helpers themselves (see `launchService`): they hold no ref.
+  private services = 0;
   private gone: Error | undefined;
   /** Settles once the helper said HELLO (resolves) or failed to (rejects). */
   readonly ready: Promise<void>;
@@ -71,6 +105,7 @@ export class SpawnerInstance {
   constructor(
     readonly binaryPath: string,
     private readonly onGone: (instance: SpawnerInstance) => void,
+    transport?: Transport,
   ) {
     let hello: (() => void) | undefined;
     this.ready = new Promise<void>((resolve, reject) => {
@@ -89,13 +124,13 @@ export class SpawnerInstance {
       () => clearTimeout(timer),
     );
 
-    this.child = spawn(binaryPath, [String(process.pid)], { stdio: ["pipe", "pipe", "ignore"] });
-    this.pid = this.child.pid;
-    this.input = this.child.stdin as Writable;
-    const output = this.child.stdout as Readable;
-    for (const h of this.handles()) h.unref();
+    this.transport = transport ?? spawnedTransport(binaryPath);
+    this.pid = this.transport.pid;
+    this.input = this.transport.input;
+    const output = this.transport.output;
+    for (const h of this.transport.handles) h.unref();
 
-    this.child.on("error", (error) => {
+    this.transport.onError((error) => {
       this.fail(
         new SpawnerUnavailableError(`spawner ${binaryPath}: ${error.message}`, { cause: error }),
       );
@@ -118,20 +153,23 @@ export class SpawnerInstance {
           } else this.dispatch(frame);
         });
       } catch (error) {
-        this.child.kill("SIGKILL");
+        this.transport.kill();
         const text = messageOf(error);
         this.fail(new SpawnerExitedError(`spawner ${binaryPath}: ${text}`, { cause: error }));
       }
     });
-    this.child.on("exit", (code, signal) => {
-      this.fail(
-        new SpawnerExitedError(`spawner ${binaryPath} exited (${signal ?? `code ${code}`})`),
-      );
+    this.transport.onExit((how) => {
+      this.fail(new SpawnerExitedError(`spawner ${binaryPath} exited (${how})`));
     });
   }
 
   private failHello: (error: Error) => void = () => {};
   private greeted = false;
+
+  /** True once the helper said HELLO (and until it is gone). */
+  get serving(): boolean {
+    return this.greeted && this.gone === undefined;
+  }
 
   /** Waits for the HELLO, keeping the process alive meanwhile (as a pending run would). */
   async handshake(): Promise<void> {
@@ -143,9 +181,9 @@ export class SpawnerInstance {
     }
   }
 
-  /** How many runs are starting or running. */
+  /** How many runs are starting or running (a second helper started here is not one). */
   get inFlight(): number {
-    return this.starting.size + this.running.size;
+    return this.starting.size + this.running.size - this.services;
   }
 
   /** False once the helper is gone. */
@@ -155,11 +193,24 @@ export class SpawnerInstance {
 
   /** Starts `path` with `env` in the helper; resolves once it runs, with its pid. */
   launch(path: string, env: readonly string[]): Promise<SpawnedChild> {
+    return this.start(path, env, false);
+  }
+
+  /**
+   * Starts a long-lived process (a second helper) in this one: it keeps nothing alive and does
+   * not count as a run in flight.
+   */
+  launchService(path: string, env: readonly string[]): Promise<SpawnedChild> {
+    return this.start(path, env, true);
+  }
+
+  private start(path: string, env: readonly string[], service: boolean): Promise<SpawnedChild> {
     if (this.gone !== undefined) return Promise.reject(this.gone);
     const id = this.nextId;
     this.nextId = this.nextId >= 0xffffffff ? 1 : this.nextId + 1;
     return new Promise<SpawnedChild>((resolve, reject) => {
-      this.starting.set(id, { path, resolve, reject });
+      this.starting.set(id, { path, resolve, reject, service });
+      if (service) this.services++;
       this.retain();
       this.input.write(encodeRun(id, path, env));
     });
@@ -172,7 +223,7 @@ export class SpawnerInstance {
 
   /** Kills the helper (tests: a crash mid-run). */
   kill(): void {
-    this.child.kill("SIGKILL");
+    this.transport.kill();
   }
 
   private dispatch(frame: Frame): void {
@@ -183,13 +234,17 @@ export class SpawnerInstance {
       this.starting.delete(id);
       const value = payload.length >= 4 ? Buffer.from(payload).readUInt32LE(0) : 0;
       if (type === Rep.failed) {
+        if (start.service) this.services--;
         this.release();
         start.reject(spawnError(start.path, value));
         return;
       }
+      const { service } = start;
+      if (service) this.release();
       const child = new SpawnedChild(value, id, this, () => {
-        this.running.delete(id);
-        this.release();
+        if (!this.running.delete(id)) return;
+        if (service) this.services--;
+        else this.release();
       });
       this.running.set(id, child);
       start.resolve(child);
@@ -238,22 +293,18 @@ export class SpawnerInstance {
       child.onLost(error);
     }
     this.running.clear();
+    this.services = 0;
     this.refs = 0;
-    for (const h of this.handles()) h.unref();
-  }
-
-  // The pipes are net.Sockets, which hold the event loop on their own.
-  private handles(): Handle[] {
-    return [this.child, this.child.stdin, this.child.stdout] as unknown as Handle[];
+    for (const h of this.transport.handles) h.unref();
   }
 
   // The helper keeps the process alive exactly while it has runs in flight, as a direct
   // child process would.
   private retain(): void {
-    if (this.refs++ === 0) for (const h of this.handles()) h.ref();
+    if (this.refs++ === 0) for (const h of this.transport.handles) h.ref();
   }
 
   private release(): void {
-    if (this.refs > 0 && --this.refs === 0) for (const h of this.handles()) h.unref();
+    if (this.refs > 0 && --this.refs === 0) for (const h of this.transport.handles) h.unref();
   }
 }

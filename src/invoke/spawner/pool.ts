@@ -3,12 +3,19 @@
  *
  * Helpers are started lazily, on the first run, and again after one exits. A second helper
  * is started for a burst (every helper already has `burstInFlight` runs), so that two cores
- * can start plugins; runs beyond `maxInFlight` wait for a free slot, in order.
+ * can start plugins; runs beyond `maxInFlight` wait for a free slot, in order. The second one
+ * is started by the first (sibling.ts), not by another fork of the runtime; the burst's runs
+ * go to the first until it is up. Should that fail, the second is started by Node's spawn.
  */
+import { debuglog } from "node:util";
 
+import { messageOf } from "../../errors.js";
 import { type EnvEntries, envEntriesOnce } from "../env-memo.js";
 import { SpawnerInstance } from "./instance.js";
 import { directLauncher, type LaunchedChild, type Launcher } from "./launcher.js";
+import { startSecondHelper } from "./sibling.js";
+
+const debug = debuglog("libcni");
 
 /** Options of a {@link SpawnerLauncher}. */
 export interface SpawnerLauncherOptions {
@@ -37,6 +44,11 @@ export class SpawnerLauncher implements Launcher {
   private readonly instances: SpawnerInstance[] = [];
   private readonly waiting: (() => void)[] = [];
   private inFlight = 0;
+  // A helper being started by another; whether that failed once (then Node's spawn starts it).
+  private secondStarting = false;
+  private secondFailed = false;
+  // Bumped by stop(): a helper that comes up after it is stopped at once.
+  private generation = 0;
 
   constructor(options: SpawnerLauncherOptions) {
     this.binaryPath = options.binaryPath;
@@ -84,6 +96,7 @@ export class SpawnerLauncher implements Launcher {
 
   /** Closes every helper's control pipe; they exit (tests, and a runtime shutting down). */
   stop(): void {
+    this.generation++;
     for (const instance of this.instances.splice(0)) instance.stop();
   }
 
@@ -101,11 +114,39 @@ export class SpawnerLauncher implements Launcher {
     }
     const busy = best === undefined || best.inFlight >= this.burstInFlight;
     if (best !== undefined && !(busy && this.instances.length < this.maxInstances)) return best;
-    const instance = new SpawnerInstance(this.binaryPath, (gone) => {
-      const at = this.instances.indexOf(gone);
-      if (at >= 0) this.instances.splice(at, 1);
-    });
+    if (best !== undefined && !this.secondFailed) {
+      // Another helper through this one, once it serves; meanwhile this one takes the runs.
+      if (best.serving && !this.secondStarting) void this.startSecond(best);
+      return best;
+    }
+    const instance = new SpawnerInstance(this.binaryPath, this.forget);
     this.instances.push(instance);
     return instance;
+  }
+
+  private readonly forget = (gone: SpawnerInstance): void => {
+    const at = this.instances.indexOf(gone);
+    if (at >= 0) this.instances.splice(at, 1);
+  };
+
+  private async startSecond(first: SpawnerInstance): Promise<void> {
+    this.secondStarting = true;
+    const generation = this.generation;
+    try {
+      const instance = await startSecondHelper(first, this.binaryPath, this.forget);
+      if (generation !== this.generation || this.instances.length >= this.maxInstances) {
+        instance.stop();
+        return;
+      }
+      this.instances.push(instance);
+    } catch (error) {
+      this.secondFailed = true;
+      debug(
+        "spawner: a helper through another failed (%s); Node starts the next",
+        messageOf(error),
+      );
+    } finally {
+      this.secondStarting = false;
+    }
   }
 }
