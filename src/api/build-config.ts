@@ -8,10 +8,11 @@
  * that the first step wrote in struct order. Upstream's tests assert these bytes exactly.
  */
 import { injectConf, type PluginConfig } from "../conf/index.js";
-import { injectConfBytes } from "../conf/inject.js";
+import { injectConfText } from "../conf/inject.js";
 import { EncodedJSON } from "../encoding/json.js";
 import { encodeAroundPieces } from "../encoding/pieces.js";
-import { utf8Decode } from "../internal/bytes.js";
+import { utf8Encode } from "../internal/bytes.js";
+import { resultPiecesInSlices } from "../types/encode-in-slices.js";
 import type { Result } from "../types/index.js";
 import type { RuntimeConf } from "./types.js";
 
@@ -59,36 +60,32 @@ export function buildOneConfig(
 }
 
 /**
- * The bytes of {@link buildOneConfig} in one encoding, for a large 1.x `prevResult` given as
- * `prevResultPieces(asMap)` (its JSON written beforehand, as pieces, in the form asked; without
- * pieces, the plain way).
- * Upstream's second step (decode the first step's output, set `runtimeConfig`, encode again)
- * changes nothing else in those bytes: the first step's output is already a Go map's encoding,
- * and the one difference it makes, a prevResult written as its map form, is asked for. So the
- * output is neither parsed whole, as the two steps would, nor built as one flat string.
+ * The bytes of {@link buildOneConfig} in one encoding, for a long 1.x `prevResult` (see
+ * types/encode-in-slices.ts), whose JSON is written beforehand in slices, as pieces; for any
+ * other result, `buildOneConfig`'s. Upstream's second step (decode the first step's output,
+ * set `runtimeConfig`, encode again) changes nothing else in those bytes: the first step's
+ * output is already a Go map's encoding, and the one difference it makes, a prevResult written
+ * as its map form, is asked for. So the output is neither parsed whole, as the two steps
+ * would, nor built as one flat string.
  */
 export async function buildOneConfigBytes(
   name: string,
   cniVersion: string,
   orig: PluginConfig,
   prevResult: Result,
-  prevResultPieces: (asMap: boolean) => Promise<readonly string[] | undefined>,
   rt: RuntimeConf,
 ): Promise<Uint8Array> {
   const rc = runtimeConfigOf(orig, rt);
-  const pieces = await prevResultPieces(rc.size > 0);
+  const pieces = await resultPiecesInSlices(prevResult, rc.size > 0);
   if (pieces === undefined) return buildOneConfig(name, cniVersion, orig, prevResult, rt).bytes;
-  const encode = (prevResult: unknown): Uint8Array => {
+  const encode = (prevResultJSON: EncodedJSON): string => {
     const inject = new Map<string, unknown>([
       ["name", name],
       ["cniVersion", cniVersion],
-      ["prevResult", prevResult],
+      ["prevResult", prevResultJSON],
     ]);
     if (rc.size > 0) inject.set("runtimeConfig", rc);
-    return injectConfBytes(orig, inject);
+    return injectConfText(orig, inject);
   };
-  return (
-    encodeAroundPieces((placeholder) => utf8Decode(encode(placeholder)), pieces) ??
-    encode(new EncodedJSON(pieces.join("")))
-  );
+  return encodeAroundPieces(encode, pieces) ?? utf8Encode(encode(new EncodedJSON(pieces.join(""))));
 }

@@ -56,7 +56,6 @@ interface Pending {
  */
 export const defaultWorkerUrl = new URL("../../dist/api/cache-write-worker.js", import.meta.url);
 
-/** One cache-write thread, started lazily, with the writes in flight on it. */
 /**
  * From this size a record is written on the calling thread (async, through libuv's pool): a
  * few more round trips matter nothing beside its bytes, and posting it would copy it whole
@@ -64,6 +63,7 @@ export const defaultWorkerUrl = new URL("../../dist/api/cache-write-worker.js", 
  */
 const inlineMinBytes = 1024 * 1024;
 
+/** One cache-write thread, started lazily, with the writes in flight on it. */
 export class CacheWriteThread {
   private worker: Worker | undefined;
   private ready: Promise<boolean> | undefined;

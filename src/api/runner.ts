@@ -20,7 +20,7 @@ import {
   getVersionInfo,
   RawExec,
 } from "../invoke/index.js";
-import { isLongResult, resultPiecesInSlices } from "../types/encode-in-slices.js";
+import { isLongResult } from "../types/encode-in-slices.js";
 import type { Result } from "../types/index.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import type { PluginInfo } from "../version/index.js";
@@ -42,14 +42,7 @@ async function buildStdin(
 ): Promise<Uint8Array> {
   const bytes =
     prevResult !== undefined && isLongResult(prevResult)
-      ? await buildOneConfigBytes(
-          name,
-          cniVersion,
-          net,
-          prevResult,
-          (asMap) => resultPiecesInSlices(prevResult, asMap),
-          rt,
-        )
+      ? await buildOneConfigBytes(name, cniVersion, net, prevResult, rt)
       : buildOneConfig(name, cniVersion, net, prevResult, rt).bytes;
   await yieldIfLarge(bytes.length);
   return bytes;

@@ -18,8 +18,8 @@ import { networkPluginConfFromBytes } from "./plugin.js";
 import type { NetworkConfigList, PluginConfig } from "./types.js";
 
 /** Go's `json.Marshal`, its errors (NaN, a cycle, a function) as ConfErrors. */
-function marshalConf(value: unknown): Uint8Array {
-  return utf8Encode(wrapErrors("", () => marshal(value)));
+function marshalConf(value: unknown): string {
+  return wrapErrors("", () => marshal(value));
 }
 
 /**
@@ -38,18 +38,18 @@ export function injectConf(
   original: PluginConfig,
   newValues: Readonly<Record<string, unknown>> | ReadonlyMap<string, unknown>,
 ): PluginConfig {
-  return networkPluginConfFromBytes(injectConfBytes(original, newValues));
+  return networkPluginConfFromBytes(utf8Encode(injectConfText(original, newValues)));
 }
 
 /**
- * The bytes of {@link injectConf} without parsing them again into a PluginConfig: for a caller
- * that only sends them (a plugin's stdin carrying a large `prevResult`, which that parse would
- * hold whole in memory). The same checks and errors up to the encoding.
+ * The JSON text of {@link injectConf}'s bytes, not parsed again into a PluginConfig: for a
+ * caller that only sends them (a plugin's stdin carrying a large `prevResult`, which that parse
+ * would hold whole in memory). The same checks and errors up to the encoding.
  */
-export function injectConfBytes(
+export function injectConfText(
   original: PluginConfig,
   newValues: Readonly<Record<string, unknown>> | ReadonlyMap<string, unknown>,
-): Uint8Array {
+): string {
   const config = wrapErrors("unmarshal existing network bytes: ", () =>
     unmarshalMap(original.bytes),
   );
@@ -97,5 +97,5 @@ export function confListFromConf(original: PluginConfig): NetworkConfigList {
     cniVersion: original.network.cniVersion,
     plugins: [rawConfig],
   };
-  return networkConfFromBytes(marshalConf(rawConfigList));
+  return networkConfFromBytes(utf8Encode(marshalConf(rawConfigList)));
 }

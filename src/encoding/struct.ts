@@ -169,6 +169,11 @@ function foldKey(key: string, fields: Record<string, FieldSchema>): string | und
   return undefined;
 }
 
+/** True when `key`, another key than `name`, is decoded into the field `name` (Go's folding). */
+export function foldsToOtherKey(key: string, name: string): boolean {
+  return key !== name && foldASCII(key) === name.toLowerCase();
+}
+
 /**
  * Case-folds a key for matching against ASCII field names as Go does: ASCII letters fold,
  * and so do the two non-ASCII runes whose simple fold is ASCII, the Kelvin sign (k) and the

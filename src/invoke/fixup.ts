@@ -13,6 +13,7 @@ import {
 } from "../encoding/long-arrays.js";
 import { parseJSON } from "../encoding/parse.js";
 import { messageOf, UnmarshalTypeError } from "../errors.js";
+import { utf8Encode } from "../internal/bytes.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { CNIError, ErrDecodingFailure } from "../types/error.js";
 import { configDecoder } from "../version/index.js";
@@ -52,18 +53,26 @@ export function fixupResultVersion(netconf: Uint8Array, result: Uint8Array): Fix
     );
   }
   // Go decodes "null" into a nil map; upstream replaces it with an empty one.
-  const rawResult = (raw ?? {}) as Record<string, unknown>;
+  return withVersion(confVersion, result, (raw ?? {}) as Record<string, unknown>);
+}
 
-  const resultVersion = rawResult.cniVersion;
+/**
+ * The fixed result of `value` (the parse of `result`): its own version, or the config's
+ * written in. `beforeEncoding` makes `value` plain for the encoder (a large document's parse).
+ */
+function withVersion(
+  confVersion: string,
+  result: Uint8Array,
+  value: Record<string, unknown>,
+  beforeEncoding?: () => void,
+): FixedResult {
+  const resultVersion = value.cniVersion;
   if (typeof resultVersion === "string" && resultVersion !== "") {
-    return { version: resultVersion, bytes: result, value: rawResult };
+    return { version: resultVersion, bytes: result, value };
   }
-  rawResult.cniVersion = confVersion;
-  return {
-    version: confVersion,
-    bytes: new TextEncoder().encode(marshal(rawResult)),
-    value: rawResult,
-  };
+  beforeEncoding?.();
+  value.cniVersion = confVersion;
+  return { version: confVersion, bytes: utf8Encode(marshal(value)), value };
 }
 
 /**
@@ -80,12 +89,6 @@ export async function fixupLargeResultVersion(
   const confVersion = configDecoder.decode(netconf);
   const value = await parseKeepingLongArrays(result, paths);
   if (value === undefined) return undefined;
-  const resultVersion = value.cniVersion;
-  if (typeof resultVersion === "string" && resultVersion !== "") {
-    return { version: resultVersion, bytes: result, value };
-  }
-  // Rare (a large result without a version): the plain value, re-encoded as the path above.
-  materializeLongArrays(value, paths);
-  value.cniVersion = confVersion;
-  return { version: confVersion, bytes: new TextEncoder().encode(marshal(value)), value };
+  // Rare (a large result without a version): the plain value is re-encoded.
+  return withVersion(confVersion, result, value, () => materializeLongArrays(value, paths));
 }

@@ -115,62 +115,62 @@ function entriesOf(items: unknown): Entries {
 /** Entry texts are joined this many at a time, so that no array of one string per entry lives. */
 const chunkEntries = 4096;
 
+/** The entries' texts in chunks to join by commas: a long list's source has them already. */
+function* textChunks(entries: Entries, write: (item: unknown) => string): Generator<string> {
+  if (entries.textChunks !== undefined) {
+    yield* entries.textChunks;
+    return;
+  }
+  for (let start = 0; start < entries.length; start += chunkEntries) {
+    yield chunkText(entries, write, start, Math.min(start + chunkEntries, entries.length));
+  }
+}
+
+/** The texts of entries `start` to `end`, joined by commas. */
+function chunkText(
+  entries: Entries,
+  write: (item: unknown) => string,
+  start: number,
+  end: number,
+): string {
+  const texts = new Array<string>(end - start);
+  for (let i = start; i < end; i++) texts[i - start] = write(entries.at(i));
+  return texts.join(",");
+}
+
 /** Writes a list. */
 function list(key: string, entries: Entries, write: (item: unknown) => string): string | undefined {
   if (entries.length === 0) return undefined;
-  if (entries.textChunks !== undefined) return `"${key}":[${entries.textChunks.join(",")}]`;
-  const chunks: string[] = [];
-  let texts: string[] = [];
-  for (let i = 0; i < entries.length; i++) {
-    texts.push(write(entries.at(i)));
-    if (texts.length === chunkEntries) {
-      chunks.push(texts.join(","));
-      texts = [];
-    }
-  }
-  if (texts.length > 0) chunks.push(texts.join(","));
-  return `"${key}":[${chunks.join(",")}]`;
+  // A short list (every small result) is one chunk: no generator on the small ADD's path.
+  const text =
+    entries.length <= chunkEntries && entries.textChunks === undefined
+      ? chunkText(entries, write, 0, entries.length)
+      : [...textChunks(entries, write)].join(",");
+  return `"${key}":[${text}]`;
 }
 
 /** How long the chunked writer works before it yields to the event loop. */
 const sliceMs = 20;
 
 /**
- * The texts of `count` entries written by `write`, in chunks to join by commas, yielding to the
+ * A list's member as pieces of text (`"key":[`, the chunks with commas, `]`), yielding to the
  * event loop every few milliseconds of work.
  */
-async function textChunksInSlices(count: number, write: (i: number) => string): Promise<string[]> {
-  const chunks: string[] = [];
-  let texts: string[] = [];
-  let sliceStart = performance.now();
-  for (let i = 0; i < count; i++) {
-    texts.push(write(i));
-    if (texts.length === chunkEntries) {
-      chunks.push(texts.join(","));
-      texts = [];
-      if (performance.now() - sliceStart >= sliceMs) {
-        await yieldToEventLoop();
-        sliceStart = performance.now();
-      }
-    }
-  }
-  if (texts.length > 0) chunks.push(texts.join(","));
-  return chunks;
-}
-
-/** A list's member as pieces of text (`"key":[`, the chunks with commas, `]`). */
 async function listPiecesInSlices(
   key: string,
   entries: Entries,
   write: (item: unknown) => string,
 ): Promise<string[] | undefined> {
   if (entries.length === 0) return undefined;
-  const chunks =
-    entries.textChunks ?? (await textChunksInSlices(entries.length, (i) => write(entries.at(i))));
   const pieces = [`"${key}":[`];
-  for (let i = 0; i < chunks.length; i++) {
-    if (i > 0) pieces.push(",");
-    pieces.push(chunks[i]);
+  let sliceStart = performance.now();
+  for (const chunk of textChunks(entries, write)) {
+    if (pieces.length > 1) pieces.push(",");
+    pieces.push(chunk);
+    if (performance.now() - sliceStart >= sliceMs) {
+      await yieldToEventLoop();
+      sliceStart = performance.now();
+    }
   }
   pieces.push("]");
   return pieces;

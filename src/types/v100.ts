@@ -10,7 +10,12 @@ import {
   longArraysOf,
   materializeLongArrays,
 } from "../encoding/long-arrays.js";
-import { defineStruct, type FieldSchema, type StructSchema } from "../encoding/struct.js";
+import {
+  defineStruct,
+  type FieldSchema,
+  foldsToOtherKey,
+  type StructSchema,
+} from "../encoding/struct.js";
 import { goJSONText } from "../internal/go-json-text.js";
 import { ipNetToString } from "./cidr.js";
 import { convert, registerConverter, registerCreator } from "./convert.js";
@@ -219,7 +224,7 @@ function hasLongInterfaces(value: unknown): boolean {
   const list = (value as Record<string, unknown>).interfaces;
   if (!Array.isArray(list) || list.length < lazyListMinLength) return false;
   // Another key folding to "interfaces" would be decoded too (Go visits every one).
-  return Object.keys(value).every((k) => k === "interfaces" || k.toLowerCase() !== "interfaces");
+  return !Object.keys(value).some((k) => foldsToOtherKey(k, "interfaces"));
 }
 
 /**
@@ -249,11 +254,6 @@ export async function prepareLongLists(value: unknown): Promise<void> {
   for (const { path, array } of found) await checkLongListInSlices(array, longListCodecs[path[0]]);
 }
 
-const isASCII = (s: string): boolean => {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
-};
-
 /**
  * A result whose long lists are kept as text: the rest decoded as usual, each list checked and
  * made a lazy list over its text. Undefined whenever anything fails or could decode otherwise
@@ -266,7 +266,7 @@ function decodeWithLongLists(value: Record<string, unknown>): Result100 | undefi
   for (const { path, array } of longArraysOf(value, longListPaths100)) {
     const name = path[0];
     // Go decodes every key that folds to the field's name: only the exact key is read here.
-    if (keys.some((k) => k !== name && (!isASCII(k) || k.toLowerCase() === name))) {
+    if (keys.some((k) => foldsToOtherKey(k, name))) {
       return undefined;
     }
     const source = checkLongList(array, longListCodecs[name]);

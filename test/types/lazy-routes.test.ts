@@ -121,6 +121,8 @@ describe("a long interface list decoded on first read", () => {
       text.replace('"interfaces":[', '"routes":[{"dst":5}],"interfaces":[{"mtu":"x"},'),
       text.replace('"interfaces":[', '"ips":7,"interfaces":[{"mtu":"x"},'),
       text.replace('"interfaces":[', '"Interfaces":[{"mtu":"x"}],"interfaces":['),
+      // Go folds the long s (U+017F) to "s": this key is decoded into the interfaces too.
+      text.replace('"interfaces":[', '"interface\u017f":[{"mtu":"x"}],"interfaces":['),
     ]) {
       const want = errorOf(() => Result100.fromValue(JSON.parse(bad)));
       expect(want).not.toBe("no error");
