@@ -22,6 +22,10 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const source = join(root, "native", "spawner.c");
+// The HELLO a built binary must answer with: the version its source declares.
+const protocolVersion = Number(
+  /^#define PROTOCOL_VERSION (\d+)$/m.exec(await readFile(source, "utf8"))?.[1] ?? Number.NaN,
+);
 const cflags = [
   "-std=c11",
   "-O2",
@@ -92,7 +96,7 @@ function hello(command, argv) {
       if (b.length >= 13) {
         clearTimeout(timer);
         child.stdin.end(); // EOF on its control pipe: the helper exits
-        if (b.readUInt32LE(0) !== 9 || b[4] !== 0 || b.readUInt32LE(5) !== 1) {
+        if (b.readUInt32LE(0) !== 9 || b[4] !== 0 || b.readUInt32LE(5) !== protocolVersion) {
           reject(new Error(`bad HELLO ${b.subarray(0, 13).toString("hex")}`));
         }
       }

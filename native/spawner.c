@@ -14,7 +14,8 @@
  * Protocol (both directions), little-endian:
  *   u32 length of what follows, u8 type, u32 run id, payload
  * Requests (fd 0):
- *   RUN       u32 path length, path, u32 env count, then per entry u32 length, bytes
+ *   RUN       u32 path length, path, u32 env count, then per entry u32 length, bytes, then
+ *             u32 output cap: the library's limit on each of stdout and stderr
  *   STDIN     bytes for the plugin's stdin
  *   STDIN_END close the plugin's stdin once what was sent is written
  *   CLOSE     stop reading the plugin's stdout and stderr (a grandchild holds them)
@@ -26,6 +27,14 @@
  *   STDERR    bytes the plugin wrote to stderr
  *   EOF       u8 1 (stdout) or 2 (stderr): that pipe is closed
  *   EXIT      i32 the raw wait status of the plugin, once reaped
+ *
+ * Replies are gathered over one turn of the poll loop and written at its end, in one write:
+ * the library wakes once per turn, not once per frame. While a plugin runs, its output is held
+ * here (up to 64 KiB per pipe, and only while what it wrote is within the output cap, past which
+ * the library stops it) and relayed with its EOFs and EXIT once it is reaped: its pipes are
+ * read to their end first (the kernel closes a process's fds before its parent is told of the
+ * exit). So a plugin run costs the library two wakeups (STARTED, then the end), where each of
+ * its frames would be one. The library sends RUN, STDIN and STDIN_END in one write.
  *
  * A second helper for bursts is started by the first one (a RUN of this binary), not by Node,
  * whose fork would copy the whole runtime again: with LIBCNI_SPAWNER_SOCKET=<name> in its
@@ -59,7 +68,7 @@
 #define SYS_close_range 436
 #endif
 
-#define PROTOCOL_VERSION 1
+#define PROTOCOL_VERSION 2
 
 enum { R_RUN = 1, R_STDIN = 2, R_STDIN_END = 3, R_CLOSE = 4 };
 enum { A_HELLO = 0, A_STARTED = 1, A_FAILED = 2, A_STDOUT = 3, A_STDERR = 4, A_EOF = 5, A_EXIT = 6 };
@@ -67,6 +76,8 @@ enum { A_HELLO = 0, A_STARTED = 1, A_FAILED = 2, A_STDOUT = 3, A_STDERR = 4, A_E
 #define MAX_RUNS 256
 #define MAX_FRAME (256u * 1024u * 1024u)
 #define READ_CHUNK 65536
+#define HOLD_MAX 65536 /* output held per pipe while the plugin runs */
+#define OUT_FLUSH (256u * 1024u) /* replies gathered before a turn's end forces a write */
 
 extern char **environ;
 
@@ -78,6 +89,8 @@ struct run {
 	int exited;
 	char *buf;        /* bytes waiting for the plugin's stdin */
 	size_t len, off;
+	uint32_t cap;     /* the library's output cap per pipe */
+	struct { char *bytes; size_t len; uint64_t total; } held[2]; /* stdout, stderr */
 };
 
 static struct run runs[MAX_RUNS];
@@ -112,13 +125,32 @@ static void write_all(struct iovec *iov, int n) {
 	}
 }
 
+/* The replies of this turn of the loop, written by flush(). */
+static unsigned char *obuf;
+static size_t olen, ocap;
+
+static void flush(void) {
+	if (olen == 0) return;
+	struct iovec iov = { obuf, olen };
+	write_all(&iov, 1);
+	olen = 0;
+}
+
 static void reply(int type, uint32_t id, const void *payload, size_t len) {
-	unsigned char h[9];
+	if (ocap - olen < 9 + len) {
+		size_t want = ocap ? ocap : 4096;
+		while (want - olen < 9 + len) want *= 2;
+		unsigned char *nb = realloc(obuf, want);
+		if (!nb) die();
+		obuf = nb; ocap = want;
+	}
+	unsigned char *h = obuf + olen;
 	put32(h, (uint32_t)(5 + len));
 	h[4] = (unsigned char)type;
 	put32(h + 5, id);
-	struct iovec iov[2] = { { h, 9 }, { (void *)payload, len } };
-	write_all(iov, len > 0 ? 2 : 1);
+	if (len > 0) memcpy(h + 9, payload, len);
+	olen += 9 + len;
+	if (olen >= OUT_FLUSH) flush();
 }
 
 static void reply32(int type, uint32_t id, uint32_t v) {
@@ -141,7 +173,32 @@ static void maybe_free(struct run *r) {
 	if (!r->exited || r->out >= 0 || r->err >= 0) return;
 	closefd(&r->in);
 	free(r->buf);
+	free(r->held[0].bytes);
+	free(r->held[1].bytes);
 	*r = runs[--nruns];
+}
+
+/* Relays what is held of one of the run's pipes (0 stdout, 1 stderr). */
+static void release_held(struct run *r, int which) {
+	if (r->held[which].len == 0) return;
+	reply(which == 0 ? A_STDOUT : A_STDERR, r->id, r->held[which].bytes, r->held[which].len);
+	r->held[which].len = 0;
+}
+
+/* Output of a pipe: held while the plugin runs (see the top of this file), else relayed. */
+static void output(struct run *r, int which, const char *bytes, size_t n) {
+	r->held[which].total += n;
+	if (r->exited) { reply(which == 0 ? A_STDOUT : A_STDERR, r->id, bytes, n); return; }
+	if (r->held[which].len + n > HOLD_MAX) release_held(r, which);
+	if (n >= HOLD_MAX) { reply(which == 0 ? A_STDOUT : A_STDERR, r->id, bytes, n); return; }
+	if (!r->held[which].bytes) {
+		r->held[which].bytes = malloc(HOLD_MAX);
+		if (!r->held[which].bytes) die();
+	}
+	memcpy(r->held[which].bytes + r->held[which].len, bytes, n);
+	r->held[which].len += n;
+	/* Past the cap the library stops the plugin: it must see those bytes now. */
+	if (r->held[which].total > r->cap) release_held(r, which);
 }
 
 static void start_run(uint32_t id, const unsigned char *p, size_t len) {
@@ -164,6 +221,8 @@ static void start_run(uint32_t id, const unsigned char *p, size_t len) {
 		if (!envp[i]) die();
 		memcpy(envp[i], p, el); envp[i][el] = 0; p += el;
 	}
+	if (end - p < 4) die();
+	uint32_t cap = get32(p);
 
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int e = 0;
@@ -205,7 +264,7 @@ static void start_run(uint32_t id, const unsigned char *p, size_t len) {
 	fcntl(err[0], F_SETFL, O_NONBLOCK);
 	struct run *r = &runs[nruns++];
 	memset(r, 0, sizeof *r);
-	r->id = id; r->pid = pid; r->in = in[1]; r->out = out[0]; r->err = err[0];
+	r->id = id; r->pid = pid; r->in = in[1]; r->out = out[0]; r->err = err[0]; r->cap = cap;
 	reply32(A_STARTED, id, (uint32_t)pid);
 }
 
@@ -242,6 +301,8 @@ static void request(int type, uint32_t id, const unsigned char *p, size_t len) {
 		r->stdin_end = 1;
 		feed(r);
 	} else if (type == R_CLOSE) {
+		/* The library gave up on the pipes: what is held is not wanted either. */
+		r->held[0].len = r->held[1].len = 0;
 		closefd(&r->in); closefd(&r->out); closefd(&r->err);
 		maybe_free(r);
 	}
@@ -274,13 +335,16 @@ static void read_control(void) {
 	rlen -= off;
 }
 
-static void drain_output(struct run *r, int *fd, int type, unsigned char which) {
-	for (int i = 0; i < 16; i++) {
+/* Reads one of the run's pipes (which: 1 stdout, 2 stderr) until it would block, for at most
+ * `rounds` reads (a pipe that never ends must not starve the others); EOF closes it. */
+static void drain_output(struct run *r, int *fd, unsigned char which, int rounds) {
+	for (int i = 0; i < rounds && *fd >= 0; i++) {
 		ssize_t n = read(*fd, chunk, sizeof chunk);
-		if (n > 0) { reply(type, r->id, chunk, (size_t)n); continue; }
+		if (n > 0) { output(r, which - 1, chunk, (size_t)n); continue; }
 		if (n < 0 && (errno == EINTR)) continue;
 		if (n < 0 && errno == EAGAIN) return;
 		closefd(fd);
+		release_held(r, which - 1);
 		reply(A_EOF, r->id, &which, 1);
 		return;
 	}
@@ -292,9 +356,16 @@ static void reap(void) {
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 		for (int i = 0; i < nruns; i++) {
 			if (runs[i].pid != pid) continue;
-			runs[i].exited = 1;
-			reply32(A_EXIT, runs[i].id, (uint32_t)status);
-			maybe_free(&runs[i]);
+			struct run *r = &runs[i];
+			/* Its pipes are at their end unless a grandchild holds them: read them now, so
+			 * that the output, EOFs and EXIT go out together; then relay what is held. */
+			drain_output(r, &r->out, 1, 16);
+			drain_output(r, &r->err, 2, 16);
+			r->exited = 1;
+			release_held(r, 0);
+			release_held(r, 1);
+			reply32(A_EXIT, r->id, (uint32_t)status);
+			maybe_free(r);
 			break;
 		}
 	}
@@ -372,6 +443,7 @@ int main(int argc, char **argv) {
 			if (r->out >= 0) { who[n].r = r; who[n].which = 1; fds[n++] = (struct pollfd){ .fd = r->out, .events = POLLIN }; }
 			if (r->err >= 0) { who[n].r = r; who[n].which = 2; fds[n++] = (struct pollfd){ .fd = r->err, .events = POLLIN }; }
 		}
+		flush(); /* this turn's replies, in one write, before waiting */
 		if (poll(fds, (nfds_t)n, -1) < 0) { if (errno == EINTR) continue; die(); }
 		/* Output first, then exits, then new requests: runs are freed only in reap() and
 		 * request(), after every pollfd that points at them was handled. */
@@ -379,8 +451,8 @@ int main(int argc, char **argv) {
 			if (!fds[i].revents) continue;
 			struct run *r = who[i].r;
 			if (who[i].which == 0) feed(r);
-			else if (who[i].which == 1 && r->out == fds[i].fd) drain_output(r, &r->out, A_STDOUT, 1);
-			else if (who[i].which == 2 && r->err == fds[i].fd) drain_output(r, &r->err, A_STDERR, 2);
+			else if (who[i].which == 1 && r->out == fds[i].fd) drain_output(r, &r->out, 1, 16);
+			else if (who[i].which == 2 && r->err == fds[i].fd) drain_output(r, &r->err, 2, 16);
 		}
 		/* Runs whose pipes closed after their exit can go now (not during the loop above,
 		 * which would move a run another pollfd still points at). */

@@ -106,7 +106,10 @@ export function runPlugin(pluginPath: string, options: RunOptions): Promise<RunO
 function start(pluginPath: string, options: RunOptions): Promise<RunOutcome> {
   let launched: LaunchedChild | Promise<LaunchedChild>;
   try {
-    launched = options.launcher.launch(pluginPath, options.env ?? process.env);
+    launched = options.launcher.launch(pluginPath, options.env ?? process.env, {
+      stdin: options.stdin,
+      maxOutputBytes: options.maxOutputBytes,
+    });
   } catch (error) {
     // Node throws at once for start errors it does not expect at run time (ETXTBSY, ENOTDIR,
     // ENOEXEC...), and reports ENOENT or EACCES as an "error" event on the next tick instead.

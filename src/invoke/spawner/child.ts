@@ -45,8 +45,11 @@ class Output extends EventEmitter implements LaunchedOutput {
 }
 
 class Stdin extends EventEmitter implements LaunchedStdin {
-  private ended = false;
-  constructor(private readonly write: (data: Uint8Array) => void) {
+  /** @param ended the bytes went with the start already: `end` has nothing left to send */
+  constructor(
+    private readonly write: (data: Uint8Array) => void,
+    private ended = false,
+  ) {
     super();
   }
   end(chunk: Uint8Array): void {
@@ -77,9 +80,10 @@ export class SpawnedChild extends EventEmitter implements LaunchedChild {
     private readonly id: number,
     private readonly link: ChildLink,
     private readonly onClosed: () => void,
+    stdinSent = false,
   ) {
     super();
-    this.stdin = new Stdin((data) => link.sendStdin(id, data));
+    this.stdin = new Stdin((data) => link.sendStdin(id, data), stdinSent);
     this.stdout = new Output(() => this.destroyed());
     this.stderr = new Output(() => this.destroyed());
     setImmediate(() => {

@@ -14,12 +14,14 @@ import { debuglog } from "node:util";
 import { messageOf, SpawnerExitedError, SpawnerUnavailableError } from "../../errors.js";
 import { killGroup } from "../process-group.js";
 import { SpawnedChild } from "./child.js";
+import type { LaunchRun } from "./launcher.js";
 import {
   encodeEmpty,
   encodeRun,
   encodeStdin,
   type Frame,
   FrameReader,
+  maxOutputCap,
   protocolVersion,
   Rep,
   Req,
@@ -45,6 +47,8 @@ function spawnError(path: string, errno: number): NodeJS.ErrnoException {
 interface Starting {
   path: string;
   service: boolean;
+  /** The run's stdin went with its RUN frame. */
+  stdinSent: boolean;
   resolve(child: SpawnedChild): void;
   reject(error: unknown): void;
 }
@@ -191,9 +195,13 @@ export class SpawnerInstance {
     return this.gone === undefined;
   }
 
-  /** Starts `path` with `env` in the helper; resolves once it runs, with its pid. */
-  launch(path: string, env: readonly string[]): Promise<SpawnedChild> {
-    return this.start(path, env, false);
+  /**
+   * Starts `path` with `env` in the helper; resolves once it runs, with its pid. With `run`,
+   * its stdin goes with the start, in the same write (the child's `stdin.end` is then a
+   * no-op), and the helper holds its output within the run's cap until it exits.
+   */
+  launch(path: string, env: readonly string[], run?: LaunchRun): Promise<SpawnedChild> {
+    return this.start(path, env, false, run);
   }
 
   /**
@@ -204,15 +212,21 @@ export class SpawnerInstance {
     return this.start(path, env, true);
   }
 
-  private start(path: string, env: readonly string[], service: boolean): Promise<SpawnedChild> {
+  private start(
+    path: string,
+    env: readonly string[],
+    service: boolean,
+    run?: LaunchRun,
+  ): Promise<SpawnedChild> {
     if (this.gone !== undefined) return Promise.reject(this.gone);
     const id = this.nextId;
     this.nextId = this.nextId >= 0xffffffff ? 1 : this.nextId + 1;
     return new Promise<SpawnedChild>((resolve, reject) => {
-      this.starting.set(id, { path, resolve, reject, service });
+      const stdinSent = run !== undefined;
+      this.starting.set(id, { path, resolve, reject, service, stdinSent });
       if (service) this.services++;
       this.retain();
-      this.input.write(encodeRun(id, path, env));
+      this.input.write(encodeRun(id, path, env, run?.maxOutputBytes ?? maxOutputCap, run?.stdin));
     });
   }
 
@@ -241,11 +255,17 @@ export class SpawnerInstance {
       }
       const { service } = start;
       if (service) this.release();
-      const child = new SpawnedChild(value, id, this, () => {
-        if (!this.running.delete(id)) return;
-        if (service) this.services--;
-        else this.release();
-      });
+      const child = new SpawnedChild(
+        value,
+        id,
+        this,
+        () => {
+          if (!this.running.delete(id)) return;
+          if (service) this.services--;
+          else this.release();
+        },
+        start.stdinSent,
+      );
       this.running.set(id, child);
       start.resolve(child);
       return;

@@ -54,7 +54,23 @@ export interface LaunchedChild {
 export interface Launcher {
   /** `direct` or `spawner`, for NODE_DEBUG and the bench. */
   readonly name: string;
-  launch(path: string, env: NodeJS.ProcessEnv): LaunchedChild | Promise<LaunchedChild>;
+  launch(
+    path: string,
+    env: NodeJS.ProcessEnv,
+    run?: LaunchRun,
+  ): LaunchedChild | Promise<LaunchedChild>;
+}
+
+/**
+ * What a launcher may use of the run at its start. The caller still ends the child's stdin
+ * with the same bytes; a launcher that sent them with the start (the spawner helper: one
+ * write, no wait for the start's answer) makes that end a no-op.
+ */
+export interface LaunchRun {
+  /** The bytes for the plugin's stdin. */
+  readonly stdin: Uint8Array;
+  /** The cap on each of stdout and stderr, past which the caller stops the plugin. */
+  readonly maxOutputBytes: number;
 }
 
 /** The direct spawn: Node's `child_process.spawn`, the plugin detached into its own session. */

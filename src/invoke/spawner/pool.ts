@@ -12,7 +12,7 @@ import { debuglog } from "node:util";
 import { messageOf } from "../../errors.js";
 import { type EnvEntries, envEntriesOnce } from "../env-memo.js";
 import { SpawnerInstance } from "./instance.js";
-import { directLauncher, type LaunchedChild, type Launcher } from "./launcher.js";
+import { directLauncher, type LaunchedChild, type Launcher, type LaunchRun } from "./launcher.js";
 import { startSecondHelper } from "./sibling.js";
 
 const debug = debuglog("libcni");
@@ -70,14 +70,22 @@ export class SpawnerLauncher implements Launcher {
     await this.instance().handshake();
   }
 
-  launch(path: string, env: NodeJS.ProcessEnv): LaunchedChild | Promise<LaunchedChild> {
+  launch(
+    path: string,
+    env: NodeJS.ProcessEnv,
+    run?: LaunchRun,
+  ): LaunchedChild | Promise<LaunchedChild> {
     const entries = envEntriesOnce(env);
     // In the caller's tick: Node reports ENOENT on the next tick, before a promise would settle.
     if (needsDirect(path, entries)) return directLauncher.launch(path, env);
-    return this.launchInHelper(path, entries.entries);
+    return this.launchInHelper(path, entries.entries, run);
   }
 
-  private async launchInHelper(path: string, entries: readonly string[]): Promise<LaunchedChild> {
+  private async launchInHelper(
+    path: string,
+    entries: readonly string[],
+    run: LaunchRun | undefined,
+  ): Promise<LaunchedChild> {
     if (this.inFlight >= this.maxInFlight) {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
@@ -85,7 +93,7 @@ export class SpawnerLauncher implements Launcher {
     let child: LaunchedChild;
     try {
       // The RUN frame waits in the pipe if the helper has not said HELLO yet.
-      child = await this.instance().launch(path, entries);
+      child = await this.instance().launch(path, entries, run);
     } catch (error) {
       this.done();
       throw error;

@@ -7,7 +7,7 @@
 import { SpawnerError } from "../../errors.js";
 
 /** The protocol version the helper announces in its HELLO frame. */
-export const protocolVersion = 1;
+export const protocolVersion = 2;
 
 /** Request types (library to helper). */
 export const Req = { run: 1, stdin: 2, stdinEnd: 3, close: 4 } as const;
@@ -50,17 +50,36 @@ export function encodeEmpty(type: number, id: number): Buffer {
 /** STDIN with `data`, then STDIN_END, in one buffer (one write). */
 export function encodeStdin(id: number, data: Uint8Array): Buffer {
   const buf = Buffer.allocUnsafe(headerBytes * 2 + data.length);
-  header(buf, Req.stdin, id, data.length);
-  buf.set(data, headerBytes);
-  header(buf.subarray(headerBytes + data.length), Req.stdinEnd, id, 0);
+  writeStdin(buf, id, data);
   return buf;
 }
 
-/** RUN: the executable's path and its environment (`KEY=value` entries). */
-export function encodeRun(id: number, path: string, env: readonly string[]): Buffer {
-  let bytes = 8 + Buffer.byteLength(path);
+function writeStdin(buf: Buffer, id: number, data: Uint8Array): void {
+  header(buf, Req.stdin, id, data.length);
+  buf.set(data, headerBytes);
+  header(buf.subarray(headerBytes + data.length), Req.stdinEnd, id, 0);
+}
+
+/** The most an output cap can say in a RUN frame (u32); larger caps are this one. */
+export const maxOutputCap = 0xffffffff;
+
+/**
+ * RUN: the executable's path, its environment (`KEY=value` entries) and the output cap per
+ * pipe (the helper holds a running plugin's output only while it is within the cap). With
+ * `stdin`, STDIN and STDIN_END follow in the same buffer: one write starts the run and feeds
+ * it, with no wait for STARTED.
+ */
+export function encodeRun(
+  id: number,
+  path: string,
+  env: readonly string[],
+  outputCap: number,
+  stdin?: Uint8Array,
+): Buffer {
+  let bytes = 12 + Buffer.byteLength(path);
   for (const entry of env) bytes += 4 + Buffer.byteLength(entry);
-  const buf = Buffer.allocUnsafe(headerBytes + bytes);
+  const stdinBytes = stdin === undefined ? 0 : headerBytes * 2 + stdin.length;
+  const buf = Buffer.allocUnsafe(headerBytes + bytes + stdinBytes);
   header(buf, Req.run, id, bytes);
   let at = headerBytes;
   const put = (text: string): void => {
@@ -72,6 +91,9 @@ export function encodeRun(id: number, path: string, env: readonly string[]): Buf
   buf.writeUInt32LE(env.length, at);
   at += 4;
   for (const entry of env) put(entry);
+  buf.writeUInt32LE(Math.min(Math.max(0, Math.floor(outputCap)), maxOutputCap), at);
+  at += 4;
+  if (stdin !== undefined) writeStdin(buf.subarray(at), id, stdin);
   return buf;
 }
 

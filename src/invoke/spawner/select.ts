@@ -11,7 +11,7 @@ import { access, constants } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { debuglog } from "node:util";
 import { InvalidArgumentError, messageOf, SpawnerUnavailableError } from "../../errors.js";
-import { directLauncher, type LaunchedChild, type Launcher } from "./launcher.js";
+import { directLauncher, type LaunchedChild, type Launcher, type LaunchRun } from "./launcher.js";
 import { SpawnerLauncher } from "./pool.js";
 
 const debug = debuglog("libcni");
@@ -44,13 +44,17 @@ export function sharedSpawner(): SpawnerLauncher {
 /** The forced spawner: fails every run, with the reason, when the helper cannot run. */
 class ForcedSpawner implements Launcher {
   readonly name = "spawner";
-  launch(path: string, env: NodeJS.ProcessEnv): LaunchedChild | Promise<LaunchedChild> {
+  launch(
+    path: string,
+    env: NodeJS.ProcessEnv,
+    run?: LaunchRun,
+  ): LaunchedChild | Promise<LaunchedChild> {
     if (process.platform !== "linux") {
       return Promise.reject(
         new SpawnerUnavailableError(`spawner: not available on ${process.platform}`),
       );
     }
-    return sharedSpawner().launch(path, env);
+    return sharedSpawner().launch(path, env, run);
   }
 }
 
@@ -72,10 +76,14 @@ export class AutoLauncher implements Launcher {
     return this.chosen?.name ?? "auto";
   }
 
-  launch(path: string, env: NodeJS.ProcessEnv): LaunchedChild | Promise<LaunchedChild> {
-    if (this.chosen !== undefined) return this.chosen.launch(path, env);
+  launch(
+    path: string,
+    env: NodeJS.ProcessEnv,
+    run?: LaunchRun,
+  ): LaunchedChild | Promise<LaunchedChild> {
+    if (this.chosen !== undefined) return this.chosen.launch(path, env, run);
     this.deciding ??= this.decide();
-    return this.deciding.then((launcher) => launcher.launch(path, env));
+    return this.deciding.then((launcher) => launcher.launch(path, env, run));
   }
 
   private async decide(): Promise<Launcher> {

@@ -1,6 +1,7 @@
 /**
  * The spawner protocol's frames, and the wait status decoding, without the helper binary.
  */
+import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { SpawnerError } from "../../../src/errors.js";
 import { decodeWaitStatus } from "../../../src/invoke/spawner/child.js";
@@ -10,6 +11,7 @@ import {
   encodeStdin,
   type Frame,
   FrameReader,
+  protocolVersion,
   Req,
 } from "../../../src/invoke/spawner/protocol.js";
 
@@ -23,8 +25,13 @@ function frames(...chunks: Buffer[]): Frame[] {
 }
 
 describe("spawner protocol", () => {
-  it("encodes RUN as path and KEY=value entries, each with its byte length", () => {
-    const buf = encodeRun(7, "/opt/cni/bin/é", ["A=1", "CNI_COMMAND=ADD"]);
+  it("speaks the version the helper's source declares", async () => {
+    const source = await readFile(new URL("../../../native/spawner.c", import.meta.url), "utf8");
+    expect(/^#define PROTOCOL_VERSION (\d+)$/m.exec(source)?.[1]).toBe(String(protocolVersion));
+  });
+
+  it("encodes RUN as path, KEY=value entries each with its byte length, and the output cap", () => {
+    const buf = encodeRun(7, "/opt/cni/bin/é", ["A=1", "CNI_COMMAND=ADD"], 4096);
     const [frame] = frames(buf);
     expect(frame.type).toBe(Req.run);
     expect(frame.id).toBe(7);
@@ -41,7 +48,29 @@ describe("spawner protocol", () => {
       at += 4 + n;
     }
     expect(entries).toEqual(["A=1", "CNI_COMMAND=ADD"]);
-    expect(at).toBe(p.length);
+    expect(p.readUInt32LE(at)).toBe(4096);
+    expect(at + 4).toBe(p.length);
+  });
+
+  it("clamps the output cap to a u32", () => {
+    const cap = (n: number): number => {
+      const p = Buffer.from(frames(encodeRun(1, "/p", [], n))[0].payload);
+      return p.readUInt32LE(p.length - 4);
+    };
+    expect(cap(2 ** 40)).toBe(0xffffffff);
+    expect(cap(Number.POSITIVE_INFINITY)).toBe(0xffffffff);
+    expect(cap(0)).toBe(0);
+    expect(cap(10.7)).toBe(10);
+  });
+
+  it("sends a run's stdin and its end in the RUN's buffer when given", () => {
+    const got = frames(encodeRun(9, "/p", ["A=1"], 100, new TextEncoder().encode("{}")));
+    expect(got.map((f) => [f.type, f.id])).toEqual([
+      [Req.run, 9],
+      [Req.stdin, 9],
+      [Req.stdinEnd, 9],
+    ]);
+    expect(Buffer.from(got[1].payload).toString()).toBe("{}");
   });
 
   it("sends stdin bytes and its end in one buffer", () => {
