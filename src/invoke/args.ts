@@ -19,12 +19,43 @@ export interface CNIArgs {
 
 /** The current process environment as `KEY=value` strings, in its own order. */
 export function processEnviron(): string[] {
+  return environWith(noNames, []);
+}
+
+const noNames: ReadonlySet<string> = new Set();
+
+/**
+ * The process environment without the variables named in `replaced`, then `overrides`: what
+ * `dedupEnv([...processEnviron(), ...overrides])` gives when `replaced` holds the keys of
+ * `overrides`, since the process environment lists each key once (V8 enumerates an object's
+ * keys without duplicates, and a key whose value reads as undefined, such as "1", is skipped as
+ * `Object.entries` skips it). Built without that Map and without `Object.entries`' pair arrays:
+ * a plugin run's environment is a good part of what an ADD allocates.
+ */
+function environWith(replaced: ReadonlySet<string>, overrides: readonly string[]): string[] {
+  const env = process.env;
   const out: string[] = [];
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined) out.push(`${key}=${value}`);
+  for (const key of Object.keys(env)) {
+    const value = env[key];
+    if (value === undefined || (replaced.size > 0 && replaced.has(key))) continue;
+    out.push(`${key}=${value}`);
   }
+  for (const kv of overrides) out.push(kv);
   return out;
 }
+
+/** The variables {@link Args} sets. */
+const argsNames: ReadonlySet<string> = new Set([
+  "CNI_COMMAND",
+  "CNI_CONTAINERID",
+  "CNI_NETNS",
+  "CNI_ARGS",
+  "CNI_IFNAME",
+  "CNI_PATH",
+]);
+
+/** The variable {@link DelegateArgs} sets. */
+const delegateNames: ReadonlySet<string> = new Set(["CNI_COMMAND"]);
 
 /**
  * Removes duplicate keys, the later value winning, each key placed at its last occurrence.
@@ -98,8 +129,8 @@ export class Args implements CNIArgs {
   asEnv(): string[] {
     const pluginArgsStr =
       this.pluginArgsStr !== "" ? this.pluginArgsStr : stringify(this.pluginArgs);
-    return dedupEnv([
-      ...processEnviron(),
+    // dedupEnv of the process environment and these six, built in one pass (environWith).
+    return environWith(argsNames, [
       `CNI_COMMAND=${this.command}`,
       `CNI_CONTAINERID=${this.containerID}`,
       `CNI_NETNS=${this.netNS}`,
@@ -126,7 +157,7 @@ export class DelegateArgs implements CNIArgs {
 
   /** This process's environment with CNI_COMMAND set to {@link DelegateArgs.command}. */
   asEnv(): string[] {
-    return dedupEnv([...processEnviron(), `CNI_COMMAND=${this.command}`]);
+    return environWith(delegateNames, [`CNI_COMMAND=${this.command}`]);
   }
 }
 

@@ -172,3 +172,56 @@ describe("dedupEnv", () => {
     );
   });
 });
+
+describe("the environment built in one pass", () => {
+  const added: string[] = [];
+  afterEach(() => {
+    for (const k of added.splice(0)) delete process.env[k];
+  });
+
+  it("property: Args and DelegateArgs give what dedupEnv gives of the process environment and their variables", () => {
+    const key = fc.constantFrom(
+      "A",
+      "B_1",
+      "PATHX",
+      "9LIVES",
+      "CNI_ARGS",
+      "CNI_COMMAND",
+      "CNI_PATH",
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(key, fc.string())), fc.string(), (vars, command) => {
+        for (const k of added.splice(0)) delete process.env[k];
+        for (const [k, v] of vars) {
+          process.env[k] = v;
+          added.push(k);
+        }
+        const environ = Object.entries(process.env)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => `${k}=${v}`);
+        const args = new Args({
+          command,
+          containerID: "c",
+          netNS: "/n",
+          ifName: "eth0",
+          path: "/p",
+        });
+        expect(args.asEnv()).toEqual(
+          dedupEnv([
+            ...environ,
+            `CNI_COMMAND=${command}`,
+            "CNI_CONTAINERID=c",
+            "CNI_NETNS=/n",
+            "CNI_ARGS=",
+            "CNI_IFNAME=eth0",
+            "CNI_PATH=/p",
+          ]),
+        );
+        expect(new DelegateArgs({ command }).asEnv()).toEqual(
+          dedupEnv([...environ, `CNI_COMMAND=${command}`]),
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

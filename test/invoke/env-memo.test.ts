@@ -4,6 +4,7 @@
  * any other Exec), converted to an env object and to entries once, and never stale: a list
  * changed in place, or process.env changed between two calls, is seen.
  */
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { CNIConfig } from "../../src/api/index.js";
 import { networkConfFromBytes } from "../../src/conf/index.js";
@@ -71,6 +72,23 @@ describe("envObjectOnce and envEntriesOnce", () => {
     open.A = "2";
     expect(envEntriesOnce(open)).not.toBe(before);
     expect(envEntriesOnce(open).entries).toEqual(["A=2"]);
+  });
+
+  it("property: the entries remembered with a converted list are those the object gives", () => {
+    const key = fc.constantFrom("A", "B", "PATH", "0", "7X", "12", "");
+    const entry = fc.oneof(
+      fc.tuple(key, fc.string()).map(([k, v]) => `${k}=${v}`),
+      fc.constantFrom("noequals", "=lead", "N=\0"),
+    );
+    fc.assert(
+      fc.property(fc.array(entry), (env) => {
+        const object = envObjectOnce(env);
+        const remembered = envEntriesOnce(object);
+        const entries = Object.keys(object).map((k) => `${k}=${object[k]}`);
+        expect(remembered.entries).toEqual(entries);
+        expect(remembered.hasNul).toBe(entries.some((kv) => kv.includes("\0")));
+      }),
+    );
   });
 });
 
