@@ -15,6 +15,7 @@ import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/i
 import { compareUTF8 } from "../encoding/json.js";
 import { CacheWriteError, CheckNotSupportedError, MultiError, WrappedError } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
+import { paced } from "../internal/pacer.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import type { Exec } from "../invoke/index.js";
 import { resultPiecesInSlices } from "../types/encode-in-slices.js";
@@ -116,11 +117,12 @@ export class CNIConfig {
       capabilityArgs: rt.capabilityArgs,
     };
     // A large result's map form is written in slices first, then the record's bytes from its
-    // pieces (the same bytes), not in one stall and one flat string.
+    // pieces (the same bytes), not in one stall and one flat string; a small record is encoded
+    // as a paced step (internal/pacer.ts).
     const pieces = result === undefined ? undefined : await resultPiecesInSlices(result, true);
     const record =
       pieces === undefined
-        ? encodeCacheRecord({ ...fields, result })
+        ? await paced(() => encodeCacheRecord({ ...fields, result }))
         : encodeCacheRecordWithPieces(fields, pieces);
     const path = cacheFilePath(this.getCacheDir(rt), netName, rt.containerID, rt.ifName);
     await writeCacheRecord(path, record, { durable: this.durableCache });

@@ -6,6 +6,7 @@
  */
 import type { PluginConfig } from "../conf/index.js";
 import { PluginVersionError } from "../errors.js";
+import { paced } from "../internal/pacer.js";
 import { yieldIfLarge } from "../internal/yield.js";
 import type { CNIArgs } from "../invoke/args.js";
 import { OnceArgs } from "../invoke/env-memo.js";
@@ -31,7 +32,8 @@ import { validateCacheFileName } from "./validate-names.js";
 /**
  * The stdin `buildOneConfig` builds, for a verb: a large `prevResult` is written in slices that
  * yield to the event loop and the stdin encoded once, never parsed whole (the same bytes, see
- * `buildOneConfigBytes`); the verb yields once more after a large stdin was built.
+ * `buildOneConfigBytes`); the verb yields once more after a large stdin was built. A small one
+ * is built as a paced step (internal/pacer.ts), so a burst of calls spreads over turns.
  */
 async function buildStdin(
   name: string,
@@ -43,7 +45,7 @@ async function buildStdin(
   const bytes =
     prevResult !== undefined && isLongResult(prevResult)
       ? await buildOneConfigBytes(name, cniVersion, net, prevResult, rt)
-      : buildOneConfig(name, cniVersion, net, prevResult, rt).bytes;
+      : await paced(() => buildOneConfig(name, cniVersion, net, prevResult, rt).bytes);
   await yieldIfLarge(bytes.length);
   return bytes;
 }
