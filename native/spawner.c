@@ -33,8 +33,9 @@
  * here (up to 64 KiB per pipe, and only while what it wrote is within the output cap, past which
  * the library stops it) and relayed with its EOFs and EXIT once it is reaped: its pipes are
  * read to their end first (the kernel closes a process's fds before its parent is told of the
- * exit). So a plugin run costs the library two wakeups (STARTED, then the end), where each of
- * its frames would be one. The library sends RUN, STDIN and STDIN_END in one write.
+ * exit), and an EOF seen before the exit is held for it too. So a plugin run costs the
+ * library two wakeups (STARTED, then the end), where each of its frames would be one. The
+ * library sends RUN, STDIN and STDIN_END in one write.
  *
  * A second helper for bursts is started by the first one (a RUN of this binary), not by Node,
  * whose fork would copy the whole runtime again: with LIBCNI_SPAWNER_SOCKET=<name> in its
@@ -87,6 +88,7 @@ struct run {
 	int in, out, err; /* -1 once closed */
 	int stdin_end;    /* STDIN_END received: close `in` once the buffer is written */
 	int exited;
+	int eof_held[2];  /* stdout, stderr closed before the exit: relayed with EXIT (reap) */
 	char *buf;        /* bytes waiting for the plugin's stdin */
 	size_t len, off;
 	uint32_t cap;     /* the library's output cap per pipe */
@@ -303,6 +305,7 @@ static void request(int type, uint32_t id, const unsigned char *p, size_t len) {
 	} else if (type == R_CLOSE) {
 		/* The library gave up on the pipes: what is held is not wanted either. */
 		r->held[0].len = r->held[1].len = 0;
+		r->eof_held[0] = r->eof_held[1] = 0;
 		closefd(&r->in); closefd(&r->out); closefd(&r->err);
 		maybe_free(r);
 	}
@@ -344,6 +347,9 @@ static void drain_output(struct run *r, int *fd, unsigned char which, int rounds
 		if (n < 0 && (errno == EINTR)) continue;
 		if (n < 0 && errno == EAGAIN) return;
 		closefd(fd);
+		/* Before the exit (the kernel closes a process's fds before its parent is told), the
+		 * EOF waits for the EXIT, so the library wakes once for both. */
+		if (!r->exited) { r->eof_held[which - 1] = 1; return; }
 		release_held(r, which - 1);
 		reply(A_EOF, r->id, &which, 1);
 		return;
@@ -364,6 +370,11 @@ static void reap(void) {
 			r->exited = 1;
 			release_held(r, 0);
 			release_held(r, 1);
+			for (unsigned char w = 1; w <= 2; w++) {
+				if (!r->eof_held[w - 1]) continue;
+				r->eof_held[w - 1] = 0;
+				reply(A_EOF, r->id, &w, 1);
+			}
 			reply32(A_EXIT, r->id, (uint32_t)status);
 			maybe_free(r);
 			break;

@@ -14,6 +14,7 @@ import type { SpawnerExitedError } from "../../../src/errors.js";
 import { PluginExecError } from "../../../src/invoke/plugin-error.js";
 import { RawExec } from "../../../src/invoke/raw-exec.js";
 import { SpawnerLauncher } from "../../../src/invoke/spawner/pool.js";
+import { encodeRun, type Frame, FrameReader, Rep } from "../../../src/invoke/spawner/protocol.js";
 import { spawnerBinaryPath } from "../../../src/invoke/spawner/select.js";
 import {
   envWith,
@@ -181,6 +182,37 @@ describe("spawner helper", () => {
     expect(spawner.helpers.length).toBe(2);
     expect(most).toBeGreaterThan(1);
     expect(most).toBeLessThanOrEqual(8);
+  });
+});
+
+describe("the helper's replies", () => {
+  it("holds the EOFs of pipes closed before the exit and sends them with the EXIT, in one write", async () => {
+    // The plugin writes, closes its stdout and stderr, then runs on for a while: the EOFs are
+    // seen long before the exit, yet reach the library with it (one wakeup, not two).
+    const plugin = join(dir, "closes-early");
+    await writeFile(plugin, "#!/bin/sh\ncat >/dev/null\nprintf out\nexec >&- 2>&-\nsleep 0.3\n", {
+      mode: 0o755,
+    });
+    const helper = spawn(spawnerBinaryPath(), [String(process.pid)], {
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    leftovers.push(helper.pid as number);
+    const reads: Frame[][] = [];
+    const reader = new FrameReader();
+    helper.stdout.on("data", (chunk: Buffer) => {
+      const read: Frame[] = [];
+      reader.push(chunk, (f) => read.push({ ...f, payload: Buffer.from(f.payload) }));
+      reads.push(read);
+    });
+    helper.stdin.write(encodeRun(1, plugin, ["PATH=/usr/bin:/bin"], 1 << 20, stdin));
+    await until("the plugin exited", () => reads.flat().some((f) => f.type === Rep.exit));
+    helper.stdin.end();
+    const types = reads.map((read) => read.map((f) => f.type));
+    expect(types.flat()).toEqual([Rep.hello, Rep.started, Rep.stdout, Rep.eof, Rep.eof, Rep.exit]);
+    // STDOUT, both EOFs and the EXIT came in one read.
+    expect(types.at(-1)).toEqual([Rep.stdout, Rep.eof, Rep.eof, Rep.exit]);
+    const payloads = reads.at(-1)?.map((f) => text(f.payload));
+    expect(payloads?.[0]).toBe("out");
   });
 });
 
