@@ -6,14 +6,16 @@
  * spawner helper), and every round runs a short batch of each variant in a rotating order, so
  * a burst of load from elsewhere hits all three alike. Figures: ADD chain of 1 (durable and
  * durableCache: false), chain of 5 (durable), 100 concurrent ADDs with the event-loop delay
- * during them. Medians over rounds; ratios are medians of per-round ratios.
+ * during them, the caller's turn (until an immediate booked before the 100 calls runs) and
+ * the garbage-collection pauses during them. Medians over rounds; ratios are medians of
+ * per-round ratios.
  * BENCH_ROUNDS (default 12). Needs what bench/spawner.mjs needs.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildNative } from "./lib/build.mjs";
@@ -58,6 +60,30 @@ const bin = await buildNative(repoRoot);
 const work = await mkdtemp(join(repoRoot, "bench/.build/trim-"));
 const fx = await makeFixtures(work, bin.noop);
 const go = new Worker("go", bin.goBench, []);
+// The machine's floor: an idle Node process measuring its own event-loop delay over each burst
+// ("s" starts a measurement, "e" ends it and answers with p99 and max in ns).
+const probe = spawn(
+  process.execPath,
+  [
+    "-e",
+    `const {monitorEventLoopDelay}=require("node:perf_hooks");let h;
+     require("node:readline").createInterface({input:process.stdin}).on("line",(l)=>{
+       if(l==="s"){h=monitorEventLoopDelay({resolution:1});h.enable();return;}
+       h.disable();console.log(JSON.stringify({p99:h.percentile(99),max:h.max}));});`,
+  ],
+  { stdio: ["pipe", "pipe", "inherit"] },
+);
+const probeLines = createInterface({ input: probe.stdout })[Symbol.asyncIterator]();
+const probeStart = () => probe.stdin.write("s\n");
+async function probeEnd() {
+  probe.stdin.write("e\n");
+  return JSON.parse((await probeLines.next()).value);
+}
+// Garbage-collection pause time of this process (both builds live in it; bursts run apart).
+let gcMs = 0;
+new PerformanceObserver((items) => {
+  for (const e of items.getEntries()) gcMs += e.duration;
+}).observe({ entryTypes: ["gc"] });
 const rt = (id) => ({ containerID: id, netNS: "/var/run/netns/bench", ifName: "eth0" });
 const BATCH = { add1: 10, add1nosync: 10, add5: 3 };
 
@@ -72,15 +98,32 @@ async function tsRun(lib, fig, name, r) {
   if (fig === "cc") {
     const h = monitorEventLoopDelay({ resolution: 1 });
     h.enable();
+    probeStart();
     await new Promise((res) => setTimeout(res, 20));
+    const gc0 = gcMs;
     const t0 = process.hrtime.bigint();
+    // The caller's turn: until an immediate booked before the 100 calls runs.
+    let turn = 0;
+    setImmediate(() => {
+      turn = Number(process.hrtime.bigint() - t0);
+    });
     await Promise.all(
       Array.from({ length: 100 }, (_, i) => cni.addNetworkList(list, rt(`r${r}-${i}`))),
     );
     const ns = Number(process.hrtime.bigint() - t0);
     h.disable();
+    const idle = await probeEnd();
+    const gc = (gcMs - gc0) * 1e6;
     await rm(join(work, "cache", `${name}-${fig}`), { recursive: true, force: true });
-    return { ns, p99: h.percentile(99), max: h.max };
+    return {
+      ns,
+      p99: h.percentile(99),
+      max: h.max,
+      turn,
+      gc,
+      idleP99: idle.p99,
+      idleMax: idle.max,
+    };
   }
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < BATCH[fig]; i++) await cni.addNetworkList(list, rt("bench"));
@@ -90,6 +133,8 @@ async function tsRun(lib, fig, name, r) {
 async function goRun(fig, r) {
   const cacheDir = join(work, "cache", `go-${fig}${fig === "cc" ? r : ""}`);
   if (fig === "cc") {
+    probeStart();
+    await new Promise((res) => setTimeout(res, 20));
     const a = await go.send({
       op: "concurrent",
       conflist: fx.chain1,
@@ -98,8 +143,9 @@ async function goRun(fig, r) {
       prefix: `r${r}-`,
       pluginDir: fx.pluginDir,
     });
+    const idle = await probeEnd();
     await rm(cacheDir, { recursive: true, force: true });
-    return { ns: a.ns };
+    return { ns: a.ns, idleP99: idle.p99, idleMax: idle.max };
   }
   const a = await go.send({
     op: "add",
@@ -138,6 +184,7 @@ for (let r = -1; r < ROUNDS; r++) {
   }
 }
 await go.close();
+probe.stdin.end();
 await rm(work, { recursive: true, force: true });
 const ms = (ns) => (ns / 1e6).toFixed(2);
 const labels = {
@@ -164,5 +211,18 @@ const p = s["cc.p99"];
 const m = s["cc.max"];
 console.log(
   `| event-loop delay p99 / max during the 100 | ${ms(median(p.before))} / ${ms(median(m.before))} ms | ${ms(median(p.this))} / ${ms(median(m.this))} ms | | | | |`,
+);
+const ip = s["cc.idleP99"];
+const im = s["cc.idleMax"];
+console.log(
+  `| an idle process's own event-loop delay p99 / max over the same bursts (the floor) | ${ms(median(ip.before))} / ${ms(median(im.before))} ms | ${ms(median(ip.this))} / ${ms(median(im.this))} ms | ${ms(median(ip.go))} / ${ms(median(im.go))} ms | | | |`,
+);
+const turn = s["cc.turn"];
+const gc = s["cc.gc"];
+console.log(
+  `| the caller's turn (100 calls started in one turn) | ${ms(median(turn.before))} ms | ${ms(median(turn.this))} ms | | ${medianRatio(turn.this, turn.before).toFixed(2)}x | | |`,
+);
+console.log(
+  `| GC pauses during the 100 | ${ms(median(gc.before))} ms | ${ms(median(gc.this))} ms | | | | |`,
 );
 process.exit(0);
