@@ -131,6 +131,31 @@ describe("CacheWriteThread", () => {
     for (const n of names) expect(readFileSync(join(dir, n), "utf8")).toBe(n.repeat(100));
   });
 
+  it("writes alone (flushed on the thread) and together (thread pool) in any mix, each whole", async () => {
+    const burst = (round: number) =>
+      Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          thread.write(join(dir, `n-c-eth${i}`), bytes(`burst${round}-${i}`), 0o600, true),
+        ),
+      );
+    await burst(1);
+    for (let i = 0; i < 5; i++)
+      await thread.write(join(dir, "n-c-eth0"), bytes(`alone${i}`), 0o600, true);
+    expect(readFileSync(join(dir, "n-c-eth0"), "utf8")).toBe("alone4");
+    // A write alone, then a burst started while it is in flight.
+    const alone = thread.write(join(dir, "n-c-eth0"), bytes("alone-last"), 0o600, true);
+    await Promise.all([alone, burst(2)]);
+    for (let i = 1; i < 20; i++)
+      expect(readFileSync(join(dir, `n-c-eth${i}`), "utf8")).toBe(`burst2-${i}`);
+    expect(readdirSync(dir)).toHaveLength(20);
+    // Failures on either path leave the next writes working.
+    await expect(thread.write(join(dir, "gone", "x"), bytes("x"), 0o600, true)).rejects.toThrow(
+      /ENOENT/,
+    );
+    await thread.write(join(dir, "n-c-eth1"), bytes("after"), 0o600, true);
+    expect(readFileSync(join(dir, "n-c-eth1"), "utf8")).toBe("after");
+  });
+
   it("fails as the main-thread writer does (code, errno, syscall, message)", async () => {
     const missing = join(dir, "gone", "n-c-eth0");
     const viaThread = (await thread
