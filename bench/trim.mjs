@@ -85,7 +85,7 @@ new PerformanceObserver((items) => {
   for (const e of items.getEntries()) gcMs += e.duration;
 }).observe({ entryTypes: ["gc"] });
 const rt = (id) => ({ containerID: id, netNS: "/var/run/netns/bench", ifName: "eth0" });
-const BATCH = { add1: 10, add1nosync: 10, add5: 3 };
+const BATCH = { add1: 10, add1fresh: 10, add1nosync: 10, add5: 3 };
 
 async function tsRun(lib, fig, name, r) {
   const conflist = fig === "add5" ? fx.chain5 : fx.chain1;
@@ -125,8 +125,11 @@ async function tsRun(lib, fig, name, r) {
       idleMax: idle.max,
     };
   }
+  // add1fresh: a new attachment per call, as a runtime ADDs (the others re-ADD one attachment,
+  // so each write replaces its record).
+  const id = (i) => (fig === "add1fresh" ? `f${r}-${i}` : "bench");
   const t0 = process.hrtime.bigint();
-  for (let i = 0; i < BATCH[fig]; i++) await cni.addNetworkList(list, rt("bench"));
+  for (let i = 0; i < BATCH[fig]; i++) await cni.addNetworkList(list, rt(id(i)));
   return { ns: Number(process.hrtime.bigint() - t0) / BATCH[fig] };
 }
 
@@ -152,6 +155,7 @@ async function goRun(fig, r) {
     conflist: fig === "add5" ? fx.chain5 : fx.chain1,
     calls: BATCH[fig],
     containerID: "bench",
+    prefix: fig === "add1fresh" ? `f${r}-` : "",
     pluginDir: fx.pluginDir,
     cacheDir,
     durable: fig !== "add1nosync",
@@ -159,7 +163,7 @@ async function goRun(fig, r) {
   return { ns: a.ns / BATCH[fig] };
 }
 
-const figs = ["add1", "add1nosync", "add5", "cc"];
+const figs = ["add1", "add1fresh", "add1nosync", "add5", "cc"];
 const names = ["before", "this", "go"];
 const s = {};
 const t0 = Date.now();
@@ -189,6 +193,7 @@ await rm(work, { recursive: true, force: true });
 const ms = (ns) => (ns / 1e6).toFixed(2);
 const labels = {
   add1: "ADD chain of 1 (durable), per call",
+  add1fresh: "ADD chain of 1 (durable), a new attachment per call",
   add1nosync: "ADD chain of 1, durableCache: false",
   add5: "ADD chain of 5 (durable), per call",
   cc: "100 concurrent ADDs, chain of 1",

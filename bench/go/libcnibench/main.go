@@ -74,7 +74,12 @@ func add(c command) (time.Duration, error) {
 	ctx := context.Background()
 	start := time.Now()
 	for i := 0; i < c.Calls; i++ {
-		if _, err := cni.AddNetworkList(ctx, list, runtimeConf(c.ContainerID)); err != nil {
+		// With a prefix, each call ADDs a new attachment (<prefix><i>), as a runtime does.
+		id := c.ContainerID
+		if c.Prefix != "" {
+			id = fmt.Sprintf("%s%d", c.Prefix, i)
+		}
+		if _, err := cni.AddNetworkList(ctx, list, runtimeConf(id)); err != nil {
 			return 0, err
 		}
 	}
