@@ -4,27 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { Pacer } from "../../src/internal/pacer.js";
-
-/** A clock and a scheduler driven by hand: `turn()` runs what was scheduled before it. */
-function manualLoop() {
-  let time = 0;
-  let queued: Array<() => void> = [];
-  return {
-    now: () => time,
-    advance: (ms: number) => {
-      time += ms;
-    },
-    schedule: (cb: () => void) => {
-      queued.push(cb);
-    },
-    turn: () => {
-      const now = queued;
-      queued = [];
-      for (const cb of now) cb();
-      return now.length;
-    },
-  };
-}
+import { manualLoop } from "./manual-loop.js";
 
 /** Lets the microtasks of settled promises run. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

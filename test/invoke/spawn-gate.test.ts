@@ -4,22 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SpawnGate } from "../../src/invoke/spawn-gate.js";
-
-/** A scheduler driven by hand: each `turn()` runs what was scheduled before it. */
-function manualScheduler(): { schedule: (cb: () => void) => void; turn: () => number } {
-  let queued: Array<() => void> = [];
-  return {
-    schedule: (cb) => {
-      queued.push(cb);
-    },
-    turn: () => {
-      const now = queued;
-      queued = [];
-      for (const cb of now) cb();
-      return now.length;
-    },
-  };
-}
+import { manualLoop as manualScheduler } from "../internal/manual-loop.js";
 
 describe("SpawnGate", () => {
   it("runs jobs in order, one per turn, none in the caller's turn", () => {
