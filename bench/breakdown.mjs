@@ -24,7 +24,8 @@ const lib = await import(join(repoRoot, "dist/index.js"));
 const optional = (spec) => import(spec).catch(() => ({}));
 const { execa } = await optional("execa");
 const { runPlugin } = await optional(join(repoRoot, "dist/invoke/run-plugin.js"));
-const { defaultExec, Args } = await import(join(repoRoot, "dist/invoke/index.js"));
+const { PluginEnv } = await optional(join(repoRoot, "dist/invoke/plugin-env.js"));
+const { defaultExec, Args, directLauncher } = await import(join(repoRoot, "dist/invoke/index.js"));
 const { confListFromFile, injectConf } = lib;
 // BENCH_CANDIDATE=<dist dir>: also time a candidate build's RawExec and addNetworkList.
 const candDir = process.env.BENCH_CANDIDATE;
@@ -94,11 +95,13 @@ try {
       runPlugin &&
       (() =>
         runPlugin(plugin, {
-          env: envObj,
+          env: PluginEnv === undefined ? envObj : PluginEnv.ofObject(envObj),
           stdin,
           signal: undefined,
           graceMs: 3000,
           maxOutputBytes: 16 << 20,
+          // The direct spawn, as the layers above it: the run's own cost over a bare spawn.
+          launcher: directLauncher,
         })),
     "RawExec.execPlugin": () => exec.execPlugin(plugin, stdin, envList),
     "addNetworkList, durableCache false": () => volatile.addNetworkList(list, rt),

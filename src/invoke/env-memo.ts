@@ -88,6 +88,43 @@ function entriesOf(env: NodeJS.ProcessEnv): EnvEntries {
   return { entries, hasNul };
 }
 
+interface ListEntriesMemo {
+  snapshot: readonly string[];
+  entries: EnvEntries;
+}
+
+const listEntries = new WeakMap<readonly string[], ListEntriesMemo>();
+
+/**
+ * The entries the env object of `env` would give ({@link envObjectOnce}, then
+ * {@link envEntriesOnce}), without making the object when they are `env` itself: every entry
+ * has a key before its "=", no key comes twice, and none starts with a digit (an array index
+ * moves to the front of an object). Remembered while `env` holds the same entries.
+ */
+export function envEntriesOfList(env: readonly string[]): EnvEntries {
+  const memo = listEntries.get(env);
+  if (memo !== undefined && sameEntries(memo.snapshot, env)) return memo.entries;
+  const snapshot = env.slice();
+  const entries = exactList(snapshot)
+    ? { entries: snapshot, hasNul: snapshot.some((kv) => kv.includes("\0")) }
+    : envEntriesOnce(envObjectOnce(env));
+  listEntries.set(env, { snapshot, entries });
+  return entries;
+}
+
+function exactList(env: readonly string[]): boolean {
+  const keys = new Set<string>();
+  for (const kv of env) {
+    const eq = kv.indexOf("=");
+    const first = kv.charCodeAt(0);
+    if (eq <= 0 || (first >= 48 && first <= 57)) return false;
+    const key = kv.slice(0, eq);
+    if (keys.has(key)) return false;
+    keys.add(key);
+  }
+  return true;
+}
+
 /** The entries of `env`; remembered when `env` is frozen (it cannot change then). */
 export function envEntriesOnce(env: NodeJS.ProcessEnv): EnvEntries {
   if (!Object.isFrozen(env)) return entriesOf(env);

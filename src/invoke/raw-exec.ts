@@ -14,6 +14,7 @@ import {
 import { ErrIOFailure, ErrUnknown } from "../types/error.js";
 import { envObjectOnce } from "./env-memo.js";
 import { findInPath } from "./find.js";
+import { PluginEnv } from "./plugin-env.js";
 import { PluginExecError, pluginErr } from "./plugin-error.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
 import type { Launcher } from "./spawner/launcher.js";
@@ -125,6 +126,23 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
 }
 
 /**
+ * A run's environment: the call's list as it is (an env object is made only for a launcher
+ * that takes one, plugin-env.ts), or with trace context, a copy of its object (env-memo.ts
+ * keeps that object frozen) with the trace variables added.
+ */
+function pluginEnv(
+  env: string[] | undefined,
+  traceContext: TraceContext | undefined,
+): PluginEnv | undefined {
+  if (traceContext === undefined) return env === undefined ? undefined : PluginEnv.ofList(env);
+  const traced = withTraceEnv(
+    env === undefined ? undefined : { ...envObjectOnce(env) },
+    traceContext,
+  );
+  return traced === undefined ? undefined : PluginEnv.ofObject(traced);
+}
+
+/**
  * Runs plugin executables from disk: the config on stdin, the CNI_* environment, stdout back.
  *
  * Beyond upstream: output is capped, an abort stops the plugin's whole process group with
@@ -170,22 +188,16 @@ export class RawExec {
     const { signal } = options;
     // Diagnostics (libcni:exec, NODE_DEBUG): src/internal/diagnostics.ts; none without a subscriber.
     const traceContext = normalizeTraceContext(options.traceContext);
-    // Converted once per call's environment list (env-memo.ts); the memo is frozen, so the trace
-    // variables go on a copy.
-    const base = env === undefined ? undefined : envObjectOnce(env);
-    const envObj =
-      traceContext === undefined
-        ? base
-        : withTraceEnv(base === undefined ? undefined : { ...base }, traceContext);
-    if (!execTraced()) return this.run(pluginPath, stdin, envObj, signal, undefined);
-    const trace = new ExecTrace(pluginPath, envObj ?? process.env, traceContext, stdin);
-    return trace.run(() => this.run(pluginPath, stdin, envObj, signal, trace), signal);
+    const runEnv = pluginEnv(env, traceContext);
+    if (!execTraced()) return this.run(pluginPath, stdin, runEnv, signal, undefined);
+    const trace = new ExecTrace(pluginPath, runEnv?.object() ?? process.env, traceContext, stdin);
+    return trace.run(() => this.run(pluginPath, stdin, runEnv, signal, trace), signal);
   }
 
   private async run(
     pluginPath: string,
     stdin: Uint8Array,
-    envObj: Readonly<Record<string, string>> | undefined,
+    envObj: PluginEnv | undefined,
     signal: AbortSignal | undefined,
     trace: ExecTrace | undefined,
   ): Promise<Uint8Array> {

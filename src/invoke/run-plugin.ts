@@ -17,6 +17,7 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { BoundedSink } from "./bounded-sink.js";
+import { launchPlugin, type PluginEnv } from "./plugin-env.js";
 import { groupHasLiveProcess, killGroup } from "./process-group.js";
 import { spawnGate } from "./spawn-gate.js";
 import type { LaunchedChild, Launcher } from "./spawner/launcher.js";
@@ -24,7 +25,7 @@ import type { LaunchedChild, Launcher } from "./spawner/launcher.js";
 /** What {@link runPlugin} needs beyond the path. */
 export interface RunOptions {
   /** The environment; `undefined` inherits this process's. */
-  env: Readonly<Record<string, string>> | undefined;
+  env: PluginEnv | undefined;
   /** Bytes for the plugin's stdin. */
   stdin: Uint8Array;
   /** Aborting stops the plugin's process group. */
@@ -106,7 +107,7 @@ export function runPlugin(pluginPath: string, options: RunOptions): Promise<RunO
 function start(pluginPath: string, options: RunOptions): Promise<RunOutcome> {
   let launched: LaunchedChild | Promise<LaunchedChild>;
   try {
-    launched = options.launcher.launch(pluginPath, options.env ?? process.env, {
+    launched = launchPlugin(options.launcher, pluginPath, options.env, {
       stdin: options.stdin,
       maxOutputBytes: options.maxOutputBytes,
     });

@@ -9,7 +9,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { CNIConfig } from "../../src/api/index.js";
 import { networkConfFromBytes } from "../../src/conf/index.js";
 import type { CNIArgs } from "../../src/invoke/args.js";
-import { envEntriesOnce, envObjectOnce, OnceArgs } from "../../src/invoke/env-memo.js";
+import {
+  envEntriesOfList,
+  envEntriesOnce,
+  envObject,
+  envObjectOnce,
+  OnceArgs,
+} from "../../src/invoke/env-memo.js";
 import { DefaultExec, FakeExec } from "../../src/invoke/index.js";
 import { makeTempDir, removeTempDir } from "./helpers.js";
 
@@ -72,6 +78,30 @@ describe("envObjectOnce and envEntriesOnce", () => {
     open.A = "2";
     expect(envEntriesOnce(open)).not.toBe(before);
     expect(envEntriesOnce(open).entries).toEqual(["A=2"]);
+  });
+
+  it("property: a list's entries, made without the object, are those its object gives", () => {
+    const key = fc.constantFrom("A", "B", "PATH", "0", "7X", "12", "");
+    const entry = fc.oneof(
+      fc.tuple(key, fc.string()).map(([k, v]) => `${k}=${v}`),
+      fc.constantFrom("noequals", "=lead", "N=\0"),
+    );
+    fc.assert(
+      fc.property(fc.array(entry), (env) => {
+        const fromList = envEntriesOfList(env);
+        const object = envObject(env);
+        const entries = Object.keys(object).map((k) => `${k}=${object[k]}`);
+        expect(fromList.entries).toEqual(entries);
+        expect(fromList.hasNul).toBe(entries.some((kv) => kv.includes("\0")));
+      }),
+    );
+  });
+
+  it("sees a list changed in place", () => {
+    const env = ["A=1", "B=2"];
+    expect(envEntriesOfList(env).entries).toEqual(["A=1", "B=2"]);
+    env[1] = "A=3";
+    expect(envEntriesOfList(env).entries).toEqual(["A=3"]);
   });
 
   it("property: the entries remembered with a converted list are those the object gives", () => {

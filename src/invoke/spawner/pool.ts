@@ -11,6 +11,7 @@ import { debuglog } from "node:util";
 
 import { messageOf } from "../../errors.js";
 import { type EnvEntries, envEntriesOnce } from "../env-memo.js";
+import { launchesFromEnv, type PluginEnv } from "../plugin-env.js";
 import { SpawnerInstance } from "./instance.js";
 import { directLauncher, type LaunchedChild, type Launcher, type LaunchRun } from "./launcher.js";
 import { startSecondHelper } from "./sibling.js";
@@ -55,6 +56,7 @@ export class SpawnerLauncher implements Launcher {
     this.maxInstances = Math.max(1, options.maxInstances ?? 2);
     this.burstInFlight = Math.max(1, options.burstInFlight ?? 8);
     this.maxInFlight = Math.max(1, options.maxInFlight ?? 128);
+    launchesFromEnv(this, (path, env, run) => this.launchEnv(path, env, run));
   }
 
   /** The live helpers (tests kill them, the bench measures them). */
@@ -78,6 +80,17 @@ export class SpawnerLauncher implements Launcher {
     const entries = envEntriesOnce(env);
     // In the caller's tick: Node reports ENOENT on the next tick, before a promise would settle.
     if (needsDirect(path, entries)) return directLauncher.launch(path, env);
+    return this.launchInHelper(path, entries.entries, run);
+  }
+
+  /** As {@link launch}, from the run's environment list: no env object is made for the helper. */
+  private launchEnv(
+    path: string,
+    env: PluginEnv,
+    run: LaunchRun | undefined,
+  ): LaunchedChild | Promise<LaunchedChild> {
+    const entries = env.entries();
+    if (needsDirect(path, entries)) return directLauncher.launch(path, env.object());
     return this.launchInHelper(path, entries.entries, run);
   }
 

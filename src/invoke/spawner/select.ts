@@ -11,6 +11,7 @@ import { access, constants } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { debuglog } from "node:util";
 import { InvalidArgumentError, messageOf, SpawnerUnavailableError } from "../../errors.js";
+import { launchesFromEnv, launchPlugin } from "../plugin-env.js";
 import { directLauncher, type LaunchedChild, type Launcher, type LaunchRun } from "./launcher.js";
 import { SpawnerLauncher } from "./pool.js";
 
@@ -44,6 +45,15 @@ export function sharedSpawner(): SpawnerLauncher {
 /** The forced spawner: fails every run, with the reason, when the helper cannot run. */
 class ForcedSpawner implements Launcher {
   readonly name = "spawner";
+
+  constructor() {
+    launchesFromEnv(this, (path, env, run) =>
+      process.platform === "linux"
+        ? launchPlugin(sharedSpawner(), path, env, run)
+        : this.launch(path, env.object(), run),
+    );
+  }
+
   launch(
     path: string,
     env: NodeJS.ProcessEnv,
@@ -69,7 +79,13 @@ export class AutoLauncher implements Launcher {
   reason = "";
 
   /** @param spawner the spawner launcher to try (the platform's binary by default) */
-  constructor(private readonly spawner: () => SpawnerLauncher = sharedSpawner) {}
+  constructor(private readonly spawner: () => SpawnerLauncher = sharedSpawner) {
+    launchesFromEnv(this, (path, env, run) => {
+      if (this.chosen !== undefined) return launchPlugin(this.chosen, path, env, run);
+      this.deciding ??= this.decide();
+      return this.deciding.then((launcher) => launchPlugin(launcher, path, env, run));
+    });
+  }
 
   /** The chosen launcher's name, or `auto` before the first run. */
   get name(): string {
