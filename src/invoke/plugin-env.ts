@@ -9,16 +9,19 @@
 import { type EnvEntries, envEntriesOfList, envEntriesOnce, envObjectOnce } from "./env-memo.js";
 import type { LaunchedChild, Launcher, LaunchRun } from "./spawner/launcher.js";
 
-/** A run's environment, as a list or as an object; each form made from the other on demand. */
+/**
+ * A run's environment as of the exec call (a list changed afterwards does not change it): its
+ * entries, and its env object made on demand.
+ */
 export class PluginEnv {
   private constructor(
-    private readonly list: readonly string[] | undefined,
+    private readonly listEntries: EnvEntries | undefined,
     private obj: Readonly<Record<string, string>> | undefined,
   ) {}
 
   /** The environment of a `KEY=value` list (the last of a key wins, as in Go's exec). */
   static ofList(list: readonly string[]): PluginEnv {
-    return new PluginEnv(list, undefined);
+    return new PluginEnv(envEntriesOfList(list), undefined);
   }
 
   /** The environment of an env object. */
@@ -26,15 +29,18 @@ export class PluginEnv {
     return new PluginEnv(undefined, object);
   }
 
-  /** The env object, as Node's spawn takes it (made once). */
+  /**
+   * The env object, as Node's spawn takes it: made once per list (from its entries, which hold
+   * each key once, so the object has the same variables in the same order).
+   */
   object(): Readonly<Record<string, string>> {
-    this.obj ??= envObjectOnce(this.list as readonly string[]);
+    this.obj ??= envObjectOnce((this.listEntries as EnvEntries).entries);
     return this.obj;
   }
 
   /** The `KEY=value` entries the object gives, in its order. */
   entries(): EnvEntries {
-    return this.list !== undefined ? envEntriesOfList(this.list) : envEntriesOnce(this.object());
+    return this.listEntries ?? envEntriesOnce(this.object());
   }
 }
 

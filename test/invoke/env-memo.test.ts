@@ -16,7 +16,7 @@ import {
   envObjectOnce,
   OnceArgs,
 } from "../../src/invoke/env-memo.js";
-import { DefaultExec, FakeExec } from "../../src/invoke/index.js";
+import { DefaultExec, FakeExec, RawExec } from "../../src/invoke/index.js";
 import { makeTempDir, removeTempDir } from "./helpers.js";
 
 const result = '{"cniVersion":"1.0.0"}';
@@ -185,4 +185,19 @@ describe("a call's environment", () => {
     for (const env of envs.slice(0, 3)) expect(env).toContain("LIBCNI_ENV_MEMO_TEST=one");
     for (const env of envs.slice(3)) expect(env).toContain("LIBCNI_ENV_MEMO_TEST=two");
   });
+});
+
+describe("a run's environment", () => {
+  for (const launcher of ["direct", "auto"] as const) {
+    it(`is the list as it was at the exec call, whatever the caller does to it after (${launcher})`, async () => {
+      const exec = new RawExec({ stderr: null, launcher });
+      const env = ["A=1", "B=2"];
+      const run = exec.execPlugin("/usr/bin/env", new Uint8Array(), env);
+      // The start waits for its turn of the event loop; the list changes before it.
+      env[0] = "A=changed";
+      env.push("C=3");
+      const out = new TextDecoder().decode(await run);
+      expect(out.split("\n").filter(Boolean)).toEqual(["A=1", "B=2"]);
+    });
+  }
 });
