@@ -8,7 +8,7 @@
  * (this thread has nothing else to do). The two flushes go to the thread pool when writes
  * come together, so they flush in parallel and share directory fsyncs (a DirSyncGroup); a
  * write that comes alone (no other request queued, none in flight) flushes synchronously,
- * which spares it four thread hops (4-5% of a sequential durable ADD, bench/README.md). The
+ * which spares it four thread hops (2-5% of a sequential durable ADD, bench/README.md). The
  * main thread handles one message per write.
  */
 import { randomBytes } from "node:crypto";

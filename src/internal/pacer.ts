@@ -24,7 +24,7 @@ interface Waiting {
 }
 
 /** The library's synchronous work allowed per turn of the event loop before it is deferred. */
-export const turnBudgetMs = 1;
+const turnBudgetMs = 1;
 
 /** A FIFO of synchronous steps, run within a time budget per turn of the event loop. */
 export class Pacer {

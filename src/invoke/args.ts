@@ -17,27 +17,21 @@ export interface CNIArgs {
   asEnv(): string[] | undefined;
 }
 
-/** The current process environment as `KEY=value` strings, in its own order. */
-export function processEnviron(): string[] {
-  return environWith(noNames, []);
-}
-
-const noNames: ReadonlySet<string> = new Set();
-
 /**
- * The process environment without the variables named in `replaced`, then `overrides`: what
- * `dedupEnv([...processEnviron(), ...overrides])` gives when `replaced` holds the keys of
- * `overrides`, since the process environment lists each key once (V8 enumerates an object's
- * keys without duplicates, and a key whose value reads as undefined, such as "1", is skipped as
- * `Object.entries` skips it). Built without that Map and without `Object.entries`' pair arrays:
- * a plugin run's environment is a good part of what an ADD allocates.
+ * The process environment as `KEY=value` strings in its own order, without the variables named
+ * in `replaced`, then `overrides` (whose keys `replaced` holds). That is upstream's rule for
+ * the environment (duplicate keys removed, the later value winning at its last position),
+ * because the process environment lists each key once: V8 enumerates an object's keys without
+ * duplicates, and a key whose value reads as undefined, such as "1", is skipped. Built without
+ * a Map and without `Object.entries`' pair arrays: a plugin run's environment is a good part of
+ * what an ADD allocates (test/invoke/args.test.ts holds it to the rule).
  */
 function environWith(replaced: ReadonlySet<string>, overrides: readonly string[]): string[] {
   const env = process.env;
   const out: string[] = [];
   for (const key of Object.keys(env)) {
     const value = env[key];
-    if (value === undefined || (replaced.size > 0 && replaced.has(key))) continue;
+    if (value === undefined || replaced.has(key)) continue;
     out.push(`${key}=${value}`);
   }
   for (const kv of overrides) out.push(kv);
@@ -56,23 +50,6 @@ const argsNames: ReadonlySet<string> = new Set([
 
 /** The variable {@link DelegateArgs} sets. */
 const delegateNames: ReadonlySet<string> = new Set(["CNI_COMMAND"]);
-
-/**
- * Removes duplicate keys, the later value winning, each key placed at its last occurrence.
- * Items without `=` are kept unchanged where they are, as upstream keeps them.
- */
-export function dedupEnv(env: readonly string[]): string[] {
-  const entries = new Map<string, string>();
-  let bare = 0;
-  for (const kv of env) {
-    const eq = kv.indexOf("=");
-    // A unique key per bare item keeps it in place without ever matching a real key.
-    const key = eq < 0 ? `\0${bare++}` : kv.slice(0, eq);
-    entries.delete(key);
-    entries.set(key, kv);
-  }
-  return [...entries.values()];
-}
 
 /** `k=v` pairs joined by `;`, with no escaping, as upstream's stringify. */
 function stringify(pluginArgs: readonly (readonly [string, string])[]): string {
@@ -129,7 +106,6 @@ export class Args implements CNIArgs {
   asEnv(): string[] {
     const pluginArgsStr =
       this.pluginArgsStr !== "" ? this.pluginArgsStr : stringify(this.pluginArgs);
-    // dedupEnv of the process environment and these six, built in one pass (environWith).
     return environWith(argsNames, [
       `CNI_COMMAND=${this.command}`,
       `CNI_CONTAINERID=${this.containerID}`,

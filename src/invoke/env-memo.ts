@@ -41,37 +41,13 @@ function sameEntries(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-/**
- * {@link envObject} of `env`, frozen, converted once while `env` holds the same entries. When
- * the object's entries are `env` itself (see {@link entriesAreList}), they are remembered for
- * it at once, so the spawner's launch does not build them back from the object.
- */
+/** {@link envObject} of `env`, frozen, converted once while `env` holds the same entries. */
 export function envObjectOnce(env: readonly string[]): Readonly<Record<string, string>> {
   const memo = objects.get(env);
   if (memo !== undefined && sameEntries(memo.snapshot, env)) return memo.object;
   const object = Object.freeze(envObject(env));
-  const snapshot = env.slice();
-  objects.set(env, { snapshot, object });
-  if (entriesAreList(snapshot, object)) {
-    entryMemo.set(object, { entries: snapshot, hasNul: snapshot.some((kv) => kv.includes("\0")) });
-  }
+  objects.set(env, { snapshot: env.slice(), object });
   return object;
-}
-
-/**
- * True when `Object.keys(object)` in order, each with its value, gives back `env` entry for
- * entry: every entry has a key before its "=", no key comes twice (the last one would win and
- * move), and no key is an array index (an object lists those first).
- */
-function entriesAreList(env: readonly string[], object: Readonly<Record<string, string>>): boolean {
-  if (Object.keys(object).length !== env.length) return false;
-  for (const kv of env) {
-    const eq = kv.indexOf("=");
-    if (eq <= 0) return false;
-    const first = kv.charCodeAt(0);
-    if (first >= 48 && first <= 57) return false; // maybe an array index: let entriesOf decide
-  }
-  return true;
 }
 
 function entriesOf(env: NodeJS.ProcessEnv): EnvEntries {

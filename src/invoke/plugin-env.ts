@@ -71,7 +71,7 @@ export function launchPlugin(
   env: PluginEnv | undefined,
   run: LaunchRun | undefined,
 ): LaunchedChild | Promise<LaunchedChild> {
-  const launch = env === undefined ? undefined : fromEnv.get(launcher);
-  if (launch !== undefined && env !== undefined) return launch(path, env, run);
-  return launcher.launch(path, env?.object() ?? process.env, run);
+  if (env === undefined) return launcher.launch(path, process.env, run);
+  const launch = fromEnv.get(launcher);
+  return launch !== undefined ? launch(path, env, run) : launcher.launch(path, env.object(), run);
 }

@@ -12,7 +12,7 @@ import {
   withTraceEnv,
 } from "../internal/trace-context.js";
 import { ErrIOFailure, ErrUnknown } from "../types/error.js";
-import { envObjectOnce } from "./env-memo.js";
+import { envObject } from "./env-memo.js";
 import { findInPath } from "./find.js";
 import { PluginEnv } from "./plugin-env.js";
 import { PluginExecError, pluginErr } from "./plugin-error.js";
@@ -127,18 +127,15 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
 
 /**
  * A run's environment: the call's list as it is (an env object is made only for a launcher
- * that takes one, plugin-env.ts), or with trace context, a copy of its object (env-memo.ts
- * keeps that object frozen) with the trace variables added.
+ * that takes one, plugin-env.ts), or with trace context, an object of it with the trace
+ * variables added.
  */
 function pluginEnv(
   env: string[] | undefined,
   traceContext: TraceContext | undefined,
 ): PluginEnv | undefined {
   if (traceContext === undefined) return env === undefined ? undefined : PluginEnv.ofList(env);
-  const traced = withTraceEnv(
-    env === undefined ? undefined : { ...envObjectOnce(env) },
-    traceContext,
-  );
+  const traced = withTraceEnv(env === undefined ? undefined : envObject(env), traceContext);
   return traced === undefined ? undefined : PluginEnv.ofObject(traced);
 }
 

@@ -3,7 +3,25 @@
  */
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Args, argsFromEnv, DelegateArgs, dedupEnv } from "../../src/invoke/args.js";
+import { Args, argsFromEnv, DelegateArgs } from "../../src/invoke/args.js";
+
+/**
+ * Upstream's rule for a plugin's environment (pkg/invoke/args.go dedupEnv), written plainly as
+ * the model the one-pass build is held to: duplicate keys removed, the later value winning at
+ * its last position; items without `=` kept where they are.
+ */
+function dedupEnv(env: readonly string[]): string[] {
+  const entries = new Map<string, string>();
+  let bare = 0;
+  for (const kv of env) {
+    const eq = kv.indexOf("=");
+    // A unique key per bare item keeps it in place without ever matching a real key.
+    const key = eq < 0 ? `\0${bare++}` : kv.slice(0, eq);
+    entries.delete(key);
+    entries.set(key, kv);
+  }
+  return [...entries.values()];
+}
 
 const cniKeys = [
   "CNI_COMMAND",
