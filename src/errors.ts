@@ -576,16 +576,20 @@ export class PluginChainError extends LibcniError {
   readonly verb: ChainVerb;
   /** The failing plugin's `type`. */
   readonly pluginType: string | undefined;
+  /** The failing plugin's position in the list (0 for the first), when known. */
+  readonly index: number | undefined;
   /** @param description upstream's `pluginDescription` of the plugin (`type="t" name="n"`) */
   constructor(
     verb: ChainVerb,
     description: string,
     pluginType: string | undefined,
     cause: unknown,
+    index?: number,
   ) {
     super(`plugin ${description} failed (${verb}): ${messageOf(cause)}`, { cause });
     this.verb = verb;
     this.pluginType = pluginType;
+    this.index = index;
   }
 }
 
@@ -668,21 +672,34 @@ function failureLines(failures: readonly NetworkFailure[]): string {
   return failures.map((f) => `${f.network} (${f.ifName}): ${messageOf(f.error)}`).join("; ");
 }
 
-/** No usable network remains after loading a conf dir (every file broken, or none). */
+/**
+ * The runtime has no usable network yet: the conf dir is missing, empty, or every file in it is
+ * broken, or the default network is not among them. A state, not a failure of the load: the
+ * runtime reports it from `status()` and throws it from `setupPod` until a reload (or the
+ * watcher) brings a network in. `reason` says which of these it is.
+ */
 export class NoNetworksError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_NO_NETWORKS";
   /** The conf dir. */
   readonly confDir: string;
   /** Each file that could not be used, with its error. */
   readonly problems: readonly { file: string; error: unknown }[];
-  constructor(confDir: string, problems: readonly { file: string; error: unknown }[]) {
+  /** Why: the dir is missing or unreadable, holds no usable network, or lacks the default one. */
+  readonly reason: string;
+  constructor(
+    confDir: string,
+    problems: readonly { file: string; error: unknown }[],
+    reason = `no valid networks found in ${confDir}`,
+    options: LibcniErrorOptions = {},
+  ) {
     const detail =
       problems.length === 0
         ? ""
         : `: ${problems.map((p) => `${p.file}: ${messageOf(p.error)}`).join("; ")}`;
-    super(`no valid networks found in ${confDir}${detail}`);
+    super(`${reason}${detail}`, options);
     this.confDir = confDir;
     this.problems = problems;
+    this.reason = reason;
   }
 }
 
@@ -697,9 +714,23 @@ export class NetworkNotFoundError extends LibcniError {
   }
 }
 
-/** A pod's interface names collide or are not valid. */
-export class InterfaceNameError extends LibcniError {
+/**
+ * A pod's interface names collide or are not valid (found when the pod's plan is made, before
+ * any lock is taken or plugin runs). `argument` names the request (`pod.networks[1].ifName`);
+ * `cause` is upstream's validation error (a CNIError with its code) when there is one.
+ */
+export class InterfaceNameError extends InvalidArgumentError {
   static override readonly id: string = "LIBCNI_ERR_INTERFACE_NAME";
+}
+
+/**
+ * A capability argument of a pod does not have the form the CNI conventions give it (an `ips`
+ * entry that is neither an address nor a CIDR, a `mac` Go's `net.ParseMAC` refuses, a port out
+ * of range): found before any lock is taken or plugin runs. `argument` names the field
+ * (`pod.capabilities.ips[0]`, `pod.networks[0].capabilities.mac`).
+ */
+export class CapabilityArgError extends InvalidArgumentError {
+  static override readonly id: string = "LIBCNI_ERR_CAPABILITY_ARG";
 }
 
 /** One network of a pod took longer than the per-network timeout. */
@@ -716,10 +747,18 @@ export class NetworkTimeoutError extends LibcniError {
   }
 }
 
+/** One attachment of a pod: its network and interface. */
+export interface PodAttachmentRef {
+  network: string;
+  ifName: string;
+}
+
 /**
  * Setting a pod up failed: `failure` is the network that failed (`cause` is its error); the
- * networks set up before it were rolled back, and `rollbackFailures` lists the DELs that failed
- * (empty when the rollback was clean).
+ * networks whose plugins had started were rolled back (`rolledBack`, in DEL order), and
+ * `rollbackFailures` lists the DELs that ran and failed (empty when the rollback was clean). A
+ * network none of whose plugins started (a plugin not installed, a time limit hit before the
+ * first plugin ran) had nothing to undo and is in neither list.
  */
 export class PodSetupError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_POD_SETUP";
@@ -731,16 +770,21 @@ export class PodSetupError extends LibcniError {
   readonly otherFailures: readonly NetworkFailure[];
   /** The rollback DELs that failed: what may be left behind. */
   readonly rollbackFailures: readonly NetworkFailure[];
+  /** The attachments the rollback DELeted, in DEL order. */
+  readonly rolledBack: readonly PodAttachmentRef[];
   constructor(
     podID: string,
     failure: NetworkFailure,
     otherFailures: readonly NetworkFailure[],
     rollbackFailures: readonly NetworkFailure[],
+    rolledBack: readonly PodAttachmentRef[] = [],
   ) {
     const rb =
-      rollbackFailures.length === 0
-        ? "rolled back"
-        : `rollback failed: ${failureLines(rollbackFailures)}`;
+      rollbackFailures.length > 0
+        ? `rollback failed: ${failureLines(rollbackFailures)}`
+        : rolledBack.length > 0
+          ? "rolled back"
+          : "nothing to undo";
     super(
       `set up pod ${podID}: network ${failure.network} (${failure.ifName}): ${messageOf(failure.error)} (${rb})`,
       { cause: failure.error },
@@ -749,6 +793,7 @@ export class PodSetupError extends LibcniError {
     this.failure = failure;
     this.otherFailures = otherFailures;
     this.rollbackFailures = rollbackFailures;
+    this.rolledBack = rolledBack;
   }
 }
 

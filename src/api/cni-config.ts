@@ -207,7 +207,7 @@ export class CNIConfig {
       let result: Result | undefined;
       // The CNI_* environment built once for the whole chain (invoke/env-memo.ts).
       const args = this.runner.callArgs("ADD", rt);
-      for (const net of list.plugins) {
+      for (const [index, net] of list.plugins.entries()) {
         try {
           result = await this.runner.add(
             list.name,
@@ -219,7 +219,7 @@ export class CNIConfig {
             args,
           );
         } catch (error) {
-          throw pluginChainError("add", net.network, error);
+          throw pluginChainError("add", net.network, error, index);
         }
       }
       try {
@@ -284,7 +284,7 @@ export class CNIConfig {
       try {
         await this.runner.run("DEL", name, cniVersion, net, cachedResult, rt, options, args);
       } catch (error) {
-        throw pluginChainError("delete", net.network, error);
+        throw pluginChainError("delete", net.network, error, i);
       }
     }
     await this.cacheDel(list.name, rt);

@@ -27,6 +27,7 @@ export function pluginChainError(
   verb: ChainVerb,
   network: PluginConf | undefined,
   cause: unknown,
+  index?: number,
 ): PluginChainError {
-  return new PluginChainError(verb, pluginDescription(network), network?.type, cause);
+  return new PluginChainError(verb, pluginDescription(network), network?.type, cause, index);
 }

@@ -4,9 +4,16 @@
  * (the attachments whose records cannot be used are failures from the start).
  */
 import type { NetworkFailure } from "../errors.js";
+import { CheckNotSupportedError } from "../errors.js";
 import type { CNIConfig } from "../index.js";
 import type { TraceContext } from "../internal/trace-context.js";
-import { type CachedAttachment, cachedAttachments } from "./cached.js";
+import { greaterThanOrEqualTo } from "../version/index.js";
+import {
+  type CachedAttachment,
+  type CachedConfig,
+  cachedAttachments,
+  cachedConfigVersion,
+} from "./cached.js";
 import { withDeadline } from "./deadline.js";
 import type { NetworkSet } from "./load.js";
 
@@ -26,10 +33,55 @@ export interface RemovedAttachment {
   ifName: string;
 }
 
+/** One attachment a check looked at: checked, or skipped with the reason. */
+export interface CheckedAttachment extends RemovedAttachment {
+  /**
+   * Why no plugin was run: the cached configuration's version is below 0.4.0, which has no
+   * CHECK (upstream's "does not support the CHECK command"; ocicni skips these too), or the
+   * list sets `disableCheck`. Absent when the attachment was CHECKed.
+   */
+  skipped?: string;
+}
+
 /** What a walk did: the attachments whose call succeeded, in call order, and the failures. */
 export interface WalkOutcome {
-  done: RemovedAttachment[];
+  done: CheckedAttachment[];
   failures: NetworkFailure[];
+}
+
+/** Why CHECK of this cached configuration runs no plugin, or undefined when it runs them. */
+function checkSkipped(config: CachedConfig): string | undefined {
+  const version = cachedConfigVersion(config);
+  if (!greaterThanOrEqualTo(version, "0.4.0")) return new CheckNotSupportedError(version).message;
+  if (config.kind === "list" && config.list.disableCheck) return "disableCheck is set";
+  return undefined;
+}
+
+/**
+ * DEL or CHECK of one cached attachment with its cached configuration: a list's verbs for a
+ * list, a single plugin's for a plugin configuration, as upstream's `DelNetworkList` and
+ * `DelNetwork` would run them. Resolves to the skip reason of a CHECK that runs nothing.
+ */
+export async function runCached(
+  ctx: CacheCallContext,
+  a: CachedAttachment,
+  verb: "CHECK" | "DEL",
+): Promise<string | undefined> {
+  const skipped = verb === "CHECK" ? checkSkipped(a.config) : undefined;
+  if (skipped !== undefined) return skipped;
+  const { config, rt } = a;
+  await withDeadline(a.network, verb, ctx.timeout, ctx.signal, (signal) => {
+    const options = { signal, traceContext: ctx.traceContext };
+    if (config.kind === "plugin") {
+      return verb === "DEL"
+        ? ctx.cni.delNetwork(config.plugin, rt, options)
+        : ctx.cni.checkNetwork(config.plugin, rt, options);
+    }
+    return verb === "DEL"
+      ? ctx.cni.delNetworkList(config.list, rt, options)
+      : ctx.cni.checkNetworkList(config.list, rt, options);
+  });
+  return undefined;
 }
 
 /**
@@ -42,18 +94,14 @@ export async function walkCachedAttachments(
   podID: string,
   verb: "CHECK" | "DEL",
 ): Promise<WalkOutcome | undefined> {
-  const call = (a: CachedAttachment, signal: AbortSignal | undefined): Promise<unknown> =>
-    verb === "DEL"
-      ? ctx.cni.delNetworkList(a.config, a.rt, { signal, traceContext: ctx.traceContext })
-      : ctx.cni.checkNetworkList(a.config, a.rt, { signal, traceContext: ctx.traceContext });
   const { usable, unusable } = await cachedAttachments(ctx.cni, podID, ctx.set);
   if (usable.length === 0 && unusable.length === 0) return undefined;
   const failures: NetworkFailure[] = [...unusable];
-  const done: RemovedAttachment[] = [];
+  const done: CheckedAttachment[] = [];
   for (const a of verb === "DEL" ? usable.reverse() : usable) {
     try {
-      await withDeadline(a.network, verb, ctx.timeout, ctx.signal, (signal) => call(a, signal));
-      done.push({ network: a.network, ifName: a.ifName });
+      const skipped = await runCached(ctx, a, verb);
+      done.push({ network: a.network, ifName: a.ifName, ...(skipped && { skipped }) });
     } catch (error) {
       failures.push({ network: a.network, ifName: a.ifName, error });
     }

@@ -12,26 +12,36 @@
  */
 import { stat } from "node:fs/promises";
 import { cacheFilePath } from "../api/cache.js";
-import { LibcniError } from "../errors.js";
+import { LibcniError, messageOf } from "../errors.js";
 import {
   CacheDir,
   type CNIConfig,
-  confListFromConf,
   type NetworkAttachment,
   type NetworkConfigList,
   networkConfFromBytes,
   networkPluginConfFromBytes,
+  type PluginConfig,
   type RuntimeConf,
 } from "../index.js";
 import type { NetworkSet } from "./load.js";
+
+/**
+ * The configuration a record holds, as upstream's `GetNetworkCachedConfig` serves it: a network
+ * list (what `AddNetworkList` caches) or a single plugin's configuration (what Go's `AddNetwork`
+ * caches when a runtime attaches a `.conf` alone). Each is run with its own verbs, as upstream's
+ * `DelNetworkList`/`DelNetwork` would.
+ */
+export type CachedConfig =
+  | { readonly kind: "list"; readonly list: NetworkConfigList }
+  | { readonly kind: "plugin"; readonly plugin: PluginConfig };
 
 /** One cached attachment, ready for a verb. */
 export interface CachedAttachment {
   /** The network's name in the record. */
   readonly network: string;
   readonly ifName: string;
-  /** The list to run: the cached configuration (or the loaded one when it is the same). */
-  readonly config: NetworkConfigList;
+  /** The cached configuration (or the loaded list when it has the same bytes). */
+  readonly config: CachedConfig;
   /** The cached netns, CNI_ARGS and capability args. */
   readonly rt: RuntimeConf;
 }
@@ -47,37 +57,68 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.byteLength === b.byteLength && Buffer.compare(a, b) === 0;
 }
 
-function decodeList(bytes: Uint8Array): NetworkConfigList {
+function hasPluginsKey(bytes: Uint8Array): boolean {
   try {
-    return networkConfFromBytes(bytes);
-  } catch (listError) {
-    // A record written by ADD of a single plugin (addNetwork) holds that plugin's bytes.
-    try {
-      return confListFromConf(networkPluginConfFromBytes(bytes));
-    } catch {
-      throw listError;
-    }
+    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return typeof value === "object" && value !== null && Object.hasOwn(value, "plugins");
+  } catch {
+    return false;
   }
 }
 
-function configOf(att: NetworkAttachment, set: NetworkSet | undefined): NetworkConfigList {
+/**
+ * A record's configuration by its kind: a list when it has plugins (or an explicit, empty
+ * `plugins` key), else a single plugin's configuration when it has a `type`. The list parser
+ * alone would take a plugin's configuration for a list without plugins, and its DEL would run
+ * nothing and drop the record: whatever the plugin set up would leak.
+ */
+export function decodeCachedConfig(att: NetworkAttachment, bytes: Uint8Array): CachedConfig {
+  const list = networkConfFromBytes(bytes);
+  if (list.plugins.length > 0) return { kind: "list", list };
+  let plugin: PluginConfig;
+  try {
+    plugin = networkPluginConfFromBytes(bytes);
+  } catch (error) {
+    if (hasPluginsKey(bytes)) return { kind: "list", list };
+    throw new LibcniError(
+      `cached configuration of ${att.network}/${att.ifName} is neither a network list nor a plugin configuration: ${messageOf(error)}`,
+      { cause: error },
+    );
+  }
+  return { kind: "plugin", plugin };
+}
+
+/** The name a cached configuration gives its network. */
+export function cachedConfigName(config: CachedConfig): string {
+  return config.kind === "list" ? config.list.name : config.plugin.network.name;
+}
+
+/** The CNI version of a cached configuration. */
+export function cachedConfigVersion(config: CachedConfig): string {
+  return config.kind === "list" ? config.list.cniVersion : config.plugin.network.cniVersion;
+}
+
+function configOf(att: NetworkAttachment, set: NetworkSet | undefined): CachedConfig {
   const loaded = set?.get(att.network)?.config;
   if (att.config === undefined) {
-    if (loaded !== undefined) return loaded;
+    if (loaded !== undefined) return { kind: "list", list: loaded };
     throw new LibcniError(
       `cached attachment ${att.network}/${att.ifName} has no configuration and network ${att.network} is not loaded`,
     );
   }
   // The loaded list has the drop-in plugins (<confDir>/<name>/*.conf) that the bytes lack.
-  if (loaded !== undefined && sameBytes(loaded.bytes, att.config)) return loaded;
-  const list = decodeList(att.config);
-  if (list.name !== att.network) {
-    // Upstream's lookups key the record by the list's name; a mismatch would miss the result.
+  if (loaded !== undefined && sameBytes(loaded.bytes, att.config)) {
+    return { kind: "list", list: loaded };
+  }
+  const config = decodeCachedConfig(att, att.config);
+  const name = cachedConfigName(config);
+  if (name !== att.network) {
+    // Upstream's lookups key the record by the network's name; a mismatch would miss the result.
     throw new LibcniError(
-      `cached configuration of ${att.network}/${att.ifName} names network ${list.name}`,
+      `cached configuration of ${att.network}/${att.ifName} names network ${name}`,
     );
   }
-  return list;
+  return config;
 }
 
 /** Interface-name order: `lo`, then by the trailing number (eth0, net1, net2), then by name. */

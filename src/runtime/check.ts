@@ -7,15 +7,18 @@
 import { PodCheckError, PodNotFoundError } from "../errors.js";
 import {
   type CacheCallContext,
-  type RemovedAttachment,
+  type CheckedAttachment,
   walkCachedAttachments,
 } from "./cache-walk.js";
 
-/** CHECKs every cached attachment of the pod; returns those checked. */
+/**
+ * CHECKs every cached attachment of the pod; returns each one, those whose configuration has
+ * no CHECK (below 0.4.0, or `disableCheck`) marked `skipped` with the reason, never silently.
+ */
 export async function checkFromCache(
   ctx: CacheCallContext,
   podID: string,
-): Promise<RemovedAttachment[]> {
+): Promise<CheckedAttachment[]> {
   const outcome = await walkCachedAttachments(ctx, podID, "CHECK");
   if (outcome === undefined) throw new PodNotFoundError(podID);
   if (outcome.failures.length > 0) throw new PodCheckError(podID, outcome.failures);

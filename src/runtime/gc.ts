@@ -12,9 +12,9 @@
 
 import { type NetworkFailure, RuntimeGCError } from "../errors.js";
 import type { GCAttachment } from "../types/index.js";
+import { type CacheCallContext, type RemovedAttachment, runCached } from "./cache-walk.js";
 import { cachedAttachments } from "./cached.js";
 import { withDeadline } from "./deadline.js";
-import type { CacheCallContext, RemovedAttachment } from "./teardown.js";
 
 /** What a GC removed. */
 export interface GCReport {
@@ -38,9 +38,7 @@ export async function collectGarbage(
     failures.push(...unusable);
     for (const a of usable.reverse()) {
       try {
-        await withDeadline(a.network, "DEL", ctx.timeout, ctx.signal, (signal) =>
-          ctx.cni.delNetworkList(a.config, a.rt, { signal, traceContext: ctx.traceContext }),
-        );
+        await runCached(ctx, a, "DEL");
         removed.push({ podID, network: a.network, ifName: a.ifName });
       } catch (error) {
         failures.push({ network: a.network, ifName: a.ifName, error });

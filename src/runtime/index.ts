@@ -9,12 +9,14 @@
  */
 
 export {
+  CapabilityArgError,
   DuplicateNetworkError,
   InterfaceNameError,
   type NetworkFailure,
   NetworkNotFoundError,
   NetworkTimeoutError,
   NoNetworksError,
+  type PodAttachmentRef,
   PodCheckError,
   PodNotFoundError,
   PodSetupError,
@@ -22,6 +24,7 @@ export {
   RuntimeGCError,
 } from "../errors.js";
 export type { PodMessage, PodOperation } from "../internal/diagnostics.js";
+export type { CheckedAttachment } from "./cache-walk.js";
 export { compareIfNames } from "./cached.js";
 export {
   type Bandwidth,
@@ -38,6 +41,7 @@ export {
 export type { GCReport } from "./gc.js";
 export { defaultBinDirs, defaultConfDir, type LoadOptions, type NetworkSet } from "./load.js";
 export { type PlannedAttachment, planPod } from "./plan.js";
+export type { PodAttachmentStatus, PodStatus } from "./pod-status.js";
 export { CNIRuntime, loadNetworks, type RuntimeOptions } from "./runtime.js";
 export type { NetworkStatus, StatusReport } from "./status.js";
 export type {
@@ -58,4 +62,5 @@ export type {
   PodRef,
   SetupOptions,
 } from "./types.js";
+export { parseMAC, type StaticAddress, staticAddressArgs } from "./validate.js";
 export { diffSets, type NetworkSetChange, NetworkWatcher, type WatchOptions } from "./watch.js";

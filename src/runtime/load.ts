@@ -4,7 +4,13 @@
  * fails the whole load on one bad file), missing plugins reported, the default network first.
  */
 
-import { DuplicateNetworkError, NetworkNotFoundError, NoNetworksError } from "../errors.js";
+import { stat } from "node:fs/promises";
+import {
+  DuplicateNetworkError,
+  InvalidArgumentError,
+  messageOf,
+  NoNetworksError,
+} from "../errors.js";
 import {
   confFiles,
   confFromFile,
@@ -36,10 +42,15 @@ export interface LoadOptions {
 export interface NetworkSet {
   /** Every network, in attach order: loopback, the default network, then file order. */
   readonly networks: readonly Network[];
-  /** The default network (undefined only when the set holds loopback alone). */
+  /** The default network (undefined when it is not loaded, or the set holds loopback alone). */
   readonly defaultNetwork: Network | undefined;
   /** What was skipped or is incomplete. */
   readonly problems: readonly LoadProblem[];
+  /**
+   * Why the set is not ready for a pod that names no networks: the conf dir is missing or
+   * unreadable, holds no usable network, or lacks the default network. Undefined when ready.
+   */
+  readonly notReady: NoNetworksError | undefined;
   /** The network of that name. */
   get(name: string): Network | undefined;
 }
@@ -64,6 +75,15 @@ async function loadFile(file: string): Promise<NetworkConfigList> {
   return list;
 }
 
+/** Finds a plugin in `binDirs`, through `exec` when one is given. */
+export function findPlugin(
+  pluginType: string,
+  binDirs: readonly string[],
+  exec: Exec | undefined,
+): Promise<string> {
+  return exec ? exec.findInPath(pluginType, binDirs) : findInPath(pluginType, binDirs);
+}
+
 async function missingPlugins(
   list: NetworkConfigList,
   binDirs: readonly string[],
@@ -72,9 +92,7 @@ async function missingPlugins(
   const errors: unknown[] = [];
   for (const plugin of list.plugins) {
     try {
-      await (exec
-        ? exec.findInPath(plugin.network.type, binDirs)
-        : findInPath(plugin.network.type, binDirs));
+      await findPlugin(plugin.network.type, binDirs, exec);
     } catch (error) {
       errors.push(error);
     }
@@ -82,7 +100,12 @@ async function missingPlugins(
   return errors;
 }
 
-function makeSet(networks: Network[], problems: LoadProblem[], defaultName?: string): NetworkSet {
+function makeSet(
+  networks: Network[],
+  problems: LoadProblem[],
+  notReady: NoNetworksError | undefined,
+  defaultName?: string,
+): NetworkSet {
   const byName = new Map<string, Network>();
   for (const n of networks) if (!byName.has(n.name)) byName.set(n.name, n);
   const files = networks.filter((n) => !n.loopback);
@@ -97,25 +120,75 @@ function makeSet(networks: Network[], problems: LoadProblem[], defaultName?: str
     networks: ordered,
     defaultNetwork,
     problems,
+    notReady,
     get: (name) => byName.get(name),
   };
+}
+
+/** The conf dir's files, or why they cannot be listed (a missing dir said as such). */
+async function listConfDir(confDir: string): Promise<string[] | NoNetworksError> {
+  try {
+    const files = await confFiles(confDir, extensions);
+    // confFiles answers a missing dir with no files, as upstream's ConfFiles does.
+    if (files.length === 0 && !(await isDirectory(confDir))) {
+      return new NoNetworksError(confDir, [], `conf dir ${confDir} does not exist`);
+    }
+    return files;
+  } catch (error) {
+    return new NoNetworksError(
+      confDir,
+      [],
+      `conf dir ${confDir} cannot be read: ${messageOf(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function checkOptions(options: LoadOptions): void {
+  const max = options.maxNetworks;
+  if (max !== undefined && (!Number.isSafeInteger(max) || max < 0)) {
+    throw new InvalidArgumentError(
+      "maxNetworks",
+      `maxNetworks must be a non-negative integer, got ${max}`,
+    );
+  }
+  for (const key of ["confDir", "defaultNetwork"] as const) {
+    const value = options[key];
+    if (value !== undefined && (typeof value !== "string" || value === "")) {
+      throw new InvalidArgumentError(key, `${key} must be a non-empty string`);
+    }
+  }
 }
 
 /**
  * Loads the set. A file that fails to parse, or whose network name repeats an earlier file's,
  * is skipped and reported; a network with a plugin missing from `binDirs` is kept and
- * reported (the plugin may be installed later).
- * @throws NoNetworksError when no file gives a network (loopback does not count);
- *   NetworkNotFoundError when `defaultNetwork` names none of them; the conf dir's read error.
+ * reported (the plugin may be installed later). A conf dir that is missing, unreadable or
+ * without a usable network, or without the default network, gives a set that is not ready
+ * (`notReady` says why): a state a runtime starts in before its network provider has written
+ * the config, not an error.
+ * @throws InvalidArgumentError for bad options only.
  */
 export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> {
+  checkOptions(options);
   const confDir = options.confDir ?? defaultConfDir;
   const binDirs = options.binDirs ?? [...defaultBinDirs];
   const problems: LoadProblem[] = [];
   const networks: Network[] = [];
   const seen = new Set<string>();
   const max = options.maxNetworks ?? 0;
-  for (const file of await confFiles(confDir, extensions)) {
+  const files = await listConfDir(confDir);
+  for (const file of files instanceof NoNetworksError ? [] : files) {
     if (max > 0 && networks.length >= max) break;
     let config: NetworkConfigList;
     try {
@@ -139,13 +212,31 @@ export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> 
     }
     networks.push({ name: config.name, config, file, loopback: false });
   }
-  if (networks.length === 0) throw new NoNetworksError(confDir, problems);
-  if (options.defaultNetwork !== undefined && !seen.has(options.defaultNetwork)) {
-    throw new NetworkNotFoundError(options.defaultNetwork);
+  let notReady: NoNetworksError | undefined;
+  if (files instanceof NoNetworksError) notReady = files;
+  else if (networks.length === 0) notReady = new NoNetworksError(confDir, problems);
+  else if (options.defaultNetwork !== undefined && !seen.has(options.defaultNetwork)) {
+    notReady = new NoNetworksError(
+      confDir,
+      [],
+      `default network ${JSON.stringify(options.defaultNetwork)} not found in ${confDir}`,
+    );
   }
   if (options.loopback) {
     const config = confListFromBytes(new TextEncoder().encode(loopbackBytes));
     networks.unshift({ name: config.name, config, file: undefined, loopback: true });
   }
-  return makeSet(networks, problems, options.defaultNetwork);
+  return makeSet(networks, problems, notReady, options.defaultNetwork);
+}
+
+/**
+ * The set a reload leaves in place: the new one, unless it is not ready while the current one
+ * is (every file removed or broken at once, the default network gone): then the current set
+ * stays and the new set's reason is thrown, as ocicni keeps serving until a valid config
+ * appears. A set that is not ready is replaced by any newer one.
+ * @throws NoNetworksError when the reload is refused.
+ */
+export function nextSet(current: NetworkSet, loaded: NetworkSet): NetworkSet {
+  if (loaded.notReady !== undefined && current.notReady === undefined) throw loaded.notReady;
+  return loaded;
 }

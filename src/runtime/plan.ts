@@ -14,6 +14,12 @@ import type { RuntimeConf } from "../index.js";
 import { type CapabilityStyle, encodeCapabilityArgs, mergeCapabilityArgs } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
 import type { Network, Pod, PodArgs, PodNetworkRequest } from "./types.js";
+import {
+  checkCapabilityArgs,
+  checkInterfaceName,
+  checkNetworkName,
+  checkPodID,
+} from "./validate.js";
 
 /** One planned attachment of a pod. */
 export interface PlannedAttachment {
@@ -33,34 +39,50 @@ function candidate(prefix: string | undefined, n: number): string {
   return n === 0 ? "eth0" : `net${n}`;
 }
 
-/** The pod's attachments, in attach order. */
+/**
+ * The pod's attachments, in attach order. Everything the pod brings is checked here, before
+ * any lock or plugin: its ID, each network's name and interface name, and the capability
+ * values (the pod's and each network's).
+ * @throws InvalidArgumentError (`pod.id`, a network's name), InterfaceNameError,
+ *   CapabilityArgError, NetworkNotFoundError.
+ */
 export function planPod(
   set: NetworkSet,
   pod: Pod,
   interfacePrefix: string | undefined,
   style: CapabilityStyle = "go-cni",
 ): PlannedAttachment[] {
+  checkPodID(pod.id);
+  checkCapabilityArgs(pod.capabilities, "pod.capabilities");
   const requests: PodNetworkRequest[] =
     pod.networks === undefined
       ? set.networks.map((n) => ({ name: n.name }))
       : pod.networks.map((r) => (typeof r === "string" ? { name: r } : r));
   const taken = new Set<string>();
-  for (const r of requests) {
-    if (r.ifName === undefined) continue;
+  requests.forEach((r, i) => {
+    const at = `pod.networks[${i}]`;
+    checkCapabilityArgs(r.capabilities, `${at}.capabilities`);
+    if (r.ifName === undefined) return;
+    checkInterfaceName(r.ifName, `${at}.ifName`);
     if (taken.has(r.ifName)) {
       throw new InterfaceNameError(
+        `${at}.ifName`,
         `network ${JSON.stringify(r.name)} requested interface name ${JSON.stringify(r.ifName)} already assigned`,
       );
     }
     taken.add(r.ifName);
-  }
+  });
   const seen = new Set<string>();
   let n = 0;
-  return requests.map((r) => {
+  return requests.map((r, i) => {
     const network = set.get(r.name);
     if (network === undefined) throw new NetworkNotFoundError(r.name);
+    checkNetworkName(network.name, pod.networks === undefined ? "network" : `pod.networks[${i}]`);
     if (seen.has(r.name)) {
-      throw new InterfaceNameError(`network ${JSON.stringify(r.name)} requested twice`);
+      throw new InterfaceNameError(
+        `pod.networks[${i}]`,
+        `network ${JSON.stringify(r.name)} requested twice`,
+      );
     }
     seen.add(r.name);
     let ifName = r.ifName;
@@ -68,6 +90,8 @@ export function planPod(
     if (ifName === undefined) {
       while (taken.has(candidate(interfacePrefix, n))) n++;
       ifName = candidate(interfacePrefix, n);
+      // A prefix long enough to make the name invalid is the runtime's option at fault.
+      checkInterfaceName(ifName, "interfacePrefix");
       taken.add(ifName);
       n++;
     }

@@ -8,13 +8,15 @@
 
 import { CNIConfig } from "../index.js";
 import { type PodOperation, podTraced, tracePod } from "../internal/diagnostics.js";
+import type { CheckedAttachment } from "./cache-walk.js";
 import type { CapabilityStyle } from "./capabilities.js";
 import { checkFromCache } from "./check.js";
 import { collectGarbage, type GCReport } from "./gc.js";
-import { type LoadOptions, loadNetworkSet, type NetworkSet } from "./load.js";
+import { findPlugin, type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import { RuntimeLocks, withLock } from "./locks.js";
 import { planPod } from "./plan.js";
-import { setupAttachments } from "./setup.js";
+import { type PodStatus, podStatusFromCache } from "./pod-status.js";
+import { checkPluginsInstalled, setupAttachments } from "./setup.js";
 import { networkStatus, type StatusReport } from "./status.js";
 import type { PodSetupResult } from "./summary.js";
 import { type CacheCallContext, type RemovedAttachment, teardownFromCache } from "./teardown.js";
@@ -83,10 +85,13 @@ export class CNIRuntime {
 
   /**
    * Loads the conf dir again and swaps the set in at once; calls in flight keep the set they
-   * started with. On error (no usable network left) the current set stays.
+   * started with. A runtime that is not ready yet takes whatever the dir now holds (ready or
+   * not: `status()` says which); a ready one keeps its set when the dir no longer gives a
+   * usable network, and the reason is thrown.
+   * @throws NoNetworksError when a ready set is kept.
    */
   async reload(): Promise<NetworkSet> {
-    const set = await loadNetworkSet(this.options);
+    const set = nextSet(this.current, await loadNetworkSet(this.options));
     this.current = set;
     return set;
   }
@@ -108,16 +113,29 @@ export class CNIRuntime {
 
   /**
    * Attaches the pod to its networks (default: all of them, the default network first), or
-   * to none: on a failure the networks tried are rolled back and a PodSetupError thrown.
-   * @throws PodSetupError; NetworkNotFoundError or InterfaceNameError before anything runs.
+   * to none: on a failure the networks whose plugins started are rolled back and a
+   * PodSetupError thrown. The pod's ID, interface names, network names and capability values
+   * are checked, and every plugin looked up, before any lock is taken or plugin runs.
+   * @throws NoNetworksError while the runtime is not ready; InvalidArgumentError,
+   *   InterfaceNameError, CapabilityArgError or NetworkNotFoundError before anything runs;
+   *   PodSetupError (a plugin not installed: with nothing to undo).
    */
   async setupPod(pod: Pod, options: SetupOptions = {}): Promise<PodSetupResult> {
     return this.traced("setup", pod.id, options, (o) => this.setup(pod, o));
   }
 
-  private setup(pod: Pod, options: SetupOptions): Promise<PodSetupResult> {
+  private async setup(pod: Pod, options: SetupOptions): Promise<PodSetupResult> {
     const set = this.current;
+    // No networks yet (or no default network for a pod that names none): the runtime's state,
+    // said before anything else is looked at.
+    if (set.notReady !== undefined && (pod.networks === undefined || set.networks.length === 0)) {
+      throw set.notReady;
+    }
     const plan = planPod(set, pod, this.options.interfacePrefix, this.options.capabilityStyle);
+    const binDirs = this.cni.path;
+    await checkPluginsInstalled(pod.id, plan, (type) =>
+      findPlugin(type, binDirs, this.options.exec),
+    );
     const ctx = { ...this.context(set, options), parallel: options.parallel ?? false };
     return withLock(this.locks.pod(pod.id, options.signal), () =>
       setupAttachments(ctx, pod.id, plan),
@@ -139,15 +157,30 @@ export class CNIRuntime {
   }
 
   /**
-   * CHECKs every cached attachment of the pod with the configuration it was ADDed with.
+   * CHECKs every cached attachment of the pod with the configuration it was ADDed with. An
+   * attachment whose configuration has no CHECK (below 0.4.0, as the built-in loopback's
+   * 0.3.1, or `disableCheck`) is not run and comes back marked `skipped`, with the reason.
    * @throws PodCheckError with every failure; PodNotFoundError when nothing is cached.
    */
-  async checkPod(pod: PodRef, options: PodCallOptions = {}): Promise<RemovedAttachment[]> {
+  async checkPod(pod: PodRef, options: PodCallOptions = {}): Promise<CheckedAttachment[]> {
     const id = podID(pod);
     return this.traced("check", id, options, (o) =>
       withLock(this.locks.pod(id, o.signal), () =>
         checkFromCache(this.context(this.current, o), id),
       ),
+    );
+  }
+
+  /**
+   * The pod's networks as the result cache holds them (ocicni `GetPodNetworkStatus`): runs no
+   * plugin, so it works after a restart, after the netns is gone and for networks removed
+   * from the conf dir. The summary has setupPod's shape.
+   * @throws PodNotFoundError when nothing is cached for the pod.
+   */
+  async podStatus(pod: PodRef, options: PodCallOptions = {}): Promise<PodStatus> {
+    const id = podID(pod);
+    return withLock(this.locks.pod(id, options.signal), () =>
+      podStatusFromCache(this.context(this.current, options), id),
     );
   }
 
@@ -202,9 +235,12 @@ export class CNIRuntime {
 
 /**
  * Loads the networks of a conf dir and returns the runtime over them (go-cni `New` + `Load`,
- * ocicni `InitCNI`). Broken files are in `runtime.problems`, not fatal.
- * @throws NoNetworksError when no usable network remains; NetworkNotFoundError for an unknown
- *   `defaultNetwork`; the conf dir's read error.
+ * ocicni `InitCNI`). Broken files are in `runtime.problems`, not fatal. A conf dir that is
+ * missing or holds no usable network (or not the default network) gives a runtime that is not
+ * ready: `status()` says `ready: false` with the reason, `setupPod` throws NoNetworksError,
+ * and `watch()` or `reload()` brings the first network in, as containerd and CRI-O start
+ * before the network provider writes its config.
+ * @throws InvalidArgumentError for bad options only.
  */
 export async function loadNetworks(options: RuntimeOptions = {}): Promise<CNIRuntime> {
   return new CNIRuntime(await loadNetworkSet(options), options);

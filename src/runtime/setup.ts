@@ -1,21 +1,35 @@
 /**
  * Setting a pod up on its networks, with rollback (go-cni and ocicni have none).
  *
+ * Before anything runs, every plugin of the planned networks is looked up: a setup whose
+ * plugins are not all installed fails at once, with nothing to undo (upstream would run the
+ * plugins before the missing one and leave their state to a DEL that stops at the missing one).
+ *
  * Serial (the default): one network after another, in attach order. Parallel: every ADD at
  * once, and the outcome awaited for all of them. Either way, when a network fails, every
- * network that was tried (the failed ones included: a chain can fail half-way and leave a
- * veth or an IPAM lease, and the spec wants a DEL after a failed ADD) is DELeted in reverse
- * attach order with the same RuntimeConf, and the PodSetupError carries the failure and any
- * rollback failure. The rollback does not listen to the caller's signal (an aborted setup
- * must still clean up); it keeps the per-network time limit.
+ * network whose plugins started (the failed one too when one of its plugins ran: a chain can
+ * fail half-way and leave a veth or an IPAM lease, and the spec wants a DEL after a failed ADD)
+ * is DELeted in reverse attach order with the same RuntimeConf, and the PodSetupError carries
+ * the failure, the attachments rolled back and any rollback DEL that failed. A network none of
+ * whose plugins started has nothing to undo and gets no DEL, so a failure report never names a
+ * leak that is not there. The rollback does not listen to the caller's signal (an aborted
+ * setup must still clean up); it keeps the per-network time limit.
  */
 
-import { type NetworkFailure, PodSetupError } from "../errors.js";
+import {
+  type NetworkFailure,
+  NetworkTimeoutError,
+  PluginChainError,
+  PluginExecError,
+  PluginLookupError,
+  type PodAttachmentRef,
+  PodSetupError,
+} from "../errors.js";
 import type { CNIConfig, Result } from "../index.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import { withDeadline } from "./deadline.js";
 import type { PlannedAttachment } from "./plan.js";
-import { type PodSetupResult, summarize } from "./summary.js";
+import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
 
 /** What setup needs from the runtime. */
 export interface SetupContext {
@@ -33,23 +47,80 @@ function add(ctx: SetupContext, a: PlannedAttachment): Promise<Result | undefine
   );
 }
 
-/** DELs `tried` in reverse order; returns the DELs that failed. */
+/**
+ * True when a network's failed ADD started none of its plugins, judged from how it failed:
+ * the time limit or the caller's signal fired before the first plugin ran (while the call
+ * waited for its attachment's lock or its turn to spawn), or the first plugin could not be
+ * found or started. Anything else counts as started: a DEL is the safe answer to doubt.
+ */
+export function startedNothing(error: unknown, callerSignal: AbortSignal | undefined): boolean {
+  let e = error;
+  // The deadline's own reason, thrown as is: no plugin run was under way to wrap it.
+  if (e instanceof NetworkTimeoutError) {
+    if (e.cause === undefined) return true;
+    e = e.cause;
+  }
+  if (callerSignal?.aborted && e === callerSignal.reason) return true;
+  if (!(e instanceof PluginChainError) || e.index !== 0) return false;
+  const cause = e.cause;
+  if (cause instanceof PluginLookupError) return true;
+  return (
+    cause instanceof PluginExecError && cause.exitCode === undefined && cause.signal === undefined
+  );
+}
+
+/**
+ * Looks up every plugin of the plan before anything runs: the first one missing fails the
+ * setup with nothing to undo.
+ * @throws PodSetupError whose failure's error is the lookup's (a PluginNotFoundError).
+ */
+export async function checkPluginsInstalled(
+  podID: string,
+  plan: readonly PlannedAttachment[],
+  find: (pluginType: string) => Promise<unknown>,
+): Promise<void> {
+  for (const a of plan) {
+    for (const plugin of a.network.config.plugins) {
+      try {
+        await find(plugin.network.type);
+      } catch (error) {
+        throw new PodSetupError(podID, failureOf(a, error), [], [], []);
+      }
+    }
+  }
+}
+
+/** What a rollback did: the DELs that succeeded and those that failed, in DEL order. */
+export interface RollbackOutcome {
+  done: PodAttachmentRef[];
+  failures: NetworkFailure[];
+}
+
+/** DELs `started` in reverse order. */
 export async function rollback(
   ctx: Pick<SetupContext, "cni" | "timeout" | "traceContext">,
-  tried: readonly PlannedAttachment[],
-): Promise<NetworkFailure[]> {
-  const failures: NetworkFailure[] = [];
-  for (const a of [...tried].reverse()) {
+  started: readonly PlannedAttachment[],
+): Promise<RollbackOutcome> {
+  const outcome: RollbackOutcome = { done: [], failures: [] };
+  for (const a of [...started].reverse()) {
     try {
       await withDeadline(a.network.name, "DEL", ctx.timeout, undefined, (signal) =>
         ctx.cni.delNetworkList(a.network.config, a.rt, { signal, traceContext: ctx.traceContext }),
       );
+      outcome.done.push({ network: a.network.name, ifName: a.ifName });
     } catch (error) {
-      failures.push({ network: a.network.name, ifName: a.ifName, error });
+      outcome.failures.push({ network: a.network.name, ifName: a.ifName, error });
     }
   }
-  return failures;
+  return outcome;
 }
+
+const outcomeOf = (a: PlannedAttachment, result: Result | undefined): AttachmentOutcome => ({
+  network: a.network.name,
+  ifName: a.ifName,
+  netns: a.rt.netNS,
+  result,
+});
 
 const failureOf = (a: PlannedAttachment, error: unknown): NetworkFailure => ({
   network: a.network.name,
@@ -63,28 +134,37 @@ export async function setupAttachments(
   podID: string,
   plan: readonly PlannedAttachment[],
 ): Promise<PodSetupResult> {
-  const results: { network: string; ifName: string; result: Result | undefined }[] = [];
+  const results: AttachmentOutcome[] = [];
+  const failures: NetworkFailure[] = [];
+  const started: PlannedAttachment[] = [];
+  const failed = (a: PlannedAttachment, error: unknown): void => {
+    failures.push(failureOf(a, error));
+    if (!startedNothing(error, ctx.signal)) started.push(a);
+  };
   if (ctx.parallel) {
     const settled = await Promise.allSettled(plan.map((a) => add(ctx, a)));
-    const failures: NetworkFailure[] = [];
     settled.forEach((s, i) => {
-      if (s.status === "rejected") failures.push(failureOf(plan[i], s.reason));
-      else results.push({ network: plan[i].network.name, ifName: plan[i].ifName, result: s.value });
+      const a = plan[i];
+      if (s.status === "rejected") failed(a, s.reason);
+      else {
+        results.push(outcomeOf(a, s.value));
+        started.push(a);
+      }
     });
-    if (failures.length > 0) {
-      const rollbackFailures = await rollback(ctx, plan);
-      throw new PodSetupError(podID, failures[0], failures.slice(1), rollbackFailures);
+  } else {
+    for (const a of plan) {
+      try {
+        results.push(outcomeOf(a, await add(ctx, a)));
+        started.push(a);
+      } catch (error) {
+        failed(a, error);
+        break;
+      }
     }
-    return summarize(podID, results);
   }
-  for (let i = 0; i < plan.length; i++) {
-    const a = plan[i];
-    try {
-      results.push({ network: a.network.name, ifName: a.ifName, result: await add(ctx, a) });
-    } catch (error) {
-      const rollbackFailures = await rollback(ctx, plan.slice(0, i + 1));
-      throw new PodSetupError(podID, failureOf(a, error), [], rollbackFailures);
-    }
+  if (failures.length > 0) {
+    const undo = await rollback(ctx, started);
+    throw new PodSetupError(podID, failures[0], failures.slice(1), undo.failures, undo.done);
   }
   return summarize(podID, results);
 }

@@ -17,8 +17,13 @@ export interface NetworkStatus {
 
 /** The runtime's readiness. */
 export interface StatusReport {
-  /** At least `minReady` networks are ready. */
+  /** At least `minReady` networks are ready, and the runtime has its networks (see `reason`). */
   ready: boolean;
+  /**
+   * Why the runtime is not ready, when it has no networks yet: the conf dir missing (named as
+   * such), unreadable, without a usable network, or without the default network.
+   */
+  reason?: string;
   /** The default network is ready (false when there is none). */
   defaultReady: boolean;
   networks: NetworkStatus[];
@@ -45,9 +50,11 @@ export async function networkStatus(
   );
   const readyCount = statuses.filter((s) => s.ready).length;
   const defaultName = set?.defaultNetwork?.name;
-  return {
-    ready: networks.length > 0 && readyCount >= minReady,
+  const report: StatusReport = {
+    ready: set?.notReady === undefined && networks.length > 0 && readyCount >= minReady,
     defaultReady: statuses.some((s) => s.network === defaultName && s.ready),
     networks: statuses,
   };
+  if (set?.notReady !== undefined) report.reason = set.notReady.message;
+  return report;
 }

@@ -73,11 +73,33 @@ function as100(result: Result | undefined): Result100 {
   return converted instanceof Result100 ? converted : new Result100();
 }
 
+/** One network's outcome, as summarize takes it. */
+export interface AttachmentOutcome {
+  network: string;
+  ifName: string;
+  /** The netns the attachment was made in: the pod's interface's `sandbox`. */
+  netns: string;
+  /** Undefined for a list without plugins (or a record without a result). */
+  result: Result | undefined;
+}
+
+/** The pod's interface on a network: the one named `ifName` in the netns, made if absent. */
+function podInterface(
+  interfaces: InterfaceSummary[],
+  { network, ifName, netns }: AttachmentOutcome,
+): InterfaceSummary {
+  const found =
+    interfaces.find((i) => i.name === ifName && i.sandbox !== undefined) ??
+    interfaces.find((i) => i.name === ifName);
+  if (found !== undefined) return found;
+  const made: InterfaceSummary = { name: ifName, network, ips: [] };
+  if (netns !== "") made.sandbox = netns;
+  interfaces.push(made);
+  return made;
+}
+
 /** The summary of the per-network results, in attach order. */
-export function summarize(
-  podID: string,
-  results: readonly { network: string; ifName: string; result: Result | undefined }[],
-): PodSetupResult {
+export function summarize(podID: string, results: readonly AttachmentOutcome[]): PodSetupResult {
   const raw: AttachmentResult[] = [];
   const summary = {
     podID,
@@ -86,7 +108,8 @@ export function summarize(
     dns: [],
     routes: [],
   } as unknown as PodSetupResult;
-  for (const { network, ifName, result } of results) {
+  for (const outcome of results) {
+    const { network, ifName, result } = outcome;
     const r = as100(result);
     raw.push({ network, ifName, result: r });
     summary.attachments.push({ network, ifName });
@@ -102,16 +125,10 @@ export function summarize(
     for (const ip of r.ips) {
       const entry: IPSummary = { address: ipNetToString(ip.address) };
       if (ip.gateway) entry.gateway = ipToString(ip.gateway);
-      // An IP without an interface index belongs to the pod's interface on this network.
-      let target = ip.interface === undefined ? undefined : interfaces[ip.interface];
-      if (target === undefined) {
-        target = interfaces.find((i) => i.name === ifName && i.sandbox !== undefined);
-        if (target === undefined) {
-          target = { name: ifName, network, ips: [] };
-          interfaces.push(target);
-        }
-      }
-      target.ips.push(entry);
+      // An IP without an interface index (0.1.0/0.2.0 results) belongs to the pod's interface
+      // on this network: one entry holds every such address.
+      const indexed = ip.interface === undefined ? undefined : interfaces[ip.interface];
+      (indexed ?? podInterface(interfaces, outcome)).ips.push(entry);
     }
     summary.interfaces.push(...interfaces);
     const dns = r.dns;

@@ -5,16 +5,21 @@
  * call in flight finishes with the set it started with. A burst of writes costs one or two
  * reloads, not one per event.
  *
+ * The conf dir's parent is watched too (or its nearest existing ancestor): a conf dir that
+ * does not exist yet is picked up when it is created, and one removed or replaced under its
+ * name (`mv net.d old && mkdir net.d`) is watched anew.
+ *
  * Events: `change` (a {@link NetworkSetChange}, when a network was added, removed or changed),
- * `reload` (the same, after every reload, changed or not), `error` (a reload failed, e.g. no
- * usable network left: the previous set stays), `close`.
- * Not watched: drop-in plugin directories (`<confDir>/<network>/*.conf`) and the conf dir
- * itself being removed (the watch then ends with an `error`).
+ * `reload` (the same, after every reload, changed or not), `error` (a reload refused, e.g. no
+ * usable network left in a ready runtime: the previous set stays), `close`.
+ * Not watched: drop-in plugin directories (`<confDir>/<network>/*.conf`).
  */
 import { EventEmitter } from "node:events";
 import { type FSWatcher, watch } from "node:fs";
+import { stat } from "node:fs/promises";
+import { dirname, resolve, sep } from "node:path";
 import { WrappedError } from "../errors.js";
-import { type LoadOptions, loadNetworkSet, type NetworkSet } from "./load.js";
+import { type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import type { Network } from "./types.js";
 
 /** Watch options. */
@@ -72,12 +77,20 @@ export function diffSets(before: NetworkSet, after: NetworkSet): NetworkSetChang
 
 /** A conf-dir watcher; `close()` stops it. */
 export class NetworkWatcher extends EventEmitter {
-  private readonly fsWatcher: FSWatcher;
+  /** The watch on the conf dir itself, while it exists. */
+  private dirWatcher: FSWatcher | undefined;
+  /** The conf dir's inode when it was watched: a dir replaced under its name is watched anew. */
+  private dirIno: number | bigint | undefined;
+  /** The watch on the nearest existing ancestor: sees the conf dir appear, go or be replaced. */
+  private anchorWatcher: FSWatcher | undefined;
+  private anchor = "";
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private dirty = false;
   private closed = false;
   private readonly debounce: number;
+  private readonly persistent: boolean;
+  private readonly dir: string;
 
   constructor(
     private readonly target: SwapTarget,
@@ -86,17 +99,73 @@ export class NetworkWatcher extends EventEmitter {
   ) {
     super();
     this.debounce = options.debounce ?? 100;
-    const dir = load.confDir ?? "/etc/cni/net.d";
-    try {
-      this.fsWatcher = watch(dir, { persistent: options.persistent ?? true }, () =>
-        this.schedule(),
-      );
-    } catch (error) {
-      throw new WrappedError(`watch ${dir}`, error);
+    this.persistent = options.persistent ?? true;
+    this.dir = resolve(load.confDir ?? "/etc/cni/net.d");
+    this.armAnchor();
+    this.armDir();
+  }
+
+  private fsWatch(path: string, onEvent: (name: string | null) => void): FSWatcher {
+    const w = watch(path, { persistent: this.persistent }, (_event, name) => onEvent(name));
+    w.on("error", (error) => {
+      // A watched dir removed ends its watch; the anchor's events re-arm it on the next reload.
+      if (!this.closed && path === this.anchor)
+        this.emit("error", new WrappedError(`watch ${path}`, error));
+    });
+    return w;
+  }
+
+  /** Watches the nearest existing ancestor of the conf dir (its parent, normally). */
+  private armAnchor(): void {
+    let parent = dirname(this.dir);
+    for (;;) {
+      try {
+        const next =
+          this.dir === parent
+            ? ""
+            : (this.dir
+                .slice(parent.length)
+                .split(sep)
+                .find((c) => c !== "") ?? "");
+        const w = this.fsWatch(parent, (name) => {
+          if (name === null || name === next) this.schedule();
+        });
+        this.anchorWatcher?.close();
+        this.anchorWatcher = w;
+        this.anchor = parent;
+        return;
+      } catch (error) {
+        const up = dirname(parent);
+        if (up === parent) throw new WrappedError(`watch ${this.dir}`, error);
+        parent = up;
+      }
     }
-    this.fsWatcher.on("error", (error) =>
-      this.emit("error", new WrappedError(`watch ${dir}`, error)),
-    );
+  }
+
+  /** Watches the conf dir when it exists; false when it does not (the anchor waits for it). */
+  private armDir(): boolean {
+    this.dirWatcher?.close();
+    this.dirWatcher = undefined;
+    try {
+      this.dirWatcher = this.fsWatch(this.dir, () => this.schedule());
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Before each reload: watch the conf dir again if it appeared, was removed or was replaced
+   * (`mv net.d old && mkdir net.d`), and the anchor again if the dir's ancestors changed.
+   */
+  private async rearm(): Promise<void> {
+    const st = await stat(this.dir).catch(() => undefined);
+    const ino = st?.isDirectory() ? st.ino : undefined;
+    if (this.closed) return;
+    if (ino !== this.dirIno || this.dirWatcher === undefined) {
+      this.dirIno = this.armDir() ? ino : undefined;
+    }
+    if (this.anchor !== dirname(this.dir) || ino === undefined) this.armAnchor();
   }
 
   private schedule(): void {
@@ -127,14 +196,16 @@ export class NetworkWatcher extends EventEmitter {
 
   private async reloadOnce(): Promise<void> {
     let set: NetworkSet;
+    const before = this.target.networkSet;
     try {
-      set = await loadNetworkSet(this.load);
+      await this.rearm();
+      set = nextSet(before, await loadNetworkSet(this.load));
     } catch (error) {
       if (!this.closed) this.emit("error", error);
       return;
     }
     if (this.closed) return;
-    const change = diffSets(this.target.networkSet, set);
+    const change = diffSets(before, set);
     this.target.swap(set);
     this.emit("reload", change);
     if (change.added.length + change.removed.length + change.changed.length > 0) {
@@ -155,7 +226,8 @@ export class NetworkWatcher extends EventEmitter {
     if (this.closed) return;
     this.closed = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
-    this.fsWatcher.close();
+    this.dirWatcher?.close();
+    this.anchorWatcher?.close();
     await this.running;
     this.emit("close");
   }

@@ -1,12 +1,7 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  DuplicateNetworkError,
-  loadNetworks,
-  NetworkNotFoundError,
-  NoNetworksError,
-} from "../../src/runtime/index.js";
+import { DuplicateNetworkError, loadNetworks, NoNetworksError } from "../../src/runtime/index.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
 const fixtures = join(import.meta.dirname, "../fixtures/plugins");
@@ -58,20 +53,42 @@ describe("loadNetworks", () => {
     expect(String((rt.problems[2].error as Error).message)).toContain("type");
   });
 
-  it("throws NoNetworksError with every problem when no file is usable", async () => {
+  it("is not ready, with every problem, when no file is usable", async () => {
     await writeFile(join(d.confDir, "10-broken.conflist"), "[]");
-    const error = await load().catch((e: unknown) => e);
+    const rt = await load();
+    const error = rt.networkSet.notReady;
     expect(error).toBeInstanceOf(NoNetworksError);
-    expect((error as NoNetworksError).id).toBe("LIBCNI_ERR_NO_NETWORKS");
-    expect((error as NoNetworksError).problems).toHaveLength(1);
-    expect((error as Error).message).toContain("10-broken.conflist");
+    expect(error?.id).toBe("LIBCNI_ERR_NO_NETWORKS");
+    expect(error?.problems).toHaveLength(1);
+    expect(error?.message).toContain("10-broken.conflist");
+    expect(rt.problems.map((p) => p.kind)).toEqual(["invalid"]);
   });
 
-  it("throws NoNetworksError for an empty or missing conf dir, even with loopback", async () => {
-    await expect(load({ loopback: true })).rejects.toBeInstanceOf(NoNetworksError);
-    await expect(load({ confDir: join(d.base, "missing") })).rejects.toBeInstanceOf(
-      NoNetworksError,
-    );
+  it("is not ready for an empty conf dir, even with loopback; a missing one is named as such", async () => {
+    const empty = await load({ loopback: true });
+    expect(empty.networkSet.notReady?.reason).toBe(`no valid networks found in ${d.confDir}`);
+    expect(empty.networks.map((n) => n.name)).toEqual(["cni-loopback"]);
+    const missing = join(d.base, "missing");
+    const rt = await load({ confDir: missing });
+    expect(rt.networkSet.notReady?.reason).toBe(`conf dir ${missing} does not exist`);
+    expect(rt.networks).toEqual([]);
+  });
+
+  it("is not ready, naming the dir, when the conf dir cannot be read", async () => {
+    const file = join(d.base, "not-a-dir");
+    await writeFile(file, "");
+    const rt = await load({ confDir: file });
+    expect(rt.networkSet.notReady?.reason).toMatch(/^conf dir .*not-a-dir cannot be read: /);
+  });
+
+  it("throws for bad options only", async () => {
+    await expect(load({ maxNetworks: -1 })).rejects.toMatchObject({
+      id: "LIBCNI_ERR_INVALID_ARGUMENT",
+      argument: "maxNetworks",
+    });
+    await expect(load({ defaultNetwork: "" })).rejects.toMatchObject({
+      argument: "defaultNetwork",
+    });
   });
 
   it("keeps at most maxNetworks usable networks (broken files do not count)", async () => {
@@ -93,11 +110,12 @@ describe("loadNetworks", () => {
     expect(lo.config.plugins.map((p) => p.network.type)).toEqual(["loopback"]);
   });
 
-  it("throws NetworkNotFoundError for an unknown default network", async () => {
+  it("is not ready while the default network is absent, the other networks loaded", async () => {
     await writeNetwork(d.confDir, "10-a.conflist", "a");
-    const error = await load({ defaultNetwork: "nope" }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NetworkNotFoundError);
-    expect((error as NetworkNotFoundError).network).toBe("nope");
+    const rt = await load({ defaultNetwork: "nope" });
+    expect(rt.networks.map((n) => n.name)).toEqual(["a"]);
+    expect(rt.defaultNetwork).toBeUndefined();
+    expect(rt.networkSet.notReady?.reason).toBe(`default network "nope" not found in ${d.confDir}`);
   });
 
   it("reports a plugin missing from the plugin dirs, and keeps the network", async () => {

@@ -1,7 +1,8 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PluginChainError } from "../../src/index.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { PluginChainError, PluginNotFoundError } from "../../src/index.js";
+import { findInPath } from "../../src/invoke/index.js";
 import {
   type CNIRuntime,
   loadNetworks,
@@ -175,5 +176,84 @@ describe("setupPod", () => {
     expect(e.failure.network).toBe("b");
     expect(fake.seq("DEL")).toEqual(["DEL b:net1", "DEL a:eth0", "DEL a:eth0"]);
     expect(await records()).toEqual([]);
+  });
+
+  it("lists what the rollback DELeted, in DEL order", async () => {
+    fake.fail.set("c/ADD", "c add");
+    const e = (await rt.setupPod(pod).catch((x: unknown) => x)) as PodSetupError;
+    expect(e.rolledBack).toEqual([
+      { network: "c", ifName: "net2" },
+      { network: "b", ifName: "net1" },
+      { network: "a", ifName: "eth0" },
+    ]);
+  });
+
+  it("a plugin not installed fails the setup before any plugin runs, with nothing to undo", async () => {
+    const real = fake.exec.findInPath.bind(fake.exec);
+    fake.exec.findInPath = (plugin, paths) =>
+      plugin === "ptp" ? findInPath(plugin, [join(d.base, "no-bin")]) : real(plugin, paths);
+    const e = (await rt.setupPod(pod).catch((x: unknown) => x)) as PodSetupError;
+    expect(e).toBeInstanceOf(PodSetupError);
+    expect(e.failure).toMatchObject({ network: "c", ifName: "net2" });
+    expect(e.failure.error).toBeInstanceOf(PluginNotFoundError);
+    expect(e.rollbackFailures).toEqual([]);
+    expect(e.rolledBack).toEqual([]);
+    expect(e.message).toMatch(/\(nothing to undo\)$/);
+    expect(fake.calls).toEqual([]);
+  });
+
+  it("a network whose time ran out before its first plugin started gets no DEL", async () => {
+    // Another caller holds network b's attachment lock with a plugin that hangs.
+    const other = new AbortController();
+    fake.hang.add("b/ADD");
+    const b = rt.networkSet.get("b");
+    if (b === undefined) throw new Error("no network b");
+    const held = rt.cni
+      .addNetworkList(
+        b.config,
+        { containerID: "pod1", netNS: "/x", ifName: "net1" },
+        {
+          signal: other.signal,
+        },
+      )
+      .catch(() => undefined);
+    await vi.waitFor(() => expect(fake.seq("ADD")).toEqual(["ADD b:net1"]));
+    const e = (await rt
+      .setupPod({ ...pod, networks: ["a", "b"] }, { timeout: 100 })
+      .catch((x: unknown) => x)) as PodSetupError;
+    other.abort();
+    await held;
+    expect(e.failure.network).toBe("b");
+    expect(e.failure.error).toBeInstanceOf(NetworkTimeoutError);
+    // b's ADD never ran for the pod (only the other caller's did): only a is undone.
+    expect(e.rolledBack).toEqual([{ network: "a", ifName: "eth0" }]);
+    expect(fake.seq("DEL")).toEqual(["DEL a:eth0", "DEL a:eth0"]);
+    expect(e.message).toMatch(/\(rolled back\)$/);
+  });
+
+  it("says nothing to undo when the first network's time ran out before its plugins started", async () => {
+    const other = new AbortController();
+    fake.hang.add("a/ADD");
+    const a = rt.networkSet.get("a");
+    if (a === undefined) throw new Error("no network a");
+    const held = rt.cni
+      .addNetworkList(
+        a.config,
+        { containerID: "pod1", netNS: "/x", ifName: "eth0" },
+        {
+          signal: other.signal,
+        },
+      )
+      .catch(() => undefined);
+    await vi.waitFor(() => expect(fake.seq("ADD")).toEqual(["ADD a:eth0"]));
+    const e = (await rt.setupPod(pod, { timeout: 100 }).catch((x: unknown) => x)) as PodSetupError;
+    other.abort();
+    await held;
+    expect(e.rollbackFailures).toEqual([]);
+    expect(e.rolledBack).toEqual([]);
+    expect(fake.seq("DEL")).toEqual([]);
+    expect(e.message).toBe(
+      "set up pod pod1: network a (eth0): network a: ADD timed out after 100 ms (nothing to undo)",
+    );
   });
 });

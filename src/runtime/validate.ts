@@ -1,0 +1,245 @@
+/**
+ * What a pod brings, checked when its plan is made: before any lock is taken or any plugin
+ * runs, so that a bad value is the caller's typed error and never a plugin's failure followed by
+ * a rollback. Upstream's name rules (pkg/utils) for the container ID, network names and
+ * interface names; the CNI conventions' forms for the capability values (ocicni refuses a bad
+ * static IP or MAC before anything runs; go-cni passes anything on).
+ */
+import { CapabilityArgError, InterfaceNameError, InvalidArgumentError } from "../errors.js";
+import { goQuote } from "../internal/go-quote.js";
+import { parseCIDR, parseIP } from "../types/index.js";
+import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
+import type { CapabilityArgs, IPRange, PortMapping } from "./capabilities.js";
+
+/** The pod's ID, by upstream's container ID rule. */
+export function checkPodID(id: unknown): void {
+  if (typeof id !== "string") {
+    throw new InvalidArgumentError("pod.id", `pod.id must be a string, got ${typeof id}`);
+  }
+  const invalid = validateContainerID(id);
+  if (invalid) {
+    throw new InvalidArgumentError("pod.id", `pod.id ${goQuote(id)}: ${invalid.message}`, {
+      cause: invalid,
+    });
+  }
+}
+
+/** A network's name, by upstream's rule (it is part of every cache path). */
+export function checkNetworkName(name: string, argument: string): void {
+  const invalid = validateNetworkName(name);
+  if (invalid) {
+    throw new InvalidArgumentError(argument, `${argument} ${goQuote(name)}: ${invalid.message}`, {
+      cause: invalid,
+    });
+  }
+}
+
+/** An interface name, by upstream's rule (at most 15 bytes, not `.`/`..`, no `/`, `:` or space). */
+export function checkInterfaceName(name: string, argument: string): void {
+  const invalid = validateInterfaceName(name);
+  if (invalid) {
+    throw new InterfaceNameError(
+      argument,
+      `${argument} ${goQuote(name)}: ${invalid.message}${invalid.details ? ` (${invalid.details})` : ""}`,
+      { cause: invalid },
+    );
+  }
+}
+
+const hex = /^[0-9a-fA-F]{2}$/;
+
+/**
+ * Go's `net.ParseMAC`: an IEEE 802 MAC-48, EUI-48, EUI-64 or 20-octet IP over InfiniBand
+ * address in one of its three notations (`00:00:5e:00:53:01`, `00-00-5e-00-53-01`,
+ * `0000.5e00.5301`). Undefined when `s` is none of them.
+ */
+export function parseMAC(s: string): Uint8Array | undefined {
+  const sizes = new Set([6, 8, 20]);
+  if (s.length < 14) return undefined;
+  if (s[2] === ":" || s[2] === "-") {
+    if ((s.length + 1) % 3 !== 0) return undefined;
+    const sep = s[2];
+    const parts = s.split(sep);
+    if (!sizes.has(parts.length) || !parts.every((p) => hex.test(p))) return undefined;
+    return Uint8Array.from(parts, (p) => Number.parseInt(p, 16));
+  }
+  if (s[4] === ".") {
+    if ((s.length + 1) % 5 !== 0) return undefined;
+    const groups = s.split(".");
+    if (!sizes.has(groups.length * 2) || !groups.every((g) => /^[0-9a-fA-F]{4}$/.test(g))) {
+      return undefined;
+    }
+    return Uint8Array.from(
+      groups.flatMap((g) => [g.slice(0, 2), g.slice(2)]).map((b) => Number.parseInt(b, 16)),
+    );
+  }
+  return undefined;
+}
+
+function fail(argument: string, message: string): never {
+  throw new CapabilityArgError(argument, `${argument}: ${message}`);
+}
+
+function isCIDR(s: string): boolean {
+  try {
+    parseCIDR(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function checkIP(value: unknown, argument: string): void {
+  if (typeof value !== "string" || parseIP(value) === undefined) {
+    fail(argument, `unable to parse IP address ${quoted(value)}`);
+  }
+}
+
+function quoted(value: unknown): string {
+  return typeof value === "string" ? goQuote(value) : String(JSON.stringify(value));
+}
+
+function checkString(value: unknown, argument: string): void {
+  if (typeof value !== "string") fail(argument, `must be a string, got ${quoted(value)}`);
+}
+
+function checkStrings(value: unknown, argument: string): void {
+  if (!Array.isArray(value)) fail(argument, `must be a list of strings, got ${quoted(value)}`);
+  for (const [i, v] of value.entries()) checkString(v, `${argument}[${i}]`);
+}
+
+function checkStringMap(
+  value: unknown,
+  argument: string,
+  each: (v: unknown, a: string) => void,
+): void {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    fail(argument, `must be an object, got ${quoted(value)}`);
+  }
+  for (const [k, v] of Object.entries(value)) each(v, `${argument}[${JSON.stringify(k)}]`);
+}
+
+/** Go's integer kinds: a safe integer within [min, max]. */
+function checkInteger(value: unknown, argument: string, min: number, max: number): void {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min || value > max) {
+    fail(argument, `must be an integer from ${min} to ${max}, got ${quoted(value)}`);
+  }
+}
+
+const protocols = new Set(["", "tcp", "udp", "sctp"]);
+
+function checkPortMapping(p: PortMapping, argument: string): void {
+  if (typeof p !== "object" || p === null) fail(argument, `must be an object, got ${quoted(p)}`);
+  checkInteger(p.hostPort, `${argument}.hostPort`, 1, 65535);
+  checkInteger(p.containerPort, `${argument}.containerPort`, 1, 65535);
+  if (p.protocol !== undefined) {
+    checkString(p.protocol, `${argument}.protocol`);
+    if (!protocols.has(p.protocol.toLowerCase())) {
+      fail(`${argument}.protocol`, `must be tcp, udp or sctp, got ${goQuote(p.protocol)}`);
+    }
+  }
+  if (p.hostIP !== undefined && p.hostIP !== "") checkIP(p.hostIP, `${argument}.hostIP`);
+}
+
+function checkIPRange(r: IPRange, argument: string): void {
+  if (typeof r !== "object" || r === null) fail(argument, `must be an object, got ${quoted(r)}`);
+  if (typeof r.subnet !== "string" || !isCIDR(r.subnet)) {
+    fail(`${argument}.subnet`, `invalid CIDR address: ${quoted(r.subnet)}`);
+  }
+  for (const k of ["rangeStart", "rangeEnd", "gateway"] as const) {
+    if (r[k] !== undefined && r[k] !== "") checkIP(r[k], `${argument}.${k}`);
+  }
+}
+
+/** Each typed capability value in the form the conventions give it; `extra` is passed as is. */
+export function checkCapabilityArgs(caps: CapabilityArgs | undefined, argument: string): void {
+  if (caps === undefined) return;
+  if (typeof caps !== "object" || caps === null) fail(argument, `must be an object`);
+  const at = (field: string) => `${argument}.${field}`;
+  if (caps.portMappings !== undefined) {
+    if (!Array.isArray(caps.portMappings)) fail(at("portMappings"), "must be a list");
+    for (const [i, p] of caps.portMappings.entries()) {
+      checkPortMapping(p, `${at("portMappings")}[${i}]`);
+    }
+  }
+  if (caps.bandwidth !== undefined) {
+    const b = caps.bandwidth;
+    if (typeof b !== "object" || b === null) fail(at("bandwidth"), "must be an object");
+    for (const k of ["ingressRate", "ingressBurst", "egressRate", "egressBurst"] as const) {
+      if (b[k] !== undefined)
+        checkInteger(b[k], `${at("bandwidth")}.${k}`, 0, Number.MAX_SAFE_INTEGER);
+    }
+  }
+  if (caps.ipRanges !== undefined) {
+    if (!Array.isArray(caps.ipRanges)) fail(at("ipRanges"), "must be a list of range sets");
+    for (const [i, set] of caps.ipRanges.entries()) {
+      const a = `${at("ipRanges")}[${i}]`;
+      if (!Array.isArray(set)) fail(a, `must be a list of ranges, got ${quoted(set)}`);
+      for (const [j, r] of set.entries()) checkIPRange(r, `${a}[${j}]`);
+    }
+  }
+  if (caps.dns !== undefined) {
+    const d = caps.dns;
+    if (typeof d !== "object" || d === null) fail(at("dns"), "must be an object");
+    if (d.servers !== undefined) {
+      checkStrings(d.servers, `${at("dns")}.servers`);
+      for (const [i, server] of d.servers.entries()) checkIP(server, `${at("dns")}.servers[${i}]`);
+    }
+    if (d.searches !== undefined) checkStrings(d.searches, `${at("dns")}.searches`);
+    if (d.options !== undefined) checkStrings(d.options, `${at("dns")}.options`);
+  }
+  if (caps.aliases !== undefined) checkStringMap(caps.aliases, at("aliases"), checkStrings);
+  if (caps.podAnnotations !== undefined) {
+    checkStringMap(caps.podAnnotations, at("podAnnotations"), checkString);
+  }
+  if (caps.mac !== undefined) {
+    checkString(caps.mac, at("mac"));
+    if (parseMAC(caps.mac) === undefined) {
+      fail(at("mac"), `unable to parse MAC address ${goQuote(caps.mac)}`);
+    }
+  }
+  if (caps.ips !== undefined) {
+    checkStrings(caps.ips, at("ips"));
+    caps.ips.forEach((ip, i) => {
+      // The conventions write CIDRs; the static IPAM also takes a plain address.
+      if (parseIP(ip) === undefined && !isCIDR(ip)) {
+        fail(`${at("ips")}[${i}]`, `unable to parse IP address or CIDR ${goQuote(ip)}`);
+      }
+    });
+  }
+  for (const k of ["infinibandGUID", "deviceID", "cgroupPath"] as const) {
+    if (caps[k] !== undefined) checkString(caps[k], at(k));
+  }
+}
+
+/** A static address a pod asks for through `CNI_ARGS`, as ocicni sends it. */
+export interface StaticAddress {
+  /** A plain IP address (no prefix length), sent as `IP=<ip>`. */
+  ip?: string;
+  /** A MAC address (Go `net.ParseMAC` forms), sent as `MAC=<mac>`. */
+  mac?: string;
+}
+
+/**
+ * ocicni's static IP and MAC: `CNI_ARGS` pairs `IP=<ip>` and `MAC=<mac>`, checked as ocicni
+ * checks them (`net.ParseIP`, `net.ParseMAC`). For plugins that read these args (host-local's
+ * `IP`, tuning's `MAC`, the static IPAM's `IP`) rather than the `ips`/`mac` capabilities; pass
+ * the pairs as a pod's or a network's `args`.
+ * @throws CapabilityArgError naming `ip` or `mac`.
+ */
+export function staticAddressArgs(address: StaticAddress): [string, string][] {
+  const pairs: [string, string][] = [];
+  if (address.ip !== undefined && address.ip !== "") {
+    if (parseIP(address.ip) === undefined) {
+      fail("ip", `unable to parse IP address ${goQuote(address.ip)}`);
+    }
+    pairs.push(["IP", address.ip]);
+  }
+  if (address.mac !== undefined && address.mac !== "") {
+    if (parseMAC(address.mac) === undefined) {
+      fail("mac", `unable to parse MAC address ${goQuote(address.mac)}`);
+    }
+    pairs.push(["MAC", address.mac]);
+  }
+  return pairs;
+}
