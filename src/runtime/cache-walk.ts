@@ -25,6 +25,8 @@ export interface CacheCallContext {
   readonly signal: AbortSignal | undefined;
   /** Passed to every plugin of the call (`TRACEPARENT`, ...). */
   readonly traceContext: TraceContext | undefined;
+  /** The netns for records that hold none (the caller's PodRef), else undefined. */
+  readonly netns?: string | undefined;
 }
 
 /** One attachment a teardown removed (or a check checked). */
@@ -94,7 +96,7 @@ export async function walkCachedAttachments(
   podID: string,
   verb: "CHECK" | "DEL",
 ): Promise<WalkOutcome | undefined> {
-  const { usable, unusable } = await cachedAttachments(ctx.cni, podID, ctx.set);
+  const { usable, unusable } = await cachedAttachments(ctx.cni, podID, ctx.set, ctx.netns);
   if (usable.length === 0 && unusable.length === 0) return undefined;
   const failures: NetworkFailure[] = [...unusable];
   const done: CheckedAttachment[] = [];

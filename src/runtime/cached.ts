@@ -151,11 +151,15 @@ export function cacheDirOf(cni: CNIConfig): string {
   return cni.cacheDir === "" ? CacheDir : cni.cacheDir;
 }
 
-/** The pod's cached attachments in attach order, and those that cannot be used. */
+/**
+ * The pod's cached attachments in attach order, and those that cannot be used. A record
+ * without a netns (written by Go libcni before 1.2) gets `netns` when the caller knows it.
+ */
 export async function cachedAttachments(
   cni: CNIConfig,
   podID: string,
   set: NetworkSet | undefined,
+  netns?: string,
 ): Promise<{ usable: CachedAttachment[]; unusable: UnusableAttachment[] }> {
   const found = await cni.getCachedAttachments(podID);
   const cacheDir = cacheDirOf(cni);
@@ -171,7 +175,7 @@ export async function cachedAttachments(
     try {
       const rt: RuntimeConf = {
         containerID: att.containerID,
-        netNS: att.netNS,
+        netNS: att.netNS === "" ? (netns ?? "") : att.netNS,
         ifName: att.ifName,
       };
       if (att.cniArgs !== undefined) rt.args = att.cniArgs;

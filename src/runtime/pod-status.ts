@@ -40,7 +40,7 @@ function cachedResult(ctx: CacheCallContext, a: CachedAttachment): Promise<Resul
 
 /** The pod's status from its records, in attach order. @throws PodNotFoundError */
 export async function podStatusFromCache(ctx: CacheCallContext, podID: string): Promise<PodStatus> {
-  const { usable, unusable } = await cachedAttachments(ctx.cni, podID, ctx.set);
+  const { usable, unusable } = await cachedAttachments(ctx.cni, podID, ctx.set, ctx.netns);
   if (usable.length === 0 && unusable.length === 0) throw new PodNotFoundError(podID);
   const problems: NetworkFailure[] = [...unusable];
   const outcomes: AttachmentOutcome[] = [];

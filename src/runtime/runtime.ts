@@ -38,6 +38,8 @@ export interface RuntimeOptions extends LoadOptions {
 }
 
 const podID = (ref: PodRef): string => (typeof ref === "string" ? ref : ref.id);
+const podNetns = (ref: PodRef): string | undefined =>
+  typeof ref === "string" ? undefined : ref.netns;
 
 /** The pod-level runtime. Build it with {@link loadNetworks}. */
 export class CNIRuntime {
@@ -101,8 +103,9 @@ export class CNIRuntime {
     this.current = set;
   }
 
-  private context(set: NetworkSet, options: PodCallOptions): CacheCallContext {
+  private context(set: NetworkSet, options: PodCallOptions, pod?: PodRef): CacheCallContext {
     return {
+      netns: pod === undefined ? undefined : podNetns(pod),
       cni: this.cni,
       set,
       timeout: options.timeout ?? this.options.timeout ?? 0,
@@ -151,7 +154,7 @@ export class CNIRuntime {
     const id = podID(pod);
     return this.traced("teardown", id, options, (o) =>
       withLock(this.locks.pod(id, o.signal), () =>
-        teardownFromCache(this.context(this.current, o), id),
+        teardownFromCache(this.context(this.current, o, pod), id),
       ),
     );
   }
@@ -166,7 +169,7 @@ export class CNIRuntime {
     const id = podID(pod);
     return this.traced("check", id, options, (o) =>
       withLock(this.locks.pod(id, o.signal), () =>
-        checkFromCache(this.context(this.current, o), id),
+        checkFromCache(this.context(this.current, o, pod), id),
       ),
     );
   }
@@ -180,7 +183,7 @@ export class CNIRuntime {
   async podStatus(pod: PodRef, options: PodCallOptions = {}): Promise<PodStatus> {
     const id = podID(pod);
     return withLock(this.locks.pod(id, options.signal), () =>
-      podStatusFromCache(this.context(this.current, options), id),
+      podStatusFromCache(this.context(this.current, options, pod), id),
     );
   }
 

@@ -61,8 +61,12 @@ export interface Pod {
   args?: PodArgs;
 }
 
-/** A pod, or just its ID, for the calls that work from the cache. */
-export type PodRef = string | { readonly id: string };
+/**
+ * A pod, or just its ID, for the calls that work from the cache. `netns` is used only for a
+ * record that holds none (records of Go libcni before 1.2 do not keep the netns): a cached
+ * netns is always the one used, as it is the one the attachment was made in.
+ */
+export type PodRef = string | { readonly id: string; readonly netns?: string | undefined };
 
 /** Options of one pod-level call. */
 export interface PodCallOptions {

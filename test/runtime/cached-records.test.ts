@@ -4,7 +4,7 @@
  * `.conf` alone), a configuration of neither kind (reported, never dropped); CHECK of an
  * attachment whose configuration has none (below 0.4.0, or disableCheck) skipped and said so.
  */
-import { readdir, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { networkPluginConfFromBytes } from "../../src/index.js";
@@ -149,6 +149,20 @@ describe("cached records of every kind", () => {
       ]),
     );
     expect(fake.seq()).toEqual(["CHECK a:eth0"]);
+  });
+
+  it("gives a record without a netns (Go libcni before 1.2) the caller's; a cached netns wins", async () => {
+    const rt = await load();
+    await rt.setupPod(pod);
+    const record = join(d.cacheDir, "results", "a-pod1-eth0");
+    const { netns: _dropped, ...withoutNetns } = JSON.parse(await readFile(record, "utf8"));
+    await writeFile(record, JSON.stringify(withoutNetns));
+    await attachSingle(rt);
+    await rt.teardownPod({ id: "pod1", netns: "/run/netns/other" });
+    expect(fake.calls.map((c) => `${c.network} ${c.netns}`)).toEqual([
+      "solo /run/netns/pod1",
+      "a /run/netns/other",
+    ]);
   });
 
   describe("podStatus", () => {
