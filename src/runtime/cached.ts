@@ -23,6 +23,7 @@ import {
   type PluginConfig,
   type RuntimeConf,
 } from "../index.js";
+import { restoreCapabilityStructs } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
 
 /**
@@ -179,7 +180,9 @@ export async function cachedAttachments(
         ifName: att.ifName,
       };
       if (att.cniArgs !== undefined) rt.args = att.cniArgs;
-      if (att.capabilityArgs !== undefined) rt.capabilityArgs = att.capabilityArgs;
+      if (att.capabilityArgs !== undefined) {
+        rt.capabilityArgs = restoreCapabilityStructs(att.capabilityArgs);
+      }
       usable.push({ network: att.network, ifName: att.ifName, config: configOf(att, set), rt });
     } catch (error) {
       unusable.push({ network: att.network, ifName: att.ifName, error });

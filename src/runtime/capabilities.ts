@@ -202,3 +202,70 @@ export function mergeCapabilityArgs(
   if (base === undefined) return override;
   return { ...base, ...override, extra: { ...base.extra, ...override.extra } };
 }
+
+/**
+ * The Go structs whose field order a capability's bytes keep, each as declared: go-cni's (no
+ * JSON tags) and ocicni's (its tags). ocicni's bandwidth is a Go map, so it is not here.
+ */
+const structFields: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  portMappings: [
+    ["HostPort", "ContainerPort", "Protocol", "HostIP"],
+    ["hostPort", "containerPort", "protocol", "hostIP"],
+  ],
+  bandwidth: [["IngressRate", "IngressBurst", "EgressRate", "EgressBurst"]],
+  ipRanges: [
+    ["Subnet", "RangeStart", "RangeEnd", "Gateway"],
+    ["subnet", "rangeStart", "rangeEnd", "gateway"],
+  ],
+  dns: [
+    ["Servers", "Searches", "Options"],
+    ["servers", "searches", "options"],
+  ],
+};
+
+/** `value` as the struct whose fields hold every one of its keys, in declaration order. */
+function asStruct(value: unknown, candidates: readonly (readonly string[])[]): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  const fields = candidates.find((f) => keys.length > 0 && keys.every((k) => f.includes(k)));
+  if (fields === undefined) return value;
+  const record = value as Record<string, unknown>;
+  return goStruct(
+    Object.fromEntries(fields.filter((f) => Object.hasOwn(record, f)).map((f) => [f, record[f]])),
+  );
+}
+
+/**
+ * Capability args read back from a cache record, with the structs they were sent as: the
+ * record keeps go-cni's (or ocicni's) struct bytes, but decoding makes them maps, which encode
+ * with sorted keys. Re-typed, a DEL or CHECK from the cache sends the bytes the ADD sent, as
+ * go-cni sends its structs again on Remove and Check. Values of any other shape stay as read.
+ */
+export function restoreCapabilityStructs(
+  args: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  if (args === undefined) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    const candidates = structFields[name];
+    let restored = value;
+    if (candidates !== undefined) {
+      if (name === "portMappings" && Array.isArray(value)) {
+        restored = value.map((v) => asStruct(v, candidates));
+      } else if (name === "ipRanges" && Array.isArray(value)) {
+        restored = value.map((set) =>
+          Array.isArray(set) ? set.map((r) => asStruct(r, candidates)) : set,
+        );
+      } else {
+        restored = asStruct(value, candidates);
+      }
+    }
+    Object.defineProperty(out, name, {
+      value: restored,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}

@@ -138,5 +138,33 @@ describe("capability args", () => {
       const calls = await readCommandLog(log);
       expect(calls.map((c) => c.command)).toEqual(["ADD", "DEL"]);
     });
+
+    for (const style of ["go-cni", "ocicni"] as const) {
+      it(`DEL and CHECK from the cache send the capability bytes the ADD sent (${style})`, async () => {
+        await writeNetwork(d.confDir, "10-a.conflist", "a", [
+          { type: "portmap", capabilities: { portMappings: true } },
+          { type: "bandwidth", capabilities: { bandwidth: true, dns: true, ipRanges: true } },
+        ]);
+        const fake = new FakePlugins();
+        const rt = await loadNetworks({
+          confDir: d.confDir,
+          cacheDir: d.cacheDir,
+          exec: fake.exec,
+          capabilityStyle: style,
+        });
+        await rt.setupPod({ id: "p1", netns: "/run/netns/p1", capabilities: caps });
+        await rt.checkPod("p1");
+        await rt.teardownPod("p1");
+        const runtimeConfig = (stdin: string) => /"runtimeConfig":(\{.*\}),"type"/.exec(stdin)?.[1];
+        const sent = (command: string) =>
+          fake.calls
+            .filter((c) => c.command === command)
+            .map((c) => [c.type, runtimeConfig(c.stdin)]);
+        const added = sent("ADD");
+        expect(added.map(([, rc]) => rc)).not.toContain(undefined);
+        expect(sent("CHECK")).toEqual(added);
+        expect(sent("DEL")).toEqual([...added].reverse());
+      });
+    }
   });
 });

@@ -1,0 +1,148 @@
+/**
+ * containerd/go-cni as the pod layer's reference: test/conformance/go/gocnidriver built against
+ * Debian's go-cni 1.1.7 and libcni 1.1.2 (GOPATH mode), run in a private mount namespace with a
+ * temp dir bound over /var/lib (go-cni has no option for its result cache dir, so it writes
+ * /var/lib/cni/results: never the machine's own). Plugins are recording wrappers: each call's
+ * stdin and CNI_* environment is logged, then the real plugin runs in the world's host
+ * namespace on that stdin.
+ */
+import { execFile, spawn } from "node:child_process";
+import { access, chmod, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { netnsPath } from "../../e2e/harness/netns.js";
+import { pluginSourceDir } from "../../e2e/harness/prereq.js";
+import type { E2EWorld } from "../../e2e/harness/world.js";
+import { cleanEnv, goPath } from "./go-runner.js";
+import { repoRoot } from "./sandbox.js";
+
+const execFileP = promisify(execFile);
+const buildDir = join(repoRoot, "test/conformance/.build");
+/** The built go-cni driver. */
+export const goCNIDriverPath = join(buildDir, "gocnidriver");
+
+/** Builds the driver; fails (never skips) when go-cni's sources are missing. */
+export async function buildGoCNIDriver(): Promise<void> {
+  await access(join(goPath, "src/github.com/containerd/go-cni/cni.go")).catch(() => {
+    throw new Error(
+      `go-cni sources not found under ${goPath} (apt-get install golang-github-containerd-go-cni-dev)`,
+    );
+  });
+  await mkdir(buildDir, { recursive: true });
+  await execFileP("go", ["build", "-o", goCNIDriverPath, "./test/conformance/go/gocnidriver"], {
+    cwd: repoRoot,
+    env: cleanEnv({
+      GO111MODULE: "off",
+      GOPATH: goPath,
+      GOCACHE: join(buildDir, "gocache"),
+      GOFLAGS: "",
+    }),
+  });
+}
+
+/** One plugin call as a recording wrapper logged it. */
+export interface Invocation {
+  plugin: string;
+  command: string;
+  /** `CNI_*` variables, sorted, `K=V` each. */
+  env: string[];
+  stdin: string;
+}
+
+const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/** Writes recording wrappers for `plugins` into `binDir`, logging into `logDir`. */
+export async function recordingPlugins(
+  world: E2EWorld,
+  binDir: string,
+  logDir: string,
+  plugins: readonly string[],
+): Promise<void> {
+  await mkdir(binDir, { recursive: true });
+  for (const plugin of plugins) {
+    const script = [
+      "#!/bin/sh",
+      "# Records the call (the runtimes call plugins one at a time), then runs the real plugin",
+      "# in the world's host namespace on the recorded stdin.",
+      "set -u",
+      `log=${quote(logDir)}`,
+      'mkdir -p "$log"',
+      `n=$(find "$log" -name '*.stdin' | wc -l)`,
+      `base="$log/$(printf '%04d' "$n")-${plugin}-\${CNI_COMMAND:-NONE}"`,
+      'cat >"$base.stdin"',
+      "env -0 | grep -z '^CNI_' | sort -z >\"$base.env\"",
+      `exec nsenter --net=${quote(netnsPath(world.hostNs))} ${quote(join(pluginSourceDir, plugin))} <"$base.stdin"`,
+      "",
+    ].join("\n");
+    const path = join(binDir, plugin);
+    await writeFile(path, script);
+    await chmod(path, 0o755);
+  }
+}
+
+/** The calls logged in `logDir`, in order; the log is emptied. */
+export async function takeInvocations(logDir: string): Promise<Invocation[]> {
+  const names = (await readdir(logDir).catch(() => [] as string[]))
+    .filter((n) => n.endsWith(".stdin"))
+    .sort();
+  const out: Invocation[] = [];
+  for (const n of names) {
+    const base = join(logDir, n.slice(0, -".stdin".length));
+    const [, plugin = "", command = ""] = /^\d{4}-(.+)-([A-Z]+)$/.exec(n.slice(0, -6)) ?? [];
+    const env = (await readFile(`${base}.env`, "utf8")).split("\0").filter((l) => l !== "");
+    out.push({ plugin, command, env, stdin: await readFile(`${base}.stdin`, "utf8") });
+  }
+  await rm(logDir, { recursive: true, force: true });
+  return out;
+}
+
+/** What the go-cni driver is given. */
+export interface GoCNIPod {
+  pluginDirs: string[];
+  confDir: string;
+  prefix: string;
+  loopback: boolean;
+  id: string;
+  netns: string;
+  portMappings?: object[];
+  bandwidth?: object;
+  args?: Record<string, string>;
+  ops: ("setupSerially" | "check" | "remove")[];
+}
+
+/** Runs the driver with /var/lib bound to `varLib`; each op's error text, if any. */
+export async function runGoCNI(
+  pod: GoCNIPod,
+  varLib: string,
+): Promise<{ op: string; error?: string }[]> {
+  await mkdir(varLib, { recursive: true });
+  const args = [
+    "--mount",
+    "--propagation",
+    "private",
+    "sh",
+    "-c",
+    'mount --bind "$0" /var/lib && exec "$1"',
+    varLib,
+    goCNIDriverPath,
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn("unshare", args, { env: cleanEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => err.push(b));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) {
+        reject(new Error(`gocnidriver exited ${code}: ${Buffer.concat(err).toString()}`));
+        return;
+      }
+      resolve(
+        (JSON.parse(Buffer.concat(out).toString()) as { ops: { op: string; error?: string }[] })
+          .ops,
+      );
+    });
+    child.stdin.end(JSON.stringify(pod));
+  });
+}
