@@ -203,69 +203,44 @@ export function mergeCapabilityArgs(
   return { ...base, ...override, extra: { ...base.extra, ...override.extra } };
 }
 
-/**
- * The Go structs whose field order a capability's bytes keep, each as declared: go-cni's (no
- * JSON tags) and ocicni's (its tags). ocicni's bandwidth is a Go map, so it is not here.
- */
-const structFields: Readonly<Record<string, readonly (readonly string[])[]>> = {
-  portMappings: [
-    ["HostPort", "ContainerPort", "Protocol", "HostIP"],
-    ["hostPort", "containerPort", "protocol", "hostIP"],
-  ],
-  bandwidth: [["IngressRate", "IngressBurst", "EgressRate", "EgressBurst"]],
-  ipRanges: [
-    ["Subnet", "RangeStart", "RangeEnd", "Gateway"],
-    ["subnet", "rangeStart", "rangeEnd", "gateway"],
-  ],
-  dns: [
-    ["Servers", "Searches", "Options"],
-    ["servers", "searches", "options"],
-  ],
-};
+const utf8 = new TextEncoder();
 
-/** `value` as the struct whose fields hold every one of its keys, in declaration order. */
-function asStruct(value: unknown, candidates: readonly (readonly string[])[]): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const keys = Object.keys(value);
-  const fields = candidates.find((f) => keys.length > 0 && keys.every((k) => f.includes(k)));
-  if (fields === undefined) return value;
-  const record = value as Record<string, unknown>;
-  return goStruct(
-    Object.fromEntries(fields.filter((f) => Object.hasOwn(record, f)).map((f) => [f, record[f]])),
-  );
+function sortedByBytes(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) {
+    if (Buffer.compare(utf8.encode(keys[i - 1]), utf8.encode(keys[i])) > 0) return false;
+  }
+  return true;
 }
 
 /**
- * Capability args read back from a cache record, with the structs they were sent as: the
- * record keeps go-cni's (or ocicni's) struct bytes, but decoding makes them maps, which encode
- * with sorted keys. Re-typed, a DEL or CHECK from the cache sends the bytes the ADD sent, as
- * go-cni sends its structs again on Remove and Check. Values of any other shape stay as read.
+ * A value read back from a record, its objects' keys kept in the order the record has them.
+ * An object whose keys are not sorted was written from a Go struct (go-cni's `PortMapping`,
+ * ocicni's tagged structs): it is marked as one, so that it is written again in that order.
+ * Sorted keys were a Go map's (or a struct's already in order): the encoder sorts them anyway.
  */
-export function restoreCapabilityStructs(
-  args: Record<string, unknown> | undefined,
-): Record<string, unknown> | undefined {
-  if (args === undefined) return undefined;
+function inRecordedOrder(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(inRecordedOrder);
+  if (typeof value !== "object" || value === null) return value;
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(args)) {
-    const candidates = structFields[name];
-    let restored = value;
-    if (candidates !== undefined) {
-      if (name === "portMappings" && Array.isArray(value)) {
-        restored = value.map((v) => asStruct(v, candidates));
-      } else if (name === "ipRanges" && Array.isArray(value)) {
-        restored = value.map((set) =>
-          Array.isArray(set) ? set.map((r) => asStruct(r, candidates)) : set,
-        );
-      } else {
-        restored = asStruct(value, candidates);
-      }
-    }
-    Object.defineProperty(out, name, {
-      value: restored,
+  for (const [k, v] of Object.entries(value)) {
+    Object.defineProperty(out, k, {
+      value: inRecordedOrder(v),
       enumerable: true,
       writable: true,
       configurable: true,
     });
   }
-  return out;
+  return sortedByBytes(Object.keys(out)) ? out : goStruct(out);
+}
+
+/**
+ * Capability args read back from a cache record (or a setup intent), ready to be sent again:
+ * a DEL or CHECK from the cache sends the bytes the ADD sent, as go-cni sends its structs again
+ * on Remove and Check, and as a Go runtime's maps come back sorted.
+ */
+export function restoreCapabilityStructs(
+  args: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  if (args === undefined) return undefined;
+  return inRecordedOrder(args) as Record<string, unknown>;
 }
