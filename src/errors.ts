@@ -903,6 +903,22 @@ export class CorruptCacheRecordError extends LibcniError {
   }
 }
 
+/**
+ * A cache record could not be removed after its attachment's DEL succeeded (a read-only or
+ * failing cache dir): the attachment is down but still listed. `libcni/runtime` reports it
+ * rather than the attachment as removed, and the next teardown or GC tries again. (`CNIConfig`
+ * keeps upstream's semantics and ignores the failed removal.)
+ */
+export class CacheRecordRemoveError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_CACHE_RECORD_REMOVE";
+  /** The record's path. */
+  readonly path: string;
+  constructor(path: string, cause: unknown) {
+    super(`cache record ${path} could not be removed: ${messageOf(cause)}`, { cause });
+    this.path = path;
+  }
+}
+
 /** `read cached network "<n>" config has wrong kind: <kind>` (upstream's text). */
 export class CachedConfigKindError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_CACHED_CONFIG_WRONG_KIND";

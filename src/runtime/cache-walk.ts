@@ -3,18 +3,25 @@
  * call under the runtime's per-network deadline, every attachment tried and the failures kept
  * (the attachments whose records cannot be used are failures from the start).
  */
+
+import { unlink } from "node:fs/promises";
+import { cacheFilePath } from "../api/cache.js";
 import type { NetworkFailure } from "../errors.js";
-import { CheckNotSupportedError } from "../errors.js";
+import { CacheRecordRemoveError, CheckNotSupportedError, WrappedError } from "../errors.js";
 import type { CNIConfig } from "../index.js";
+import { errnoCode } from "../internal/errno.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import { greaterThanOrEqualTo } from "../version/index.js";
 import {
   type CachedAttachment,
   type CachedConfig,
+  cacheDirOf,
   cachedAttachments,
   cachedConfigVersion,
+  type PodAttachments,
 } from "./cached.js";
 import { withDeadline } from "./deadline.js";
+import { removeIntent } from "./intent.js";
 import type { NetworkSet } from "./load.js";
 
 /** What teardown and check need from the runtime. */
@@ -86,21 +93,89 @@ export async function runCached(
   return undefined;
 }
 
+/** The record of a DELed attachment must be gone: upstream ignores a failed removal. */
+async function recordGone(ctx: CacheCallContext, a: CachedAttachment): Promise<void> {
+  const path = cacheFilePath(cacheDirOf(ctx.cni), a.network, a.rt.containerID, a.ifName);
+  try {
+    await unlink(path);
+  } catch (error) {
+    if (errnoCode(error) !== "ENOENT") throw new CacheRecordRemoveError(path, error);
+  }
+}
+
 /**
- * Runs `verb` on each usable cached attachment of the pod with its cached configuration, under
- * the deadline: CHECK in attach order, DEL in reverse attach order (the spec's order for
- * teardown). Undefined when the cache holds nothing for the pod.
+ * DELs everything of a pod: first the attachments of an interrupted setup that have no record
+ * (in reverse planned order), then the recorded ones in reverse attach order, each with what
+ * it was started with; a record still there after its DEL is a failure (the next teardown or
+ * GC retries it). The setup intent goes once every interrupted attachment is DELeted.
+ */
+export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Promise<WalkOutcome> {
+  const failures: NetworkFailure[] = [...pod.unusable];
+  const done: CheckedAttachment[] = [];
+  let interruptedLeft = false;
+  for (const a of [...pod.interrupted].reverse()) {
+    try {
+      await runCached(ctx, a, "DEL");
+      done.push({ network: a.network, ifName: a.ifName });
+    } catch (error) {
+      interruptedLeft = true;
+      failures.push({ network: a.network, ifName: a.ifName, error });
+    }
+  }
+  for (const a of [...pod.usable].reverse()) {
+    try {
+      await runCached(ctx, a, "DEL");
+      await recordGone(ctx, a);
+      done.push({ network: a.network, ifName: a.ifName });
+    } catch (error) {
+      failures.push({ network: a.network, ifName: a.ifName, error });
+    }
+  }
+  const intentUnusable = pod.unusable.some((u) => u.network === "" && u.ifName === "");
+  if (pod.intent && !interruptedLeft && !intentUnusable) {
+    const podID = pod.usable[0]?.rt.containerID ?? pod.interrupted[0]?.rt.containerID;
+    if (podID !== undefined) {
+      try {
+        await removeIntent(cacheDirOf(ctx.cni), podID);
+      } catch (error) {
+        failures.push({
+          network: "",
+          ifName: "",
+          error: new WrappedError("remove setup intent", error),
+        });
+      }
+    }
+  }
+  return { done, failures };
+}
+
+/** True when the cache holds nothing at all for the pod. */
+export function nothingCached(pod: PodAttachments): boolean {
+  return (
+    pod.usable.length === 0 &&
+    pod.unusable.length === 0 &&
+    pod.interrupted.length === 0 &&
+    !pod.intent
+  );
+}
+
+/**
+ * Runs `verb` on the pod's attachments with their cached configuration, under the deadline:
+ * CHECK on each recorded one in attach order; DEL on everything (see {@link deleteAll}).
+ * Undefined when the cache holds nothing for the pod.
  */
 export async function walkCachedAttachments(
   ctx: CacheCallContext,
   podID: string,
   verb: "CHECK" | "DEL",
 ): Promise<WalkOutcome | undefined> {
-  const { usable, unusable } = await cachedAttachments(ctx.cni, podID, ctx.set, ctx.netns);
-  if (usable.length === 0 && unusable.length === 0) return undefined;
-  const failures: NetworkFailure[] = [...unusable];
+  const pod = await cachedAttachments(ctx.cni, podID, ctx.set, ctx.netns);
+  if (nothingCached(pod)) return undefined;
+  if (verb === "DEL") return deleteAll(ctx, pod);
+  if (pod.usable.length === 0 && pod.unusable.length === 0) return undefined;
+  const failures: NetworkFailure[] = [...pod.unusable];
   const done: CheckedAttachment[] = [];
-  for (const a of verb === "DEL" ? usable.reverse() : usable) {
+  for (const a of pod.usable) {
     try {
       const skipped = await runCached(ctx, a, verb);
       done.push({ network: a.network, ifName: a.ifName, ...(skipped && { skipped }) });

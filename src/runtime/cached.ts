@@ -24,6 +24,7 @@ import {
   type RuntimeConf,
 } from "../index.js";
 import { restoreCapabilityStructs } from "./capabilities.js";
+import { readIntent } from "./intent.js";
 import type { NetworkSet } from "./load.js";
 
 /**
@@ -152,41 +153,82 @@ export function cacheDirOf(cni: CNIConfig): string {
   return cni.cacheDir === "" ? CacheDir : cni.cacheDir;
 }
 
+function toCached(
+  att: NetworkAttachment,
+  set: NetworkSet | undefined,
+  netns: string | undefined,
+): CachedAttachment {
+  const rt: RuntimeConf = {
+    containerID: att.containerID,
+    netNS: att.netNS === "" ? (netns ?? "") : att.netNS,
+    ifName: att.ifName,
+  };
+  if (att.cniArgs !== undefined) rt.args = att.cniArgs;
+  if (att.capabilityArgs !== undefined) {
+    rt.capabilityArgs = restoreCapabilityStructs(att.capabilityArgs);
+  }
+  return { network: att.network, ifName: att.ifName, config: configOf(att, set), rt };
+}
+
+/** A pod's attachments as the cache and its setup intent hold them. */
+export interface PodAttachments {
+  /** The recorded attachments, in attach order. */
+  usable: CachedAttachment[];
+  /** Records (or an intent) that cannot be used. */
+  unusable: UnusableAttachment[];
+  /**
+   * The attachments of an interrupted setup that have no record (their chain was running when
+   * the runtime died, or its rollback failed), in planned order.
+   */
+  interrupted: CachedAttachment[];
+  /** The pod has a setup intent (it is removed once every interrupted attachment is DELeted). */
+  intent: boolean;
+}
+
 /**
- * The pod's cached attachments in attach order, and those that cannot be used. A record
- * without a netns (written by Go libcni before 1.2) gets `netns` when the caller knows it.
+ * The pod's attachments: its records in attach order, those that cannot be used, and the
+ * attachments of an interrupted setup that have no record. A record without a netns (written
+ * by Go libcni before 1.2) gets `netns` when the caller knows it.
  */
 export async function cachedAttachments(
   cni: CNIConfig,
   podID: string,
   set: NetworkSet | undefined,
   netns?: string,
-): Promise<{ usable: CachedAttachment[]; unusable: UnusableAttachment[] }> {
-  const found = await cni.getCachedAttachments(podID);
+): Promise<PodAttachments> {
   const cacheDir = cacheDirOf(cni);
+  const [found, intent] = await Promise.all([
+    cni.getCachedAttachments(podID),
+    readIntent(cacheDir, podID),
+  ]);
   const timed = await Promise.all(
     found.map(async (att) => ({ att, t: await mtimeOf(cacheDir, att) })),
   );
   timed.sort((x, y) =>
     x.t !== y.t ? (x.t < y.t ? -1 : 1) : compareIfNames(x.att.ifName, y.att.ifName),
   );
-  const usable: CachedAttachment[] = [];
-  const unusable: UnusableAttachment[] = [];
+  const out: PodAttachments = { usable: [], unusable: [], interrupted: [], intent: false };
   for (const { att } of timed) {
     try {
-      const rt: RuntimeConf = {
-        containerID: att.containerID,
-        netNS: att.netNS === "" ? (netns ?? "") : att.netNS,
-        ifName: att.ifName,
-      };
-      if (att.cniArgs !== undefined) rt.args = att.cniArgs;
-      if (att.capabilityArgs !== undefined) {
-        rt.capabilityArgs = restoreCapabilityStructs(att.capabilityArgs);
-      }
-      usable.push({ network: att.network, ifName: att.ifName, config: configOf(att, set), rt });
+      out.usable.push(toCached(att, set, netns));
     } catch (error) {
-      unusable.push({ network: att.network, ifName: att.ifName, error });
+      out.unusable.push({ network: att.network, ifName: att.ifName, error });
     }
   }
-  return { usable, unusable };
+  if (intent.kind === "unusable") {
+    out.intent = true;
+    out.unusable.push({ network: "", ifName: "", error: intent.error });
+  } else if (intent.kind === "attachments") {
+    out.intent = true;
+    const recorded = new Set(found.map((a) => `${a.network}\0${a.ifName}`));
+    for (const att of intent.attachments) {
+      if (recorded.has(`${att.network}\0${att.ifName}`)) continue;
+      try {
+        out.interrupted.push(toCached(att, set, netns));
+      } catch (error) {
+        out.unusable.push({ network: att.network, ifName: att.ifName, error });
+      }
+    }
+  }
+  return out;
 }

@@ -12,9 +12,10 @@
 
 import { type NetworkFailure, RuntimeGCError } from "../errors.js";
 import type { GCAttachment } from "../types/index.js";
-import { type CacheCallContext, type RemovedAttachment, runCached } from "./cache-walk.js";
-import { cachedAttachments } from "./cached.js";
+import { type CacheCallContext, deleteAll, type RemovedAttachment } from "./cache-walk.js";
+import { cacheDirOf, cachedAttachments } from "./cached.js";
 import { withDeadline } from "./deadline.js";
+import { podsWithIntents } from "./intent.js";
 
 /** What a GC removed. */
 export interface GCReport {
@@ -27,23 +28,20 @@ export async function collectGarbage(
   ctx: CacheCallContext,
   validPodIDs: ReadonlySet<string>,
 ): Promise<GCReport> {
-  const all = await ctx.cni.getCachedAttachments("");
+  const [all, interrupted] = await Promise.all([
+    ctx.cni.getCachedAttachments(""),
+    podsWithIntents(cacheDirOf(ctx.cni)),
+  ]);
   const failures: NetworkFailure[] = [];
   const removed: GCReport["removed"] = [];
-  const stalePods = [...new Set(all.map((a) => a.containerID))].filter(
+  // Pods with records, and pods whose setup was interrupted before any record was written.
+  const stalePods = [...new Set([...all.map((a) => a.containerID), ...interrupted])].filter(
     (id) => !validPodIDs.has(id),
   );
   for (const podID of stalePods) {
-    const { usable, unusable } = await cachedAttachments(ctx.cni, podID, ctx.set);
-    failures.push(...unusable);
-    for (const a of usable.reverse()) {
-      try {
-        await runCached(ctx, a, "DEL");
-        removed.push({ podID, network: a.network, ifName: a.ifName });
-      } catch (error) {
-        failures.push({ network: a.network, ifName: a.ifName, error });
-      }
-    }
+    const outcome = await deleteAll(ctx, await cachedAttachments(ctx.cni, podID, ctx.set));
+    failures.push(...outcome.failures);
+    removed.push(...outcome.done.map((a) => ({ podID, network: a.network, ifName: a.ifName })));
   }
   const valid = new Map<string, GCAttachment[]>();
   for (const a of all) {

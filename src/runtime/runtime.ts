@@ -9,6 +9,7 @@
 import { CNIConfig } from "../index.js";
 import { type PodOperation, podTraced, tracePod } from "../internal/diagnostics.js";
 import type { CheckedAttachment } from "./cache-walk.js";
+import { cacheDirOf } from "./cached.js";
 import type { CapabilityStyle } from "./capabilities.js";
 import { checkFromCache } from "./check.js";
 import { collectGarbage, type GCReport } from "./gc.js";
@@ -139,7 +140,12 @@ export class CNIRuntime {
     await checkPluginsInstalled(pod.id, plan, (type) =>
       findPlugin(type, binDirs, this.options.exec),
     );
-    const ctx = { ...this.context(set, options), parallel: options.parallel ?? false };
+    const ctx = {
+      ...this.context(set, options),
+      parallel: options.parallel ?? false,
+      cacheDir: cacheDirOf(this.cni),
+      durable: this.options.durableCache ?? true,
+    };
     return withLock(this.locks.pod(pod.id, options.signal), () =>
       setupAttachments(ctx, pod.id, plan),
     );

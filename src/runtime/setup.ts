@@ -24,10 +24,12 @@ import {
   PluginLookupError,
   type PodAttachmentRef,
   PodSetupError,
+  WrappedError,
 } from "../errors.js";
 import type { CNIConfig, Result } from "../index.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import { withDeadline } from "./deadline.js";
+import { removeIntent, writeIntent } from "./intent.js";
 import type { PlannedAttachment } from "./plan.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
 
@@ -39,6 +41,10 @@ export interface SetupContext {
   /** Passed to every plugin of the call (`TRACEPARENT`, ...). */
   readonly traceContext: TraceContext | undefined;
   readonly parallel: boolean;
+  /** Where the setup intent is kept (the CNIConfig's cache dir). */
+  readonly cacheDir: string;
+  /** fsync the intent (the runtime's `durableCache`). */
+  readonly durable: boolean;
 }
 
 function add(ctx: SetupContext, a: PlannedAttachment): Promise<Result | undefined> {
@@ -128,12 +134,35 @@ const failureOf = (a: PlannedAttachment, error: unknown): NetworkFailure => ({
   error,
 });
 
+/**
+ * Removes the pod's intent once nothing depends on it. A removal that fails leaves an intent
+ * whose attachments all have records or were undone: a later teardown DELs them once more,
+ * which the spec allows, so the setup's outcome stands.
+ */
+async function clearIntent(ctx: SetupContext, podID: string): Promise<void> {
+  await removeIntent(ctx.cacheDir, podID).catch(() => undefined);
+}
+
 /** Attaches the pod to every planned network, or to none. */
 export async function setupAttachments(
   ctx: SetupContext,
   podID: string,
   plan: readonly PlannedAttachment[],
 ): Promise<PodSetupResult> {
+  // What is about to be attached, on disk before the first plugin runs (see intent.ts).
+  try {
+    await writeIntent(ctx.cacheDir, podID, plan, ctx.durable);
+  } catch (error) {
+    const first = plan[0];
+    if (first === undefined) throw error;
+    throw new PodSetupError(
+      podID,
+      failureOf(first, new WrappedError("record the setup intent", error)),
+      [],
+      [],
+      [],
+    );
+  }
   const results: AttachmentOutcome[] = [];
   const failures: NetworkFailure[] = [];
   const started: PlannedAttachment[] = [];
@@ -164,7 +193,11 @@ export async function setupAttachments(
   }
   if (failures.length > 0) {
     const undo = await rollback(ctx, started);
+    // A failed rollback DEL keeps the intent: the next teardown or GC DELs it again.
+    if (undo.failures.length === 0) await clearIntent(ctx, podID);
     throw new PodSetupError(podID, failures[0], failures.slice(1), undo.failures, undo.done);
   }
+  // Every attachment has its record now.
+  await clearIntent(ctx, podID);
   return summarize(podID, results);
 }

@@ -1,0 +1,144 @@
+/**
+ * Crash-safe setup: what a setup is about to attach is on disk before its first plugin runs,
+ * where Go does not look; teardown and GC DEL every attachment of an interrupted setup that has
+ * no record, with what it was started with. (The SIGKILL trials on real plugins are in
+ * test/e2e/crash-recovery.test.ts.)
+ */
+import { access, readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CNIRuntime, loadNetworks, PodSetupError, planPod } from "../../src/runtime/index.js";
+import { intentsDir, writeIntent } from "../../src/runtime/intent.js";
+import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+
+const pod = { id: "pod1", netns: "/run/netns/pod1", args: { K8S_POD_NAME: "web" } };
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+describe("setup intents", () => {
+  let d: Dirs;
+  let fake: FakePlugins;
+  let rt: CNIRuntime;
+  beforeEach(async () => {
+    d = await dirs();
+    fake = new FakePlugins();
+    await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge", "portmap"]);
+    await writeNetwork(d.confDir, "20-b.conflist", "b", ["macvlan"]);
+    rt = await loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
+  });
+  afterEach(() => d.cleanup());
+
+  const intentFile = () => join(intentsDir(d.cacheDir), "pod1");
+  const records = async () => (await readdir(join(d.cacheDir, "results")).catch(() => [])).sort();
+
+  it("is on disk before the first plugin runs, names every planned attachment, and goes after", async () => {
+    let seen: unknown;
+    fake.gate = async (call) => {
+      if (seen === undefined && call.command === "ADD") {
+        seen = JSON.parse(await readFile(intentFile(), "utf8"));
+      }
+    };
+    await rt.setupPod({
+      ...pod,
+      capabilities: { portMappings: [{ hostPort: 80, containerPort: 80 }] },
+    });
+    expect(seen).toMatchObject({
+      kind: "libcniSetupIntentV1",
+      containerId: "pod1",
+      attachments: [
+        {
+          networkName: "a",
+          ifName: "eth0",
+          netns: "/run/netns/pod1",
+          cniArgs: [["K8S_POD_NAME", "web"]],
+        },
+        { networkName: "b", ifName: "net1", netns: "/run/netns/pod1" },
+      ],
+    });
+    const [first] = (seen as { attachments: { config: string; capabilityArgs: unknown }[] })
+      .attachments;
+    expect(JSON.parse(Buffer.from(first?.config ?? "", "base64").toString())).toMatchObject({
+      name: "a",
+    });
+    expect(first?.capabilityArgs).toEqual({
+      portMappings: [{ HostPort: 80, ContainerPort: 80, Protocol: "", HostIP: "" }],
+    });
+    expect(await exists(intentFile())).toBe(false);
+    // Go's results/ holds Go's records only.
+    expect(await records()).toEqual(["a-pod1-eth0", "b-pod1-net1"]);
+  });
+
+  it("teardown DELs a network whose setup was interrupted (no record) with what it was started with", async () => {
+    // As a process killed while network b's plugins ran: a is recorded, b only in the intent.
+    await rt.setupPod({ ...pod, networks: ["a"] });
+    await writeIntent(d.cacheDir, "pod1", planPod(rt.networkSet, pod, undefined), true);
+    fake.calls.length = 0;
+    const removed = await rt.teardownPod("pod1");
+    expect(removed).toEqual([
+      { network: "b", ifName: "net1" },
+      { network: "a", ifName: "eth0" },
+    ]);
+    expect(
+      fake.calls.map((c) => `${c.command} ${c.network}/${c.type}:${c.ifName} ${c.netns} ${c.args}`),
+    ).toEqual([
+      "DEL b/macvlan:net1 /run/netns/pod1 K8S_POD_NAME=web",
+      "DEL a/portmap:eth0 /run/netns/pod1 K8S_POD_NAME=web",
+      "DEL a/bridge:eth0 /run/netns/pod1 K8S_POD_NAME=web",
+    ]);
+    expect(await exists(intentFile())).toBe(false);
+    expect(await records()).toEqual([]);
+    expect(await rt.teardownPod("pod1")).toEqual([]);
+  });
+
+  it("GC collects a pod whose setup was interrupted before any record was written", async () => {
+    await writeIntent(d.cacheDir, "pod1", planPod(rt.networkSet, pod, undefined), true);
+    const report = await rt.gc([]);
+    expect(report.removed).toEqual([
+      { podID: "pod1", network: "b", ifName: "net1" },
+      { podID: "pod1", network: "a", ifName: "eth0" },
+    ]);
+    expect(fake.seq("DEL")).toEqual(["DEL b:net1", "DEL a:eth0", "DEL a:eth0"]);
+    expect(await exists(intentFile())).toBe(false);
+  });
+
+  it("GC leaves the intent of a valid pod alone", async () => {
+    await writeIntent(d.cacheDir, "pod1", planPod(rt.networkSet, pod, undefined), true);
+    await rt.gc(["pod1"]);
+    expect(fake.seq("DEL")).toEqual([]);
+    expect(await exists(intentFile())).toBe(true);
+  });
+
+  it("a failed rollback keeps the intent, and the next teardown DELs the attachment again", async () => {
+    fake.fail.set("b/ADD", "b add");
+    fake.fail.set("b/DEL", "b del");
+    const e = (await rt.setupPod(pod).catch((x: unknown) => x)) as PodSetupError;
+    expect(e).toBeInstanceOf(PodSetupError);
+    expect(e.rollbackFailures.map((f) => f.network)).toEqual(["b"]);
+    expect(await exists(intentFile())).toBe(true);
+    expect(await records()).toEqual([]);
+    fake.fail.delete("b/DEL");
+    fake.calls.length = 0;
+    await rt.teardownPod("pod1");
+    expect(fake.seq("DEL")).toEqual(["DEL b:net1", "DEL a:eth0", "DEL a:eth0"]);
+    expect(await exists(intentFile())).toBe(false);
+  });
+
+  it("a clean rollback removes the intent", async () => {
+    fake.fail.set("b/ADD", "b add");
+    await expect(rt.setupPod(pod)).rejects.toBeInstanceOf(PodSetupError);
+    expect(await exists(intentFile())).toBe(false);
+  });
+
+  it("an interrupted attachment whose DEL fails keeps the intent for the next try", async () => {
+    await writeIntent(d.cacheDir, "pod1", planPod(rt.networkSet, pod, undefined), true);
+    fake.fail.set("b/DEL", "still busy");
+    await expect(rt.teardownPod("pod1")).rejects.toThrow("still busy");
+    expect(await exists(intentFile())).toBe(true);
+    fake.fail.delete("b/DEL");
+    await rt.teardownPod("pod1");
+    expect(await exists(intentFile())).toBe(false);
+  });
+});
