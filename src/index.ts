@@ -14,6 +14,7 @@ export {
   ArgsError,
   type AttachmentKey,
   CachedConfigKindError,
+  CacheRecordRemoveError,
   CacheWriteError,
   CacheWriteThreadExitedError,
   type ChainVerb,
@@ -55,6 +56,7 @@ export {
   WrappedError,
 } from "./errors.js";
 export {
+  type CacheRemoveFailedMessage,
   diagnosticsChannelNames,
   type ExecMessage,
   type PodMessage,

@@ -10,6 +10,7 @@ import { readdir, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
 import { InvalidArgumentError } from "../errors.js";
+import { reportCacheRemoveFailed } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
 import { goQuote } from "../internal/go-quote.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
@@ -136,12 +137,16 @@ export async function readCacheFile(
   return found.kind === "bytes" ? found.bytes : undefined;
 }
 
-/** Removes a record; a missing one is not an error (upstream ignores the removal's result). */
+/**
+ * Removes a record; a missing one is not an error. Upstream ignores the removal's result
+ * (`_ = c.cacheDel(...)`); a failure other than a missing record is said on NODE_DEBUG=libcni
+ * and `libcni:cache-remove-failed`.
+ */
 export async function removeCacheRecord(path: string): Promise<void> {
   try {
     await unlink(path);
-  } catch {
-    // Upstream: `_ = c.cacheDel(...)`.
+  } catch (error) {
+    if (errnoCode(error) !== "ENOENT") reportCacheRemoveFailed(path, error);
   }
 }
 

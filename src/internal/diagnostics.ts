@@ -21,6 +21,7 @@ export const diagnosticsChannelNames = {
   verb: "libcni:verb",
   exec: "libcni:exec",
   pod: "libcni:pod",
+  cacheRemoveFailed: "libcni:cache-remove-failed",
 } as const;
 
 /** A CNIConfig verb. */
@@ -344,5 +345,26 @@ function networkName(stdin: Uint8Array): string {
     return typeof name === "string" ? name : "";
   } catch {
     return "";
+  }
+}
+
+/** What `libcni:cache-remove-failed` publishes: a record a DEL could not remove. */
+export interface CacheRemoveFailedMessage {
+  /** The record's path. */
+  path: string;
+  /** The removal's error (EROFS, EACCES, EIO, ...). */
+  error: unknown;
+}
+
+const cacheRemoveFailed = diagnosticsChannel.channel(diagnosticsChannelNames.cacheRemoveFailed);
+
+/**
+ * Says that a record could not be removed: upstream ignores the removal's result (the DEL
+ * succeeds and the record stays listed), so this is the only trace of it.
+ */
+export function reportCacheRemoveFailed(path: string, error: unknown): void {
+  debug("cache record %s could not be removed (ignored, as upstream): %s", path, messageOf(error));
+  if (cacheRemoveFailed.hasSubscribers) {
+    cacheRemoveFailed.publish({ path, error } satisfies CacheRemoveFailedMessage);
   }
 }
