@@ -3,7 +3,7 @@
  * list file (`ConfFromFile`, `NetworkConfFromFile`) and a network's drop-in plugin directory
  * (`NetworkPluginConfsFromFiles`). All asynchronous: a runtime's event loop never waits on disk.
  */
-import { type Dirent, readFile as readFileCallback } from "node:fs";
+import { close, constants, type Dirent, fstat, open, read, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
@@ -15,24 +15,66 @@ import { networkConfFromBytes } from "./list.js";
 import { networkPluginConfFromBytes } from "./plugin.js";
 import type { NetworkConfigList, PluginConfig } from "./types.js";
 
+/** The largest conf file read (a larger one is refused, never read whole into memory). */
+export const MAX_CONF_FILE_BYTES = 16 * 1024 * 1024;
+
+// Never blocks on a FIFO or a tty; a symlink is followed (operators symlink conf files).
+const openFlags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
+function kindName(stats: Stats): string {
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  if (stats.isSocket()) return "a socket";
+  return "not a regular file";
+}
+
 /**
- * Reads a file whole. Upstream's `error reading <file>: <Go path error>` already names the
- * file, so it is a ConfFileError as is.
+ * Reads a conf file whole, as a cache record is read: a regular file only (a FIFO, a device,
+ * a socket or a directory is refused without a read, so nothing blocks or fills memory), at
+ * most {@link MAX_CONF_FILE_BYTES}. Upstream's `error reading <file>: <Go path error>` names
+ * the file, so every failure is a ConfFileError as is. Callback fs calls chained inside Node
+ * (no FileHandle, no promise per step), which keeps a large directory's load fast.
  */
 export function readConfFile(filename: string): Promise<Uint8Array> {
-  // The callback readFile: its open, fstat, read and close are chained inside Node, without the
-  // FileHandle and the promise per step of fs/promises' readFile, which made loading a large
-  // directory several times slower. The errors are the same (code and syscall), so Go's text
-  // is too.
   return new Promise((resolve, reject) => {
-    readFileCallback(filename, (error, buffer) => {
-      if (error) {
-        const message = `error reading ${filename}: ${goPathErrorText(error, filename)}`;
-        reject(new ConfFileError(filename, message, error));
+    const fail = (text: string, cause?: unknown): void =>
+      reject(new ConfFileError(filename, `error reading ${filename}: ${text}`, cause));
+    open(filename, openFlags, (openError, fd) => {
+      if (openError) {
+        fail(goPathErrorText(openError, filename), openError);
         return;
       }
-      // A plain Uint8Array view, not a Buffer: the same bytes, and equal to any other Uint8Array.
-      resolve(new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+      const done = (finish: () => void): void => close(fd, () => finish());
+      fstat(fd, (statError, stats) => {
+        if (statError) return done(() => fail(goPathErrorText(statError, filename), statError));
+        // A directory fails as Go's read of it does (EISDIR); the kinds Go would block on or
+        // read without end are refused with their kind named.
+        if (stats.isDirectory()) return done(() => fail(`read ${filename}: is a directory`));
+        if (!stats.isFile()) {
+          return done(() => fail(`${filename} is ${kindName(stats)}, not a regular file`));
+        }
+        if (stats.size > MAX_CONF_FILE_BYTES) {
+          return done(() => fail(`${filename} is larger than ${MAX_CONF_FILE_BYTES} bytes`));
+        }
+        // One byte more than the size: a file that grew since fstat is still read to its cap.
+        const buffer = Buffer.allocUnsafe(Math.min(stats.size + 1, MAX_CONF_FILE_BYTES + 1));
+        let filled = 0;
+        const step = (): void => {
+          read(fd, buffer, filled, buffer.length - filled, null, (readError, n) => {
+            if (readError) return done(() => fail(goPathErrorText(readError, filename), readError));
+            filled += n;
+            if (filled > MAX_CONF_FILE_BYTES) {
+              return done(() => fail(`${filename} is larger than ${MAX_CONF_FILE_BYTES} bytes`));
+            }
+            if (n === 0 || filled === buffer.length) {
+              // A plain Uint8Array view: the same bytes, equal to any other Uint8Array.
+              return done(() => resolve(new Uint8Array(buffer.buffer, buffer.byteOffset, filled)));
+            }
+            step();
+          });
+        };
+        step();
+      });
     });
   });
 }

@@ -4,7 +4,9 @@
  * fails the whole load on one bad file), missing plugins reported, the default network first.
  */
 
-import { stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { ConfFileError } from "../conf/errors.js";
 import {
   DuplicateNetworkError,
   InvalidArgumentError,
@@ -146,6 +148,19 @@ async function listConfDir(confDir: string): Promise<string[] | NoNetworksError>
   }
 }
 
+/** Directories of the conf dir whose names end like conf files. */
+async function confNamedDirs(confDir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(confDir, { withFileTypes: true });
+    return entries
+      .filter((e) => e.isDirectory() && extensions.some((x) => e.name.endsWith(x)))
+      .map((e) => join(confDir, e.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
 async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory();
@@ -188,6 +203,14 @@ export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> 
   const seen = new Set<string>();
   const max = options.maxNetworks ?? 0;
   const files = await listConfDir(confDir);
+  // Upstream's listing skips directories silently; one named like a conf file is reported.
+  for (const dir of files instanceof NoNetworksError ? [] : await confNamedDirs(confDir)) {
+    problems.push({
+      file: dir,
+      kind: "invalid",
+      error: new ConfFileError(dir, `${dir} is a directory, not a conf file`),
+    });
+  }
   for (const file of files instanceof NoNetworksError ? [] : files) {
     if (max > 0 && networks.length >= max) break;
     let config: NetworkConfigList;
