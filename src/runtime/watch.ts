@@ -9,16 +9,23 @@
  * does not exist yet is picked up when it is created, and one removed or replaced under its
  * name (`mv net.d old && mkdir net.d`) is watched anew.
  *
+ * The dir is also polled (`poll`, default every 2 s) for what file events miss. Nothing the
+ * watcher meets ends the process: a reload's error is kept in `lastError`, said on
+ * NODE_DEBUG=libcni, and emitted as `error` only when someone listens.
+ *
  * Events: `change` (a {@link NetworkSetChange}, when a network was added, removed or changed),
- * `reload` (the same, after every reload, changed or not), `error` (a reload refused, e.g. no
- * usable network left in a ready runtime: the previous set stays), `close`.
+ * `reload` (the same, after every reload, changed or not), `error` (to a listener only: a
+ * reload refused, e.g. no usable network left in a ready runtime, the previous set staying),
+ * `close`.
  * Not watched: drop-in plugin directories (`<confDir>/<network>/*.conf`).
  */
 import { EventEmitter } from "node:events";
 import { type FSWatcher, watch } from "node:fs";
-import { stat } from "node:fs/promises";
-import { dirname, resolve, sep } from "node:path";
-import { WrappedError } from "../errors.js";
+import { lstat, readdir, stat } from "node:fs/promises";
+import { dirname, join, resolve, sep } from "node:path";
+import { messageOf, WrappedError } from "../errors.js";
+import { debug } from "../internal/diagnostics.js";
+import { errnoCode } from "../internal/errno.js";
 import { type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import type { Network } from "./types.js";
 
@@ -28,6 +35,14 @@ export interface WatchOptions {
   debounce?: number;
   /** Keep the process alive while watching (fs.watch's `persistent`); default true. */
   persistent?: boolean;
+  /**
+   * Also look at the conf dir every `poll` ms and reload when its listing changed (names,
+   * sizes, times, inodes), for what file events miss (NFS, some FUSE and overlay mounts, an
+   * inotify limit reached); default 2000, 0 turns it off.
+   */
+  poll?: number;
+  /** Use file events (fs.watch); default true. False leaves the poll alone to see changes. */
+  fsEvents?: boolean;
 }
 
 /** What a reload changed, by network name. */
@@ -90,7 +105,17 @@ export class NetworkWatcher extends EventEmitter {
   private closed = false;
   private readonly debounce: number;
   private readonly persistent: boolean;
+  private readonly fsEvents: boolean;
   private readonly dir: string;
+  private pollTimer: NodeJS.Timeout | undefined;
+  /** The conf dir's listing as of the last load (or poll); undefined before the first. */
+  private listing: Promise<string> | undefined;
+  /**
+   * The last reload's error (a ready runtime keeping its set when the dir no longer gives a
+   * usable network, a watch that failed), undefined after a reload that succeeded. Emitted as
+   * `error` only to a listener: nothing the watcher meets ends the process.
+   */
+  lastError: unknown;
 
   constructor(
     private readonly target: SwapTarget,
@@ -100,17 +125,66 @@ export class NetworkWatcher extends EventEmitter {
     super();
     this.debounce = options.debounce ?? 100;
     this.persistent = options.persistent ?? true;
+    this.fsEvents = options.fsEvents ?? true;
     this.dir = resolve(load.confDir ?? "/etc/cni/net.d");
-    this.armAnchor();
-    this.armDir();
+    if (this.fsEvents) {
+      this.armAnchor();
+      this.armDir();
+    }
+    const poll = options.poll ?? 2000;
+    if (poll > 0) {
+      // No listing yet: the first poll reloads once and takes it then, right before the load
+      // (a listing taken now could already show a file written after the set was loaded).
+      this.pollTimer = setInterval(() => void this.pollOnce(), poll);
+      if (!this.persistent) this.pollTimer.unref();
+    }
+  }
+
+  /** What the poll compares: the dir's inode and each entry's name, kind, size, time, inode. */
+  private async dirListing(): Promise<string> {
+    try {
+      const dirStat = await stat(this.dir);
+      const names = (await readdir(this.dir)).sort();
+      const entries = await Promise.all(
+        names.map(async (n) => {
+          const st = await lstat(join(this.dir, n)).catch(() => undefined);
+          return st === undefined ? n : `${n} ${st.mode} ${st.size} ${st.mtimeMs} ${st.ino}`;
+        }),
+      );
+      return [`${dirStat.ino}`, ...entries].join("\n");
+    } catch (error) {
+      return `absent: ${errnoCode(error) ?? ""}`;
+    }
+  }
+
+  private async pollOnce(): Promise<void> {
+    if (this.closed) return;
+    if (this.listing === undefined) {
+      this.schedule();
+      return;
+    }
+    const [before, now] = await Promise.all([this.listing, this.dirListing()]);
+    if (this.closed) return;
+    if (before !== now) {
+      this.listing = Promise.resolve(now);
+      this.schedule();
+    }
+  }
+
+  /** Keeps the error for `lastError` and says it on NODE_DEBUG; emits it only to a listener. */
+  private report(error: unknown): void {
+    this.lastError = error;
+    debug("watch %s: %s", this.dir, messageOf(error));
+    if (this.listenerCount("error") > 0) this.emit("error", error);
   }
 
   private fsWatch(path: string, onEvent: (name: string | null) => void): FSWatcher {
     const w = watch(path, { persistent: this.persistent }, (_event, name) => onEvent(name));
     w.on("error", (error) => {
       // A watched dir removed ends its watch; the anchor's events re-arm it on the next reload.
-      if (!this.closed && path === this.anchor)
-        this.emit("error", new WrappedError(`watch ${path}`, error));
+      if (!this.closed && path === this.anchor) {
+        this.report(new WrappedError(`watch ${path}`, error));
+      }
     });
     return w;
   }
@@ -198,13 +272,15 @@ export class NetworkWatcher extends EventEmitter {
     let set: NetworkSet;
     const before = this.target.networkSet;
     try {
-      await this.rearm();
+      if (this.fsEvents) await this.rearm();
+      if (this.pollTimer !== undefined) this.listing = this.dirListing();
       set = nextSet(before, await loadNetworkSet(this.load));
     } catch (error) {
-      if (!this.closed) this.emit("error", error);
+      if (!this.closed) this.report(error);
       return;
     }
     if (this.closed) return;
+    this.lastError = undefined;
     const change = diffSets(before, set);
     this.target.swap(set);
     this.emit("reload", change);
@@ -226,6 +302,7 @@ export class NetworkWatcher extends EventEmitter {
     if (this.closed) return;
     this.closed = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.pollTimer !== undefined) clearInterval(this.pollTimer);
     this.dirWatcher?.close();
     this.anchorWatcher?.close();
     await this.running;

@@ -1,0 +1,96 @@
+/**
+ * Nothing the watcher meets ends the process or stops it: a reload refused with no `error`
+ * listener (the README's usage), what file events miss (the poll), a FIFO in the conf dir, a
+ * close while a reload is in flight.
+ */
+import { execFile } from "node:child_process";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  type CNIRuntime,
+  loadNetworks,
+  type NetworkSetChange,
+  type NetworkWatcher,
+  NoNetworksError,
+} from "../../src/runtime/index.js";
+import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+
+const nextChange = (w: NetworkWatcher, until: (c: NetworkSetChange) => boolean) =>
+  new Promise<NetworkSetChange>((resolve) => {
+    const on = (c: NetworkSetChange) => {
+      if (!until(c)) return;
+      w.off("change", on);
+      resolve(c);
+    };
+    w.on("change", on);
+  });
+const nextReload = (w: NetworkWatcher) =>
+  new Promise<void>((resolve) => w.once("reload", () => resolve()));
+
+describe("a watcher that survives", () => {
+  let d: Dirs;
+  let rt: CNIRuntime;
+  let w: NetworkWatcher | undefined;
+  beforeEach(async () => {
+    d = await dirs();
+    await writeNetwork(d.confDir, "10-a.conflist", "a");
+    rt = await loadNetworks({
+      confDir: d.confDir,
+      cacheDir: d.cacheDir,
+      exec: new FakePlugins().exec,
+    });
+  });
+  afterEach(async () => {
+    await w?.close();
+    w = undefined;
+    await d.cleanup();
+  });
+
+  it("without an error listener, a dir emptied under a ready runtime is kept as lastError, not a crash", async () => {
+    w = rt.watch({ debounce: 20, persistent: false });
+    const watcher = w;
+    expect(watcher.listenerCount("error")).toBe(0);
+    await rm(join(d.confDir, "10-a.conflist"));
+    await new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (watcher.lastError !== undefined) {
+          clearInterval(check);
+          resolve();
+        }
+      }, 10);
+    });
+    expect(watcher.lastError).toBeInstanceOf(NoNetworksError);
+    expect(rt.networks.map((n) => n.name)).toEqual(["a"]);
+    const back = nextChange(watcher, (c) => c.set.get("b") !== undefined);
+    await writeNetwork(d.confDir, "20-b.conflist", "b");
+    await back;
+    expect(watcher.lastError).toBeUndefined();
+  });
+
+  it("the poll alone sees a new file (file events off)", async () => {
+    w = rt.watch({ debounce: 10, persistent: false, fsEvents: false, poll: 30 });
+    const change = nextChange(w, (c) => c.added.includes("b"));
+    await writeNetwork(d.confDir, "20-b.conflist", "b");
+    expect(await change).toMatchObject({ added: ["b"] });
+  });
+
+  it("a FIFO in the conf dir neither blocks the reload nor stops later files", async () => {
+    w = rt.watch({ debounce: 20, persistent: false });
+    const change = nextChange(w, (c) => c.added.includes("b"));
+    await promisify(execFile)("mkfifo", [join(d.confDir, "15-pipe.conflist")]);
+    await writeNetwork(d.confDir, "20-b.conflist", "b");
+    await change;
+    expect(rt.problems.map((p) => p.file)).toContain(join(d.confDir, "15-pipe.conflist"));
+  });
+
+  it("close settles with a reload in flight", async () => {
+    w = rt.watch({ debounce: 0, persistent: false });
+    const reloaded = nextReload(w);
+    await writeNetwork(d.confDir, "20-b.conflist", "b");
+    void w.flush();
+    await w.close();
+    await Promise.race([reloaded, new Promise((r) => setTimeout(r, 50))]);
+  });
+});
