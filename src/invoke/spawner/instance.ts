@@ -304,7 +304,15 @@ export class SpawnerInstance {
     this.failHello(error);
     this.onGone(this);
     if (this.inFlight > 0) debug("spawner %s: %s", this.binaryPath, error.message);
-    for (const start of this.starting.values()) start.reject(error);
+    // A start the helper never answered: its plugin did not run, which the error says.
+    const notStarted =
+      error instanceof SpawnerExitedError
+        ? new SpawnerExitedError(`${error.message} before the plugin started`, {
+            cause: error.cause,
+            pluginStarted: false,
+          })
+        : error;
+    for (const start of this.starting.values()) start.reject(notStarted);
     this.starting.clear();
     for (const child of this.running.values()) {
       // Its plugin was the helper's child: stop it with its group rather than leave it

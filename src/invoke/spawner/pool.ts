@@ -9,7 +9,7 @@
  */
 import { debuglog } from "node:util";
 
-import { messageOf } from "../../errors.js";
+import { messageOf, SpawnerExitedError } from "../../errors.js";
 import { type EnvEntries, envEntriesOnce } from "../env-memo.js";
 import { launchesFromEnv, type PluginEnv } from "../plugin-env.js";
 import { SpawnerInstance } from "./instance.js";
@@ -108,8 +108,19 @@ export class SpawnerLauncher implements Launcher {
       // The RUN frame waits in the pipe if the helper has not said HELLO yet.
       child = await this.instance().launch(path, entries, run);
     } catch (error) {
-      this.done();
-      throw error;
+      // The helper went before the plugin started (killed while idle, say, its exit not yet
+      // seen when the run was sent): nothing ran, so the run goes to a new helper, once.
+      if (!(error instanceof SpawnerExitedError && !error.pluginStarted)) {
+        this.done();
+        throw error;
+      }
+      debug("spawner %s: %s; starting the run on a new helper", this.binaryPath, error.message);
+      try {
+        child = await this.instance().launch(path, entries, run);
+      } catch (again) {
+        this.done();
+        throw again;
+      }
     }
     child.once("close", () => this.done());
     return child;

@@ -101,6 +101,7 @@ describe("spawner helper", () => {
     const cause = (error as PluginExecError).cause as SpawnerExitedError;
     expect(cause.id).toBe("LIBCNI_ERR_SPAWNER_EXITED");
     expect(cause.message).toContain("exited (SIGKILL)");
+    expect(cause.pluginStarted).toBe(true);
     expect(error.message).toContain(cause.message);
     await until("the orphaned plugin is gone", () => processGone(pluginPid));
     // The helper itself was reaped (Node's child): no zombie of it left under this process.
@@ -112,6 +113,21 @@ describe("spawner helper", () => {
     expect(text(out)).toBe(text(stdin));
     expect(spawner.helpers).toHaveLength(1);
     expect(spawner.helpers[0].pid).not.toBe(helperPid);
+  });
+
+  it("killed while idle: runs sent before its exit is seen start on a new helper, none fails", async () => {
+    const spawner = launcher({ maxInstances: 1 });
+    const exec = new RawExec({ stderr: null, launcher: spawner });
+    await exec.execPlugin("/bin/cat", stdin, []);
+    const [helper] = spawner.helpers;
+    const helperPid = helper.pid as number;
+    // Killed behind the library's back: its exit comes on a later turn than these runs.
+    process.kill(helperPid, "SIGKILL");
+    const outs = await Promise.all(
+      Array.from({ length: 20 }, () => exec.execPlugin("/bin/cat", stdin, [])),
+    );
+    expect(outs.map(text)).toEqual(Array.from({ length: 20 }, () => text(stdin)));
+    expect(spawner.helpers.map((h) => h.pid)).not.toContain(helperPid);
   });
 
   it("1,000 runs leave no fd (here or in the helper) and no zombie behind", async () => {
