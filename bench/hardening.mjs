@@ -2,7 +2,7 @@
 /**
  * Amplification (issue 12): what a result just under the 16 MiB output cap costs the runtime.
  *
- * Two results: 500,000 routes and 1,000,000 interfaces, each under 16 MiB. For each, a fresh
+ * Three results: 500,000 routes, 1,000,000 interfaces and 300,000 IPs, each under 16 MiB. For each, a fresh
  * process runs one ADD (the plugin prints the result; the library decodes it, caches it) and
  * another fresh process the DEL that follows (reads the record back, sends it as prevResult),
  * so each peak RSS is its verb's own. Reported: the result's bytes, the peak RSS above the
@@ -40,6 +40,15 @@ function interfacesResult() {
   const ifs = [];
   for (let i = 0; i < 1_000_000; i++) ifs.push(`{"name":"${i.toString(36)}"}`);
   return `{"cniVersion":"1.0.0","interfaces":[${ifs.join(",")}]}`;
+}
+
+function ipsResult() {
+  const ips = [];
+  for (let i = 0; i < 300_000; i++) {
+    const gw = i % 4 === 0 ? ',"gateway":"10.0.0.1"' : "";
+    ips.push(`{"address":"10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}/32"${gw},"interface":0}`);
+  }
+  return `{"cniVersion":"1.0.0","interfaces":[{"name":"eth0"}],"ips":[${ips.join(",")}]}`;
 }
 
 /** Runs in the child: one verb, measured. */
@@ -94,6 +103,7 @@ async function main(dists) {
   for (const [name, make] of [
     ["500k routes", routesResult],
     ["1e6 interfaces", interfacesResult],
+    ["300k ips", ipsResult],
   ]) {
     const result = make();
     const bytes = Buffer.byteLength(result);

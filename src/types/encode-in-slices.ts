@@ -15,8 +15,10 @@ function isLong(r: Result100): boolean {
   return (
     pendingList(r, "routes") !== undefined ||
     pendingList(r, "interfaces") !== undefined ||
+    pendingList(r, "ips") !== undefined ||
     r.routes.length >= lazyListMinLength ||
-    r.interfaces.length >= lazyListMinLength
+    r.interfaces.length >= lazyListMinLength ||
+    r.ips.length >= lazyListMinLength
   );
 }
 

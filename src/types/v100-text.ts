@@ -184,6 +184,12 @@ function interfacesText<T>(r: Result100Fields, writeList: ListWriter<T>): T {
   return writeList("interfaces", lazy ?? entriesOf(r.interfaces), interfaceText);
 }
 
+/** The IPs, from their compact source while the list was not read. */
+function ipsText<T>(r: Result100Fields, writeList: ListWriter<T>): T {
+  const lazy = pendingList(r, "ips");
+  return writeList("ips", lazy ?? entriesOf(r.ips), ipConfigText);
+}
+
 /** The routes, from their compact source while the list was not read (one entry at a time). */
 function routesText<T>(r: Result100Fields, writeList: ListWriter<T>): T {
   const lazy = pendingList(r, "routes");
@@ -206,6 +212,8 @@ function entryText(write: (item: unknown) => string): (item: unknown) => string 
 export const route100Text = entryText(routeText);
 /** An interface's text in a 1.x result's JSON; undefined for an unexpected shape. */
 export const interface100Text = entryText(interfaceText);
+/** An IP configuration's text in a 1.x result's JSON; undefined for an unexpected shape. */
+export const ipConfig100Text = entryText(ipConfigText);
 
 function head(r: Result100Fields, asMap: boolean): string[] {
   const parts: string[] = [];
@@ -229,11 +237,7 @@ function join(parts: string[], lists: (string | undefined)[]): string {
 /** The result's JSON text, or undefined for the generic path. */
 export function result100Text(r: Result100Fields, asMap: boolean): string | undefined {
   try {
-    return join(head(r, asMap), [
-      interfacesText(r, list),
-      list("ips", entriesOf(r.ips), ipConfigText),
-      routesText(r, list),
-    ]);
+    return join(head(r, asMap), [interfacesText(r, list), ipsText(r, list), routesText(r, list)]);
   } catch (error) {
     if (error === unexpected) return undefined;
     throw error;
@@ -254,8 +258,8 @@ export async function result100PiecesInSlices(
     const members: string[][] = head(r, asMap).map((part) => [part]);
     const interfaces = await interfacesText(r, listPiecesInSlices);
     if (interfaces !== undefined) members.push(interfaces);
-    const ips = list("ips", entriesOf(r.ips), ipConfigText);
-    if (ips !== undefined) members.push([ips]);
+    const ips = await ipsText(r, listPiecesInSlices);
+    if (ips !== undefined) members.push(ips);
     const routes = await routesText(r, listPiecesInSlices);
     if (routes !== undefined) members.push(routes);
     const pieces = ["{"];

@@ -46,7 +46,7 @@ import {
 import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
 import { type Interface040, Result040 } from "./v040.js";
 import type { Interface100, IPConfig100 } from "./v100-fields.js";
-import { interface100Text, result100Text, route100Text } from "./v100-text.js";
+import { interface100Text, ipConfig100Text, result100Text, route100Text } from "./v100-text.js";
 
 /** The version `Result100` implements. */
 export const implementedSpecVersion100 = "1.1.0";
@@ -231,10 +231,20 @@ function hasLongInterfaces(value: unknown): boolean {
  * Where a 1.x result's long lists may be kept as text by the large-document parser
  * (encoding/long-arrays.ts), from the result's top level.
  */
-export const longListPaths100: readonly LongArrayPath[] = [["interfaces"], ["routes"]];
+export const longListPaths100: readonly LongArrayPath[] = [["interfaces"], ["ips"], ["routes"]];
+
+const ipItem = listItemDecoder("ips", "types100.IPConfig", decodeIPConfig100);
+// A long `ips` list kept as text: each entry decoded alone inside a one-entry list, as the
+// interfaces are, so its errors name the place the whole list's decoding names.
+const oneIPDecoder = defineStruct<{ ips: unknown[] }>("Result", {
+  fields: { ips: resultSchema.fields.ips },
+});
+const decodeOneIP = (raw: unknown): IPConfig100 =>
+  ipItem(oneIPDecoder.decode({ ips: [raw] }).ips[0]);
 
 const longListCodecs: Record<string, EntryCodec<unknown>> = {
   interfaces: { decode: decodeOneInterface, text: (i) => interface100Text(i) },
+  ips: { decode: decodeOneIP, text: (c) => ipConfig100Text(c) },
   routes: { decode: routeItem, text: (r) => route100Text(r) },
 };
 
@@ -314,16 +324,21 @@ export function decodeResult100(value: unknown, ownedValue: boolean): Result100 
     r = full;
     interfaces = decodeList(full.interfaces, "interfaces", "types100.Interface", toInterface);
   }
-  const ips = decodeList(r.ips, "ips", "types100.IPConfig", decodeIPConfig100);
+  // A long `ips` list is checked here, where the eager decoding checks it (before the
+  // routes), and kept as parsed like the long routes.
+  const rawIps = r.ips ?? [];
+  const lazyIps = ownedValue && rawIps.length >= lazyListMinLength;
+  if (lazyIps) for (const item of rawIps) ipItem(item);
   const rawRoutes = r.routes ?? [];
   const lazyRoutes = ownedValue && rawRoutes.length >= lazyListMinLength;
   const result = new Result100({
     cniVersion: r.cniVersion ?? "",
     interfaces,
-    ips,
+    ips: lazyIps ? [] : rawIps.map(ipItem),
     routes: lazyRoutes ? [] : rawRoutes.map(routeItem),
     dns: r.dns,
   });
+  if (lazyIps) defineLazyList(result, "ips", rawIps, ipItem, () => {});
   if (lazyInterfaces) {
     defineLazyList(result, "interfaces", r.interfaces ?? [], decodeOneInterface, () => {});
   }

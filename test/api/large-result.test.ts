@@ -2,6 +2,7 @@
 // as for any result, and let the event loop run while they decode and encode it: an interval
 // timer fires between one plugin's answer and the next plugin's start, where the work is all
 // decoding and encoding, no I/O (no timing is asserted).
+
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +15,7 @@ import { parseJSON } from "../../src/encoding/parse.js";
 import { utf8Decode } from "../../src/internal/bytes.js";
 import { FakeExec } from "../../src/invoke/index.js";
 import { createResult, Result100 } from "../../src/types/index.js";
+import { pendingList } from "../../src/types/lazy-list.js";
 import { confList } from "./helpers.js";
 
 const routes = Array.from(
@@ -118,8 +120,13 @@ describe("a result over 1 MiB", () => {
       (_, i) =>
         `{"name":"eth${i}","mac":"00:00:00:00:${(i >> 8) & 255}:${i & 255}","sandbox":"/ns"}`,
     );
+    const ips = Array.from(
+      { length: 20_000 },
+      (_, i) =>
+        `{"address":"10.1.${(i >> 8) & 255}.${i & 255}/32","gateway":"10.1.0.1","interface":1}`,
+    );
     const big = (version: string, extra = ""): string =>
-      `{"cniVersion":"${version}"${extra},"interfaces":[${interfaces.join(",")}],"ips":[{"address":"10.0.0.2/24","interface":0}],"dns":{"nameservers":["10.0.0.1"],"search":["a"]},"routes":[${routes.join(",")}]}`;
+      `{"cniVersion":"${version}"${extra},"interfaces":[${interfaces.join(",")}],"ips":[{"address":"10.0.0.2/24","interface":0},${ips.join(",")}],"dns":{"nameservers":["10.0.0.1"],"search":["a"]},"routes":[${routes.join(",")}]}`;
 
     /** ADD of a one-plugin list answering `output`; the error message, or undefined. */
     async function addError(output: string): Promise<string | undefined> {
@@ -181,11 +188,16 @@ describe("a result over 1 MiB", () => {
       const l = confList('{"name":"big","cniVersion":"1.1.0","plugins":[{"type":"a"}]}');
       const result = (await cni.addNetworkList(l, rt)) as Result100;
       const exact = createResult(output) as Result100;
+      // The long lists were kept compact by the verb, none decoded into typed entries.
+      for (const key of ["interfaces", "ips", "routes"])
+        expect(pendingList(result, key)).toBeDefined();
       expect(result.interfaces).toEqual(exact.interfaces);
+      expect(result.ips).toEqual(exact.ips);
       expect(result.routes).toEqual(exact.routes);
       const cached = (await cni.getNetworkListCachedResult(l, rt)) as Result100;
       expect(cached.routes).toEqual(exact.routes);
       expect(cached.interfaces).toEqual(exact.interfaces);
+      expect(cached.ips).toEqual(exact.ips);
     });
 
     it("fails as the exact path for output it cannot read exactly", async () => {
@@ -204,6 +216,22 @@ describe("a result over 1 MiB", () => {
         // A bad field beside the long lists: the decoder's error for it.
         [output.replace('"address":"10.0.0.2/24"', '"address":"bogus"'), ""],
         [output.replace('"interfaces":[{"name":"eth0"', '"interfaces":[{"name":7'), ""],
+        // A bad entry deep in the long ips list.
+        [output.replace('"address":"10.1.40.0/32"', '"address":"10.1.40.0"'), ""],
+        [
+          output.replace(
+            '"address":"10.1.41.0/32","gateway":"10.1.0.1"',
+            '"address":"10.1.41.0/32","gateway":7',
+          ),
+          "",
+        ],
+        [
+          output.replace(
+            '"address":"10.1.42.0/32","gateway":"10.1.0.1","interface":1',
+            '"address":"10.1.42.0/32","gateway":"10.1.0.1","interface":"x"',
+          ),
+          "",
+        ],
       ];
       for (const [bad, fixedText] of cases) {
         const message = await addError(bad);
