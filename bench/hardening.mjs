@@ -46,7 +46,9 @@ function ipsResult() {
   const ips = [];
   for (let i = 0; i < 300_000; i++) {
     const gw = i % 4 === 0 ? ',"gateway":"10.0.0.1"' : "";
-    ips.push(`{"address":"10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}/32"${gw},"interface":0}`);
+    ips.push(
+      `{"address":"10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}/32"${gw},"interface":0}`,
+    );
   }
   return `{"cniVersion":"1.0.0","interfaces":[{"name":"eth0"}],"ips":[${ips.join(",")}]}`;
 }
