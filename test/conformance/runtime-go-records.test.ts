@@ -6,13 +6,12 @@
  * cache goes to Go's DelNetwork/CheckNetwork and one to the runtime, and the recorder plugin's
  * logs (stdin bytes, CNI_* environment) are compared byte for byte.
  */
-import { spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadNetworks } from "../../src/runtime/index.js";
-import { buildDriver, cleanEnv, driverPath } from "./harness/go-runner.js";
+import { buildDriver, driverPath, runJSONProgram } from "./harness/go-runner.js";
 import { mapMember, v130Result } from "./harness/known-differences.js";
 import { serializeTree, tryParseTree } from "./harness/ordered-json.js";
 import { recorderPath } from "./harness/sandbox.js";
@@ -66,18 +65,7 @@ describe("records written by Go's AddNetwork, served by libcni/runtime", () => {
   ): Promise<{ ops: { op: string; error?: unknown }[] }> {
     const rt = { ...runtimeConf, netNS };
     const input = { conf, pluginPaths: [bin()], cacheDir, runtimeConf: rt, ops, watchDirs: [] };
-    return new Promise((resolve, reject) => {
-      const child = spawn(driverPath, [], { env: cleanEnv(), stdio: ["pipe", "pipe", "pipe"] });
-      const out: Buffer[] = [];
-      child.stdout.on("data", (b: Buffer) => out.push(b));
-      child.on("error", reject);
-      child.on("close", (code) =>
-        code === 0
-          ? resolve(JSON.parse(Buffer.concat(out).toString()))
-          : reject(new Error(`cnidriver exited ${code}`)),
-      );
-      child.stdin.end(JSON.stringify(input));
-    });
+    return runJSONProgram(driverPath, [], input);
   }
 
   /**

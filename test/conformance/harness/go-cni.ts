@@ -6,14 +6,14 @@
  * stdin and CNI_* environment is logged, then the real plugin runs in the world's host
  * namespace on that stdin.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { access, chmod, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { netnsPath } from "../../e2e/harness/netns.js";
 import { pluginSourceDir } from "../../e2e/harness/prereq.js";
 import type { E2EWorld } from "../../e2e/harness/world.js";
-import { cleanEnv, goPath } from "./go-runner.js";
+import { cleanEnv, goPath, runJSONProgram } from "./go-runner.js";
 import { repoRoot } from "./sandbox.js";
 
 const execFileP = promisify(execFile);
@@ -126,23 +126,6 @@ export async function runGoCNI(
     varLib,
     goCNIDriverPath,
   ];
-  return new Promise((resolve, reject) => {
-    const child = spawn("unshare", args, { env: cleanEnv(), stdio: ["pipe", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => err.push(b));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0) {
-        reject(new Error(`gocnidriver exited ${code}: ${Buffer.concat(err).toString()}`));
-        return;
-      }
-      resolve(
-        (JSON.parse(Buffer.concat(out).toString()) as { ops: { op: string; error?: string }[] })
-          .ops,
-      );
-    });
-    child.stdin.end(JSON.stringify(pod));
-  });
+  const out = await runJSONProgram<{ ops: { op: string; error?: string }[] }>("unshare", args, pod);
+  return out.ops;
 }

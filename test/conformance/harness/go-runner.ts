@@ -100,9 +100,21 @@ export async function runGo(c: ConformanceCase, sb: Sandbox): Promise<Observatio
     watchDirs: [sb.cache, sb.log],
     cacheViaRuntimeConf: c.cacheViaRuntimeConf ?? false,
   };
+  return runJSONProgram<Observation>(driverPath, [], input, cleanEnv(c.parentEnv ?? {}));
+}
+
+/**
+ * Runs a Go program that reads one JSON document on stdin and answers one on stdout (the
+ * drivers of this tier); rejects with its stderr when it exits non-zero.
+ */
+export function runJSONProgram<T>(
+  file: string,
+  args: readonly string[],
+  input: unknown,
+  env: Record<string, string> = cleanEnv(),
+): Promise<T> {
   return new Promise((resolve, reject) => {
-    const env = cleanEnv(c.parentEnv ?? {});
-    const child = spawn(driverPath, [], { env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(file, args, { env, stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (b: Buffer) => out.push(b));
@@ -110,11 +122,11 @@ export async function runGo(c: ConformanceCase, sb: Sandbox): Promise<Observatio
     child.on("error", reject);
     child.on("close", (code) => {
       if (code !== 0) {
-        reject(new Error(`cnidriver exited ${code}: ${Buffer.concat(err).toString()}`));
+        reject(new Error(`${file} exited ${code}: ${Buffer.concat(err).toString()}`));
         return;
       }
       try {
-        resolve(JSON.parse(Buffer.concat(out).toString("utf8")) as Observation);
+        resolve(JSON.parse(Buffer.concat(out).toString("utf8")) as T);
       } catch (e) {
         reject(e);
       }
