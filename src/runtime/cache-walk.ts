@@ -133,17 +133,14 @@ export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Pro
   }
   const intentUnusable = pod.unusable.some((u) => u.network === "" && u.ifName === "");
   if (pod.intent && !interruptedLeft && !intentUnusable) {
-    const podID = pod.usable[0]?.rt.containerID ?? pod.interrupted[0]?.rt.containerID;
-    if (podID !== undefined) {
-      try {
-        await removeIntent(cacheDirOf(ctx.cni), podID);
-      } catch (error) {
-        failures.push({
-          network: "",
-          ifName: "",
-          error: new WrappedError("remove setup intent", error),
-        });
-      }
+    try {
+      await removeIntent(cacheDirOf(ctx.cni), pod.podID);
+    } catch (error) {
+      failures.push({
+        network: "",
+        ifName: "",
+        error: new WrappedError("remove setup intent", error),
+      });
     }
   }
   return { done, failures };

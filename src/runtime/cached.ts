@@ -172,6 +172,7 @@ function toCached(
 
 /** A pod's attachments as the cache and its setup intent hold them. */
 export interface PodAttachments {
+  readonly podID: string;
   /** The recorded attachments, in attach order. */
   usable: CachedAttachment[];
   /** Records (or an intent) that cannot be used. */
@@ -207,7 +208,7 @@ export async function cachedAttachments(
   timed.sort((x, y) =>
     x.t !== y.t ? (x.t < y.t ? -1 : 1) : compareIfNames(x.att.ifName, y.att.ifName),
   );
-  const out: PodAttachments = { usable: [], unusable: [], interrupted: [], intent: false };
+  const out: PodAttachments = { podID, usable: [], unusable: [], interrupted: [], intent: false };
   for (const { att } of timed) {
     try {
       out.usable.push(toCached(att, set, netns));

@@ -4,7 +4,7 @@
  * no record, with what it was started with. (The SIGKILL trials on real plugins are in
  * test/e2e/crash-recovery.test.ts.)
  */
-import { access, readdir, readFile } from "node:fs/promises";
+import { access, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type CNIRuntime, loadNetworks, PodSetupError, planPod } from "../../src/runtime/index.js";
@@ -102,6 +102,20 @@ describe("setup intents", () => {
     ]);
     expect(fake.seq("DEL")).toEqual(["DEL b:net1", "DEL a:eth0", "DEL a:eth0"]);
     expect(await exists(intentFile())).toBe(false);
+  });
+
+  it("GC drops an interrupted setup's intent that names no attachment", async () => {
+    await writeIntent(d.cacheDir, "pod1", [], true);
+    expect((await rt.gc([])).removed).toEqual([]);
+    expect(await exists(intentFile())).toBe(false);
+  });
+
+  it("an unreadable intent is reported and kept, never acted on blindly", async () => {
+    await writeIntent(d.cacheDir, "pod1", [], true);
+    await writeFile(intentFile(), "{not json");
+    const error = await rt.teardownPod("pod1").catch((e: unknown) => e);
+    expect(String(error)).toContain("setup intent");
+    expect(await exists(intentFile())).toBe(true);
   });
 
   it("GC leaves the intent of a valid pod alone", async () => {
