@@ -6,38 +6,20 @@
  * stdin and CNI_* environment is logged, then the real plugin runs in the world's host
  * namespace on that stdin.
  */
-import { execFile } from "node:child_process";
-import { access, chmod, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { netnsPath } from "../../e2e/harness/netns.js";
 import { pluginSourceDir } from "../../e2e/harness/prereq.js";
 import type { E2EWorld } from "../../e2e/harness/world.js";
-import { cleanEnv, goPath, runJSONProgram } from "./go-runner.js";
-import { repoRoot } from "./sandbox.js";
+import { buildGoProgram, goProgramPath, runJSONProgram } from "./go-runner.js";
 
-const execFileP = promisify(execFile);
-const buildDir = join(repoRoot, "test/conformance/.build");
-/** The built go-cni driver. */
-export const goCNIDriverPath = join(buildDir, "gocnidriver");
-
-/** Builds the driver; fails (never skips) when go-cni's sources are missing. */
-export async function buildGoCNIDriver(): Promise<void> {
-  await access(join(goPath, "src/github.com/containerd/go-cni/cni.go")).catch(() => {
-    throw new Error(
-      `go-cni sources not found under ${goPath} (apt-get install golang-github-containerd-go-cni-dev)`,
-    );
-  });
-  await mkdir(buildDir, { recursive: true });
-  await execFileP("go", ["build", "-o", goCNIDriverPath, "./test/conformance/go/gocnidriver"], {
-    cwd: repoRoot,
-    env: cleanEnv({
-      GO111MODULE: "off",
-      GOPATH: goPath,
-      GOCACHE: join(buildDir, "gocache"),
-      GOFLAGS: "",
-    }),
-  });
+/** Builds the go-cni driver; fails (never skips) when go-cni's sources are missing. */
+export function buildGoCNIDriver(): Promise<string> {
+  return buildGoProgram(
+    "gocnidriver",
+    "github.com/containerd/go-cni/cni.go",
+    "golang-github-containerd-go-cni-dev",
+  );
 }
 
 /** One plugin call as a recording wrapper logged it. */
@@ -116,6 +98,7 @@ export async function runGoCNI(
   varLib: string,
 ): Promise<{ op: string; error?: string }[]> {
   await mkdir(varLib, { recursive: true });
+  const driver = goProgramPath("gocnidriver");
   const args = [
     "--mount",
     "--propagation",
@@ -124,7 +107,7 @@ export async function runGoCNI(
     "-c",
     'mount --bind "$0" /var/lib && exec "$1"',
     varLib,
-    goCNIDriverPath,
+    driver,
   ];
   const out = await runJSONProgram<{ ops: { op: string; error?: string }[] }>("unshare", args, pod);
   return out.ops;

@@ -26,15 +26,29 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
   return { ...env, ...extra };
 }
 
-/** Builds the driver; throws with the compiler's output when Go or libcni is missing. */
-export async function buildDriver(): Promise<string> {
-  await access(join(goPath, "src/github.com/containernetworking/cni/libcni/api.go")).catch(() => {
+/** Where {@link buildGoProgram} puts the program `name`. */
+export function goProgramPath(name: string): string {
+  return join(buildDir, name);
+}
+
+/**
+ * Builds `./test/conformance/go/<name>` into the build dir in GOPATH mode (Debian's sources
+ * have no go.mod), after checking that `source` (a file of the Go package it needs) is
+ * installed: a missing package fails with what to install, never a skip.
+ */
+export async function buildGoProgram(
+  name: string,
+  source: string,
+  debPackage: string,
+): Promise<string> {
+  await access(join(goPath, "src", source)).catch(() => {
     throw new Error(
-      `Go libcni sources not found under ${goPath} (install golang-github-appc-cni-dev)`,
+      `${source} not found under ${goPath} (apt-get install ${debPackage} golang-go)`,
     );
   });
   await mkdir(buildDir, { recursive: true });
-  await execFileP("go", ["build", "-o", driverPath, "./test/conformance/go/cnidriver"], {
+  const out = goProgramPath(name);
+  await execFileP("go", ["build", "-o", out, `./test/conformance/go/${name}`], {
     cwd: repoRoot,
     env: cleanEnv({
       GO111MODULE: "off",
@@ -43,7 +57,16 @@ export async function buildDriver(): Promise<string> {
       GOFLAGS: "",
     }),
   });
-  return driverPath;
+  return out;
+}
+
+/** Builds the libcni driver; throws with the compiler's output when Go or libcni is missing. */
+export function buildDriver(): Promise<string> {
+  return buildGoProgram(
+    "cnidriver",
+    "github.com/containernetworking/cni/libcni/api.go",
+    "golang-github-appc-cni-dev",
+  );
 }
 
 /** Does the case mention spec version 1.1.0 (which 1.1.2 does not know)? */
