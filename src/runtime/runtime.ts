@@ -13,6 +13,7 @@ import { cacheDirOf } from "./cached.js";
 import type { CapabilityStyle } from "./capabilities.js";
 import { checkFromCache } from "./check.js";
 import { collectGarbage, type GCReport } from "./gc.js";
+import { podsWithIntents } from "./intent.js";
 import { findPlugin, type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import { RuntimeLocks, withLock } from "./locks.js";
 import { planPod } from "./plan.js";
@@ -49,6 +50,8 @@ export class CNIRuntime {
   private current: NetworkSet;
   private readonly options: RuntimeOptions;
   private readonly locks = new RuntimeLocks();
+  /** Pods whose setup runs in this runtime now (their intent is no interrupted setup). */
+  private readonly settingUp = new Set<string>();
 
   constructor(set: NetworkSet, options: RuntimeOptions) {
     this.current = set;
@@ -146,9 +149,24 @@ export class CNIRuntime {
       cacheDir: cacheDirOf(this.cni),
       durable: this.options.durableCache ?? true,
     };
-    return withLock(this.locks.pod(pod.id, options.signal), () =>
-      setupAttachments(ctx, pod.id, plan),
-    );
+    return withLock(this.locks.pod(pod.id, options.signal), async () => {
+      this.settingUp.add(pod.id);
+      try {
+        return await setupAttachments(ctx, pod.id, plan);
+      } finally {
+        this.settingUp.delete(pod.id);
+      }
+    });
+  }
+
+  /**
+   * The pods whose setup was interrupted (the runtime died, or a rollback DEL failed): a setup
+   * intent is on disk and no setup of that pod runs in this runtime. A runtime at restart
+   * tears these down (`teardownPod`), or lets `gc` collect those not valid.
+   */
+  async interruptedSetups(): Promise<string[]> {
+    const pods = await podsWithIntents(cacheDirOf(this.cni));
+    return pods.filter((id) => !this.settingUp.has(id)).sort();
   }
 
   /**

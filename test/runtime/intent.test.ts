@@ -118,6 +118,24 @@ describe("setup intents", () => {
     expect(await exists(intentFile())).toBe(true);
   });
 
+  it("lists the interrupted setups, not a setup running in this runtime", async () => {
+    await writeIntent(
+      d.cacheDir,
+      "crashed",
+      planPod(rt.networkSet, { ...pod, id: "crashed" }, undefined),
+      true,
+    );
+    let during: string[] = [];
+    fake.gate = async (call) => {
+      if (call.command === "ADD" && during.length === 0) during = await rt.interruptedSetups();
+    };
+    await rt.setupPod(pod);
+    expect(during).toEqual(["crashed"]);
+    expect(await rt.interruptedSetups()).toEqual(["crashed"]);
+    await rt.teardownPod("crashed");
+    expect(await rt.interruptedSetups()).toEqual([]);
+  });
+
   it("GC leaves the intent of a valid pod alone", async () => {
     await writeIntent(d.cacheDir, "pod1", planPod(rt.networkSet, pod, undefined), true);
     await rt.gc(["pod1"]);
