@@ -7,7 +7,9 @@
  * The thread is started on the first write and never keeps the process alive (unref'd while
  * no write is in flight). Should it be unavailable (its file missing, worker_threads refused),
  * writes run on the main thread as before (`writeFileAtomic`), said once on NODE_DEBUG=libcni;
- * should it die with writes in flight, those fail with a {@link CacheWriteThreadExitedError}
+ * a thread that starts but dies before it answered any write counts as one that could not
+ * start (its writes are run on the main thread). Should it die later with writes in flight,
+ * those fail with a {@link CacheWriteThreadExitedError}
  * (each record is then the old one or the new one, as after any failed write) and the next
  * write starts a new thread. `LIBCNI_CACHE_WRITE=inline` keeps every write on the main thread.
  */
@@ -48,6 +50,8 @@ function rebuild(failure: WriteFailure): NodeJS.ErrnoException {
 interface Pending {
   resolve(): void;
   reject(error: unknown): void;
+  /** Runs the write on the calling thread instead (a thread that never served). */
+  inline(): Promise<void>;
 }
 
 /**
@@ -72,6 +76,8 @@ export class CacheWriteThread {
   private unavailable = false;
   /** The worker once it said it is ready. */
   private live: Worker | undefined;
+  /** A write was answered by a thread: one that dies now is lost, not unusable here. */
+  private served = false;
 
   /** @param url the worker's module; `inline` writes on the main thread only. */
   constructor(
@@ -101,7 +107,8 @@ export class CacheWriteThread {
     const id = this.nextId++;
     return new Promise<void>((resolve, reject) => {
       if (this.pending.size === 0) worker.ref();
-      this.pending.set(id, { resolve, reject });
+      const inline = () => writeFileAtomic(path, data, { mode, durable });
+      this.pending.set(id, { resolve, reject, inline });
       worker.postMessage({ id, path, data, mode, durable });
     });
   }
@@ -143,6 +150,7 @@ export class CacheWriteThread {
     const pending = this.pending.get(reply.id);
     if (pending === undefined) return;
     this.pending.delete(reply.id);
+    this.served = true;
     if (this.pending.size === 0) worker.unref();
     if (reply.error === undefined) pending.resolve();
     else pending.reject(rebuild(reply.error));
@@ -162,6 +170,14 @@ export class CacheWriteThread {
     this.ready = undefined;
     const pending = [...this.pending.values()];
     this.pending.clear();
+    if (!this.served) {
+      // It said it was ready but never served a write (a runtime whose workers lack part of
+      // Node's API): as a thread that could not start, the writes run here, now and from now
+      // on. Each is an atomic replace of its record, so running it again is harmless.
+      this.giveUp(cause);
+      for (const p of pending) p.inline().then(p.resolve, p.reject);
+      return;
+    }
     for (const p of pending) p.reject(new CacheWriteThreadExitedError(cause));
   }
 

@@ -107,13 +107,24 @@ function handle(req: Request, alone: boolean): void {
     });
 }
 
+/** False where `receiveMessageOnPort` cannot take `parentPort` (Deno): no batching there. */
+let canDrain = true;
+
+/** The next request already queued, if any. */
+function queued(): Request | undefined {
+  if (!canDrain) return undefined;
+  try {
+    return receiveMessageOnPort(parentPort as MessagePort)?.message as Request | undefined;
+  } catch {
+    canDrain = false;
+    return undefined;
+  }
+}
+
 parentPort?.on("message", (first: Request) => {
   // The requests already queued come with this one: together they take the thread pool.
   const batch = [first];
-  for (let next = receiveMessageOnPort(parentPort as MessagePort); next !== undefined; ) {
-    batch.push(next.message as Request);
-    next = receiveMessageOnPort(parentPort as MessagePort);
-  }
+  for (let next = queued(); next !== undefined; next = queued()) batch.push(next);
   const alone = batch.length === 1 && inFlight === 0;
   for (const req of batch) handle(req, alone);
 });

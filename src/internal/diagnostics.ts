@@ -137,8 +137,26 @@ const execChannel = diagnosticsChannel.tracingChannel<ExecMessage, ExecMessage>(
 
 /** `NODE_DEBUG=libcni`: the one debug log of the library. */
 export const debug = debuglog("libcni");
-// NODE_DEBUG is read once at startup: the answer never changes.
-const debugEnabled: boolean = debug.enabled;
+// NODE_DEBUG is read once at startup: the answer never changes. Where `debuglog` has no
+// `enabled` (Bun), the section is looked up in NODE_DEBUG as Node does (comma-separated,
+// case-insensitive, `*` wildcards).
+const debugEnabled: boolean =
+  typeof debug.enabled === "boolean"
+    ? debug.enabled
+    : debugSectionOn("libcni", process.env.NODE_DEBUG);
+
+/** Node's test of NODE_DEBUG for a `debuglog` section. */
+export function debugSectionOn(section: string, nodeDebug: string | undefined): boolean {
+  return (nodeDebug ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
+    .some((s) =>
+      new RegExp(`^${s.replace(/[|\\{}()[\]^$+?.]/g, "\\$&").replaceAll("*", ".*")}$`, "i").test(
+        section,
+      ),
+    );
+}
 
 /** True when a verb must be traced: someone subscribes to `libcni:verb` or the debug log is on. */
 export function verbTraced(): boolean {

@@ -180,6 +180,18 @@ describe("CacheWriteThread", () => {
     expect(readFileSync(path, "utf8")).toBe("fallback");
   });
 
+  it("a thread that says it is ready but dies on its first write counts as one that could not start", async () => {
+    const broken = new CacheWriteThread(
+      new URL("./fixtures/ready-then-broken-worker.mjs", import.meta.url),
+    );
+    const paths = [join(dir, "n-c-eth0"), join(dir, "n-c-eth1")];
+    await Promise.all(paths.map((p, i) => broken.write(p, bytes(`w${i}`), 0o600, true)));
+    expect(paths.map((p) => readFileSync(p, "utf8"))).toEqual(["w0", "w1"]);
+    expect(broken.fallback).toBe(true);
+    await broken.write(paths[0], bytes("later"), 0o600, true);
+    expect(readFileSync(paths[0], "utf8")).toBe("later");
+  });
+
   it("fails the writes in flight with a typed error when the thread ends, then starts anew", async () => {
     await thread.write(join(dir, "warm"), bytes("w"), 0o600, false);
     const inFlight = thread.write(join(dir, "n-c-eth0"), bytes("x"), 0o600, true);

@@ -73,6 +73,13 @@ export interface Transport {
 }
 
 /** A helper started by Node's spawn (one fork of the runtime), talking over its stdio. */
+function isHandle(h: unknown): h is Handle {
+  return (
+    typeof (h as Partial<Handle> | null)?.ref === "function" &&
+    typeof (h as Partial<Handle> | null)?.unref === "function"
+  );
+}
+
 function spawnedTransport(binaryPath: string): Transport {
   const child: ChildProcess = spawn(binaryPath, [String(process.pid)], {
     stdio: ["pipe", "pipe", "ignore"],
@@ -81,8 +88,9 @@ function spawnedTransport(binaryPath: string): Transport {
     pid: child.pid,
     input: child.stdin as Writable,
     output: child.stdout as Readable,
-    // The pipes are net.Sockets, which hold the event loop on their own.
-    handles: [child, child.stdin, child.stdout] as unknown as Handle[],
+    // The pipes are net.Sockets, which hold the event loop on their own. (Bun's stdin pipe has
+    // no ref/unref: what a runtime lacks is left out.)
+    handles: ([child, child.stdin, child.stdout] as unknown[]).filter(isHandle),
     kill: () => child.kill("SIGKILL"),
     onError: (listener) => child.on("error", listener),
     onExit: (listener) => child.on("exit", (code, signal) => listener(signal ?? `code ${code}`)),
