@@ -13,6 +13,8 @@
  * (each record is then the old one or the new one, as after any failed write) and the next
  * write starts a new thread. `LIBCNI_CACHE_WRITE=inline` keeps every write on the main thread.
  */
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { debuglog } from "node:util";
 import { Worker } from "node:worker_threads";
 import { CacheWriteThreadExitedError } from "../errors.js";
@@ -157,9 +159,14 @@ export class CacheWriteThread {
   }
 
   private giveUp(error: unknown): false {
+    // Said once: a worker that fails to load reports an error and then its exit.
+    if (this.unavailable) return false;
     this.unavailable = true;
     this.worker = undefined;
-    debug("cache writes on the main thread (no cache-write thread: %s)", (error as Error).message);
+    debug(
+      "cache writes on the main thread (no cache-write thread: %s; a bundled app bundles dist/api/cache-write-worker.js as an entry of its own and sets LIBCNI_CACHE_WRITE_WORKER, README: Bundling)",
+      (error as Error).message,
+    );
     return false;
   }
 
@@ -192,8 +199,24 @@ export class CacheWriteThread {
 
 let shared: CacheWriteThread | undefined;
 
-/** The process's cache-write thread (`LIBCNI_CACHE_WRITE=inline`: none). */
+/**
+ * The worker's module the process uses: `LIBCNI_CACHE_WRITE_WORKER` when set (a bundled app
+ * bundles the worker as an entry point of its own), else the package's.
+ */
+function configuredWorkerUrl(): URL {
+  const fromEnv = process.env.LIBCNI_CACHE_WRITE_WORKER;
+  return fromEnv ? pathToFileURL(resolve(fromEnv)) : defaultWorkerUrl;
+}
+
+/**
+ * The process's cache-write thread (`LIBCNI_CACHE_WRITE=inline`: none). A worker module that
+ * cannot be loaded (a bundle without it) leaves the writes on the main thread, never failing
+ * one, and says so on NODE_DEBUG=libcni.
+ */
 export function cacheWriteThread(): CacheWriteThread {
-  shared ??= new CacheWriteThread(defaultWorkerUrl, process.env.LIBCNI_CACHE_WRITE === "inline");
+  shared ??= new CacheWriteThread(
+    configuredWorkerUrl(),
+    process.env.LIBCNI_CACHE_WRITE === "inline",
+  );
   return shared;
 }

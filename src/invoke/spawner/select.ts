@@ -36,9 +36,18 @@ export function spawnerBinaryPath(
 
 let spawner: SpawnerLauncher | undefined;
 
-/** The process-wide spawner launcher, for the platform's binary. */
+/**
+ * The helper binary the process uses: `LIBCNI_SPAWNER_BINARY` when set (a bundled app ships
+ * the binary beside its bundle), else the package's own for this platform.
+ */
+export function configuredSpawnerBinary(): string {
+  const fromEnv = process.env.LIBCNI_SPAWNER_BINARY;
+  return fromEnv !== undefined && fromEnv !== "" ? fromEnv : spawnerBinaryPath();
+}
+
+/** The process-wide spawner launcher, for the configured binary. */
 export function sharedSpawner(): SpawnerLauncher {
-  spawner ??= new SpawnerLauncher({ binaryPath: spawnerBinaryPath() });
+  spawner ??= new SpawnerLauncher({ binaryPath: configuredSpawnerBinary() });
   return spawner;
 }
 
@@ -120,7 +129,7 @@ export class AutoLauncher implements Launcher {
     } catch {
       return [
         directLauncher,
-        `direct spawn (no spawner binary for ${process.platform}-${process.arch} at ${launcher.binaryPath}; npm run build:native builds it)`,
+        `direct spawn (no spawner binary for ${process.platform}-${process.arch} at ${launcher.binaryPath}; ${missingBinaryHint()})`,
       ];
     }
     try {
@@ -133,6 +142,12 @@ export class AutoLauncher implements Launcher {
     }
     return [launcher, `spawner ${launcher.binaryPath}`];
   }
+}
+
+/** What to do about a missing binary: it depends on whether the path was chosen or derived. */
+function missingBinaryHint(): string {
+  if (process.env.LIBCNI_SPAWNER_BINARY) return "LIBCNI_SPAWNER_BINARY names no executable file";
+  return "a bundled app: ship dist/native/<platform>-<arch>/libcni-spawner with it and set LIBCNI_SPAWNER_BINARY (README, Bundling); a clone of the repository: npm run build:native";
 }
 
 const auto = new AutoLauncher();
