@@ -64,6 +64,9 @@ export function suggestKey(key: string, known: readonly string[]): string | unde
   );
 }
 
+/** The rules on capability names (in `capabilities` and in `runtimeConfig`). */
+const isCapabilityRule = (text: string): boolean => text.startsWith("unknown capability");
+
 function findingOf(error: ValidatorError): LintFinding {
   const rule = ruleOf(error.schemaPath);
   const severity = rule["x-severity"] === "warning" ? "warning" : "error";
@@ -74,6 +77,18 @@ function findingOf(error: ValidatorError): LintFinding {
     const known = Object.keys((rule.properties ?? {}) as object);
     const guess = suggestKey(key, known);
     const hint = guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`;
+    // A capability in another case is never delivered: runtimes match the names exactly.
+    if (
+      guess !== undefined &&
+      guess.toLowerCase() === key.toLowerCase() &&
+      isCapabilityRule(text)
+    ) {
+      return {
+        pointer: pointerOf([...at, key]),
+        message: `capability names are matched exactly: ${JSON.stringify(key)} is never delivered${hint}`,
+        severity: "error",
+      };
+    }
     return { pointer: pointerOf([...at, key]), message: `${text}${hint}`, severity };
   }
   if (error.keyword === "required") {

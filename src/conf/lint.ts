@@ -11,11 +11,11 @@
  * devDependency.
  */
 import { parseJSON } from "../encoding/parse.js";
-import { messageOf } from "../errors.js";
+import { JSONSyntaxError, messageOf } from "../errors.js";
 import { type ConfInput, inputBytes } from "./bytes.js";
 import { normalizePluginKeys, restorePointer } from "./lint-plugin-keys.js";
-import { comparePointers } from "./lint-pointer.js";
-import { schemaFindings } from "./lint-schema-findings.js";
+import { comparePointers, pointerOf } from "./lint-pointer.js";
+import { schemaFindings, suggestKey } from "./lint-schema-findings.js";
 import type { LintFinding, LintResult } from "./lint-types.js";
 import { versionFindings } from "./lint-versions.js";
 import type { NetworkConfigList } from "./types.js";
@@ -46,6 +46,17 @@ const isTrue = (v: unknown) => v === true || (typeof v === "string" && v.toLower
 /** `plugins` absent: an error where nothing can supply them, else a warning. */
 function missingPlugins(document: Record<string, unknown>, fromList: boolean): LintFinding[] {
   if (Object.hasOwn(document, "plugins")) return [];
+  // A key that is `plugins` misspelt (`plugin`, `Plugins`): the plugins are there, unread.
+  const typo = Object.keys(document).find((k) => suggestKey(k, ["plugins"]) === "plugins");
+  if (typo !== undefined) {
+    return [
+      {
+        pointer: pointerOf([typo]),
+        message: `the list has no "plugins" (did you mean "plugins"?): its plugins are never run`,
+        severity: "error",
+      },
+    ];
+  }
   if (fromList) {
     return [
       {
@@ -71,6 +82,36 @@ function missingPlugins(document: Record<string, unknown>, fromList: boolean): L
       severity: "warning",
     },
   ];
+}
+
+/** ` (line L, column C)` of a syntax error's byte offset, as editors count them. */
+function whereIn(bytes: Uint8Array, error: unknown): string {
+  if (!(error instanceof JSONSyntaxError)) return "";
+  const before = new TextDecoder().decode(bytes.subarray(0, Math.max(0, error.offset - 1)));
+  const lines = before.split("\n");
+  return ` (line ${lines.length}, column ${(lines.at(-1)?.length ?? 0) + 1})`;
+}
+
+/**
+ * A single plugin's configuration (a `.conf`: `type` and no `plugins`) as the list it is
+ * loaded as (`confListFromConf`): its `cniVersion` and `name` the list's, the rest its one
+ * plugin. Linted as such, then each finding put back at its place in the file.
+ */
+function asSingleConf(document: unknown): Record<string, unknown> | undefined {
+  if (!isObject(document) || Object.hasOwn(document, "plugins")) return undefined;
+  if (!Object.hasOwn(document, "type")) return undefined;
+  const { cniVersion, name, ...plugin } = document;
+  const list: Record<string, unknown> = {};
+  if (Object.hasOwn(document, "cniVersion")) list.cniVersion = cniVersion;
+  if (Object.hasOwn(document, "name")) list.name = name;
+  list.plugins = [plugin];
+  return list;
+}
+
+/** A pointer into the list made of a single conf, back into the conf. */
+function fromSingle(pointer: string): string {
+  if (pointer === "/plugins/0") return "";
+  return pointer.startsWith("/plugins/0/") ? pointer.slice("/plugins/0".length) : pointer;
 }
 
 function byDocumentOrder(a: LintFinding, b: LintFinding): number {
@@ -101,12 +142,18 @@ export function lintNetworkList(input: ConfInput | NetworkConfigList): LintResul
   } catch (error) {
     return {
       errors: [
-        { pointer: "", message: `cannot be decoded: ${messageOf(error)}`, severity: "error" },
+        {
+          pointer: "",
+          message: `cannot be decoded: ${messageOf(error)}${whereIn(bytes, error)}`,
+          severity: "error",
+        },
       ],
       warnings: [],
     };
   }
   if (fromList) document = listDocument(input, document);
+  const single = asSingleConf(document);
+  if (single !== undefined) document = single;
 
   const normal = normalizePluginKeys(document);
   const findings: LintFinding[] = [...normal.findings];
@@ -117,8 +164,22 @@ export function lintNetworkList(input: ConfInput | NetworkConfigList): LintResul
     findings.push(...versionFindings(document), ...missingPlugins(document, fromList));
   }
 
+  // A key reported as misspelt `plugins` is an error already: not an unknown key besides.
+  const typoAt = new Set(
+    findings.filter((f) => f.message.includes('no "plugins" (did you mean')).map((f) => f.pointer),
+  );
+  const kept = findings.filter(
+    (f) =>
+      !(
+        f.severity === "warning" &&
+        typoAt.has(f.pointer) &&
+        f.message.startsWith("unknown top-level key")
+      ),
+  );
+  const placed =
+    single === undefined ? kept : kept.map((f) => ({ ...f, pointer: fromSingle(f.pointer) }));
   const seen = new Set<string>();
-  const unique = findings.filter((f) => {
+  const unique = placed.filter((f) => {
     const key = `${f.severity}\0${f.pointer}\0${f.message}`;
     if (seen.has(key)) return false;
     seen.add(key);

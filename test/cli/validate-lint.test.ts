@@ -73,8 +73,7 @@ describe("validate: lint findings", () => {
         `Error: ${error}`,
         usageOf("validate"),
         error,
-        'lint warning "/plugin": unknown top-level key (not in the CNI spec) (did you mean "plugins"?)',
-        'lint warning "/plugins": no "plugins": the network gets plugins only from its drop-in directory, if any',
+        'lint error "/plugin": the list has no "plugins" (did you mean "plugins"?): its plugins are never run',
         "",
       ].join("\n"),
     );

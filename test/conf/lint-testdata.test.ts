@@ -96,7 +96,6 @@ describe("testdata/conf", () => {
     expect(lines(await readFile(new URL("unknown-fields.conflist", confData)))).toEqual([
       'warning /disableGC: disableGC is a string: the spec says a boolean (Go libcni reads "true"/"false" in any case, other runtimes may not)',
       "warning /plugins/0/cniVersion: a plugin's cniVersion is replaced by the list's version at run time",
-      "warning /plugins/0/name: a plugin's name is replaced by the list's name at run time",
       'warning /plugins/1/Capabilities: "Capabilities" is read as "capabilities" by Go libcni (case-insensitive), but the spec\'s key is "capabilities"',
       'warning /plugins/1/Type: "Type" is read as "type" by Go libcni (case-insensitive), but the spec\'s key is "type"',
       "warning /plugins/1/runtimeConfig: runtimeConfig is reserved: the runtime writes it from the capabilities and replaces this one",

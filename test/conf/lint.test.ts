@@ -87,22 +87,20 @@ describe("a clean conflist", () => {
 });
 
 describe("top-level keys", () => {
-  it('`plugin` (the issue\'s typo) is an unknown key with a suggestion, and "plugins" is missing', () => {
+  it('`plugin` (a typo of "plugins") is an error: the list runs no plugin', () => {
+    for (const typo of ["plugin", "Plugins", "plugns"]) {
+      const text = JSON.stringify({ cniVersion: "1.0.0", name: "n", [typo]: [{ type: "bridge" }] });
+      const { errors, warnings } = lintNetworkList(text);
+      expect(errors, typo).toEqual([
+        {
+          pointer: `/${typo}`,
+          message: 'the list has no "plugins" (did you mean "plugins"?): its plugins are never run',
+          severity: "error",
+        },
+      ]);
+      expect(warnings, typo).toEqual([]);
+    }
     const text = JSON.stringify({ cniVersion: "1.0.0", name: "n", plugin: [{ type: "bridge" }] });
-    const { errors, warnings } = lintNetworkList(text);
-    expect(errors).toEqual([]);
-    expect(warnings).toEqual([
-      {
-        pointer: "/plugin",
-        message: 'unknown top-level key (not in the CNI spec) (did you mean "plugins"?)',
-        severity: "warning",
-      },
-      {
-        pointer: "/plugins",
-        message: 'no "plugins": the network gets plugins only from its drop-in directory, if any',
-        severity: "warning",
-      },
-    ]);
     // Parsing is untouched: upstream accepts the list, with no plugins.
     expect(networkConfFromBytes(text).plugins).toEqual([]);
   });
@@ -137,7 +135,7 @@ describe("top-level keys", () => {
     expect(lintNetworkList('{"name":').errors).toEqual([
       {
         pointer: "",
-        message: "cannot be decoded: unexpected end of JSON input",
+        message: "cannot be decoded: unexpected end of JSON input (line 1, column 8)",
         severity: "error",
       },
     ]);
@@ -301,7 +299,7 @@ describe("plugins", () => {
     ]);
   });
 
-  it("reserved keys (runtimeConfig, args, prevResult, cni.dev/*) and a plugin's name and cniVersion: warnings", () => {
+  it("reserved keys (runtimeConfig, args, prevResult, cni.dev/*) and a plugin's cniVersion: warnings; its name is none", () => {
     const { errors, warnings } = lintNetworkList(
       conflist(
         {},
@@ -320,7 +318,6 @@ describe("plugins", () => {
       "/plugins/0/args",
       "/plugins/0/cni.dev~1valid-attachments",
       "/plugins/0/cniVersion",
-      "/plugins/0/name",
       "/plugins/0/prevResult",
       "/plugins/0/runtimeConfig",
     ]);
