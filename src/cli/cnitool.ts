@@ -5,7 +5,7 @@
  * additions that leave those defaults alone. Differences: docs/deviations/cnitool.md.
  */
 import { CNIConfig, type NetworkAttachment } from "../api/index.js";
-import { lintNetworkList, loadNetworkConf, type NetworkConfigList } from "../conf/index.js";
+import { loadNetworkConf } from "../conf/index.js";
 import { marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { InvalidArgumentError, messageOf } from "../errors.js";
@@ -18,7 +18,6 @@ import {
   parseFlags,
   stripFlags,
 } from "./flags.js";
-import { lintLines, lintOfFailedLoad } from "./lint-output.js";
 import {
   absolutePath,
   type CnitoolEnv,
@@ -39,6 +38,7 @@ import {
   suggestions,
   usageOf,
 } from "./usage.js";
+import { validateCommand } from "./validate.js";
 
 /** Where cnitool writes and what it runs in. */
 export interface CnitoolIO {
@@ -150,31 +150,22 @@ async function runCommand(
       return;
     }
     case "validate": {
-      // What validate printed before the linter comes first; the lint lines follow it.
-      let list: NetworkConfigList;
-      try {
-        list = await loadNetworkConf(netDir(io.env), positionals[0]);
-      } catch (error) {
-        const lint = await lintOfFailedLoad(error);
-        if (lint === undefined) throw error;
-        failWithUsage(io, command, messageOf(error));
-        io.stderr.write(lintLines(lint));
-        return 1;
+      const file = parsed.values.get("file");
+      if (file && positionals.length > 0) {
+        return failWithUsage(io, command, "give a network name or --file, not both");
       }
-      const lint = lintNetworkList(list);
-      let capabilities: string[];
-      try {
-        capabilities = await cni.validateNetworkList(list, opts);
-      } catch (error) {
-        failWithUsage(io, command, messageOf(error));
-        io.stderr.write(lintLines(lint));
-        return 1;
+      if (!file && positionals.length === 0) {
+        return failWithUsage(io, command, "accepts 1 arg(s), received 0");
       }
-      io.stdout.write(
-        `${marshalIndent({ name: list.name, cniVersion: list.cniVersion, capabilities })}\n`,
+      const target = file
+        ? { file: absolutePath(file, io.cwd) }
+        : { dir: netDir(io.env), name: positionals[0] };
+      return validateCommand(
+        cni,
+        target,
+        { ...io, fail: (m) => failWithUsage(io, command, m) },
+        io.signal,
       );
-      io.stderr.write(lintLines(lint));
-      return lint.errors.length > 0 ? 1 : 0;
     }
   }
   const [netName, netnsArg] = positionals;

@@ -19,10 +19,17 @@ export function lintLines(lint: LintResult): string {
  * plugins, and the user should learn why), or undefined when the error names no `.conflist`
  * file (a drop-in plugin file is not a list) or the file cannot be read again.
  */
-export async function lintOfFailedLoad(error: unknown): Promise<LintResult | undefined> {
-  if (!(error instanceof ConfFileError) || !error.file.endsWith(".conflist")) return undefined;
+export async function lintOfFailedLoad(
+  error: unknown,
+  file?: string,
+): Promise<LintResult | undefined> {
+  // The file given (`validate --file`), whatever its kind; else the .conflist the error names.
+  const target =
+    file ??
+    (error instanceof ConfFileError && error.file.endsWith(".conflist") ? error.file : undefined);
+  if (target === undefined) return undefined;
   try {
-    return lintNetworkList(await readFile(error.file));
+    return lintNetworkList(await readFile(target));
   } catch {
     return undefined;
   }

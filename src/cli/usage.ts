@@ -106,7 +106,16 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
     use: "validate <network-name>",
     short: "Validate a network configuration against its plugins",
     long: "Validate a network configuration against its plugins.\nThis command checks that every plugin exists and supports the configuration's version, and prints the capabilities the network accepts.\nIt also lints the configuration against the CNI spec and conventions: each finding goes to stderr as a JSON pointer and a message, and a lint error fails the command.",
-    args: { min: 1, max: 1 },
+    args: { max: 1 },
+    flags: [
+      {
+        name: "file",
+        kind: "string",
+        usage:
+          "Validate this conf file (.conflist, or a single plugin's .conf) instead of a network of NETCONFPATH",
+        defValue: "",
+      },
+    ],
   },
   version: {
     use: "version <plugin-type>",

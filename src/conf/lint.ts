@@ -108,6 +108,33 @@ function asSingleConf(document: unknown): Record<string, unknown> | undefined {
   return list;
 }
 
+/**
+ * The single conf a list was made from by `confListFromConf` (its bytes are exactly
+ * `{"cniVersion","name","plugins":[<the conf>]}`, the conf naming the same network and
+ * version), else undefined.
+ */
+function confOfList(list: NetworkConfigList): Uint8Array | undefined {
+  if (list.plugins.length !== 1) return undefined;
+  let outer: unknown;
+  let inner: unknown;
+  try {
+    outer = parseJSON(list.bytes);
+    inner = parseJSON(list.plugins[0].bytes);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(outer) || !isObject(inner)) return undefined;
+  const keys = Object.keys(outer).sort().join(",");
+  const made =
+    keys === "cniVersion,name,plugins" &&
+    Array.isArray(outer.plugins) &&
+    outer.plugins.length === 1 &&
+    Object.hasOwn(inner, "type") &&
+    inner.name === outer.name &&
+    inner.cniVersion === outer.cniVersion;
+  return made ? list.plugins[0].bytes : undefined;
+}
+
 /** A pointer into the list made of a single conf, back into the conf. */
 function fromSingle(pointer: string): string {
   if (pointer === "/plugins/0") return "";
@@ -134,6 +161,10 @@ function byDocumentOrder(a: LintFinding, b: LintFinding): number {
  * string booleans, keys in another case, versions never selected.
  */
 export function lintNetworkList(input: ConfInput | NetworkConfigList): LintResult {
+  // A list made of a single `.conf` (confListFromConf): the conf's own bytes are what the
+  // user wrote, and its findings are placed in them.
+  const conf = isList(input) ? confOfList(input) : undefined;
+  if (conf !== undefined) return lintNetworkList(conf);
   const fromList = isList(input);
   const bytes = fromList ? input.bytes : inputBytes(input);
   let document: unknown;

@@ -114,11 +114,6 @@ describe("command help", () => {
     ["del", "del <network-name> <netns>", "Delete network interface from a network namespace."],
     ["status", "status <network-name> <netns>", "Get status of network interfaces."],
     ["attachments", "attachments [container-id]", "List cached network attachments."],
-    [
-      "validate",
-      "validate <network-name>",
-      "Validate a network configuration against its plugins.",
-    ],
     ["version", "version <plugin-type>", "Print the CNI versions a plugin supports."],
   ])("%s --help: its description, use line and flags", async (name, use, first) => {
     const r = await run([name, "--help"]);
@@ -129,6 +124,17 @@ describe("command help", () => {
       `\n\nUsage:\n  cnitool ${use} [flags]\n\nFlags:\n  -h, --help   help for ${name}\n\n${globalFlags}`,
     );
     expect(r.stdout.endsWith(globalFlags)).toBe(true);
+  });
+
+  it("validate --help: its description, use line and flags (--file)", async () => {
+    const r = await run(["validate", "--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split("\n")[0]).toBe("Validate a network configuration against its plugins.");
+    expect(r.stdout).toContain(
+      "\n\nUsage:\n  cnitool validate <network-name> [flags]\n\nFlags:\n" +
+        "      --file string   Validate this conf file (.conflist, or a single plugin's .conf) instead of a network of NETCONFPATH\n" +
+        `  -h, --help          help for validate\n\n${globalFlags}`,
+    );
   });
 
   it("help help describes the help command", async () => {
@@ -191,7 +197,8 @@ describe("usage errors", () => {
 
   it.each([
     [["validate"], "accepts 1 arg(s), received 0"],
-    [["validate", "a", "b"], "accepts 1 arg(s), received 2"],
+    [["validate", "a", "b"], "accepts at most 1 arg(s), received 2"],
+    [["validate", "a", "--file", "x.conflist"], "give a network name or --file, not both"],
     [["version"], "accepts 1 arg(s), received 0"],
     [["attachments", "a", "b"], "accepts at most 1 arg(s), received 2"],
   ])("%j: %s", async (argv, message) => {

@@ -113,3 +113,68 @@ describe("validate: lint findings", () => {
     expect(await box.exec(["validate", "net"])).toEqual(inProcess);
   });
 });
+
+describe("validate: one file, and a conf dir with a broken file", () => {
+  it("a broken file of the conf dir does not mask another network", async () => {
+    await writeFile(join(box.netd, "05-broken.conflist"), "{");
+    await box.network("net", "1.0.0", { capabilities: { portMappings: true } });
+    expect(await box.run(["validate", "net"])).toEqual({
+      code: 0,
+      stdout: printed(["portMappings"]),
+      stderr: "",
+    });
+  });
+
+  it("--file validates and lints one file, a single plugin's .conf included", async () => {
+    const file = join(box.root, "single.conf");
+    await writeFile(
+      file,
+      JSON.stringify({
+        cniVersion: "1.0.0",
+        name: "net",
+        type: "noop.mjs",
+        capabilities: { Mac: true },
+      }),
+    );
+    expect(await box.run(["validate", "--file", file])).toEqual({
+      code: 1,
+      stdout: printed(["Mac"]),
+      stderr:
+        'lint error "/capabilities/Mac": capability names are matched exactly: "Mac" is never delivered (did you mean "mac"?)\n',
+    });
+  });
+
+  it("--file on a file that is not JSON: the load's error, then the lint with line and column", async () => {
+    const file = join(box.root, "bad.conflist");
+    await writeFile(file, '{\n  "name": "net",\n  "plugins": [,]\n}\n');
+    const r = await box.run(["validate", "--file", file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^Error: /);
+    expect(r.stderr).toMatch(
+      /lint error "": cannot be decoded: invalid character ',' looking for beginning of value \(line 3, column 15\)\n$/,
+    );
+  });
+});
+
+describe("validate: a single plugin's .conf of the conf dir", () => {
+  it("is linted as the file it is: a valid one gives no finding", async () => {
+    await writeFile(
+      join(box.netd, "30-mv.conf"),
+      JSON.stringify({
+        cniVersion: "1.0.0",
+        name: "mv",
+        type: "noop.mjs",
+        master: "eth0",
+        mode: "bridge",
+        ipam: { type: "host-local", subnet: "10.1.0.0/24" },
+      }),
+    );
+    const r = await box.run(["validate", "mv"]);
+    expect(r).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({ capabilities: [], cniVersion: "1.0.0", name: "mv" }, null, 4)}\n`,
+      stderr: "",
+    });
+  });
+});
