@@ -233,36 +233,26 @@ export function instrument(
   verb.start.bindStore(store, onVerb);
   exec.start.bindStore(store, onExec);
 
+  // The span ends (and the call is measured) at asyncEnd, which follows `error` on failure.
   const noop = (): void => {};
-  const podHandlers = {
+  const handlers = <M extends { error?: unknown }>(extra?: (m: M) => OTelAttributes) => ({
     start: noop,
     end: noop,
     asyncStart: noop,
-    asyncEnd: (m: PodMessage) => finish(m),
-    error: (m: PodMessage) => failed(m, m.error),
-  };
-  const verbHandlers = {
-    start: noop,
-    end: noop,
-    asyncStart: noop,
-    asyncEnd: (m: VerbMessage) => finish(m),
-    error: (m: VerbMessage) => failed(m, m.error),
-  };
-  const execHandlers = {
-    start: noop,
-    end: noop,
-    asyncStart: noop,
-    asyncEnd: (m: ExecMessage) => {
-      const extra: OTelAttributes = {
-        "cni.plugin.aborted": m.aborted,
-        "cni.plugin.attempts": m.attempts,
-      };
-      if (m.exitCode !== undefined) extra["cni.plugin.exit_code"] = m.exitCode;
-      if (m.signal !== undefined) extra["cni.plugin.signal"] = m.signal;
-      finish(m, extra);
-    },
-    error: (m: ExecMessage) => failed(m, m.error),
-  };
+    asyncEnd: (m: M) => finish(m, extra?.(m)),
+    error: (m: M) => failed(m, m.error),
+  });
+  const podHandlers = handlers<PodMessage>();
+  const verbHandlers = handlers<VerbMessage>();
+  const execHandlers = handlers<ExecMessage>((m) => {
+    const extra: OTelAttributes = {
+      "cni.plugin.aborted": m.aborted,
+      "cni.plugin.attempts": m.attempts,
+    };
+    if (m.exitCode !== undefined) extra["cni.plugin.exit_code"] = m.exitCode;
+    if (m.signal !== undefined) extra["cni.plugin.signal"] = m.signal;
+    return extra;
+  });
   pod.subscribe(podHandlers);
   verb.subscribe(verbHandlers);
   exec.subscribe(execHandlers);
