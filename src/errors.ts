@@ -896,7 +896,7 @@ export class SpawnerExitedError extends SpawnerError {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hardening (issue 12): the cache read path.
+// The result cache: records that cannot be read or removed.
 
 /**
  * A cache record that cannot be one: not a regular file (a symlink, a FIFO, a device, a
@@ -941,7 +941,7 @@ export class CachedConfigKindError extends LibcniError {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Spawner and cache-write trimming (issue 15): the cache-write thread.
+// The cache-write thread.
 
 /**
  * The cache-write thread ended (crashed, or was terminated) while a record write was in flight

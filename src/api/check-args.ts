@@ -1,5 +1,5 @@
 /**
- * Run-time shape checks of what a JavaScript caller passes to the CNIConfig verbs (issue 11).
+ * Run-time shape checks of what a JavaScript caller passes to the CNIConfig verbs.
  *
  * TypeScript checks these shapes at compile time; JavaScript does not, and a wrong shape is
  * worse than a crash: `{ ifname }` in a RuntimeConf would become an empty CNI_IFNAME, and

@@ -25,8 +25,3 @@ export interface Result extends GoMarshaler {
   /** Upstream `Print`: the result as JSON indented by 4 spaces, with no trailing newline. */
   print(): string;
 }
-
-/** Formats a version list as Go's `%v` prints a `[]string`: "[0.3.0 0.3.1 0.4.0]". */
-export function goStringList(list: readonly string[]): string {
-  return `[${list.join(" ")}]`;
-}
