@@ -131,8 +131,7 @@ export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Pro
       failures.push({ network: a.network, ifName: a.ifName, error });
     }
   }
-  const intentUnusable = pod.unusable.some((u) => u.network === "" && u.ifName === "");
-  if (pod.intent && !interruptedLeft && !intentUnusable) {
+  if (pod.intent === "read" && !interruptedLeft) {
     try {
       await removeIntent(cacheDirOf(ctx.cni), pod.podID);
     } catch (error) {
@@ -152,7 +151,7 @@ export function nothingCached(pod: PodAttachments): boolean {
     pod.usable.length === 0 &&
     pod.unusable.length === 0 &&
     pod.interrupted.length === 0 &&
-    !pod.intent
+    pod.intent === "none"
   );
 }
 

@@ -182,8 +182,12 @@ export interface PodAttachments {
    * the runtime died, or its rollback failed), in planned order.
    */
   interrupted: CachedAttachment[];
-  /** The pod has a setup intent (it is removed once every interrupted attachment is DELeted). */
-  intent: boolean;
+  /**
+   * The pod's setup intent: none, one whose attachments are read (it is removed once every
+   * interrupted attachment is DELeted), or one that cannot be read (reported in `unusable`,
+   * and kept).
+   */
+  intent: "none" | "read" | "unusable";
 }
 
 /**
@@ -208,7 +212,7 @@ export async function cachedAttachments(
   timed.sort((x, y) =>
     x.t !== y.t ? (x.t < y.t ? -1 : 1) : compareIfNames(x.att.ifName, y.att.ifName),
   );
-  const out: PodAttachments = { podID, usable: [], unusable: [], interrupted: [], intent: false };
+  const out: PodAttachments = { podID, usable: [], unusable: [], interrupted: [], intent: "none" };
   for (const { att } of timed) {
     try {
       out.usable.push(toCached(att, set, netns));
@@ -217,10 +221,10 @@ export async function cachedAttachments(
     }
   }
   if (intent.kind === "unusable") {
-    out.intent = true;
+    out.intent = "unusable";
     out.unusable.push({ network: "", ifName: "", error: intent.error });
   } else if (intent.kind === "attachments") {
-    out.intent = true;
+    out.intent = "read";
     const recorded = new Set(found.map((a) => `${a.network}\0${a.ifName}`));
     for (const att of intent.attachments) {
       if (recorded.has(`${att.network}\0${att.ifName}`)) continue;
