@@ -25,7 +25,7 @@ import { validateCacheFileName } from "./validate-names.js";
 export const CacheDir = "/var/lib/cni";
 
 /** How old a temporary file must be before a sweep treats it as a crash leftover. */
-const STALE_TEMP_MS = 10 * 60 * 1000;
+export const STALE_TEMP_MS = 10 * 60 * 1000;
 
 /** How many records are read at once when listing attachments. */
 const READ_CONCURRENCY = 32;

@@ -30,7 +30,7 @@ export async function collectGarbage(
 ): Promise<GCReport> {
   const [all, interrupted] = await Promise.all([
     ctx.cni.getCachedAttachments(""),
-    podsWithIntents(cacheDirOf(ctx.cni)),
+    podsWithIntents(cacheDirOf(ctx.cni), { sweep: true }),
   ]);
   const failures: NetworkFailure[] = [];
   const removed: GCReport["removed"] = [];

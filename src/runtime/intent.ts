@@ -18,7 +18,8 @@
  */
 import { readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { writeCacheRecord } from "../api/cache.js";
+import { sweepTempFiles } from "../api/atomic-write.js";
+import { STALE_TEMP_MS, writeCacheRecord } from "../api/cache.js";
 import { readRecord } from "../api/record-read.js";
 import { goStruct, marshal } from "../encoding/json.js";
 import type { NetworkAttachment } from "../index.js";
@@ -132,14 +133,23 @@ export async function removeIntent(cacheDir: string, podID: string): Promise<voi
   }
 }
 
-/** The pods that have an intent (a setup in flight, or one that was interrupted). */
-export async function podsWithIntents(cacheDir: string): Promise<string[]> {
+/**
+ * The pods that have an intent (a setup in flight, or one that was interrupted). With `sweep`
+ * (GC), the temporary files of intent writes a killed runtime left are removed once stale, as
+ * GC does in `results/`.
+ */
+export async function podsWithIntents(
+  cacheDir: string,
+  options: { sweep?: boolean } = {},
+): Promise<string[]> {
+  const dir = intentsDir(cacheDir);
+  let names: string[];
   try {
-    // Only names this library writes: valid container IDs (no temp file, nothing foreign).
-    return (await readdir(intentsDir(cacheDir))).filter(
-      (n) => validateContainerID(n) === undefined,
-    );
+    names = await readdir(dir);
   } catch {
     return [];
   }
+  if (options.sweep) await sweepTempFiles(dir, names, STALE_TEMP_MS);
+  // Only names this library writes: valid container IDs (no temp file, nothing foreign).
+  return names.filter((n) => validateContainerID(n) === undefined);
 }

@@ -95,9 +95,10 @@ async function clean(world: E2EWorld, ids: string[]): Promise<void> {
     // Host veths of every pod of the world: none may be left.
     expect({ network, ...t }).toEqual({ network, ...noTraces });
   }
-  expect(await readdir(join(world.cacheDir, "libcni", "setup-intents")).catch(() => [])).toEqual(
-    [],
-  );
+  // No intent left. A temporary file of an intent write the kill cut short is not one: GC
+  // sweeps it once stale (test/runtime/intent.test.ts), as it does in results/.
+  const intents = await readdir(join(world.cacheDir, "libcni", "setup-intents")).catch(() => []);
+  expect(intents.filter((n) => !n.startsWith(".libcni-"))).toEqual([]);
 }
 
 describe("a runtime killed during setupPod leaks nothing", () => {

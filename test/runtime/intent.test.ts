@@ -4,7 +4,7 @@
  * no record, with what it was started with. (The SIGKILL trials on real plugins are in
  * test/e2e/crash-recovery.test.ts.)
  */
-import { access, readdir, readFile, writeFile } from "node:fs/promises";
+import { access, readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type CNIRuntime, loadNetworks, PodSetupError, planPod } from "../../src/runtime/index.js";
@@ -134,6 +134,18 @@ describe("setup intents", () => {
     expect(await rt.interruptedSetups()).toEqual(["crashed"]);
     await rt.teardownPod("crashed");
     expect(await rt.interruptedSetups()).toEqual([]);
+  });
+
+  it("GC removes the temporary file of an intent write a killed runtime left, once stale", async () => {
+    await writeIntent(d.cacheDir, "pod1", [], true);
+    const stale = join(intentsDir(d.cacheDir), ".libcni-dead-1.tmp");
+    const fresh = join(intentsDir(d.cacheDir), ".libcni-live-1.tmp");
+    await writeFile(stale, "{");
+    await writeFile(fresh, "{");
+    await utimes(stale, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    await rt.gc([]);
+    // The stale one goes; a young one may be a write in progress and stays.
+    expect((await readdir(intentsDir(d.cacheDir))).sort()).toEqual([".libcni-live-1.tmp"]);
   });
 
   it("GC leaves the intent of a valid pod alone", async () => {
