@@ -23,6 +23,7 @@ import {
 } from "./harness/library.js";
 import { prepareSuite, WorldTracker } from "./harness/suite.js";
 import { containerChains, noTraces, tracesOf } from "./harness/traces.js";
+import { eventually } from "./harness/wait.js";
 import type { E2EWorld } from "./harness/world.js";
 
 const worlds = new WorldTracker();
@@ -221,9 +222,11 @@ describe("cross-runtime: Go libcni 1.1.2 and the library on one host (plugins 1.
     expect(await ping(keep.ns, "10.83.0.1")).toBe(true);
     expect(await exists(cacheRecordPath(world, network, keepRt))).toBe(true);
 
-    // The runtime removing the dead container's namespace takes the veth pair with it.
+    // The runtime removing the dead container's namespace takes the veth pair with it (the
+    // kernel destroys it once the namespace's last reference goes: polled, not at once).
     await world.removeContainer(stale);
-    expect(await linksOfKind(world.hostNs, "veth")).toHaveLength(1);
+    const oneVeth = async () => (await linksOfKind(world.hostNs, "veth")).length === 1;
+    expect(await eventually(oneVeth)).toBe(true);
 
     await cni.delNetworkList(list, keepRt);
     expect(await tracesOf(world, network, [keep.id])).toEqual(noTraces);
