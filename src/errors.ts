@@ -18,6 +18,8 @@ import { RawJSON, toGoJSON } from "./internal/go-marshal.js";
 import { goQuote, goQuoteList } from "./internal/go-quote.js";
 import { quoteString } from "./internal/json-string.js";
 
+// --- the base: LibcniError, its instanceof brand, and errors of every area -------------------
+
 const brandKey = Symbol.for("libcni.error.ids");
 
 interface Branded {
@@ -110,7 +112,7 @@ export class InvalidArgumentError extends LibcniError {
   }
 }
 
-// --- Go's encoding/json and standard-library errors -----------------------------------------
+// --- Go's encoding/json and standard-library errors ------------------------------------------
 
 /** Go's `json.SyntaxError`: malformed JSON, with Go's message and byte offset. */
 export class JSONSyntaxError extends LibcniError {
@@ -195,7 +197,7 @@ export class GoPathError extends LibcniError {
   }
 }
 
-// --- types: the CNI error and results --------------------------------------------------------
+// --- types: the CNI error (the spec's error object), results, addresses, CNI_ARGS ------------
 
 /** The spec's error object, as a plugin prints it. */
 export interface CNIErrorJSON {
@@ -327,7 +329,7 @@ export class UnmarshalableArgsError extends ArgsError {
   static override readonly id: string = "LIBCNI_ERR_ARGS_UNMARSHALABLE";
 }
 
-// --- version ---------------------------------------------------------------------------------
+// --- version: version strings, plugins' supported versions, prevResult -----------------------
 
 /**
  * A version string, a plugin's VERSION output or a version list could not be used, with
@@ -370,7 +372,7 @@ export class PrevResultError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_PREV_RESULT";
 }
 
-// --- conf ------------------------------------------------------------------------------------
+// --- conf: reading, parsing and loading configuration files ----------------------------------
 
 /** A configuration could not be read, parsed or built. The message is upstream's text. */
 export class ConfError extends LibcniError {
@@ -444,7 +446,7 @@ export class ConfFileError extends ConfError {
   }
 }
 
-// --- invoke ----------------------------------------------------------------------------------
+// --- invoke: finding and running plugins -----------------------------------------------------
 
 /**
  * FindInPath could not be asked: no plugin name (`no plugin name provided`), a name with a
@@ -541,7 +543,42 @@ export function isTimeoutReason(reason: unknown): boolean {
   );
 }
 
-// --- api -------------------------------------------------------------------------------------
+// --- invoke/spawner: the posix_spawn helper that starts plugins off the main thread ----------
+
+/** A failure of the spawner helper itself (not of a plugin it ran). */
+export class SpawnerError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_SPAWNER";
+}
+
+/**
+ * The spawner helper cannot be used: its binary is missing for this platform, is not
+ * executable, or did not answer its handshake. With `launcher: "auto"` the library uses the
+ * direct spawn instead; with `launcher: "spawner"` a run fails with this as its cause.
+ */
+export class SpawnerUnavailableError extends SpawnerError {
+  static override readonly id: string = "LIBCNI_ERR_SPAWNER_UNAVAILABLE";
+}
+
+/**
+ * The spawner helper exited (crashed, was killed, or broke its protocol) while a run was in
+ * flight: the run's plugin is killed with its process group and the run fails with this as its
+ * cause. The next run starts a new helper. A run whose plugin had not started yet is started
+ * again on a new helper, once, before this is reported.
+ */
+export class SpawnerExitedError extends SpawnerError {
+  static override readonly id: string = "LIBCNI_ERR_SPAWNER_EXITED";
+  /**
+   * Whether the run's plugin had started when the helper went: false means nothing ran and a
+   * retry is safe; true means the plugin ran (and was killed), so its effects are unknown.
+   */
+  readonly pluginStarted: boolean;
+  constructor(message: string, options: LibcniErrorOptions & { pluginStarted?: boolean } = {}) {
+    super(message, options);
+    this.pluginStarted = options.pluginStarted ?? true;
+  }
+}
+
+// --- api: CNIConfig's operations (CHECK, plugin chains, validation, GC) ----------------------
 
 /**
  * The sentinel of a CHECK on a configuration older than 0.4.0 (upstream `ErrorCheckNotSupp`):
@@ -622,6 +659,8 @@ export class MultiError extends LibcniError {
   }
 }
 
+// --- api/cache: the result cache (writing, reading and removing records) ---------------------
+
 /** The attachment a cache operation was about. */
 export interface AttachmentKey {
   /** The network's name. */
@@ -654,9 +693,61 @@ export class CacheWriteError extends LibcniError {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// runtime (libcni/runtime): pods and networks
-// ---------------------------------------------------------------------------------------------
+/**
+ * The cache-write thread ended (crashed, or was terminated) while a record write was in flight
+ * on it: that record is the old one or the new one, as after any failed write. The next write
+ * starts a new thread.
+ */
+export class CacheWriteThreadExitedError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_CACHE_WRITE_THREAD_EXITED";
+  constructor(cause: unknown) {
+    super("cache-write thread exited with the write in flight", { cause });
+  }
+}
+
+/**
+ * A cache record that cannot be one: not a regular file (a symlink, a FIFO, a device, a
+ * socket, a directory) or larger than the cap. DEL and CHECK treat it as a corrupt record (no
+ * cache; DEL removes the entry, never what a link points at); the getters throw this.
+ */
+export class CorruptCacheRecordError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_CACHE_RECORD_CORRUPT";
+  /** The record's path. */
+  readonly path: string;
+  constructor(path: string, reason: string) {
+    super(`cache record ${path} ${reason}`);
+    this.path = path;
+  }
+}
+
+/**
+ * A cache record could not be removed after its attachment's DEL succeeded (a read-only or
+ * failing cache dir): the attachment is down but still listed. `libcni/runtime` reports it
+ * rather than the attachment as removed, and the next teardown or GC tries again. (`CNIConfig`
+ * keeps upstream's semantics and ignores the failed removal.)
+ */
+export class CacheRecordRemoveError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_CACHE_RECORD_REMOVE";
+  /** The record's path. */
+  readonly path: string;
+  constructor(path: string, cause: unknown) {
+    super(`cache record ${path} could not be removed: ${messageOf(cause)}`, { cause });
+    this.path = path;
+  }
+}
+
+/** `read cached network "<n>" config has wrong kind: <kind>` (upstream's text). */
+export class CachedConfigKindError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_CACHED_CONFIG_WRONG_KIND";
+  /** The record's `kind`. */
+  readonly kind: string;
+  constructor(quotedNetName: string, kind: string) {
+    super(`read cached network ${quotedNetName} config has wrong kind: ${kind}`);
+    this.kind = kind;
+  }
+}
+
+// --- runtime (libcni/runtime): loading networks; pod setup, check, teardown; GC --------------
 
 /** One network's failure inside a pod-level operation. */
 export interface NetworkFailure {
@@ -700,6 +791,17 @@ export class NoNetworksError extends LibcniError {
     this.confDir = confDir;
     this.problems = problems;
     this.reason = reason;
+  }
+}
+
+/** A conf file's network has the name of an earlier file's: the later one is skipped. */
+export class DuplicateNetworkError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_DUPLICATE_NETWORK";
+  /** The repeated name. */
+  readonly network: string;
+  constructor(network: string) {
+    super(`network ${JSON.stringify(network)} is already defined by an earlier file`);
+    this.network = network;
   }
 }
 
@@ -844,113 +946,5 @@ export class RuntimeGCError extends LibcniError {
   constructor(failures: readonly NetworkFailure[]) {
     super(`gc: ${failureLines(failures)}`, { cause: failures[0]?.error });
     this.failures = failures;
-  }
-}
-
-/** A conf file's network has the name of an earlier file's: the later one is skipped. */
-export class DuplicateNetworkError extends LibcniError {
-  static override readonly id: string = "LIBCNI_ERR_DUPLICATE_NETWORK";
-  /** The repeated name. */
-  readonly network: string;
-  constructor(network: string) {
-    super(`network ${JSON.stringify(network)} is already defined by an earlier file`);
-    this.network = network;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// invoke/spawner: the posix_spawn helper that starts plugins off the main thread
-// ---------------------------------------------------------------------------------------------
-
-/** A failure of the spawner helper itself (not of a plugin it ran). */
-export class SpawnerError extends LibcniError {
-  static override readonly id: string = "LIBCNI_ERR_SPAWNER";
-}
-
-/**
- * The spawner helper cannot be used: its binary is missing for this platform, is not
- * executable, or did not answer its handshake. With `launcher: "auto"` the library uses the
- * direct spawn instead; with `launcher: "spawner"` a run fails with this as its cause.
- */
-export class SpawnerUnavailableError extends SpawnerError {
-  static override readonly id: string = "LIBCNI_ERR_SPAWNER_UNAVAILABLE";
-}
-
-/**
- * The spawner helper exited (crashed, was killed, or broke its protocol) while a run was in
- * flight: the run's plugin is killed with its process group and the run fails with this as its
- * cause. The next run starts a new helper. A run whose plugin had not started yet is started
- * again on a new helper, once, before this is reported.
- */
-export class SpawnerExitedError extends SpawnerError {
-  static override readonly id: string = "LIBCNI_ERR_SPAWNER_EXITED";
-  /**
-   * Whether the run's plugin had started when the helper went: false means nothing ran and a
-   * retry is safe; true means the plugin ran (and was killed), so its effects are unknown.
-   */
-  readonly pluginStarted: boolean;
-  constructor(message: string, options: LibcniErrorOptions & { pluginStarted?: boolean } = {}) {
-    super(message, options);
-    this.pluginStarted = options.pluginStarted ?? true;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The result cache: records that cannot be read or removed.
-
-/**
- * A cache record that cannot be one: not a regular file (a symlink, a FIFO, a device, a
- * socket, a directory) or larger than the cap. DEL and CHECK treat it as a corrupt record (no
- * cache; DEL removes the entry, never what a link points at); the getters throw this.
- */
-export class CorruptCacheRecordError extends LibcniError {
-  static override readonly id: string = "LIBCNI_ERR_CACHE_RECORD_CORRUPT";
-  /** The record's path. */
-  readonly path: string;
-  constructor(path: string, reason: string) {
-    super(`cache record ${path} ${reason}`);
-    this.path = path;
-  }
-}
-
-/**
- * A cache record could not be removed after its attachment's DEL succeeded (a read-only or
- * failing cache dir): the attachment is down but still listed. `libcni/runtime` reports it
- * rather than the attachment as removed, and the next teardown or GC tries again. (`CNIConfig`
- * keeps upstream's semantics and ignores the failed removal.)
- */
-export class CacheRecordRemoveError extends LibcniError {
-  static override readonly id: string = "LIBCNI_ERR_CACHE_RECORD_REMOVE";
-  /** The record's path. */
-  readonly path: string;
-  constructor(path: string, cause: unknown) {
-    super(`cache record ${path} could not be removed: ${messageOf(cause)}`, { cause });
-    this.path = path;
-  }
-}
-
-/** `read cached network "<n>" config has wrong kind: <kind>` (upstream's text). */
-export class CachedConfigKindError extends LibcniError {
-  static override readonly id: string = "LIBCNI_ERR_CACHED_CONFIG_WRONG_KIND";
-  /** The record's `kind`. */
-  readonly kind: string;
-  constructor(quotedNetName: string, kind: string) {
-    super(`read cached network ${quotedNetName} config has wrong kind: ${kind}`);
-    this.kind = kind;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The cache-write thread.
-
-/**
- * The cache-write thread ended (crashed, or was terminated) while a record write was in flight
- * on it: that record is the old one or the new one, as after any failed write. The next write
- * starts a new thread.
- */
-export class CacheWriteThreadExitedError extends LibcniError {
-  static override readonly id: string = "LIBCNI_ERR_CACHE_WRITE_THREAD_EXITED";
-  constructor(cause: unknown) {
-    super("cache-write thread exited with the write in flight", { cause });
   }
 }
