@@ -13,8 +13,8 @@ const sorted = (files: string[]): string[] => files.sort(compareUTF8);
 
 /**
  * How many files are read and parsed ahead of the one being examined. Loading is latency, not
- * CPU: each read is a thread-pool round trip, and one after the other a directory of 1,000
- * lists spent a third of its time idle. 16 keeps the thread pool (4 threads by default) busy
+ * CPU: each read is a thread-pool round trip, and one after the other a large directory spent
+ * much of its time idle waiting on them. 16 keeps the thread pool (4 threads by default) busy
  * without flooding it, and bounds the work wasted past a match.
  */
 const READ_AHEAD = 16;

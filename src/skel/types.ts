@@ -32,7 +32,7 @@ export interface OutputStream {
 }
 
 /**
- * The second argument of every callback. Upstream's callbacks take no context (issue #684);
+ * The second argument of every callback. Upstream's callbacks take no context (its issue #684);
  * here `signal` aborts when the plugin receives SIGTERM (the runtime's timeout or cancel), so a
  * plugin can stop its own work and return an error in time.
  */
