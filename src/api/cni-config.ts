@@ -205,7 +205,7 @@ export class CNIConfig {
     const { signal } = options;
     return withLock(this.lock(list.name, rt, signal), async () => {
       let result: Result | undefined;
-      // The CNI_* environment built once for the whole chain (invoke/env-memo.ts).
+      // The CNI_* environment built once for the whole chain (OnceArgs).
       const args = this.runner.callArgs("ADD", rt);
       for (const [index, net] of list.plugins.entries()) {
         try {

@@ -8,8 +8,7 @@ import type { PluginConfig } from "../conf/index.js";
 import { PluginVersionError } from "../errors.js";
 import { paced } from "../internal/pacer.js";
 import { yieldIfLarge } from "../internal/yield.js";
-import type { CNIArgs } from "../invoke/args.js";
-import { OnceArgs } from "../invoke/env-memo.js";
+import { type CNIArgs, OnceArgs } from "../invoke/args.js";
 import { type FoundPlugin, pluginLookups } from "../invoke/find-cache.js";
 import {
   Args,

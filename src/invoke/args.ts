@@ -145,3 +145,27 @@ const inherited: CNIArgs = {
 export function argsFromEnv(): CNIArgs {
   return inherited;
 }
+
+/**
+ * A call's CNIArgs: the environment built on the first plugin run and the same list handed to
+ * every later run of the call (`share`: the library's own Exec, which never changes it), or a
+ * copy of it to an Exec that might.
+ */
+export class OnceArgs implements CNIArgs {
+  private env: string[] | undefined;
+  private built = false;
+
+  constructor(
+    private readonly args: CNIArgs,
+    private readonly share: boolean,
+  ) {}
+
+  asEnv(): string[] | undefined {
+    if (!this.built) {
+      this.env = this.args.asEnv();
+      this.built = true;
+    }
+    if (this.env === undefined || this.share) return this.env;
+    return this.env.slice();
+  }
+}

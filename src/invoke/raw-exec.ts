@@ -12,13 +12,12 @@ import {
   withTraceEnv,
 } from "../internal/trace-context.js";
 import { ErrIOFailure, ErrUnknown } from "../types/error.js";
-import { envObject } from "./env-memo.js";
 import { findInPath } from "./find.js";
-import { PluginEnv } from "./plugin-env.js";
+import { envObject, PluginEnv } from "./plugin-env.js";
 import { PluginExecError, pluginErr } from "./plugin-error.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
-import type { Launcher } from "./spawner/launcher.js";
-import { type LauncherName, selectLauncher } from "./spawner/select.js";
+import type { Launcher, PluginStarter } from "./spawner/launcher.js";
+import { type LauncherName, pluginStarter, selectLauncher } from "./spawner/select.js";
 
 /** Where a successful plugin's stderr goes: anything with a `write` method, as process.stderr. */
 export interface StderrSink {
@@ -128,15 +127,14 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
 /**
  * A run's environment: the call's list as it is (an env object is made only for a launcher
  * that takes one, plugin-env.ts), or with trace context, an object of it with the trace
- * variables added.
+ * variables added; `undefined` is this process's environment.
  */
-function pluginEnv(
-  env: string[] | undefined,
-  traceContext: TraceContext | undefined,
-): PluginEnv | undefined {
-  if (traceContext === undefined) return env === undefined ? undefined : PluginEnv.ofList(env);
+function pluginEnv(env: string[] | undefined, traceContext: TraceContext | undefined): PluginEnv {
+  if (traceContext === undefined) {
+    return env === undefined ? PluginEnv.ofObject(process.env) : PluginEnv.ofList(env);
+  }
   const traced = withTraceEnv(env === undefined ? undefined : envObject(env), traceContext);
-  return traced === undefined ? undefined : PluginEnv.ofObject(traced);
+  return PluginEnv.ofObject(traced ?? process.env);
 }
 
 /**
@@ -160,6 +158,8 @@ export class RawExec {
   readonly textBusyDelayMs: number;
   /** What starts plugin processes. */
   readonly launcher: Launcher;
+  // The launcher as runs start it: a custom one wrapped once, here.
+  private readonly starter: PluginStarter;
 
   /** Throws a RangeError for a negative or non-integer option. */
   constructor(options: RawExecOptions = {}) {
@@ -169,6 +169,7 @@ export class RawExec {
     this.textBusyRetries = count("textBusyRetries", options.textBusyRetries ?? 5);
     this.textBusyDelayMs = count("textBusyDelayMs", options.textBusyDelayMs ?? 1000);
     this.launcher = selectLauncher(options.launcher);
+    this.starter = pluginStarter(this.launcher);
   }
 
   /**
@@ -187,26 +188,26 @@ export class RawExec {
     const traceContext = normalizeTraceContext(options.traceContext);
     const runEnv = pluginEnv(env, traceContext);
     if (!execTraced()) return this.run(pluginPath, stdin, runEnv, signal, undefined);
-    const trace = new ExecTrace(pluginPath, runEnv?.object() ?? process.env, traceContext, stdin);
+    const trace = new ExecTrace(pluginPath, runEnv.object(), traceContext, stdin);
     return trace.run(() => this.run(pluginPath, stdin, runEnv, signal, trace), signal);
   }
 
   private async run(
     pluginPath: string,
     stdin: Uint8Array,
-    envObj: PluginEnv | undefined,
+    env: PluginEnv,
     signal: AbortSignal | undefined,
     trace: ExecTrace | undefined,
   ): Promise<Uint8Array> {
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw abortError(pluginPath, signal);
       const outcome = await runPlugin(pluginPath, {
-        env: envObj,
+        env,
         stdin,
         signal,
         graceMs: this.graceMs,
         maxOutputBytes: this.maxOutputBytes,
-        launcher: this.launcher,
+        launcher: this.starter,
       });
       trace?.ended(outcome);
       const busy = outcome.startError?.code === "ETXTBSY";

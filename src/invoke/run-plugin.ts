@@ -12,20 +12,20 @@
  * Starts go through the {@link spawnGate} (one per turn of the event loop), and use the
  * RawExec's launcher (spawner/launcher.ts: `child_process.spawn` itself, or the spawner
  * helper) with nothing in between: the process group, the output caps and the kill timers are
- * all handled here, and a wrapper such as execa cost 1.3 to 6.2 ms per run on top of the
- * spawn itself, and half the package's import time (bench/README.md).
+ * all handled here, as a wrapper such as execa would add its own cost per run and to the
+ * package's import time (bench/README.md).
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { BoundedSink } from "./bounded-sink.js";
-import { launchPlugin, type PluginEnv } from "./plugin-env.js";
+import type { PluginEnv } from "./plugin-env.js";
 import { groupHasLiveProcess, killGroup } from "./process-group.js";
 import { spawnGate } from "./spawn-gate.js";
-import type { LaunchedChild, Launcher } from "./spawner/launcher.js";
+import type { LaunchedChild, PluginStarter } from "./spawner/launcher.js";
 
 /** What {@link runPlugin} needs beyond the path. */
 export interface RunOptions {
-  /** The environment; `undefined` inherits this process's. */
-  env: PluginEnv | undefined;
+  /** The environment. */
+  env: PluginEnv;
   /** Bytes for the plugin's stdin. */
   stdin: Uint8Array;
   /** Aborting stops the plugin's process group. */
@@ -34,8 +34,8 @@ export interface RunOptions {
   graceMs: number;
   /** The most bytes kept from each of stdout and stderr. */
   maxOutputBytes: number;
-  /** What starts the process: the direct spawn or the spawner helper. */
-  launcher: Launcher;
+  /** What starts the process: the direct spawn, the spawner helper or a custom launcher. */
+  launcher: PluginStarter;
 }
 
 /** How a run ended. */
@@ -107,7 +107,7 @@ export function runPlugin(pluginPath: string, options: RunOptions): Promise<RunO
 function start(pluginPath: string, options: RunOptions): Promise<RunOutcome> {
   let launched: LaunchedChild | Promise<LaunchedChild>;
   try {
-    launched = launchPlugin(options.launcher, pluginPath, options.env, {
+    launched = options.launcher.start(pluginPath, options.env, {
       stdin: options.stdin,
       maxOutputBytes: options.maxOutputBytes,
     });

@@ -3,7 +3,11 @@
  */
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Args, argsFromEnv, DelegateArgs } from "../../src/invoke/args.js";
+import { CNIConfig } from "../../src/api/index.js";
+import { networkConfFromBytes } from "../../src/conf/index.js";
+import { Args, argsFromEnv, type CNIArgs, DelegateArgs, OnceArgs } from "../../src/invoke/args.js";
+import { DefaultExec, FakeExec } from "../../src/invoke/index.js";
+import { makeTempDir, removeTempDir } from "./helpers.js";
 
 /**
  * Upstream's rule for a plugin's environment (pkg/invoke/args.go dedupEnv), written plainly as
@@ -241,5 +245,108 @@ describe("the environment built in one pass", () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+// The CNI_* environment built once per call: one `process.env` copy for a whole chain, the same
+// list for every plugin run of the library's own Exec (a copy for any other Exec), never stale.
+const result = '{"cniVersion":"1.0.0"}';
+
+describe("OnceArgs", () => {
+  const counting = () => {
+    const args: CNIArgs & { built: number } = {
+      built: 0,
+      asEnv: () => [`N=${++args.built}`],
+    };
+    return args;
+  };
+
+  it("builds the environment once and hands the same list to a sharing Exec", () => {
+    const inner = counting();
+    const once = new OnceArgs(inner, true);
+    const first = once.asEnv();
+    expect(once.asEnv()).toBe(first);
+    expect(once.asEnv()).toBe(first);
+    expect(inner.built).toBe(1);
+    expect(first).toEqual(["N=1"]);
+  });
+
+  it("hands an equal copy to an Exec that might change it", () => {
+    const inner = counting();
+    const once = new OnceArgs(inner, false);
+    const first = once.asEnv();
+    first?.push("MUTATED=1");
+    expect(once.asEnv()).toEqual(["N=1"]);
+    expect(inner.built).toBe(1);
+  });
+
+  it("keeps 'inherit this process's environment' (undefined) as is", () => {
+    const once = new OnceArgs({ asEnv: () => undefined }, true);
+    expect(once.asEnv()).toBeUndefined();
+  });
+});
+
+describe("a call's environment", () => {
+  const chain = networkConfFromBytes(
+    new TextEncoder().encode(
+      '{"cniVersion":"1.0.0","name":"envnet","plugins":[{"type":"p"},{"type":"p"},{"type":"p"}]}',
+    ),
+  );
+  const rt = { containerID: "env-container", netNS: "/var/run/netns/env", ifName: "eth0" };
+  let dir: string | undefined;
+  afterEach(async () => {
+    delete process.env.LIBCNI_ENV_MEMO_TEST;
+    if (dir !== undefined) await removeTempDir(dir);
+    dir = undefined;
+  });
+
+  /** The library's own Exec, recording each run's environment list instead of running. */
+  class RecordingExec extends DefaultExec {
+    readonly envs: (string[] | undefined)[] = [];
+    override async execPlugin(_p: string, _s: Uint8Array, env: string[] | undefined) {
+      this.envs.push(env);
+      return new TextEncoder().encode(result);
+    }
+  }
+
+  it("is one list for every plugin of a chain with the library's Exec", async () => {
+    dir = await makeTempDir("libcni-env-");
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(`${dir}/p`, "", { mode: 0o755 });
+    const exec = new RecordingExec({ launcher: "direct" });
+    const cni = new CNIConfig({ path: [dir], cacheDir: `${dir}/cache`, exec });
+    await cni.addNetworkList(chain, rt);
+    expect(exec.envs).toHaveLength(3);
+    expect(exec.envs[1]).toBe(exec.envs[0]);
+    expect(exec.envs[2]).toBe(exec.envs[0]);
+    expect(exec.envs[0]).toContain("CNI_COMMAND=ADD");
+    await cni.delNetworkList(chain, rt);
+    expect(exec.envs[3]).not.toBe(exec.envs[0]);
+    expect(exec.envs[3]).toContain("CNI_COMMAND=DEL");
+    expect(exec.envs[4]).toBe(exec.envs[3]);
+  });
+
+  it("is an equal copy per plugin for another Exec, and sees process.env as of each call", async () => {
+    const fake = new FakeExec();
+    fake.findInPathCall.returns.path = "/fake/p";
+    fake.execPluginCall.returns.resultBytes = result;
+    const cni = new CNIConfig({
+      path: ["/fake"],
+      cacheDir: await (async () => {
+        dir = await makeTempDir("libcni-env-");
+        return dir;
+      })(),
+      exec: fake,
+    });
+    process.env.LIBCNI_ENV_MEMO_TEST = "one";
+    await cni.addNetworkList(chain, rt);
+    process.env.LIBCNI_ENV_MEMO_TEST = "two";
+    await cni.addNetworkList(chain, rt);
+    const envs = fake.calls.map((c) => c.environ);
+    expect(envs).toHaveLength(6);
+    expect(envs[1]).not.toBe(envs[0]);
+    expect(envs[1]).toEqual(envs[0]);
+    for (const env of envs.slice(0, 3)) expect(env).toContain("LIBCNI_ENV_MEMO_TEST=one");
+    for (const env of envs.slice(3)) expect(env).toContain("LIBCNI_ENV_MEMO_TEST=two");
   });
 });

@@ -8,6 +8,7 @@
  * grace and SIGKILL, the output caps, EPIPE on stdin, the ETXTBSY retries, the error texts.
  */
 import { spawn } from "node:child_process";
+import type { PluginEnv } from "../plugin-env.js";
 
 /** The plugin's stdin as a run uses it. */
 export interface LaunchedStdin {
@@ -80,3 +81,21 @@ export const directLauncher: Launcher = {
     return spawn(path, [], { env, detached: true, stdio: "pipe" });
   },
 };
+
+/**
+ * How a RawExec starts a plugin: from the run's {@link PluginEnv}. The library's spawner
+ * launchers take its entries as they are; any other launcher gets its env object
+ * ({@link objectStarter}), so a custom {@link Launcher} is wrapped once, at the RawExec.
+ */
+export interface PluginStarter {
+  start(
+    path: string,
+    env: PluginEnv,
+    run: LaunchRun | undefined,
+  ): LaunchedChild | Promise<LaunchedChild>;
+}
+
+/** A launcher started through its public `launch`, with the run's env object. */
+export function objectStarter(launcher: Launcher): PluginStarter {
+  return { start: (path, env, run) => launcher.launch(path, env.object(), run) };
+}

@@ -10,10 +10,15 @@
 import { debuglog } from "node:util";
 
 import { messageOf, SpawnerExitedError } from "../../errors.js";
-import { type EnvEntries, envEntriesOnce } from "../env-memo.js";
-import { launchesFromEnv, type PluginEnv } from "../plugin-env.js";
+import { type EnvEntries, PluginEnv } from "../plugin-env.js";
 import { SpawnerInstance } from "./instance.js";
-import { directLauncher, type LaunchedChild, type Launcher, type LaunchRun } from "./launcher.js";
+import {
+  directLauncher,
+  type LaunchedChild,
+  type Launcher,
+  type LaunchRun,
+  type PluginStarter,
+} from "./launcher.js";
 import { startSecondHelper } from "./sibling.js";
 
 const debug = debuglog("libcni");
@@ -36,7 +41,7 @@ function needsDirect(path: string, env: EnvEntries): boolean {
 }
 
 /** Starts plugins through spawner helpers; see the module comment. */
-export class SpawnerLauncher implements Launcher {
+export class SpawnerLauncher implements Launcher, PluginStarter {
   readonly name = "spawner";
   readonly binaryPath: string;
   private readonly maxInstances: number;
@@ -56,7 +61,6 @@ export class SpawnerLauncher implements Launcher {
     this.maxInstances = Math.max(1, options.maxInstances ?? 2);
     this.burstInFlight = Math.max(1, options.burstInFlight ?? 8);
     this.maxInFlight = Math.max(1, options.maxInFlight ?? 128);
-    launchesFromEnv(this, (path, env, run) => this.launchEnv(path, env, run));
   }
 
   /** The live helpers (tests kill them, the bench measures them). */
@@ -77,19 +81,20 @@ export class SpawnerLauncher implements Launcher {
     env: NodeJS.ProcessEnv,
     run?: LaunchRun,
   ): LaunchedChild | Promise<LaunchedChild> {
-    const entries = envEntriesOnce(env);
-    // In the caller's tick: Node reports ENOENT on the next tick, before a promise would settle.
-    if (needsDirect(path, entries)) return directLauncher.launch(path, env);
-    return this.launchInHelper(path, entries.entries, run);
+    return this.start(path, PluginEnv.ofObject(env), run);
   }
 
-  /** As {@link launch}, from the run's environment list: no env object is made for the helper. */
-  private launchEnv(
+  /**
+   * As {@link launch}, from the run's environment: its list's entries go to the helper as they
+   * are, and no env object is made unless the direct spawn takes the run.
+   */
+  start(
     path: string,
     env: PluginEnv,
     run: LaunchRun | undefined,
   ): LaunchedChild | Promise<LaunchedChild> {
     const entries = env.entries();
+    // In the caller's tick: Node reports ENOENT on the next tick, before a promise would settle.
     if (needsDirect(path, entries)) return directLauncher.launch(path, env.object());
     return this.launchInHelper(path, entries.entries, run);
   }

@@ -11,8 +11,15 @@ import { access, constants } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { debuglog } from "node:util";
 import { InvalidArgumentError, messageOf, SpawnerUnavailableError } from "../../errors.js";
-import { launchesFromEnv, launchPlugin } from "../plugin-env.js";
-import { directLauncher, type LaunchedChild, type Launcher, type LaunchRun } from "./launcher.js";
+import { PluginEnv } from "../plugin-env.js";
+import {
+  directLauncher,
+  type LaunchedChild,
+  type Launcher,
+  type LaunchRun,
+  objectStarter,
+  type PluginStarter,
+} from "./launcher.js";
 import { SpawnerLauncher } from "./pool.js";
 
 const debug = debuglog("libcni");
@@ -52,28 +59,28 @@ export function sharedSpawner(): SpawnerLauncher {
 }
 
 /** The forced spawner: fails every run, with the reason, when the helper cannot run. */
-class ForcedSpawner implements Launcher {
+class ForcedSpawner implements Launcher, PluginStarter {
   readonly name = "spawner";
-
-  constructor() {
-    launchesFromEnv(this, (path, env, run) =>
-      process.platform === "linux"
-        ? launchPlugin(sharedSpawner(), path, env, run)
-        : this.launch(path, env.object(), run),
-    );
-  }
 
   launch(
     path: string,
     env: NodeJS.ProcessEnv,
     run?: LaunchRun,
   ): LaunchedChild | Promise<LaunchedChild> {
+    return this.start(path, PluginEnv.ofObject(env), run);
+  }
+
+  start(
+    path: string,
+    env: PluginEnv,
+    run: LaunchRun | undefined,
+  ): LaunchedChild | Promise<LaunchedChild> {
     if (process.platform !== "linux") {
       return Promise.reject(
         new SpawnerUnavailableError(`spawner: not available on ${process.platform}`),
       );
     }
-    return sharedSpawner().launch(path, env, run);
+    return sharedSpawner().start(path, env, run);
   }
 }
 
@@ -81,20 +88,15 @@ class ForcedSpawner implements Launcher {
  * "auto": decides on the first run, once for the process, and says which and why on
  * NODE_DEBUG=libcni (and in {@link AutoLauncher.reason}).
  */
-export class AutoLauncher implements Launcher {
+export class AutoLauncher implements Launcher, PluginStarter {
   private chosen: Launcher | undefined;
-  private deciding: Promise<Launcher> | undefined;
+  private chosenStarter: PluginStarter | undefined;
+  private deciding: Promise<PluginStarter> | undefined;
   /** Why the launcher in use was chosen; empty until the first run. */
   reason = "";
 
   /** @param spawner the spawner launcher to try (the platform's binary by default) */
-  constructor(private readonly spawner: () => SpawnerLauncher = sharedSpawner) {
-    launchesFromEnv(this, (path, env, run) => {
-      if (this.chosen !== undefined) return launchPlugin(this.chosen, path, env, run);
-      this.deciding ??= this.decide();
-      return this.deciding.then((launcher) => launchPlugin(launcher, path, env, run));
-    });
-  }
+  constructor(private readonly spawner: () => SpawnerLauncher = sharedSpawner) {}
 
   /** The chosen launcher's name, or `auto` before the first run. */
   get name(): string {
@@ -106,17 +108,26 @@ export class AutoLauncher implements Launcher {
     env: NodeJS.ProcessEnv,
     run?: LaunchRun,
   ): LaunchedChild | Promise<LaunchedChild> {
-    if (this.chosen !== undefined) return this.chosen.launch(path, env, run);
-    this.deciding ??= this.decide();
-    return this.deciding.then((launcher) => launcher.launch(path, env, run));
+    return this.start(path, PluginEnv.ofObject(env), run);
   }
 
-  private async decide(): Promise<Launcher> {
+  start(
+    path: string,
+    env: PluginEnv,
+    run: LaunchRun | undefined,
+  ): LaunchedChild | Promise<LaunchedChild> {
+    if (this.chosenStarter !== undefined) return this.chosenStarter.start(path, env, run);
+    this.deciding ??= this.decide();
+    return this.deciding.then((starter) => starter.start(path, env, run));
+  }
+
+  private async decide(): Promise<PluginStarter> {
     const [launcher, reason] = await this.choose();
     this.reason = reason;
     debug("launcher: %s", reason);
     this.chosen = launcher;
-    return launcher;
+    this.chosenStarter = pluginStarter(launcher);
+    return this.chosenStarter;
   }
 
   private async choose(): Promise<[Launcher, string]> {
@@ -156,6 +167,18 @@ const forced = new ForcedSpawner();
 /** True for the names the option takes. */
 export function isLauncherName(value: unknown): value is LauncherName {
   return value === "auto" || value === "spawner" || value === "direct";
+}
+
+/**
+ * How a RawExec starts plugins with `launcher`: the library's spawner launchers from the run's
+ * entries, any other launcher (the direct spawn, a custom one) through `launch`.
+ */
+export function pluginStarter(launcher: Launcher): PluginStarter {
+  const own =
+    launcher instanceof SpawnerLauncher ||
+    launcher instanceof AutoLauncher ||
+    launcher instanceof ForcedSpawner;
+  return own ? launcher : objectStarter(launcher);
 }
 
 /** The launcher for an option value (a name or a Launcher), or the environment's default. */
