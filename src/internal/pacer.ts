@@ -4,18 +4,18 @@
  * A runtime that starts 100 ADDs in one turn (`Promise.all`) would otherwise have every
  * plugin's stdin built back to back in that turn, and later, when a read from the spawner
  * helper brings 30 plugin exits at once, 30 results decoded and 30 cache records encoded in
- * one turn: tens of milliseconds in which no timer or socket of the runtime runs (bench: the
- * caller's turn alone took 13-47 ms for 100 ADDs). Those steps go through a {@link Pacer}: a
- * step runs at once while the library's steps in the current turn stayed within a small
- * budget and no earlier step waits, else on a later turn, in the order they came. A lone call
- * never waits; only a burst is spread, a budget's worth per turn.
+ * one turn: a stretch, growing with the burst, in which no timer or socket of the runtime
+ * runs. Those steps go through a {@link Pacer}: a step runs at once while the library's steps
+ * in the current turn stayed within a small budget and no earlier step waits, else on a later
+ * turn, in the order they came. A lone call never waits; only a burst is spread, a budget's
+ * worth per turn. The queue and its turns are a {@link TurnQueue}; the budget is this file's.
  *
  * The steps are the small ones (under 1 MiB): a large document already yields between its
  * stages (internal/yield.ts).
  */
+import { nextTurn, TurnQueue, type TurnScheduler } from "./turn-queue.js";
 
-/** Runs a callback on a later turn of the event loop (`setImmediate` by default). */
-export type TurnScheduler = (callback: () => void) => void;
+export type { TurnScheduler } from "./turn-queue.js";
 
 interface Waiting {
   job: () => unknown;
@@ -28,11 +28,9 @@ const turnBudgetMs = 1;
 
 /** A FIFO of synchronous steps, run within a time budget per turn of the event loop. */
 export class Pacer {
-  private queue: (Waiting | undefined)[] = [];
-  private head = 0;
+  private readonly queue: TurnQueue<Waiting>;
   /** When the current turn's first step ran; -1 while no turn is being counted. */
   private turnStart = -1;
-  private ticking = false;
 
   /**
    * @param budgetMs the steps' time per turn before the next step waits for a later turn
@@ -42,12 +40,14 @@ export class Pacer {
   constructor(
     private readonly budgetMs: number = turnBudgetMs,
     private readonly now: () => number = () => performance.now(),
-    private readonly schedule: TurnScheduler = (callback) => setImmediate(callback),
-  ) {}
+    schedule: TurnScheduler = nextTurn,
+  ) {
+    this.queue = new TurnQueue(() => this.tick(), schedule);
+  }
 
   /** How many steps wait for a later turn. */
   get waiting(): number {
-    return this.queue.length - this.head;
+    return this.queue.length;
   }
 
   /**
@@ -64,7 +64,7 @@ export class Pacer {
     }
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ job, resolve: resolve as (value: unknown) => void, reject });
-      this.tickLater();
+      this.queue.bookTurn();
     });
   }
 
@@ -74,46 +74,30 @@ export class Pacer {
     if (this.turnStart < 0) {
       this.turnStart = now;
       // The next tick ends this turn's count.
-      this.tickLater();
+      this.queue.bookTurn();
       return true;
     }
     return now - this.turnStart < this.budgetMs;
   }
 
-  private tickLater(): void {
-    if (this.ticking) return;
-    this.ticking = true;
-    this.schedule(this.tick);
-  }
-
   // A new turn: the steps that wait run while the budget lasts (at least one, so every turn
   // makes progress); a tick follows while any wait, and one more to end the turn's count.
-  private readonly tick = (): void => {
-    this.ticking = false;
+  private tick(): void {
     if (this.waiting === 0) {
       this.turnStart = -1;
       return;
     }
     this.turnStart = this.now();
     do {
-      const step = this.queue[this.head] as Waiting;
-      // Its slot let go at once: a long burst does not hold every finished step.
-      this.queue[this.head++] = undefined;
+      const step = this.queue.shift() as Waiting;
       try {
         step.resolve(step.job());
       } catch (error) {
         step.reject(error);
       }
     } while (this.waiting > 0 && this.now() - this.turnStart < this.budgetMs);
-    if (this.waiting === 0) {
-      this.queue = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
-    this.tickLater();
-  };
+    this.queue.bookTurn();
+  }
 }
 
 /** The pacer of every verb's steps in this thread. */

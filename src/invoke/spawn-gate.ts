@@ -5,9 +5,11 @@
  * exec; the fork copies the page tables, so each start blocks the loop for milliseconds, more
  * as the heap grows. A burst of calls (100 concurrent ADDs) would otherwise run dozens of
  * starts back to back inside one turn and stall every timer and socket of the runtime for
- * the whole burst (bench: event-loop delay p99 90 ms, max 644 ms). Queued here, each turn
- * holds at most one start, and I/O and timers run between them (p99 ≈ one fork).
+ * the whole burst. Queued here, each turn holds at most one start, and I/O and timers run
+ * between them, so the loop's delay stays about one fork's. The queue and its turns are a
+ * {@link TurnQueue}; the one-start-per-turn limit is this file's.
  */
+import { nextTurn, TurnQueue, type TurnScheduler } from "../internal/turn-queue.js";
 
 /** A queued start; `job` is cleared once it has run or was cancelled. */
 interface Entry {
@@ -15,20 +17,20 @@ interface Entry {
 }
 
 /** Runs a callback on a later turn of the event loop (`setImmediate` by default). */
-export type Scheduler = (callback: () => void) => void;
+export type Scheduler = TurnScheduler;
 
 /**
  * A FIFO of start jobs, run one per turn of the event loop. The jobs must not throw: a job
  * that does would surface as an uncaught exception (the next job still runs).
  */
 export class SpawnGate {
-  private entries: Entry[] = [];
-  private head = 0;
+  private readonly queue: TurnQueue<Entry>;
   private live = 0;
-  private scheduled = false;
 
   /** @param schedule how the next turn is reached; `setImmediate` runs after the loop's I/O. */
-  constructor(private readonly schedule: Scheduler = (callback) => setImmediate(callback)) {}
+  constructor(schedule: Scheduler = nextTurn) {
+    this.queue = new TurnQueue(() => this.drain(), schedule);
+  }
 
   /** How many jobs wait for their turn. */
   get pending(): number {
@@ -42,7 +44,7 @@ export class SpawnGate {
    */
   enqueue(job: () => void): () => boolean {
     const entry: Entry = { job };
-    this.entries.push(entry);
+    this.queue.push(entry);
     this.live++;
     this.wake();
     return () => {
@@ -54,44 +56,28 @@ export class SpawnGate {
   }
 
   private wake(): void {
-    if (this.scheduled || this.live === 0) return;
-    this.scheduled = true;
-    this.schedule(this.drain);
+    if (this.live > 0) this.queue.bookTurn();
   }
 
   // One job per turn; the next turn is booked before the job runs, so a job that throws does
   // not stall the queue.
-  private readonly drain = (): void => {
-    this.scheduled = false;
+  private drain(): void {
     const job = this.take();
     this.wake();
     job?.();
-  };
+  }
 
+  // The first job not cancelled; the cancelled ones before it are dropped.
   private take(): (() => void) | undefined {
-    while (this.head < this.entries.length) {
-      const entry = this.entries[this.head++];
+    for (let entry = this.queue.shift(); entry !== undefined; entry = this.queue.shift()) {
       const { job } = entry;
       if (job !== undefined) {
         entry.job = undefined;
         this.live--;
-        this.compact();
         return job;
       }
     }
-    this.compact();
     return undefined;
-  }
-
-  // Drops the consumed prefix now and then, so the array does not grow with every start.
-  private compact(): void {
-    if (this.head === this.entries.length) {
-      this.entries = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.head);
-      this.head = 0;
-    }
   }
 }
 
