@@ -1,31 +1,27 @@
 /**
- * Atomic, durable file replacement.
+ * Atomic, durable file replacement on the calling thread, and the directory work around it
+ * (MkdirAll as Go's, the sweep of temporary files a crashed writer left).
  *
  * Upstream writes the cache record in place (`os.WriteFile`: truncate, then write), so a crash
- * or power loss can leave a zero-byte or torn record (upstream issue #1055). Here the bytes go
- * to a temporary file in the same directory (same filesystem, so the rename is atomic), which
- * is flushed to disk before it is renamed over the record; the directory is then flushed so
- * the rename itself survives a power loss. A reader sees the old record or the new one, never
- * a mixture, and never an empty file.
+ * or power loss can leave a zero-byte or torn record. Here the bytes go to a temporary file in
+ * the same directory, flushed, renamed over the record, then the directory is flushed: a
+ * reader sees the old record or the new one, never a mixture, and never an empty file. The
+ * steps are those of atomic-write-steps.ts, which the cache-write thread runs too.
  */
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir, open, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { goPathError } from "../internal/errno.js";
 import { closeFd, fdatasyncFd, openFd, renamePath, writeFd } from "../internal/fs.js";
+import {
+  DirSyncGroup,
+  isTempName,
+  runWriteSteps,
+  tempPath,
+  type WriteSteps,
+} from "./atomic-write-steps.js";
 
-/**
- * Prefix of the temporary files. It starts with a dot, which no valid network name can, and
- * holds no container ID, so Go's `GetCachedAttachments(containerID)` never matches one.
- */
-export const TEMP_PREFIX = ".libcni-";
-/** Suffix of the temporary files. */
-export const TEMP_SUFFIX = ".tmp";
-
-/** True for the name of one of this module's temporary files. */
-export function isTempName(name: string): boolean {
-  return name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX);
-}
+export { DirSyncGroup, isTempName, TEMP_PREFIX, TEMP_SUFFIX } from "./atomic-write-steps.js";
 
 /** Options for {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {
@@ -82,59 +78,22 @@ export async function mkdirDurable(dir: string, mode: number, durable: boolean):
   for (const d of created.reverse()) await fsyncDir(dirname(d));
 }
 
+const dirSyncs = new DirSyncGroup(fsyncDir);
+
 /**
- * Coalesces the directory fsyncs of concurrent writers (group commit). A writer calls
- * {@link DirSyncGroup.sync} once its rename is done and is answered by an fsync that *began
- * after that call*, so its rename is covered: when none is running, a new one starts at once;
- * when one is running (it may have begun before the rename), the writer joins the single fsync
- * queued to start when the running one ends, shared by everyone who arrives meanwhile. A
- * burst of N writers in one directory thus costs about two fsyncs instead of N.
+ * The steps on this thread: the promisified callback fs calls of internal/fs.ts (faster here
+ * than fs/promises' FileHandle), concurrent writers sharing directory fsyncs.
  */
-export class DirSyncGroup {
-  private readonly states = new Map<string, { running?: Promise<void>; queued?: Promise<void> }>();
-
-  /** @param syncDir flushes one directory (the default: {@link fsyncDir}). */
-  constructor(private readonly syncDir: (dir: string) => Promise<void> = fsyncDir) {}
-
-  /** Resolves once an fsync of `dir` that began after this call has completed. */
-  sync(dir: string): Promise<void> {
-    let state = this.states.get(dir);
-    if (state === undefined) {
-      state = {};
-      this.states.set(dir, state);
-    }
-    const running = state.running;
-    if (running === undefined) return this.start(dir, state);
-    if (state.queued !== undefined) return state.queued;
-    const s = state;
-    const queued = running
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .then(() => {
-        s.queued = undefined;
-        return this.start(dir, s);
-      });
-    s.queued = queued;
-    return queued;
-  }
-
-  private start(dir: string, state: { running?: Promise<void>; queued?: Promise<void> }) {
-    const run: Promise<void> = this.syncDir(dir).finally(() => {
-      if (state.running === run) state.running = undefined;
-      const idle = state.running === undefined && state.queued === undefined;
-      if (idle && this.states.get(dir) === state) this.states.delete(dir);
-    });
-    state.running = run;
-    return run;
-  }
-}
-
-const dirSyncs = new DirSyncGroup();
-
-// The record write uses the promisified callback fs calls of internal/fs.ts (faster here than
-// fs/promises' FileHandle).
+const steps: WriteSteps = {
+  // "wx": O_CREAT|O_EXCL, never follows or reuses an existing file at the temporary name.
+  open: (path, mode) => openFd(path, "wx", mode),
+  write: writeFd,
+  fdatasync: fdatasyncFd,
+  close: closeFd,
+  rename: renamePath,
+  unlink,
+  syncDir: (dir) => dirSyncs.sync(dir),
+};
 
 /**
  * Replaces `path` with `data` atomically: a temporary file in the same directory, written and
@@ -149,23 +108,8 @@ export async function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const { mode = 0o600, durable = true } = options;
-  const dir = dirname(path);
-  const temp = join(dir, `${TEMP_PREFIX}${randomBytes(8).toString("hex")}${TEMP_SUFFIX}`);
-  // "wx": O_CREAT|O_EXCL, never follows or reuses an existing file at the temporary name.
-  const fd = await openFd(temp, "wx", mode);
-  try {
-    try {
-      await writeFd(fd, data);
-      if (durable) await fdatasyncFd(fd);
-    } finally {
-      await closeFd(fd);
-    }
-    await renamePath(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  if (durable) await dirSyncs.sync(dir);
+  const temp = tempPath(path, randomBytes(8).toString("hex"));
+  await runWriteSteps({ path, data, mode, durable }, temp, steps);
 }
 
 /**

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DirSyncGroup } from "../../src/api/atomic-write.js";
+import { DirSyncGroup } from "../../src/api/atomic-write-steps.js";
 import { cacheFilePath, resultsDir, writeCacheRecord } from "../../src/api/cache.js";
 
 const calls = vi.hoisted(() => {

@@ -6,33 +6,45 @@
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeFileAtomic } from "../../src/api/atomic-write.js";
-import { runWriteSteps, TempNames, type WriteSteps } from "../../src/api/atomic-write-steps.js";
+import {
+  isTempName,
+  runWriteSteps,
+  TempNames,
+  type WriteSteps,
+} from "../../src/api/atomic-write-steps.js";
 import { CacheWriteThread, defaultWorkerUrl } from "../../src/api/cache-write-thread.js";
 import { CacheWriteThreadExitedError, type LibcniError } from "../../src/errors.js";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
-/** A seam that logs every call; `fail` names a step that throws EIO. */
-function recorder(fail?: string) {
+/**
+ * A seam that logs every call; `fail` names a step that throws EIO. `async`: every step
+ * answers with a promise (as the main thread's callback fs calls), else the cheap ones are
+ * synchronous (as the cache-write thread's).
+ */
+function recorder(fail?: string, async = false) {
   const log: string[] = [];
   let releaseDir: (() => void) | undefined;
   const step = (name: string, detail = "") => {
     log.push(detail === "" ? name : `${name} ${detail}`);
     if (name === fail) throw Object.assign(new Error(`EIO: ${name}`), { code: "EIO" });
   };
+  const maybeAsync = <T>(run: () => T): T | Promise<T> =>
+    async ? new Promise<void>((resolve) => setImmediate(resolve)).then(run) : run();
   const fs: WriteSteps = {
-    open: (path, mode) => {
-      step("open", `${path} ${mode.toString(8)}`);
-      return 7;
-    },
-    write: (fd, data) => step("write", `${fd} ${data.length}`),
+    open: (path, mode) =>
+      maybeAsync(() => {
+        step("open", `${path} ${mode.toString(8)}`);
+        return 7;
+      }),
+    write: (fd, data) => maybeAsync(() => step("write", `${fd} ${data.length}`)),
     fdatasync: async (fd) => step("fdatasync", String(fd)),
-    close: (fd) => step("close", String(fd)),
-    rename: (from, to) => step("rename", `${from} ${to}`),
-    unlink: (path) => step("unlink", path),
+    close: (fd) => maybeAsync(() => step("close", String(fd))),
+    rename: (from, to) => maybeAsync(() => step("rename", `${from} ${to}`)),
+    unlink: (path) => maybeAsync(() => step("unlink", path)),
     syncDir: (dir) => {
       step("syncDir", dir);
       return new Promise<void>((resolve) => {
@@ -69,6 +81,24 @@ describe("runWriteSteps", () => {
     expect(done).toBe(true);
   });
 
+  it("runs the same order over asynchronous calls (the main thread's)", async () => {
+    const r = recorder(undefined, true);
+    const write = runWriteSteps(req, temp, r.fs);
+    while (!r.log.some((l) => l.startsWith("syncDir"))) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(r.log).toEqual([
+      `open ${temp} 600`,
+      "write 7 3",
+      "fdatasync 7",
+      "close 7",
+      `rename ${temp} /c/results/n-c-eth0`,
+      "syncDir /c/results",
+    ]);
+    r.releaseDir();
+    await write;
+  });
+
   it("skips both flushes when not durable", async () => {
     const r = recorder();
     await runWriteSteps({ ...req, durable: false }, temp, r.fs);
@@ -80,9 +110,12 @@ describe("runWriteSteps", () => {
     ]);
   });
 
-  for (const fail of ["write", "fdatasync", "rename"]) {
-    it(`removes the temporary file and renames nothing when ${fail} fails`, async () => {
-      const r = recorder(fail);
+  for (const [fail, async] of ["write", "fdatasync", "close", "rename"].flatMap((f) => [
+    [f, false] as const,
+    [f, true] as const,
+  ])) {
+    it(`removes the temporary file and renames nothing when ${fail} fails (${async ? "async" : "sync"} calls)`, async () => {
+      const r = recorder(fail, async);
       await expect(runWriteSteps(req, temp, r.fs)).rejects.toThrow(`EIO: ${fail}`);
       expect(r.log.at(-1)).toBe(`unlink ${temp}`);
       expect(r.log).toContain("close 7");
@@ -91,12 +124,30 @@ describe("runWriteSteps", () => {
     });
   }
 
+  it("removes nothing when the temporary file could not be created", async () => {
+    for (const async of [false, true]) {
+      const r = recorder("open", async);
+      await expect(runWriteSteps(req, temp, r.fs)).rejects.toThrow("EIO: open");
+      expect(r.log).toEqual([`open ${temp} 600`]);
+    }
+  });
+
+  it("reports the step's error, not the unlink's, when the cleanup fails too", async () => {
+    const r = recorder("rename");
+    r.fs.unlink = async () => {
+      throw new Error("EIO: unlink");
+    };
+    await expect(runWriteSteps(req, temp, r.fs)).rejects.toThrow("EIO: rename");
+  });
+
   it("names temporary files uniquely without a random draw per write", () => {
     const names = new TempNames("ab12-");
     const a = names.for("/d/rec");
     const b = names.for("/d/rec");
     expect(a).not.toBe(b);
     expect(a).toMatch(/^\/d\/\.libcni-ab12-[0-9a-f]+\.tmp$/);
+    // The GC sweep knows them for temporary files.
+    expect(isTempName(basename(a))).toBe(true);
   });
 });
 
