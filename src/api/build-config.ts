@@ -9,10 +9,7 @@
  */
 import { injectConf, type PluginConfig } from "../conf/index.js";
 import { injectConfText } from "../conf/inject.js";
-import { EncodedJSON } from "../encoding/json.js";
-import { encodeAroundPieces } from "../encoding/pieces.js";
-import { utf8Encode } from "../internal/bytes.js";
-import { resultPiecesInSlices } from "../types/encode-in-slices.js";
+import type { EncodedJSON } from "../encoding/json.js";
 import type { Result } from "../types/index.js";
 import type { RuntimeConf } from "./types.js";
 
@@ -28,7 +25,7 @@ export function injectRuntimeConfig(orig: PluginConfig, rt: RuntimeConf): Plugin
 }
 
 /** The `runtimeConfig` `injectRuntimeConfig` injects (empty: none). */
-function runtimeConfigOf(orig: PluginConfig, rt: RuntimeConf): Map<string, unknown> {
+export function runtimeConfigOf(orig: PluginConfig, rt: RuntimeConf): Map<string, unknown> {
   // A Map, so a capability named "__proto__" is an ordinary key.
   const rc = new Map<string, unknown>();
   const capabilityArgs = rt.capabilityArgs ?? {};
@@ -60,32 +57,21 @@ export function buildOneConfig(
 }
 
 /**
- * The bytes of {@link buildOneConfig} in one encoding, for a long 1.x `prevResult` (see
- * types/encode-in-slices.ts), whose JSON is written beforehand in slices, as pieces; for any
- * other result, `buildOneConfig`'s. Upstream's second step (decode the first step's output,
- * set `runtimeConfig`, encode again) changes nothing else in those bytes: the first step's
- * output is already a Go map's encoding, and the one difference it makes, a prevResult written
- * as its map form, is asked for. So the output is neither parsed whole, as the two steps
- * would, nor built as one flat string.
+ * The text {@link buildOneConfig} gives for a `prevResult` already encoded (`prevResultJSON`)
+ * and the `runtimeConfig` of {@link runtimeConfigOf}, in one encoding (see api/documents.ts).
  */
-export async function buildOneConfigBytes(
+export function buildOneConfigText(
   name: string,
   cniVersion: string,
   orig: PluginConfig,
-  prevResult: Result,
-  rt: RuntimeConf,
-): Promise<Uint8Array> {
-  const rc = runtimeConfigOf(orig, rt);
-  const pieces = await resultPiecesInSlices(prevResult, rc.size > 0);
-  if (pieces === undefined) return buildOneConfig(name, cniVersion, orig, prevResult, rt).bytes;
-  const encode = (prevResultJSON: EncodedJSON): string => {
-    const inject = new Map<string, unknown>([
-      ["name", name],
-      ["cniVersion", cniVersion],
-      ["prevResult", prevResultJSON],
-    ]);
-    if (rc.size > 0) inject.set("runtimeConfig", rc);
-    return injectConfText(orig, inject);
-  };
-  return encodeAroundPieces(encode, pieces) ?? utf8Encode(encode(new EncodedJSON(pieces.join(""))));
+  prevResultJSON: EncodedJSON,
+  runtimeConfig: Map<string, unknown>,
+): string {
+  const inject = new Map<string, unknown>([
+    ["name", name],
+    ["cniVersion", cniVersion],
+    ["prevResult", prevResultJSON],
+  ]);
+  if (runtimeConfig.size > 0) inject.set("runtimeConfig", runtimeConfig);
+  return injectConfText(orig, inject);
 }

@@ -8,7 +8,6 @@
 import { EncodedJSON, goStruct, marshal, marshalAsMap } from "../encoding/json.js";
 import type { LongArrayPath } from "../encoding/long-arrays.js";
 import { parseJSON } from "../encoding/parse.js";
-import { encodeAroundPieces } from "../encoding/pieces.js";
 import { defineStruct, UnmarshalTypeError } from "../encoding/struct.js";
 import { decodeStdBase64 } from "../internal/base64.js";
 import { utf8Encode } from "../internal/bytes.js";
@@ -73,21 +72,8 @@ export function encodeCacheRecord(input: CacheRecordInput): Uint8Array {
   return utf8Encode(encodeCacheRecordText(input));
 }
 
-/**
- * `encodeCacheRecord` of a record whose result's map form is written as `resultPieces` (a
- * large result, see types/encode-in-slices.ts): the same bytes, written from the pieces.
- */
-export function encodeCacheRecordWithPieces(
-  input: Omit<CacheRecordInput, "result">,
-  resultPieces: readonly string[],
-): Uint8Array {
-  return (
-    encodeAroundPieces((result) => encodeCacheRecordText({ ...input, result }), resultPieces) ??
-    utf8Encode(encodeCacheRecordText({ ...input, result: new EncodedJSON(resultPieces.join("")) }))
-  );
-}
-
-function encodeCacheRecordText(input: CacheRecordInput): string {
+/** The text of {@link encodeCacheRecord}. */
+export function encodeCacheRecordText(input: CacheRecordInput): string {
   let result: EncodedJSON | undefined;
   if (input.result !== undefined && input.result !== null) {
     const text = marshalAsMap(input.result);

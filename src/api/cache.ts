@@ -13,13 +13,12 @@ import { InvalidArgumentError } from "../errors.js";
 import { reportCacheRemoveFailed } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
 import { goQuote } from "../internal/go-quote.js";
-import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import { isTempName, mkdirDurable, sweepTempFiles } from "./atomic-write.js";
 import { CNICacheV1, decodeCacheRecord } from "./cache-record.js";
 import { cacheWriteThread } from "./cache-write-thread.js";
 import { readRecord } from "./record-read.js";
 import type { NetworkAttachment } from "./types.js";
-import { validateCacheFileName } from "./validate-names.js";
+import { attachmentNameError } from "./validate-names.js";
 
 /** Upstream's default cache directory (`libcni.CacheDir`). */
 export const CacheDir = "/var/lib/cni";
@@ -47,19 +46,34 @@ export function cacheFilePath(
   containerID: string,
   ifName: string,
 ): string {
-  if (netName === "" || containerID === "" || ifName === "") {
-    const argument = netName === "" ? "netName" : containerID === "" ? "containerID" : "ifName";
-    throw new InvalidArgumentError(
-      argument,
-      `cache file path requires network name (${goQuote(netName)}), container ID (${goQuote(containerID)}), and interface name (${goQuote(ifName)})`,
-    );
-  }
   const invalid =
-    validateContainerID(containerID) ??
-    validateNetworkName(netName) ??
-    validateInterfaceName(ifName) ??
-    validateCacheFileName(netName, containerID, ifName);
+    missingNameError(netName, containerID, ifName) ??
+    attachmentNameError(netName, containerID, ifName);
   if (invalid) throw invalid;
+  return recordPathIn(cacheDir, netName, containerID, ifName);
+}
+
+/** Upstream's error for a record path with an empty part; undefined when none is empty. */
+export function missingNameError(
+  netName: string,
+  containerID: string,
+  ifName: string,
+): InvalidArgumentError | undefined {
+  if (netName !== "" && containerID !== "" && ifName !== "") return undefined;
+  const argument = netName === "" ? "netName" : containerID === "" ? "containerID" : "ifName";
+  return new InvalidArgumentError(
+    argument,
+    `cache file path requires network name (${goQuote(netName)}), container ID (${goQuote(containerID)}), and interface name (${goQuote(ifName)})`,
+  );
+}
+
+/** The record path of names already validated. */
+export function recordPathIn(
+  cacheDir: string,
+  netName: string,
+  containerID: string,
+  ifName: string,
+): string {
   return join(resultsDir(cacheDir), `${netName}-${containerID}-${ifName}`);
 }
 

@@ -4,22 +4,13 @@
  * corrupt record that DEL needs.
  */
 import { debuglog } from "node:util";
-import { parseKeepingLongArrays } from "../encoding/long-arrays.js";
 import { checkValid } from "../encoding/parse.js";
 import { CachedConfigKindError, CorruptCacheRecordError, WrappedError } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
-import { isLargeDocument, yieldIfLarge } from "../internal/yield.js";
-import { createResultFromValue } from "../types/create.js";
 import { createResult, type Result } from "../types/index.js";
-import { prepareLongLists } from "../types/v100.js";
-import { cacheFilePath } from "./cache.js";
-import {
-  type CacheRecord,
-  CNICacheV1,
-  decodeCacheRecord,
-  decodeCacheRecordValue,
-  recordLongListPaths,
-} from "./cache-record.js";
+import type { Attachment } from "./attachment.js";
+import { type CacheRecord, CNICacheV1, decodeCacheRecord } from "./cache-record.js";
+import { cachedResultOf } from "./documents.js";
 import { readRecord } from "./record-read.js";
 import type { RuntimeConf } from "./types.js";
 
@@ -44,34 +35,6 @@ function isCorrupt(bytes: Uint8Array): boolean {
   return checkValid(bytes) !== undefined;
 }
 
-function decodeRecord(bytes: Uint8Array): CacheRecord | undefined {
-  try {
-    const record = decodeCacheRecord(bytes);
-    return record.kind === CNICacheV1 ? record : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * `decodeRecord` of a large record: parsed in slices, the result's long lists kept as text and
- * checked in slices too (see encoding/long-arrays.ts). Anything that path cannot read exactly
- * is read by `decodeRecord`.
- */
-async function decodeLargeRecord(bytes: Uint8Array): Promise<CacheRecord | undefined> {
-  const value = await parseKeepingLongArrays(bytes, recordLongListPaths);
-  if (value === undefined) return decodeRecord(bytes);
-  let record: CacheRecord;
-  try {
-    record = decodeCacheRecordValue(value);
-  } catch {
-    return undefined;
-  }
-  if (record.kind !== CNICacheV1) return undefined;
-  await prepareLongLists(record.result);
-  return record;
-}
-
 function asVersion(result: Result, cniVersion: string): Result {
   try {
     return result.getAsVersion(cniVersion);
@@ -93,13 +56,11 @@ function asVersion(result: Result, cniVersion: string): Result {
  *   `failed to convert cached result to config version "<v>": ...`.
  */
 export async function getCachedResult(
-  cacheDir: string,
-  netName: string,
+  at: Attachment,
   cniVersion: string,
-  rt: RuntimeConf,
   options: CachedResultOptions = {},
 ): Promise<Result | undefined> {
-  const path = cacheFilePath(cacheDir, netName, rt.containerID, rt.ifName);
+  const path = at.recordPath();
   const found = await readRecord(path, options.signal);
   if (found.kind === "none") return undefined;
   if (found.kind === "corrupt") {
@@ -109,29 +70,19 @@ export async function getCachedResult(
     return undefined;
   }
   const { bytes } = found;
-  // A large record yields between parsing, decoding and the caller's next stage.
-  const record = isLargeDocument(bytes.length)
-    ? await decodeLargeRecord(bytes)
-    : decodeRecord(bytes);
-  await yieldIfLarge(bytes.length);
-  if (record === undefined) {
-    if (options.tolerateCorrupt && isCorrupt(bytes)) {
-      debug(
-        "ignoring corrupt cache record %s (%d bytes): treated as no cached result",
-        path,
-        bytes.length,
-      );
-      await options.onCorrupt?.();
-      return undefined;
-    }
-    // Legacy: the file is the result itself.
-    return asVersion(createResult(bytes), cniVersion);
+  const result = await cachedResultOf(bytes);
+  if (result !== undefined) return asVersion(result, cniVersion);
+  if (options.tolerateCorrupt && isCorrupt(bytes)) {
+    debug(
+      "ignoring corrupt cache record %s (%d bytes): treated as no cached result",
+      path,
+      bytes.length,
+    );
+    await options.onCorrupt?.();
+    return undefined;
   }
-  // Upstream re-marshals the record's result map and decodes that (Go: a nil map is "null");
-  // the map is already what that parse would give, so it is decoded directly.
-  const result = asVersion(createResultFromValue(record.result ?? null), cniVersion);
-  await yieldIfLarge(bytes.length);
-  return result;
+  // Legacy: the file is the result itself.
+  return asVersion(createResult(bytes), cniVersion);
 }
 
 /** A cached configuration: the config bytes ADD was given and a copy of rt updated from the cache. */
@@ -148,12 +99,11 @@ export interface CachedConfig {
  *   `read cached network "<n>" config has wrong kind: <kind>`.
  */
 export async function getCachedConfig(
-  cacheDir: string,
-  netName: string,
-  rt: RuntimeConf,
+  at: Attachment,
   signal?: AbortSignal,
 ): Promise<CachedConfig | undefined> {
-  const path = cacheFilePath(cacheDir, netName, rt.containerID, rt.ifName);
+  const { network: netName, rt } = at;
+  const path = at.recordPath();
   const found = await readRecord(path, signal);
   if (found.kind === "none") return undefined;
   let record: CacheRecord;

@@ -15,21 +15,13 @@ import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/i
 import { compareUTF8 } from "../encoding/json.js";
 import { CacheWriteError, CheckNotSupportedError, MultiError, WrappedError } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
-import { paced } from "../internal/pacer.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import type { Exec } from "../invoke/index.js";
-import { resultPiecesInSlices } from "../types/encode-in-slices.js";
 import type { Result } from "../types/index.js";
 import { validateNetworkName } from "../utils/index.js";
 import { greaterThanOrEqualTo, type PluginInfo } from "../version/index.js";
-import {
-  CacheDir,
-  cacheFilePath,
-  listCachedAttachments,
-  removeCacheRecord,
-  writeCacheRecord,
-} from "./cache.js";
-import { encodeCacheRecord, encodeCacheRecordWithPieces } from "./cache-record.js";
+import { Attachment } from "./attachment.js";
+import { CacheDir, listCachedAttachments, removeCacheRecord, writeCacheRecord } from "./cache.js";
 import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
 import {
   checkGCArgs,
@@ -38,9 +30,10 @@ import {
   checkRuntimeConf,
   checkString,
 } from "./check-args.js";
+import { cacheRecordBytes } from "./documents.js";
 import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
-import { lockAttachment, lockNetwork, withLock } from "./lock.js";
+import { lockNetwork, withLock } from "./lock.js";
 import { PluginRunner } from "./runner.js";
 import { traceVerbs } from "./trace-verbs.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
@@ -94,44 +87,40 @@ export class CNIConfig {
     this.durableCache = options.durableCache ?? true;
   }
 
-  /** Upstream `getCacheDir`: this config's, else the RuntimeConf's (deprecated), else `/var/lib/cni`. */
-  private getCacheDir(rt: Partial<RuntimeConf>): string {
-    if (this.cacheDir !== "") return this.cacheDir;
-    if (rt.cacheDir) return rt.cacheDir;
-    return CacheDir;
+  /**
+   * One call's attachment, which derives the cache directory (upstream `getCacheDir`: this
+   * config's, else the RuntimeConf's, else `/var/lib/cni`) and the record's path once.
+   */
+  private attachment(network: string, rt: RuntimeConf): Attachment {
+    return new Attachment(this.cacheDir, network, rt);
   }
 
-  private async cacheAdd(
-    result: Result | undefined,
-    config: Uint8Array,
-    netName: string,
-    rt: RuntimeConf,
-  ): Promise<void> {
-    const fields = {
-      containerId: rt.containerID,
-      config,
-      ifName: rt.ifName,
-      networkName: netName,
-      netns: rt.netNS,
-      cniArgs: rt.args,
-      capabilityArgs: rt.capabilityArgs,
-    };
-    // A large result's map form is written in slices first, then the record's bytes from its
-    // pieces (the same bytes), not in one stall and one flat string; a small record is encoded
-    // as a paced step (internal/pacer.ts).
-    const pieces = result === undefined ? undefined : await resultPiecesInSlices(result, true);
-    const record =
-      pieces === undefined
-        ? await paced(() => encodeCacheRecord({ ...fields, result }))
-        : encodeCacheRecordWithPieces(fields, pieces);
-    const path = cacheFilePath(this.getCacheDir(rt), netName, rt.containerID, rt.ifName);
-    await writeCacheRecord(path, record, { durable: this.durableCache });
+  /** Upstream `getCacheDir` of a call without a RuntimeConf (GC, the attachment listing). */
+  private cacheDirWithoutRt(): string {
+    return this.cacheDir !== "" ? this.cacheDir : CacheDir;
   }
 
-  private async cacheDel(netName: string, rt: RuntimeConf): Promise<void> {
+  private async cacheAdd(at: Attachment, result: Result | undefined, config: Uint8Array) {
+    const { rt } = at;
+    const record = await cacheRecordBytes(
+      {
+        containerId: rt.containerID,
+        config,
+        ifName: rt.ifName,
+        networkName: at.network,
+        netns: rt.netNS,
+        cniArgs: rt.args,
+        capabilityArgs: rt.capabilityArgs,
+      },
+      result,
+    );
+    await writeCacheRecord(at.recordPath(), record, { durable: this.durableCache });
+  }
+
+  private async cacheDel(at: Attachment): Promise<void> {
     let path: string;
     try {
-      path = cacheFilePath(this.getCacheDir(rt), netName, rt.containerID, rt.ifName);
+      path = at.recordPath();
     } catch {
       return; // Upstream ignores a path error here.
     }
@@ -140,50 +129,42 @@ export class CNIConfig {
 
   /** The cached result DEL passes on: from 0.4.0; a bad record is removed and ignored. */
   private async prevResultForDel(
-    netName: string,
+    at: Attachment,
     cniVersion: string,
-    rt: RuntimeConf,
     signal: AbortSignal | undefined,
   ): Promise<Result | undefined> {
     if (!greaterThanOrEqualTo(cniVersion, "0.4.0")) return undefined;
     try {
-      return await getCachedResult(this.getCacheDir(rt), netName, cniVersion, rt, {
+      return await getCachedResult(at, cniVersion, {
         tolerateCorrupt: true,
         // Upstream removes a record it cannot use before running the plugins.
-        onCorrupt: () => this.cacheDel(netName, rt),
+        onCorrupt: () => this.cacheDel(at),
         signal,
       });
     } catch (error) {
       if (signal?.aborted && error === signal.reason) throw error;
       debug(
         "DEL of %s: ignoring and removing the cached result: %s",
-        netName,
+        at.network,
         (error as Error).message,
       );
-      await this.cacheDel(netName, rt);
+      await this.cacheDel(at);
       return undefined;
     }
   }
 
   private async prevResultForCheck(
-    netName: string,
+    at: Attachment,
     cniVersion: string,
-    rt: RuntimeConf,
     signal: AbortSignal | undefined,
   ): Promise<Result | undefined> {
     // Upstream: a record that cannot be read fails the CHECK (DEL alone tolerates it).
     try {
-      return await getCachedResult(this.getCacheDir(rt), netName, cniVersion, rt, {
-        signal,
-      });
+      return await getCachedResult(at, cniVersion, { signal });
     } catch (error) {
       if (signal?.aborted && error === signal.reason) throw error;
-      throw new WrappedError(`failed to get network ${goQuote(netName)} cached result`, error);
+      throw new WrappedError(`failed to get network ${goQuote(at.network)} cached result`, error);
     }
-  }
-
-  private lock(netName: string, rt: RuntimeConf, signal: AbortSignal | undefined) {
-    return lockAttachment(this.getCacheDir(rt), netName, rt.containerID, rt.ifName, signal);
   }
 
   /**
@@ -202,28 +183,20 @@ export class CNIConfig {
   ): Promise<Result | undefined> {
     checkNetworkList(list);
     checkRuntimeConf(rt);
-    const { signal } = options;
-    return withLock(this.lock(list.name, rt, signal), async () => {
+    const at = this.attachment(list.name, rt);
+    return withLock(at.lock(options.signal), async () => {
       let result: Result | undefined;
       // The CNI_* environment built once for the whole chain (OnceArgs).
       const args = this.runner.callArgs("ADD", rt);
       for (const [index, net] of list.plugins.entries()) {
         try {
-          result = await this.runner.add(
-            list.name,
-            list.cniVersion,
-            net,
-            result,
-            rt,
-            options,
-            args,
-          );
+          result = await this.runner.add(at, list.cniVersion, net, result, options, args);
         } catch (error) {
           throw pluginChainError("add", net.network, error, index);
         }
       }
       try {
-        await this.cacheAdd(result, list.bytes, list.name, rt);
+        await this.cacheAdd(at, result, list.bytes);
       } catch (error) {
         // The plugins configured the attachment: say so, or a caller retrying ADD leaks it.
         throw new CacheWriteError(
@@ -250,17 +223,16 @@ export class CNIConfig {
   ): Promise<void> {
     checkNetworkList(list);
     checkRuntimeConf(rt);
-    const { signal } = options;
     validateNames(list.name, rt);
     if (!greaterThanOrEqualTo(list.cniVersion, "0.4.0"))
       throw new CheckNotSupportedError(list.cniVersion);
     if (list.disableCheck) return;
-    await withLock(this.lock(list.name, rt, signal), async () => {
-      const cachedResult = await this.prevResultForCheck(list.name, list.cniVersion, rt, signal);
+    const at = this.attachment(list.name, rt);
+    await withLock(at.lock(options.signal), async () => {
+      const cachedResult = await this.prevResultForCheck(at, list.cniVersion, options.signal);
       const args = this.runner.callArgs("CHECK", rt);
       for (const net of list.plugins) {
-        const { name, cniVersion } = list;
-        await this.runner.run("CHECK", name, cniVersion, net, cachedResult, rt, options, args);
+        await this.runner.run("CHECK", at, list.cniVersion, net, cachedResult, options, args);
       }
     });
   }
@@ -268,26 +240,20 @@ export class CNIConfig {
   /** DEL of a list, without taking the attachment lock (GC already holds the network). */
   private async delListUnlocked(
     list: NetworkConfigList,
-    rt: RuntimeConf,
+    at: Attachment,
     options: CallOptions,
   ): Promise<void> {
-    const cachedResult = await this.prevResultForDel(
-      list.name,
-      list.cniVersion,
-      rt,
-      options.signal,
-    );
-    const args = this.runner.callArgs("DEL", rt);
+    const cachedResult = await this.prevResultForDel(at, list.cniVersion, options.signal);
+    const args = this.runner.callArgs("DEL", at.rt);
     for (let i = list.plugins.length - 1; i >= 0; i--) {
       const net = list.plugins[i];
-      const { name, cniVersion } = list;
       try {
-        await this.runner.run("DEL", name, cniVersion, net, cachedResult, rt, options, args);
+        await this.runner.run("DEL", at, list.cniVersion, net, cachedResult, options, args);
       } catch (error) {
         throw pluginChainError("delete", net.network, error, i);
       }
     }
-    await this.cacheDel(list.name, rt);
+    await this.cacheDel(at);
   }
 
   /**
@@ -305,9 +271,9 @@ export class CNIConfig {
   ): Promise<void> {
     checkNetworkList(list);
     checkRuntimeConf(rt);
-    const { signal } = options;
     validateNames(list.name, rt);
-    await withLock(this.lock(list.name, rt, signal), () => this.delListUnlocked(list, rt, options));
+    const at = this.attachment(list.name, rt);
+    await withLock(at.lock(options.signal), () => this.delListUnlocked(list, at, options));
   }
 
   /**
@@ -317,12 +283,12 @@ export class CNIConfig {
   async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
     checkPluginConfig(net);
     checkRuntimeConf(rt);
-    const { signal } = options;
     const { name, cniVersion } = net.network;
-    return withLock(this.lock(name, rt, signal), async () => {
-      const result = await this.runner.add(name, cniVersion, net, undefined, rt, options);
+    const at = this.attachment(name, rt);
+    return withLock(at.lock(options.signal), async () => {
+      const result = await this.runner.add(at, cniVersion, net, undefined, options);
       try {
-        await this.cacheAdd(result, net.bytes, name, rt);
+        await this.cacheAdd(at, result, net.bytes);
       } catch (error) {
         throw new CacheWriteError(
           { network: name, containerID: rt.containerID, ifName: rt.ifName },
@@ -341,13 +307,13 @@ export class CNIConfig {
   async checkNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
     checkPluginConfig(net);
     checkRuntimeConf(rt);
-    const { signal } = options;
     const { name, cniVersion } = net.network;
     validateNames(name, rt);
     if (!greaterThanOrEqualTo(cniVersion, "0.4.0")) throw new CheckNotSupportedError(cniVersion);
-    await withLock(this.lock(name, rt, signal), async () => {
-      const cachedResult = await this.prevResultForCheck(name, cniVersion, rt, options.signal);
-      await this.runner.run("CHECK", name, cniVersion, net, cachedResult, rt, options);
+    const at = this.attachment(name, rt);
+    await withLock(at.lock(options.signal), async () => {
+      const cachedResult = await this.prevResultForCheck(at, cniVersion, options.signal);
+      await this.runner.run("CHECK", at, cniVersion, net, cachedResult, options);
     });
   }
 
@@ -358,13 +324,13 @@ export class CNIConfig {
   async delNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
     checkPluginConfig(net);
     checkRuntimeConf(rt);
-    const { signal } = options;
     const { name, cniVersion } = net.network;
     validateNames(name, rt);
-    await withLock(this.lock(name, rt, signal), async () => {
-      const cachedResult = await this.prevResultForDel(name, cniVersion, rt, options.signal);
-      await this.runner.run("DEL", name, cniVersion, net, cachedResult, rt, options);
-      await this.cacheDel(name, rt);
+    const at = this.attachment(name, rt);
+    await withLock(at.lock(options.signal), async () => {
+      const cachedResult = await this.prevResultForDel(at, cniVersion, options.signal);
+      await this.runner.run("DEL", at, cniVersion, net, cachedResult, options);
+      await this.cacheDel(at);
     });
   }
 
@@ -379,7 +345,7 @@ export class CNIConfig {
   ): Promise<Result | undefined> {
     checkNetworkList(list);
     checkRuntimeConf(rt);
-    return getCachedResult(this.getCacheDir(rt), list.name, list.cniVersion, rt, options);
+    return getCachedResult(this.attachment(list.name, rt), list.cniVersion, options);
   }
 
   /** As {@link CNIConfig.getNetworkListCachedResult}, for a single plugin configuration. */
@@ -391,7 +357,7 @@ export class CNIConfig {
     checkPluginConfig(net);
     checkRuntimeConf(rt);
     const { name, cniVersion } = net.network;
-    return getCachedResult(this.getCacheDir(rt), name, cniVersion, rt, options);
+    return getCachedResult(this.attachment(name, rt), cniVersion, options);
   }
 
   /**
@@ -406,7 +372,7 @@ export class CNIConfig {
   ): Promise<CachedConfig | undefined> {
     checkNetworkList(list);
     checkRuntimeConf(rt);
-    return getCachedConfig(this.getCacheDir(rt), list.name, rt, options.signal);
+    return getCachedConfig(this.attachment(list.name, rt), options.signal);
   }
 
   /** As {@link CNIConfig.getNetworkListCachedConfig}, for a single plugin configuration. */
@@ -417,7 +383,7 @@ export class CNIConfig {
   ): Promise<CachedConfig | undefined> {
     checkPluginConfig(net);
     checkRuntimeConf(rt);
-    return getCachedConfig(this.getCacheDir(rt), net.network.name, rt, options.signal);
+    return getCachedConfig(this.attachment(net.network.name, rt), options.signal);
   }
 
   /**
@@ -429,7 +395,7 @@ export class CNIConfig {
     _options: CallOptions = {},
   ): Promise<NetworkAttachment[]> {
     checkString(containerID, "containerID");
-    return listCachedAttachments(this.getCacheDir({}), containerID);
+    return listCachedAttachments(this.cacheDirWithoutRt(), containerID);
   }
 
   /**
@@ -496,12 +462,12 @@ export class CNIConfig {
     if (list.disableGC) return;
     const invalid = validateNetworkName(list.name);
     if (invalid) throw invalid;
-    const cacheDir = this.getCacheDir({});
+    const cacheDir = this.cacheDirWithoutRt();
     const ctx = {
       cacheDir,
       runner: this.runner,
       delList: (l: NetworkConfigList, rt: RuntimeConf, o: CallOptions) =>
-        this.delListUnlocked(l, rt, o),
+        this.delListUnlocked(l, this.attachment(l.name, rt), o),
     };
     await withLock(lockNetwork(cacheDir, list.name, signal), async () => {
       const errors = await collectGarbage(ctx, list, args, options);

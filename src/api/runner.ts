@@ -6,8 +6,6 @@
  */
 import type { PluginConfig } from "../conf/index.js";
 import { PluginVersionError } from "../errors.js";
-import { paced } from "../internal/pacer.js";
-import { yieldIfLarge } from "../internal/yield.js";
 import { type CNIArgs, OnceArgs } from "../invoke/args.js";
 import { type FoundPlugin, pluginLookups } from "../invoke/find-cache.js";
 import {
@@ -20,34 +18,11 @@ import {
   getVersionInfo,
   RawExec,
 } from "../invoke/index.js";
-import { isLongResult } from "../types/encode-in-slices.js";
 import type { Result } from "../types/index.js";
-import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import type { PluginInfo } from "../version/index.js";
-import { buildOneConfig, buildOneConfigBytes } from "./build-config.js";
+import type { Attachment } from "./attachment.js";
+import { pluginStdin } from "./documents.js";
 import type { RuntimeConf } from "./types.js";
-import { validateCacheFileName } from "./validate-names.js";
-
-/**
- * The stdin `buildOneConfig` builds, for a verb: a large `prevResult` is written in slices that
- * yield to the event loop and the stdin encoded once, never parsed whole (the same bytes, see
- * `buildOneConfigBytes`); the verb yields once more after a large stdin was built. A small one
- * is built as a paced step (internal/pacer.ts), so a burst of calls spreads over turns.
- */
-async function buildStdin(
-  name: string,
-  cniVersion: string,
-  net: PluginConfig,
-  prevResult: Result | undefined,
-  rt: RuntimeConf,
-): Promise<Uint8Array> {
-  const bytes =
-    prevResult !== undefined && isLongResult(prevResult)
-      ? await buildOneConfigBytes(name, cniVersion, net, prevResult, rt)
-      : await paced(() => buildOneConfig(name, cniVersion, net, prevResult, rt).bytes);
-  await yieldIfLarge(bytes.length);
-  return bytes;
-}
 
 /** Runs single plugins with a path list (read on each call: it may change) and an Exec. */
 export class PluginRunner {
@@ -124,22 +99,17 @@ export class PluginRunner {
    * validated (upstream's order), then run for its result.
    */
   async add(
-    name: string,
+    at: Attachment,
     cniVersion: string,
     net: PluginConfig,
     prevResult: Result | undefined,
-    rt: RuntimeConf,
     options: ExecOptions,
-    args: CNIArgs = this.args("ADD", rt),
+    args: CNIArgs = this.args("ADD", at.rt),
   ): Promise<Result> {
     const found = await this.lookup(net.network.type);
-    const invalid =
-      validateContainerID(rt.containerID) ??
-      validateNetworkName(name) ??
-      validateInterfaceName(rt.ifName) ??
-      validateCacheFileName(name, rt.containerID, rt.ifName);
+    const invalid = at.invalid();
     if (invalid) return this.failValidation(net.network.type, found, invalid);
-    const stdin = await buildStdin(name, cniVersion, net, prevResult, rt);
+    const stdin = await pluginStdin(at.network, cniVersion, net, prevResult, at.rt);
     return this.runFound(net.network.type, found, (pluginPath) =>
       execPluginWithResult(pluginPath, stdin, args, this.ensureExec(), options),
     );
@@ -148,16 +118,15 @@ export class PluginRunner {
   /** CHECK or DEL of one plugin. */
   async run(
     command: "CHECK" | "DEL",
-    name: string,
+    at: Attachment,
     cniVersion: string,
     net: PluginConfig,
     prevResult: Result | undefined,
-    rt: RuntimeConf,
     options: ExecOptions,
-    args: CNIArgs = this.args(command, rt),
+    args: CNIArgs = this.args(command, at.rt),
   ): Promise<void> {
     const found = await this.lookup(net.network.type);
-    const stdin = await buildStdin(name, cniVersion, net, prevResult, rt);
+    const stdin = await pluginStdin(at.network, cniVersion, net, prevResult, at.rt);
     await this.runFound(net.network.type, found, (pluginPath) =>
       execPluginWithoutResult(pluginPath, stdin, args, this.ensureExec(), options),
     );

@@ -29,6 +29,23 @@ export function validateNames(
   }
 }
 
+/**
+ * ADD's validation of an attachment's names: the container ID, network name and interface
+ * name (upstream's order and codes), then the record name's length; undefined when valid.
+ */
+export function attachmentNameError(
+  netName: string,
+  containerID: string,
+  ifName: string,
+): CNIError | undefined {
+  return (
+    validateContainerID(containerID) ??
+    validateNetworkName(netName) ??
+    validateInterfaceName(ifName) ??
+    validateCacheFileName(netName, containerID, ifName)
+  );
+}
+
 /** Linux's NAME_MAX: the longest file name, in bytes. */
 export const NAME_MAX = 255;
 

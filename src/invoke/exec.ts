@@ -1,14 +1,10 @@
 /**
  * Running a plugin for a result, for no result, or for its VERSION (upstream pkg/invoke/exec.go).
  */
-import { paced } from "../internal/pacer.js";
-import { isLargeDocument, yieldIfLarge } from "../internal/yield.js";
-import { findCreator } from "../types/create.js";
 import type { Result } from "../types/result.js";
-import { longListPaths100, prepareLongLists } from "../types/v100.js";
 import { current, decodePluginInfo, type PluginInfo, pluginSupports } from "../version/index.js";
 import { Args, type CNIArgs } from "./args.js";
-import { fixupLargeResultVersion, fixupResultVersion } from "./fixup.js";
+import { decodePluginResult } from "./plugin-result.js";
 import { type ExecOptions, RawExec, type RawExecOptions } from "./raw-exec.js";
 
 /**
@@ -67,22 +63,7 @@ export async function execPluginWithResult(
 ): Promise<Result> {
   const runner = exec ?? defaultExec();
   const stdout = await runner.execPlugin(pluginPath, netconf, args.asEnv(), options);
-  // Decoded once: the fixed-up value is what parsing its bytes again would give. A large
-  // result yields between parsing, decoding and the caller's next stage (its encoding); a small
-  // one is parsed and decoded as paced steps (internal/pacer.ts), so that the results of a
-  // burst of plugin exits are not all decoded in one turn of the event loop.
-  await yieldIfLarge(stdout.length);
-  const large = isLargeDocument(stdout.length)
-    ? await fixupLargeResultVersion(netconf, stdout, longListPaths100)
-    : undefined;
-  const { version, value } = large ?? (await paced(() => fixupResultVersion(netconf, stdout)));
-  await yieldIfLarge(stdout.length);
-  // A large result's long lists are checked in slices, before the decoder's single pass.
-  await prepareLongLists(value);
-  const create = () => findCreator(version)(value);
-  const result = large === undefined ? await paced(create) : create();
-  await yieldIfLarge(stdout.length);
-  return result;
+  return decodePluginResult(netconf, stdout);
 }
 
 /** Runs a plugin whose stdout is not used (DEL, CHECK, GC, STATUS). */
