@@ -4,9 +4,10 @@
  */
 import type { CNIError } from "../types/error.js";
 import { CacheDir, missingNameError, recordPathIn } from "./cache.js";
+import { checkRuntimeConf } from "./check-args.js";
 import { lockAttachment, type Release } from "./lock.js";
 import type { RuntimeConf } from "./types.js";
-import { attachmentNameError } from "./validate-names.js";
+import { attachmentNameError, validateNames } from "./validate-names.js";
 
 /** An attachment as one call of a verb sees it. */
 export class Attachment {
@@ -22,6 +23,7 @@ export class Attachment {
     readonly network: string,
     readonly rt: RuntimeConf,
   ) {
+    checkRuntimeConf(rt);
     this.cacheDir = configuredCacheDir !== "" ? configuredCacheDir : rt.cacheDir || CacheDir;
   }
 
@@ -48,6 +50,14 @@ export class Attachment {
     if (invalid) throw invalid;
     this.path = recordPathIn(this.cacheDir, network, rt.containerID, rt.ifName);
     return this.path;
+  }
+
+  /**
+   * Refuses names ADD would refuse, on the verbs where upstream validates none (CHECK, DEL, GC
+   * of stale attachments); empty names are left to the record path's own error.
+   */
+  validateNames(): void {
+    validateNames(this.network, this.rt);
   }
 
   /** Serialises ADD, CHECK and DEL on this attachment in-process (lock.ts). */

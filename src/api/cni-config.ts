@@ -23,13 +23,7 @@ import { greaterThanOrEqualTo, type PluginInfo } from "../version/index.js";
 import { Attachment } from "./attachment.js";
 import { CacheDir, listCachedAttachments, removeCacheRecord, writeCacheRecord } from "./cache.js";
 import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
-import {
-  checkGCArgs,
-  checkNetworkList,
-  checkPluginConfig,
-  checkRuntimeConf,
-  checkString,
-} from "./check-args.js";
+import { checkGCArgs, checkNetworkList, checkPluginConfig, checkString } from "./check-args.js";
 import { cacheRecordBytes } from "./documents.js";
 import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
@@ -37,7 +31,6 @@ import { lockNetwork, withLock } from "./lock.js";
 import { PluginRunner } from "./runner.js";
 import { traceVerbs } from "./trace-verbs.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
-import { validateNames } from "./validate-names.js";
 
 /** The trailing options of every call (upstream's `context.Context`). */
 export interface CallOptions {
@@ -88,7 +81,7 @@ export class CNIConfig {
   }
 
   /**
-   * One call's attachment, which derives the cache directory (upstream `getCacheDir`: this
+   * One call's attachment (its RuntimeConf checked first), which derives the cache directory (upstream `getCacheDir`: this
    * config's, else the RuntimeConf's, else `/var/lib/cni`) and the record's path once.
    */
   private attachment(network: string, rt: RuntimeConf): Attachment {
@@ -182,7 +175,6 @@ export class CNIConfig {
     options: CallOptions = {},
   ): Promise<Result | undefined> {
     checkNetworkList(list);
-    checkRuntimeConf(rt);
     const at = this.attachment(list.name, rt);
     return withLock(at.lock(options.signal), async () => {
       let result: Result | undefined;
@@ -222,12 +214,11 @@ export class CNIConfig {
     options: CallOptions = {},
   ): Promise<void> {
     checkNetworkList(list);
-    checkRuntimeConf(rt);
-    validateNames(list.name, rt);
+    const at = this.attachment(list.name, rt);
+    at.validateNames();
     if (!greaterThanOrEqualTo(list.cniVersion, "0.4.0"))
       throw new CheckNotSupportedError(list.cniVersion);
     if (list.disableCheck) return;
-    const at = this.attachment(list.name, rt);
     await withLock(at.lock(options.signal), async () => {
       const cachedResult = await this.prevResultForCheck(at, list.cniVersion, options.signal);
       const args = this.runner.callArgs("CHECK", rt);
@@ -270,9 +261,8 @@ export class CNIConfig {
     options: CallOptions = {},
   ): Promise<void> {
     checkNetworkList(list);
-    checkRuntimeConf(rt);
-    validateNames(list.name, rt);
     const at = this.attachment(list.name, rt);
+    at.validateNames();
     await withLock(at.lock(options.signal), () => this.delListUnlocked(list, at, options));
   }
 
@@ -282,7 +272,6 @@ export class CNIConfig {
    */
   async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
     checkPluginConfig(net);
-    checkRuntimeConf(rt);
     const { name, cniVersion } = net.network;
     const at = this.attachment(name, rt);
     return withLock(at.lock(options.signal), async () => {
@@ -306,11 +295,10 @@ export class CNIConfig {
    */
   async checkNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
     checkPluginConfig(net);
-    checkRuntimeConf(rt);
     const { name, cniVersion } = net.network;
-    validateNames(name, rt);
-    if (!greaterThanOrEqualTo(cniVersion, "0.4.0")) throw new CheckNotSupportedError(cniVersion);
     const at = this.attachment(name, rt);
+    at.validateNames();
+    if (!greaterThanOrEqualTo(cniVersion, "0.4.0")) throw new CheckNotSupportedError(cniVersion);
     await withLock(at.lock(options.signal), async () => {
       const cachedResult = await this.prevResultForCheck(at, cniVersion, options.signal);
       await this.runner.run("CHECK", at, cniVersion, net, cachedResult, options);
@@ -323,10 +311,9 @@ export class CNIConfig {
    */
   async delNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
     checkPluginConfig(net);
-    checkRuntimeConf(rt);
     const { name, cniVersion } = net.network;
-    validateNames(name, rt);
     const at = this.attachment(name, rt);
+    at.validateNames();
     await withLock(at.lock(options.signal), async () => {
       const cachedResult = await this.prevResultForDel(at, cniVersion, options.signal);
       await this.runner.run("DEL", at, cniVersion, net, cachedResult, options);
@@ -344,7 +331,6 @@ export class CNIConfig {
     options: CallOptions = {},
   ): Promise<Result | undefined> {
     checkNetworkList(list);
-    checkRuntimeConf(rt);
     return getCachedResult(this.attachment(list.name, rt), list.cniVersion, options);
   }
 
@@ -355,7 +341,6 @@ export class CNIConfig {
     options: CallOptions = {},
   ): Promise<Result | undefined> {
     checkPluginConfig(net);
-    checkRuntimeConf(rt);
     const { name, cniVersion } = net.network;
     return getCachedResult(this.attachment(name, rt), cniVersion, options);
   }
@@ -371,7 +356,6 @@ export class CNIConfig {
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
     checkNetworkList(list);
-    checkRuntimeConf(rt);
     return getCachedConfig(this.attachment(list.name, rt), options.signal);
   }
 
@@ -382,7 +366,6 @@ export class CNIConfig {
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
     checkPluginConfig(net);
-    checkRuntimeConf(rt);
     return getCachedConfig(this.attachment(net.network.name, rt), options.signal);
   }
 

@@ -91,7 +91,8 @@ export class PluginRunner {
    * shared by the rest, copied for an Exec other than the library's own.
    */
   callArgs(action: "ADD" | "CHECK" | "DEL", rt: RuntimeConf): CNIArgs {
-    return new OnceArgs(this.args(action, rt), this.ensureExec() instanceof RawExec);
+    const args = this.args(action, rt);
+    return new OnceArgs(args, this.ensureExec() instanceof RawExec);
   }
 
   /**
