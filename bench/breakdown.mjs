@@ -25,7 +25,10 @@ const optional = (spec) => import(spec).catch(() => ({}));
 const { execa } = await optional("execa");
 const { runPlugin } = await optional(join(repoRoot, "dist/invoke/run-plugin.js"));
 const { PluginEnv } = await optional(join(repoRoot, "dist/invoke/plugin-env.js"));
-const { defaultExec, Args, directLauncher } = await import(join(repoRoot, "dist/invoke/index.js"));
+const { defaultExec, Args } = await import(join(repoRoot, "dist/invoke/index.js"));
+const { directLauncher, objectStarter } = await import(
+  join(repoRoot, "dist/invoke/spawner/launcher.js")
+);
 const { confListFromFile, injectConf } = lib;
 // BENCH_CANDIDATE=<dist dir>: also time a candidate build's RawExec and addNetworkList.
 const candDir = process.env.BENCH_CANDIDATE;
@@ -101,7 +104,7 @@ try {
           graceMs: 3000,
           maxOutputBytes: 16 << 20,
           // The direct spawn, as the layers above it: the run's own cost over a bare spawn.
-          launcher: directLauncher,
+          launcher: objectStarter ? objectStarter(directLauncher) : directLauncher,
         })),
     "RawExec.execPlugin": () => exec.execPlugin(plugin, stdin, envList),
     "addNetworkList, durableCache false": () => volatile.addNetworkList(list, rt),

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The CPU path of a small ADD, two builds side by side (issue 12: the large-result work must
- * not cost small results): plugin output parsed (fixupResultVersion), the result created,
+ * The CPU path of a small ADD, two builds side by side (the large-result path must not cost
+ * small results): plugin output parsed (fixupResultVersion), the result created,
  * the next plugin's stdin built with it as prevResult, the cache record encoded. Interleaved
  * rounds in one process; the figure is the median per-round ratio.
  *

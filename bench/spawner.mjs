@@ -3,7 +3,7 @@
  * `node bench/spawner.mjs`: the spawner helper against the direct spawn and Go libcni, with
  * the runtime process small (~50 MB) and holding 1 GB of Buffers, side by side in one run.
  *
- * Figures (issue 15): per-ADD chain of 1 and 5 (durable, and chain of 1 without fsync),
+ * Figures: per-ADD chain of 1 and 5 (durable, and chain of 1 without fsync),
  * 100 concurrent ADDs with the event-loop delay p99/max during them, CPU per ADD (the
  * process's and its helpers'), the cost of one plugin start vs the heap (50 MB to 2 GB), and
  * the helpers' RSS. Each variant is its own long-lived worker (bench/lib/worker.mjs); a round

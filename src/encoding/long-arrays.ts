@@ -1,10 +1,10 @@
 /**
  * Parsing a large document (a result near the 16 MiB output cap, the cache record holding it)
- * without one JavaScript object per entry of its long lists. `JSON.parse` of 500,000 routes
- * alone takes ~7x the text's bytes and one uninterruptible stall; here the document's top
- * levels are parsed as usual, and each long array of objects (the routes, the interfaces) is
- * kept as its source bytes plus each entry's byte range: ~0.3x the bytes, each entry parsed
- * only when it is read.
+ * without one JavaScript object per entry of its long lists. `JSON.parse` of hundreds of
+ * thousands of routes takes several times the text's bytes and one uninterruptible stall;
+ * here the document's top levels are parsed as usual, and each long array of objects (the
+ * routes, the interfaces) is kept as its source bytes plus each entry's byte range, a
+ * fraction of the text, each entry parsed only when it is read.
  *
  * The fast path is taken only for what it can read exactly as `parseJSON`: any syntax error,
  * number beyond float64's range, nesting past a small depth or other surprise gives `undefined`, and the caller parses the whole document with `parseJSON`, which

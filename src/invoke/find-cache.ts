@@ -1,7 +1,7 @@
 /**
- * Plugin lookups remembered, safely: a call that runs a plugin found before skips the stat of
- * `findInPath` (62-143 us per plugin, measured), and gives upstream's outcome whenever the
- * plugin changed since.
+ * Plugin lookups remembered, safely: a call that runs a plugin found before skips the stats of
+ * `findInPath` (thread-pool round trips, per plugin of every call), and gives upstream's
+ * outcome whenever the plugin changed since.
  *
  * Only an answer in the FIRST directory of an absolute search path is remembered: no earlier
  * directory can shadow it, so a plugin added elsewhere never changes which file upstream would
