@@ -16,8 +16,8 @@ import { findInPath } from "./find.js";
 import { envObject, PluginEnv } from "./plugin-env.js";
 import { PluginExecError, pluginErr } from "./plugin-error.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
-import type { Launcher, PluginStarter } from "./spawner/launcher.js";
-import { type LauncherName, pluginStarter, selectLauncher } from "./spawner/select.js";
+import { type Launcher, type PluginStarter, pluginStarter } from "./spawner/launcher.js";
+import { type LauncherName, selectLauncher } from "./spawner/select.js";
 
 /** Where a successful plugin's stderr goes: anything with a `write` method, as process.stderr. */
 export interface StderrSink {

@@ -8,7 +8,7 @@
  * grace and SIGKILL, the output caps, EPIPE on stdin, the ETXTBSY retries, the error texts.
  */
 import { spawn } from "node:child_process";
-import type { PluginEnv } from "../plugin-env.js";
+import { PluginEnv } from "../plugin-env.js";
 
 /** The plugin's stdin as a run uses it. */
 export interface LaunchedStdin {
@@ -84,8 +84,9 @@ export const directLauncher: Launcher = {
 
 /**
  * How a RawExec starts a plugin: from the run's {@link PluginEnv}. The library's spawner
- * launchers take its entries as they are; any other launcher gets its env object
- * ({@link objectStarter}), so a custom {@link Launcher} is wrapped once, at the RawExec.
+ * launchers ({@link OwnLauncher}) take its entries as they are; any other launcher gets its
+ * env object ({@link objectStarter}), so a custom {@link Launcher} is wrapped once, at the
+ * RawExec ({@link pluginStarter}).
  */
 export interface PluginStarter {
   start(
@@ -95,7 +96,31 @@ export interface PluginStarter {
   ): LaunchedChild | Promise<LaunchedChild>;
 }
 
+/** A launcher of the library's own: started from a run's {@link PluginEnv}, `launch` being the same. */
+export abstract class OwnLauncher implements Launcher, PluginStarter {
+  abstract readonly name: string;
+
+  abstract start(
+    path: string,
+    env: PluginEnv,
+    run: LaunchRun | undefined,
+  ): LaunchedChild | Promise<LaunchedChild>;
+
+  launch(
+    path: string,
+    env: NodeJS.ProcessEnv,
+    run?: LaunchRun,
+  ): LaunchedChild | Promise<LaunchedChild> {
+    return this.start(path, PluginEnv.ofObject(env), run);
+  }
+}
+
 /** A launcher started through its public `launch`, with the run's env object. */
 export function objectStarter(launcher: Launcher): PluginStarter {
   return { start: (path, env, run) => launcher.launch(path, env.object(), run) };
+}
+
+/** How a RawExec starts plugins with `launcher`: its own start, or its `launch` wrapped. */
+export function pluginStarter(launcher: Launcher): PluginStarter {
+  return launcher instanceof OwnLauncher ? launcher : objectStarter(launcher);
 }

@@ -1,25 +1,22 @@
 /**
- * The spawner launcher: plugin starts through one or two spawner helpers.
+ * The spawner launcher: plugin starts through one spawner helper.
  *
- * Helpers are started lazily, on the first run, and again after one exits. A second helper
- * is started for a burst (every helper already has `burstInFlight` runs), so that two cores
- * can start plugins; runs beyond `maxInFlight` wait for a free slot, in order. The second one
- * is started by the first (sibling.ts), not by another fork of the runtime; the burst's runs
- * go to the first until it is up. Should that fail, the second is started by Node's spawn.
+ * The helper is started lazily, on the first run, and again after it exits. Runs beyond
+ * `maxInFlight` wait for a free slot, in order. One helper only: a second one for bursts made
+ * no difference a user would notice (bench/second-helper.mjs: the first burst's time and
+ * event-loop delay the same, throughput within a few percent once plugins do real work).
  */
 import { debuglog } from "node:util";
 
-import { messageOf, SpawnerExitedError } from "../../errors.js";
-import { type EnvEntries, PluginEnv } from "../plugin-env.js";
+import { SpawnerExitedError } from "../../errors.js";
+import type { EnvEntries, PluginEnv } from "../plugin-env.js";
 import { SpawnerInstance } from "./instance.js";
 import {
   directLauncher,
   type LaunchedChild,
-  type Launcher,
   type LaunchRun,
-  type PluginStarter,
+  OwnLauncher,
 } from "./launcher.js";
-import { startSecondHelper } from "./sibling.js";
 
 const debug = debuglog("libcni");
 
@@ -27,11 +24,7 @@ const debug = debuglog("libcni");
 export interface SpawnerLauncherOptions {
   /** The helper binary. Default: the one built for this platform, {@link spawnerBinaryPath}. */
   binaryPath: string;
-  /** The most helpers at once. Default 2. */
-  maxInstances?: number;
-  /** Runs in flight on every helper before another is started. Default 8. */
-  burstInFlight?: number;
-  /** The most runs in flight over all helpers; later ones wait. Default 128. */
+  /** The most runs in flight; later ones wait. Default 128. */
   maxInFlight?: number;
 }
 
@@ -40,32 +33,24 @@ function needsDirect(path: string, env: EnvEntries): boolean {
   return !path.includes("/") || path.includes("\0") || env.hasNul;
 }
 
-/** Starts plugins through spawner helpers; see the module comment. */
-export class SpawnerLauncher implements Launcher, PluginStarter {
+/** Starts plugins through a spawner helper; see the module comment. */
+export class SpawnerLauncher extends OwnLauncher {
   readonly name = "spawner";
   readonly binaryPath: string;
-  private readonly maxInstances: number;
-  private readonly burstInFlight: number;
   private readonly maxInFlight: number;
-  private readonly instances: SpawnerInstance[] = [];
+  private helper: SpawnerInstance | undefined;
   private readonly waiting: (() => void)[] = [];
   private inFlight = 0;
-  // A helper being started by another; whether that failed once (then Node's spawn starts it).
-  private secondStarting = false;
-  private secondFailed = false;
-  // Bumped by stop(): a helper that comes up after it is stopped at once.
-  private generation = 0;
 
   constructor(options: SpawnerLauncherOptions) {
+    super();
     this.binaryPath = options.binaryPath;
-    this.maxInstances = Math.max(1, options.maxInstances ?? 2);
-    this.burstInFlight = Math.max(1, options.burstInFlight ?? 8);
     this.maxInFlight = Math.max(1, options.maxInFlight ?? 128);
   }
 
-  /** The live helpers (tests kill them, the bench measures them). */
+  /** The live helper, if any, as a list (tests kill it, the bench measures it). */
   get helpers(): readonly SpawnerInstance[] {
-    return this.instances;
+    return this.helper === undefined ? [] : [this.helper];
   }
 
   /**
@@ -74,14 +59,6 @@ export class SpawnerLauncher implements Launcher, PluginStarter {
    */
   async probe(): Promise<void> {
     await this.instance().handshake();
-  }
-
-  launch(
-    path: string,
-    env: NodeJS.ProcessEnv,
-    run?: LaunchRun,
-  ): LaunchedChild | Promise<LaunchedChild> {
-    return this.start(path, PluginEnv.ofObject(env), run);
   }
 
   /**
@@ -131,10 +108,10 @@ export class SpawnerLauncher implements Launcher, PluginStarter {
     return child;
   }
 
-  /** Closes every helper's control pipe; they exit (tests, and a runtime shutting down). */
+  /** Closes the helper's control pipe; it exits (tests, and a runtime shutting down). */
   stop(): void {
-    this.generation++;
-    for (const instance of this.instances.splice(0)) instance.stop();
+    this.helper?.stop();
+    this.helper = undefined;
   }
 
   private done(): void {
@@ -142,48 +119,13 @@ export class SpawnerLauncher implements Launcher, PluginStarter {
     this.waiting.shift()?.();
   }
 
-  // The least busy live helper, or a new one when there is none or all are busy and there is
-  // room for another.
+  // The live helper, or a new one.
   private instance(): SpawnerInstance {
-    let best: SpawnerInstance | undefined;
-    for (const instance of this.instances) {
-      if (best === undefined || instance.inFlight < best.inFlight) best = instance;
-    }
-    const busy = best === undefined || best.inFlight >= this.burstInFlight;
-    if (best !== undefined && !(busy && this.instances.length < this.maxInstances)) return best;
-    if (best !== undefined && !this.secondFailed) {
-      // Another helper through this one, once it serves; meanwhile this one takes the runs.
-      if (best.serving && !this.secondStarting) void this.startSecond(best);
-      return best;
-    }
-    const instance = new SpawnerInstance(this.binaryPath, this.forget);
-    this.instances.push(instance);
+    if (this.helper !== undefined) return this.helper;
+    const instance = new SpawnerInstance(this.binaryPath, (gone) => {
+      if (this.helper === gone) this.helper = undefined;
+    });
+    this.helper = instance;
     return instance;
-  }
-
-  private readonly forget = (gone: SpawnerInstance): void => {
-    const at = this.instances.indexOf(gone);
-    if (at >= 0) this.instances.splice(at, 1);
-  };
-
-  private async startSecond(first: SpawnerInstance): Promise<void> {
-    this.secondStarting = true;
-    const generation = this.generation;
-    try {
-      const instance = await startSecondHelper(first, this.binaryPath, this.forget);
-      if (generation !== this.generation || this.instances.length >= this.maxInstances) {
-        instance.stop();
-        return;
-      }
-      this.instances.push(instance);
-    } catch (error) {
-      this.secondFailed = true;
-      debug(
-        "spawner: a helper through another failed (%s); Node starts the next",
-        messageOf(error),
-      );
-    } finally {
-      this.secondStarting = false;
-    }
   }
 }

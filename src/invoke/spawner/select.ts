@@ -11,14 +11,15 @@ import { access, constants } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { debuglog } from "node:util";
 import { InvalidArgumentError, messageOf, SpawnerUnavailableError } from "../../errors.js";
-import { PluginEnv } from "../plugin-env.js";
+import type { PluginEnv } from "../plugin-env.js";
 import {
   directLauncher,
   type LaunchedChild,
   type Launcher,
   type LaunchRun,
-  objectStarter,
+  OwnLauncher,
   type PluginStarter,
+  pluginStarter,
 } from "./launcher.js";
 import { SpawnerLauncher } from "./pool.js";
 
@@ -59,16 +60,8 @@ export function sharedSpawner(): SpawnerLauncher {
 }
 
 /** The forced spawner: fails every run, with the reason, when the helper cannot run. */
-class ForcedSpawner implements Launcher, PluginStarter {
+class ForcedSpawner extends OwnLauncher {
   readonly name = "spawner";
-
-  launch(
-    path: string,
-    env: NodeJS.ProcessEnv,
-    run?: LaunchRun,
-  ): LaunchedChild | Promise<LaunchedChild> {
-    return this.start(path, PluginEnv.ofObject(env), run);
-  }
 
   start(
     path: string,
@@ -88,7 +81,7 @@ class ForcedSpawner implements Launcher, PluginStarter {
  * "auto": decides on the first run, once for the process, and says which and why on
  * NODE_DEBUG=libcni (and in {@link AutoLauncher.reason}).
  */
-export class AutoLauncher implements Launcher, PluginStarter {
+export class AutoLauncher extends OwnLauncher {
   private chosen: Launcher | undefined;
   private chosenStarter: PluginStarter | undefined;
   private deciding: Promise<PluginStarter> | undefined;
@@ -96,19 +89,13 @@ export class AutoLauncher implements Launcher, PluginStarter {
   reason = "";
 
   /** @param spawner the spawner launcher to try (the platform's binary by default) */
-  constructor(private readonly spawner: () => SpawnerLauncher = sharedSpawner) {}
+  constructor(private readonly spawner: () => SpawnerLauncher = sharedSpawner) {
+    super();
+  }
 
   /** The chosen launcher's name, or `auto` before the first run. */
   get name(): string {
     return this.chosen?.name ?? "auto";
-  }
-
-  launch(
-    path: string,
-    env: NodeJS.ProcessEnv,
-    run?: LaunchRun,
-  ): LaunchedChild | Promise<LaunchedChild> {
-    return this.start(path, PluginEnv.ofObject(env), run);
   }
 
   start(
@@ -167,18 +154,6 @@ const forced = new ForcedSpawner();
 /** True for the names the option takes. */
 export function isLauncherName(value: unknown): value is LauncherName {
   return value === "auto" || value === "spawner" || value === "direct";
-}
-
-/**
- * How a RawExec starts plugins with `launcher`: the library's spawner launchers from the run's
- * entries, any other launcher (the direct spawn, a custom one) through `launch`.
- */
-export function pluginStarter(launcher: Launcher): PluginStarter {
-  const own =
-    launcher instanceof SpawnerLauncher ||
-    launcher instanceof AutoLauncher ||
-    launcher instanceof ForcedSpawner;
-  return own ? launcher : objectStarter(launcher);
 }
 
 /** The launcher for an option value (a name or a Launcher), or the environment's default. */
