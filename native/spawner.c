@@ -37,11 +37,6 @@
  * library two wakeups (STARTED, then the end), where each of its frames would be one. The
  * library sends RUN, STDIN and STDIN_END in one write.
  *
- * A second helper for bursts is started by the first one (a RUN of this binary), not by Node,
- * whose fork would copy the whole runtime again: with LIBCNI_SPAWNER_SOCKET=<name> in its
- * environment it connects to Node's abstract unix socket of that name, sends
- * LIBCNI_SPAWNER_TOKEN, and talks the same protocol over the socket (fd 0 and 1).
- *
  * The helper dies with its parent: PR_SET_PDEATHSIG, and it exits on EOF of fd 0. It reaps
  * every child it started (SIGCHLD through a signalfd). Every fd it opens is close-on-exec, and
  * fds it inherited beyond 0-2 are closed at start, so a plugin gets exactly its three pipes.
@@ -56,10 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <stddef.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -389,47 +381,10 @@ static void close_inherited(void) {
 	for (int fd = 3; fd < max; fd++) close(fd);
 }
 
-/* A second helper: the control channel is Node's abstract unix socket `name`, on fds 0 and 1
- * (stderr to /dev/null); the token, first, tells Node this is the helper it asked for. */
-static int connect_node(const char *name, const char *token) {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	size_t len = strlen(name), tlen = token ? strlen(token) : 0;
-	if (len == 0 || len + 1 > sizeof addr.sun_path) return -1;
-	memcpy(addr.sun_path + 1, name, len); /* sun_path[0] == 0: the abstract namespace */
-	/* An abstract name is its length's bytes: Node 20's libuv binds the whole zero-padded
-	 * sun_path; a libuv that binds the exact length is the second try. */
-	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (fd < 0) return -1;
-	if (connect(fd, (struct sockaddr *)&addr, (socklen_t)sizeof addr) != 0) {
-		close(fd);
-		fd = socket(AF_UNIX, SOCK_STREAM, 0);
-		if (fd < 0) return -1;
-		if (connect(fd, (struct sockaddr *)&addr, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + len)) != 0) return -1;
-	}
-	for (size_t off = 0; off < tlen;) {
-		ssize_t n = write(fd, token + off, tlen - off);
-		if (n < 0 && errno == EINTR) continue;
-		if (n <= 0) return -1;
-		off += (size_t)n;
-	}
-	int nul = open("/dev/null", O_RDWR);
-	if (nul < 0 || dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(nul, 2) < 0) return -1;
-	close(nul);
-	close(fd);
-	return 0;
-}
-
 int main(int argc, char **argv) {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	const char *peer = getenv("LIBCNI_SPAWNER_SOCKET");
-	if (peer != NULL) {
-		/* Started by the first helper, which the prctl ties it to (and Node to that one). */
-		if (getppid() == 1 || connect_node(peer, getenv("LIBCNI_SPAWNER_TOKEN")) != 0) return 1;
-		unsetenv("LIBCNI_SPAWNER_SOCKET");
-		unsetenv("LIBCNI_SPAWNER_TOKEN");
-	}
 	/* The parent may have died before the prctl: then nobody would ever kill this process. */
-	else if (argc > 1 && getppid() != (pid_t)atol(argv[1])) return 1;
+	if (argc > 1 && getppid() != (pid_t)atol(argv[1])) return 1;
 	close_inherited();
 	for (int fd = 0; fd <= 2; fd++) fcntl(fd, F_SETFD, FD_CLOEXEC);
 	fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
