@@ -11,12 +11,7 @@ import { debuglog } from "node:util";
 import { SpawnerExitedError } from "../../errors.js";
 import type { EnvEntries, PluginEnv } from "../plugin-env.js";
 import { SpawnerInstance } from "./instance.js";
-import {
-  directLauncher,
-  type LaunchedChild,
-  type LaunchRun,
-  OwnLauncher,
-} from "./launcher.js";
+import { directLauncher, type LaunchedChild, type LaunchRun, OwnLauncher } from "./launcher.js";
 
 const debug = debuglog("libcni");
 

@@ -116,7 +116,7 @@ describe("spawner helper", () => {
   });
 
   it("killed while idle: runs sent before its exit is seen start on a new helper, none fails", async () => {
-    const spawner = launcher({ maxInstances: 1 });
+    const spawner = launcher();
     const exec = new RawExec({ stderr: null, launcher: spawner });
     await exec.execPlugin("/bin/cat", stdin, []);
     const [helper] = spawner.helpers;
@@ -131,7 +131,7 @@ describe("spawner helper", () => {
   });
 
   it("1,000 runs leave no fd (here or in the helper) and no zombie behind", async () => {
-    const spawner = launcher({ maxInstances: 1 });
+    const spawner = launcher();
     const exec = new RawExec({ stderr: null, launcher: spawner });
     await exec.execPlugin("/bin/cat", stdin, []);
     const helperPid = spawner.helpers[0].pid as number;
@@ -175,8 +175,8 @@ describe("spawner helper", () => {
     expect(await fdCount(helperPid)).toBe(4);
   });
 
-  it("a burst of 100 runs: each its own output, at most two helpers, never more in flight than the bound", async () => {
-    const spawner = launcher({ maxInFlight: 8, burstInFlight: 2 });
+  it("a burst of 100 runs: each its own output, one helper, never more in flight than the bound", async () => {
+    const spawner = launcher({ maxInFlight: 8 });
     const exec = new RawExec({ stderr: null, launcher: spawner });
     let most = 0;
     let sampling = true;
@@ -195,7 +195,7 @@ describe("spawner helper", () => {
     );
     sampling = false;
     expect(outs.map(text)).toEqual(Array.from({ length: 100 }, (_, i) => `run ${i}`));
-    expect(spawner.helpers.length).toBe(2);
+    expect(spawner.helpers.length).toBe(1);
     expect(most).toBeGreaterThan(1);
     expect(most).toBeLessThanOrEqual(8);
   });
@@ -229,87 +229,6 @@ describe("the helper's replies", () => {
     expect(types.at(-1)).toEqual([Rep.stdout, Rep.eof, Rep.eof, Rep.exit]);
     const payloads = reads.at(-1)?.map((f) => text(f.payload));
     expect(payloads?.[0]).toBe("out");
-  });
-});
-
-describe("the second helper, started by the first (no second fork of this process)", () => {
-  /** A burst that brings the second helper up; resolves once it serves. */
-  async function withTwoHelpers(): Promise<{ spawner: SpawnerLauncher; exec: RawExec }> {
-    const spawner = launcher({ burstInFlight: 1 });
-    const exec = new RawExec({ stderr: null, launcher: spawner });
-    await exec.execPlugin("/bin/true", stdin, []);
-    await Promise.all(Array.from({ length: 4 }, () => exec.execPlugin("/bin/true", stdin, [])));
-    await until("the second helper serves", () => spawner.helpers.length === 2);
-    return { spawner, exec };
-  }
-
-  it("is the first helper's child, connected over the socket, and takes runs", async () => {
-    const { spawner, exec } = await withTwoHelpers();
-    const [first, second] = spawner.helpers.map((h) => h.pid as number);
-    expect((await childrenOf(process.pid)).map((c) => c.pid)).not.toContain(second);
-    expect((await childrenOf(first)).map((c) => c.pid)).toContain(second);
-    let most = 0;
-    const slow = join(dir, "slow.sh");
-    await writeFile(slow, "#!/bin/sh\nsleep 0.3\ncat\n", { mode: 0o755 });
-    const runs = Array.from({ length: 6 }, (_, i) =>
-      exec.execPlugin(slow, new TextEncoder().encode(`r${i}`), []),
-    );
-    await until("runs reach the second helper", () => {
-      most = Math.max(most, spawner.helpers[1]?.inFlight ?? 0);
-      return most > 0;
-    });
-    expect((await Promise.all(runs)).map(text)).toEqual(
-      Array.from({ length: 6 }, (_, i) => `r${i}`),
-    );
-    expect(spawner.helpers[0].inFlight).toBe(0);
-  });
-
-  it("killed mid-run: its runs fail with SpawnerExitedError, the first is reaped of it and serves on", async () => {
-    const { spawner, exec } = await withTwoHelpers();
-    const [firstPid, secondPid] = spawner.helpers.map((h) => h.pid as number);
-    const pidFile = join(dir, "second-pid");
-    const script = join(dir, "sleeper.sh");
-    await writeFile(script, `#!/bin/sh\necho $$ >> ${pidFile}\nexec sleep 30\n`, { mode: 0o755 });
-    const runs = Array.from({ length: 4 }, () =>
-      exec.execPlugin(script, stdin, []).then(
-        () => "ok",
-        (error: Error) =>
-          ((error as PluginExecError).cause as SpawnerExitedError)?.id ?? error.message,
-      ),
-    );
-    await until("a run is on the second helper", () => spawner.helpers[1]?.inFlight > 0);
-    spawner.helpers[1].kill();
-    const onSecond = spawner.helpers.length;
-    expect(onSecond).toBe(2);
-    await until("the second helper is forgotten", () => spawner.helpers.length === 1);
-    await until("the first helper reaped it", async () =>
-      (await childrenOf(firstPid)).every((c) => c.pid !== secondPid),
-    );
-    spawner.helpers[0].kill();
-    const outcomes = await Promise.all(runs);
-    expect(outcomes.every((o) => o === "LIBCNI_ERR_SPAWNER_EXITED")).toBe(true);
-    // Every plugin of both helpers was stopped with its group.
-    const pids = (await readFile(pidFile, "utf8")).trim().split("\n").map(Number);
-    leftovers.push(...pids);
-    await until("no plugin is left", async () =>
-      (await Promise.all(pids.map(processGone))).every(Boolean),
-    );
-    expect(text(await exec.execPlugin("/bin/cat", stdin, []))).toBe(text(stdin));
-  });
-
-  it("goes with the first: killing the first ends both, and the next burst starts them again", async () => {
-    const { spawner, exec } = await withTwoHelpers();
-    const [firstPid, secondPid] = spawner.helpers.map((h) => h.pid as number);
-    spawner.helpers[0].kill();
-    await until(
-      "both helpers are gone",
-      async () => (await processGone(firstPid)) && (await processGone(secondPid)),
-    );
-    await until("both are forgotten", () => spawner.helpers.length === 0);
-    await exec.execPlugin("/bin/true", stdin, []);
-    await Promise.all(Array.from({ length: 4 }, () => exec.execPlugin("/bin/true", stdin, [])));
-    await until("two helpers again", () => spawner.helpers.length === 2);
-    expect(spawner.helpers.map((h) => h.pid)).not.toContain(firstPid);
   });
 });
 
