@@ -46,6 +46,14 @@ export interface RawExecOptions {
    * environment variable sets the default. Every exec semantic is the same with each.
    */
   launcher?: LauncherName | Launcher;
+  /**
+   * The network namespace (a path, e.g. `/run/netns/host1`) plugins run in, rather than this
+   * process's: a test, or a runtime in a sandboxed host, gives the plugins an isolated host
+   * side without wrapping the whole process in `ip netns exec`. The spawner helper enters it
+   * before the plugin starts; the direct spawn starts the plugin through `nsenter --net=`.
+   * Needs CAP_SYS_ADMIN.
+   */
+  netns?: string;
 }
 
 /** The per-call options every exec takes: an AbortSignal in place of Go's context. */
@@ -158,6 +166,8 @@ export class RawExec {
   readonly textBusyDelayMs: number;
   /** What starts plugin processes. */
   readonly launcher: Launcher;
+  /** The network namespace plugins run in; undefined: this process's. */
+  readonly netns: string | undefined;
   // The launcher as runs start it: a custom one wrapped once, here.
   private readonly starter: PluginStarter;
 
@@ -170,6 +180,10 @@ export class RawExec {
     this.textBusyDelayMs = count("textBusyDelayMs", options.textBusyDelayMs ?? 1000);
     this.launcher = selectLauncher(options.launcher);
     this.starter = pluginStarter(this.launcher);
+    if (options.netns !== undefined && (typeof options.netns !== "string" || options.netns === "")) {
+      throw new InvalidArgumentError("netns", "RawExec option netns must be a non-empty path");
+    }
+    this.netns = options.netns;
   }
 
   /**
@@ -208,6 +222,7 @@ export class RawExec {
         graceMs: this.graceMs,
         maxOutputBytes: this.maxOutputBytes,
         launcher: this.starter,
+        netns: this.netns,
       });
       trace?.ended(outcome);
       const busy = outcome.startError?.code === "ETXTBSY";

@@ -36,6 +36,10 @@ export interface RunOptions {
   maxOutputBytes: number;
   /** What starts the process: the direct spawn, the spawner helper or a custom launcher. */
   launcher: PluginStarter;
+  /** The arguments after the path (none for a plugin). */
+  args?: readonly string[] | undefined;
+  /** The network namespace to start the process in (a path); this process's by default. */
+  netns?: string | undefined;
 }
 
 /** How a run ended. */
@@ -110,6 +114,8 @@ function start(pluginPath: string, options: RunOptions): Promise<RunOutcome> {
     launched = options.launcher.start(pluginPath, options.env, {
       stdin: options.stdin,
       maxOutputBytes: options.maxOutputBytes,
+      args: options.args,
+      netns: options.netns,
     });
   } catch (error) {
     // Node throws at once for start errors it does not expect at run time (ETXTBSY, ENOTDIR,

@@ -72,15 +72,18 @@ export interface LaunchRun {
   readonly stdin: Uint8Array;
   /** The cap on each of stdout and stderr, past which the caller stops the plugin. */
   readonly maxOutputBytes: number;
+  /**
+   * The arguments after the path (`argv[1..]`); none for a plugin. Set only by libcni/netns's
+   * `execInNetns`.
+   */
+  readonly args?: readonly string[] | undefined;
+  /**
+   * The network namespace (a path) the process must start in, rather than this process's:
+   * RawExec's `netns` option. A custom launcher given one must start the process there (or
+   * fail the start).
+   */
+  readonly netns?: string | undefined;
 }
-
-/** The direct spawn: Node's `child_process.spawn`, the plugin detached into its own session. */
-export const directLauncher: Launcher = {
-  name: "direct",
-  launch(path, env) {
-    return spawn(path, [], { env, detached: true, stdio: "pipe" });
-  },
-};
 
 /**
  * How a RawExec starts a plugin: from the run's {@link PluginEnv}. The library's spawner
@@ -124,3 +127,25 @@ export function objectStarter(launcher: Launcher): PluginStarter {
 export function pluginStarter(launcher: Launcher): PluginStarter {
   return launcher instanceof OwnLauncher ? launcher : objectStarter(launcher);
 }
+
+/** The program `nsenter` (util-linux): how the direct spawn starts a process in a namespace. */
+const nsenter = "nsenter";
+
+/**
+ * The direct spawn: Node's `child_process.spawn`, the process detached into its own session;
+ * in another network namespace through `nsenter --net=<path>`, which enters it and execs the
+ * program (the same process, so the same pid, group and pipes).
+ */
+class DirectLauncher extends OwnLauncher {
+  readonly name = "direct";
+
+  start(path: string, env: PluginEnv, run: LaunchRun | undefined): LaunchedChild {
+    const args = run?.args ?? [];
+    const options = { env: env.object(), detached: true, stdio: "pipe" } as const;
+    if (run?.netns === undefined) return spawn(path, args, options);
+    return spawn(nsenter, [`--net=${run.netns}`, "--", path, ...args], options);
+  }
+}
+
+/** The direct spawn (see {@link LaunchRun.netns} for a run in another namespace). */
+export const directLauncher: Launcher = new DirectLauncher();

@@ -1,0 +1,13 @@
+/**
+ * Pod network namespaces for a Node runtime (libcni/netns): created, pinned and removed in the
+ * layout `ip netns` uses, checked, and entered to run a program, by the library's spawner
+ * helper, so the Node process never forks (containerd's `pkg/netns` and CRI-O's `pinns` do
+ * the same in Go and C). Where the helper cannot run, the commands of iproute2 and util-linux
+ * do it. Everything here needs CAP_SYS_ADMIN but {@link isNetns}.
+ * @module
+ */
+export { NetnsError, type NetnsFailure } from "../errors.js";
+export { isNetns } from "./check.js";
+export { type ExecInNetnsOptions, type ExecInNetnsResult, execInNetns } from "./exec.js";
+export { defaultNetnsDir } from "./path.js";
+export { createNetns, type NetnsMechanism, type NetnsOptions, removeNetns } from "./pin.js";

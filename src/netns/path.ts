@@ -1,0 +1,59 @@
+/**
+ * Names and paths of pinned network namespaces, and the OS's refusals as {@link NetnsError}s.
+ */
+import { basename, dirname, join } from "node:path";
+import { NetnsError } from "../errors.js";
+import { errnoCode } from "../internal/errno.js";
+
+/** Where `ip netns` pins namespaces (iproute2's NETNS_RUN_DIR), and so the default here. */
+export const defaultNetnsDir = "/run/netns";
+
+/**
+ * The path of a namespace named `name` in `dir`. The name is checked as `ip netns add` checks
+ * it: not empty, no `/`, neither `.` nor `..`.
+ */
+export function netnsPathOf(name: string, dir: string = defaultNetnsDir): string {
+  if (
+    typeof name !== "string" ||
+    name === "" ||
+    name.includes("/") ||
+    name === "." ||
+    name === ".."
+  ) {
+    throw new NetnsError(
+      `invalid network namespace name ${JSON.stringify(name)}: it must be non-empty, hold no "/", and be neither "." nor ".."`,
+      "invalid-name",
+      String(name),
+    );
+  }
+  return join(dir, name);
+}
+
+/** The directory and name of a pinned namespace's path. */
+export function splitNetnsPath(path: string): { dir: string; name: string } {
+  return { dir: dirname(path), name: basename(path) };
+}
+
+/** A {@link NetnsError} for an OS error of `action` on `path`, its reason told by the errno. */
+export function netnsErrorOf(action: string, path: string, error: unknown): NetnsError {
+  const errno = errnoCode(error);
+  const reason =
+    errno === "EPERM" || errno === "EACCES"
+      ? "permission"
+      : errno === "EEXIST"
+        ? "exists"
+        : errno === "ENOENT"
+          ? "missing"
+          : errno === "EBUSY"
+            ? "busy"
+            : "failed";
+  const hint =
+    reason === "permission"
+      ? " (network namespaces need CAP_SYS_ADMIN: run as root, or give the process that capability)"
+      : "";
+  const text = error instanceof Error ? error.message : String(error);
+  return new NetnsError(`${action} ${path}: ${text}${hint}`, reason, path, {
+    cause: error,
+    errno,
+  });
+}
