@@ -15,10 +15,16 @@
  *   u32 length of what follows, u8 type, u32 run id, payload
  * Requests (fd 0):
  *   RUN       u32 path length, path, u32 env count, then per entry u32 length, bytes, then
- *             u32 output cap: the library's limit on each of stdout and stderr
+ *             u32 output cap: the library's limit on each of stdout and stderr; then,
+ *             optionally, u32 arg count and per arg u32 length, bytes (argv[1..]), and
+ *             u32 length, path of a network namespace to start the process in (0: this one)
  *   STDIN     bytes for the plugin's stdin
  *   STDIN_END close the plugin's stdin once what was sent is written
  *   CLOSE     stop reading the plugin's stdout and stderr (a grandchild holds them)
+ *   PIN       u8 1 to make the path's directory a shared mount first (as `ip netns add`
+ *             does for /run/netns), u32 length, path of an existing empty file: a new
+ *             network namespace is bind-mounted on it
+ *   UNPIN     u32 length, path: unmounted lazily (MNT_DETACH), as `ip netns del` does
  * Replies (fd 1):
  *   HELLO     id = protocol version, u32 pid of the helper
  *   STARTED   u32 pid of the plugin (leader of a new session, so of its own process group)
@@ -27,6 +33,11 @@
  *   STDERR    bytes the plugin wrote to stderr
  *   EOF       u8 1 (stdout) or 2 (stderr): that pipe is closed
  *   EXIT      i32 the raw wait status of the plugin, once reaped
+ *   DONE      u32 errno of a PIN or UNPIN (0: done)
+ *
+ * Network namespaces are entered and made here, not in a child: the helper is single-threaded,
+ * so it can setns() into a run's namespace around posix_spawn (the child inherits it), or
+ * unshare() one and bind-mount it, and then setns() back into its own, which it holds open.
  *
  * Replies are gathered over one turn of the poll loop and written at its end, in one write:
  * the library wakes once per turn, not once per frame. While a plugin runs, its output is held
@@ -45,11 +56,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
@@ -61,10 +74,10 @@
 #define SYS_close_range 436
 #endif
 
-#define PROTOCOL_VERSION 2
+#define PROTOCOL_VERSION 3
 
-enum { R_RUN = 1, R_STDIN = 2, R_STDIN_END = 3, R_CLOSE = 4 };
-enum { A_HELLO = 0, A_STARTED = 1, A_FAILED = 2, A_STDOUT = 3, A_STDERR = 4, A_EOF = 5, A_EXIT = 6 };
+enum { R_RUN = 1, R_STDIN = 2, R_STDIN_END = 3, R_CLOSE = 4, R_PIN = 5, R_UNPIN = 6 };
+enum { A_HELLO = 0, A_STARTED = 1, A_FAILED = 2, A_STDOUT = 3, A_STDERR = 4, A_EOF = 5, A_EXIT = 6, A_DONE = 7 };
 
 #define MAX_RUNS 256
 #define MAX_FRAME (256u * 1024u * 1024u)
@@ -88,6 +101,7 @@ struct run {
 };
 
 static struct run runs[MAX_RUNS];
+static int self_ns = -1; /* the helper's own network namespace, to come back to */
 static int nruns;
 static char chunk[READ_CHUNK];
 
@@ -195,6 +209,80 @@ static void output(struct run *r, int which, const char *bytes, size_t n) {
 	if (r->held[which].total > r->cap) release_held(r, which);
 }
 
+/* Enters the network namespace at `path` (its fd in *fd, for leave_netns); an errno on failure
+ * (EINVAL: the path is not a network namespace). */
+static int enter_netns(const char *path, int *fd) {
+	if (self_ns < 0) return ENOSYS;
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0) return errno;
+	if (setns(*fd, CLONE_NEWNET) == 0) return 0;
+	int e = errno;
+	close(*fd);
+	*fd = -1;
+	return e;
+}
+
+/* Back to the helper's own namespace; staying elsewhere would start every later run there. */
+static void leave_netns(int fd) {
+	if (setns(self_ns, CLONE_NEWNET) != 0) die();
+	close(fd);
+}
+
+/* A path payload: u32 length, bytes. */
+static char *path_of(const unsigned char *p, size_t len) {
+	if (len < 4) die();
+	uint32_t pl = get32(p);
+	if (len - 4 < pl) die();
+	char *path = malloc(pl + 1);
+	if (!path) die();
+	memcpy(path, p + 4, pl); path[pl] = 0;
+	return path;
+}
+
+/* Makes `dir` a shared mount, as iproute2's netns_add does for its run dir: so namespaces
+ * pinned there show in other mount namespaces. A directory that is not a mount point yet is
+ * bind-mounted on itself first. */
+static int share_dir(const char *dir) {
+	if (mount("", dir, "none", MS_SHARED | MS_REC, NULL) == 0) return 0;
+	if (errno != EINVAL) return errno;
+	if (mount(dir, dir, "none", MS_BIND | MS_REC, NULL) != 0) return errno;
+	if (mount("", dir, "none", MS_SHARED | MS_REC, NULL) != 0) return errno;
+	return 0;
+}
+
+/* PIN: a new network namespace, bind-mounted on `path` (an existing empty file). The helper
+ * unshares it, pins it and goes back to its own namespace: nothing forks. */
+static int pin_netns(const unsigned char *p, size_t len) {
+	if (len < 1) die();
+	int shared = p[0];
+	char *path = path_of(p + 1, len - 1);
+	int e = 0;
+	if (self_ns < 0) e = ENOSYS;
+	if (!e && shared) {
+		char *slash = strrchr(path, '/');
+		if (slash && slash != path) {
+			*slash = 0;
+			e = share_dir(path);
+			*slash = '/';
+		}
+	}
+	if (!e && unshare(CLONE_NEWNET) != 0) e = errno;
+	else if (!e) {
+		if (mount("/proc/self/ns/net", path, "none", MS_BIND, NULL) != 0) e = errno;
+		if (setns(self_ns, CLONE_NEWNET) != 0) die();
+	}
+	free(path);
+	return e;
+}
+
+/* UNPIN: the namespace's bind mount detached (it lives on while a process is in it). */
+static int unpin_netns(const unsigned char *p, size_t len) {
+	char *path = path_of(p, len);
+	int e = umount2(path, MNT_DETACH) == 0 ? 0 : errno;
+	free(path);
+	return e;
+}
+
 static void start_run(uint32_t id, const unsigned char *p, size_t len) {
 	const unsigned char *end = p + len;
 	if (len < 8) die();
@@ -216,7 +304,31 @@ static void start_run(uint32_t id, const unsigned char *p, size_t len) {
 		memcpy(envp[i], p, el); envp[i][el] = 0; p += el;
 	}
 	if (end - p < 4) die();
-	uint32_t cap = get32(p);
+	uint32_t cap = get32(p); p += 4;
+	uint32_t nargs = 0;
+	if (end - p >= 4) { nargs = get32(p); p += 4; }
+	if (nargs > (size_t)(end - p) / 4) die();
+	char **argv = calloc((size_t)nargs + 2, sizeof(char *));
+	if (!argv) die();
+	argv[0] = path;
+	for (uint32_t i = 0; i < nargs; i++) {
+		if (end - p < 4) die();
+		uint32_t al = get32(p); p += 4;
+		if ((size_t)(end - p) < al) die();
+		argv[i + 1] = malloc(al + 1);
+		if (!argv[i + 1]) die();
+		memcpy(argv[i + 1], p, al); argv[i + 1][al] = 0; p += al;
+	}
+	char *netns = NULL;
+	if (end - p >= 4) {
+		uint32_t nl = get32(p); p += 4;
+		if ((size_t)(end - p) < nl) die();
+		if (nl > 0) {
+			netns = malloc(nl + 1);
+			if (!netns) die();
+			memcpy(netns, p, nl); netns[nl] = 0;
+		}
+	}
 
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int e = 0;
@@ -239,14 +351,19 @@ static void start_run(uint32_t id, const unsigned char *p, size_t len) {
 		posix_spawnattr_setsigdefault(&at, &all);
 		posix_spawnattr_setsigmask(&at, &none);
 		posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSID);
-		char *argv[2] = { path, NULL };
-		e = posix_spawn(&pid, path, &fa, &at, argv, envp);
+		int ns = -1;
+		if (netns) e = enter_netns(netns, &ns);
+		if (!e) e = posix_spawn(&pid, path, &fa, &at, argv, envp);
+		if (ns >= 0) leave_netns(ns);
 		posix_spawn_file_actions_destroy(&fa);
 		posix_spawnattr_destroy(&at);
 	}
 	closefd(&in[0]); closefd(&out[1]); closefd(&err[1]);
 	for (uint32_t i = 0; i < nenv; i++) free(envp[i]);
 	free(envp);
+	for (uint32_t i = 0; i < nargs; i++) free(argv[i + 1]);
+	free(argv);
+	free(netns);
 	free(path);
 	if (e) {
 		closefd(&in[1]); closefd(&out[0]); closefd(&err[0]);
@@ -282,6 +399,8 @@ static void feed(struct run *r) {
 
 static void request(int type, uint32_t id, const unsigned char *p, size_t len) {
 	if (type == R_RUN) { start_run(id, p, len); return; }
+	if (type == R_PIN) { reply32(A_DONE, id, (uint32_t)pin_netns(p, len)); return; }
+	if (type == R_UNPIN) { reply32(A_DONE, id, (uint32_t)unpin_netns(p, len)); return; }
 	struct run *r = find_id(id);
 	if (!r) return; /* already over */
 	if (type == R_STDIN) {
@@ -395,6 +514,7 @@ int main(int argc, char **argv) {
 	sigprocmask(SIG_BLOCK, &chld, NULL);
 	int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) die();
+	self_ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	reply32(A_HELLO, PROTOCOL_VERSION, (uint32_t)getpid());
 
 	static struct pollfd fds[2 + 3 * MAX_RUNS];

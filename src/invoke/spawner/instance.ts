@@ -17,6 +17,7 @@ import { SpawnedChild } from "./child.js";
 import type { LaunchRun } from "./launcher.js";
 import {
   encodeEmpty,
+  encodeNetnsRequest,
   encodeRun,
   encodeStdin,
   type Frame,
@@ -35,7 +36,7 @@ const errnoNames = new Map<number, string>(
 
 /** An errno error as Node's spawn makes it (`code`, negative `errno`, `syscall`, `path`). */
 function spawnError(path: string, errno: number): NodeJS.ErrnoException {
-  const code = errnoNames.get(errno) ?? `E${errno}`;
+  const code = errnoName(errno);
   const error: NodeJS.ErrnoException = new Error(`spawn ${path} ${code}`);
   error.code = code;
   error.errno = -errno;
@@ -51,6 +52,16 @@ interface Starting {
   stdinSent: boolean;
   resolve(child: SpawnedChild): void;
   reject(error: unknown): void;
+}
+
+interface Pending<T> {
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+/** An errno number's name (`EPERM`), as Node's errors carry it in `code`. */
+export function errnoName(errno: number): string {
+  return errnoNames.get(errno) ?? `E${errno}`;
 }
 
 // How long the helper may take to say HELLO before it counts as unrunnable.
@@ -104,6 +115,8 @@ export class SpawnerInstance {
   private readonly reader = new FrameReader();
   private readonly starting = new Map<number, Starting>();
   private readonly running = new Map<number, SpawnedChild>();
+  // PIN and UNPIN requests waiting for their DONE.
+  private readonly requests = new Map<number, Pending<number>>();
   private nextId = 1;
   private refs = 0;
   // Runs that are helpers themselves (see `launchService`): they hold no ref.
@@ -227,15 +240,42 @@ export class SpawnerInstance {
     run?: LaunchRun,
   ): Promise<SpawnedChild> {
     if (this.gone !== undefined) return Promise.reject(this.gone);
-    const id = this.nextId;
-    this.nextId = this.nextId >= 0xffffffff ? 1 : this.nextId + 1;
+    const id = this.takeId();
     return new Promise<SpawnedChild>((resolve, reject) => {
       const stdinSent = run !== undefined;
       this.starting.set(id, { path, resolve, reject, service, stdinSent });
       if (service) this.services++;
       this.retain();
-      this.input.write(encodeRun(id, path, env, run?.maxOutputBytes ?? maxOutputCap, run?.stdin));
+      this.input.write(
+        encodeRun(id, path, env, {
+          outputCap: run?.maxOutputBytes ?? maxOutputCap,
+          stdin: run?.stdin,
+          args: run?.args,
+          netns: run?.netns,
+        }),
+      );
     });
+  }
+
+  /**
+   * PIN (`pin`: a new network namespace bind-mounted on the empty file `path`, its directory
+   * made a shared mount first with `shareDir`) or UNPIN (the mount at `path` detached): done in
+   * the helper, which never forks for it. Resolves to the errno (0: done).
+   */
+  netnsRequest(pin: boolean, path: string, shareDir = false): Promise<number> {
+    if (this.gone !== undefined) return Promise.reject(this.gone);
+    const id = this.takeId();
+    return new Promise<number>((resolve, reject) => {
+      this.requests.set(id, { resolve, reject });
+      this.retain();
+      this.input.write(encodeNetnsRequest(pin ? Req.pin : Req.unpin, id, path, shareDir));
+    });
+  }
+
+  private takeId(): number {
+    const id = this.nextId;
+    this.nextId = this.nextId >= 0xffffffff ? 1 : this.nextId + 1;
+    return id;
   }
 
   /** Closes the helper's stdin: it exits at once (its runs, if any, are left to themselves). */
@@ -250,6 +290,14 @@ export class SpawnerInstance {
 
   private dispatch(frame: Frame): void {
     const { type, id, payload } = frame;
+    if (type === Rep.done) {
+      const request = this.requests.get(id);
+      if (request === undefined) return;
+      this.requests.delete(id);
+      this.release();
+      request.resolve(payload.length >= 4 ? Buffer.from(payload).readUInt32LE(0) : 0);
+      return;
+    }
     if (type === Rep.started || type === Rep.failed) {
       const start = this.starting.get(id);
       if (start === undefined) return;
@@ -322,6 +370,8 @@ export class SpawnerInstance {
         : error;
     for (const start of this.starting.values()) start.reject(notStarted);
     this.starting.clear();
+    for (const request of this.requests.values()) request.reject(error);
+    this.requests.clear();
     for (const child of this.running.values()) {
       // Its plugin was the helper's child: stop it with its group rather than leave it
       // running with nobody to report to.

@@ -67,7 +67,7 @@ export class SpawnerLauncher extends OwnLauncher {
   ): LaunchedChild | Promise<LaunchedChild> {
     const entries = env.entries();
     // In the caller's tick: Node reports ENOENT on the next tick, before a promise would settle.
-    if (needsDirect(path, entries)) return directLauncher.launch(path, env.object());
+    if (needsDirect(path, entries)) return directLauncher.launch(path, env.object(), run);
     return this.launchInHelper(path, entries.entries, run);
   }
 
@@ -115,6 +115,14 @@ export class SpawnerLauncher extends OwnLauncher {
   }
 
   // The live helper, or a new one.
+  /**
+   * PIN or UNPIN a network namespace in the helper (libcni/netns): see
+   * {@link SpawnerInstance.netnsRequest}. Resolves to the errno (0: done).
+   */
+  netnsRequest(pin: boolean, path: string, shareDir = false): Promise<number> {
+    return this.instance().netnsRequest(pin, path, shareDir);
+  }
+
   private instance(): SpawnerInstance {
     if (this.helper !== undefined) return this.helper;
     const instance = new SpawnerInstance(this.binaryPath, (gone) => {

@@ -7,10 +7,10 @@
 import { SpawnerError } from "../../errors.js";
 
 /** The protocol version the helper announces in its HELLO frame. */
-export const protocolVersion = 2;
+export const protocolVersion = 3;
 
 /** Request types (library to helper). */
-export const Req = { run: 1, stdin: 2, stdinEnd: 3, close: 4 } as const;
+export const Req = { run: 1, stdin: 2, stdinEnd: 3, close: 4, pin: 5, unpin: 6 } as const;
 
 /** Reply types (helper to library). */
 export const Rep = {
@@ -21,6 +21,7 @@ export const Rep = {
   stderr: 4,
   eof: 5,
   exit: 6,
+  done: 7,
 } as const;
 
 const headerBytes = 9;
@@ -63,21 +64,38 @@ function writeStdin(buf: Buffer, id: number, data: Uint8Array): void {
 /** The most an output cap can say in a RUN frame (u32); larger caps are this one. */
 export const maxOutputCap = 0xffffffff;
 
+/** What a RUN carries beyond the path and environment. */
+export interface RunExtras {
+  /** The output cap per pipe. */
+  outputCap: number;
+  /** Bytes for stdin, sent in the same write. */
+  stdin?: Uint8Array | undefined;
+  /** argv[1..]. */
+  args?: readonly string[] | undefined;
+  /** The network namespace to start the process in. */
+  netns?: string | undefined;
+}
+
 /**
  * RUN: the executable's path, its environment (`KEY=value` entries) and the output cap per
- * pipe (the helper holds a running plugin's output only while it is within the cap). With
- * `stdin`, STDIN and STDIN_END follow in the same buffer: one write starts the run and feeds
- * it, with no wait for STARTED.
+ * pipe (the helper holds a running plugin's output only while it is within the cap), then its
+ * arguments and namespace when there are any. With `stdin`, STDIN and STDIN_END follow in the
+ * same buffer: one write starts the run and feeds it, with no wait for STARTED.
  */
 export function encodeRun(
   id: number,
   path: string,
   env: readonly string[],
-  outputCap: number,
-  stdin?: Uint8Array,
+  extras: RunExtras,
 ): Buffer {
+  const { outputCap, stdin, args = [], netns } = extras;
+  const tail = args.length > 0 || netns !== undefined;
   let bytes = 12 + Buffer.byteLength(path);
   for (const entry of env) bytes += 4 + Buffer.byteLength(entry);
+  if (tail) {
+    bytes += 8 + Buffer.byteLength(netns ?? "");
+    for (const arg of args) bytes += 4 + Buffer.byteLength(arg);
+  }
   const stdinBytes = stdin === undefined ? 0 : headerBytes * 2 + stdin.length;
   const buf = Buffer.allocUnsafe(headerBytes + bytes + stdinBytes);
   header(buf, Req.run, id, bytes);
@@ -93,7 +111,30 @@ export function encodeRun(
   for (const entry of env) put(entry);
   buf.writeUInt32LE(Math.min(Math.max(0, Math.floor(outputCap)), maxOutputCap), at);
   at += 4;
+  if (tail) {
+    buf.writeUInt32LE(args.length, at);
+    at += 4;
+    for (const arg of args) put(arg);
+    put(netns ?? "");
+  }
   if (stdin !== undefined) writeStdin(buf.subarray(at), id, stdin);
+  return buf;
+}
+
+/** PIN (a new network namespace bind-mounted on `path`) or UNPIN (its mount detached). */
+export function encodeNetnsRequest(
+  type: typeof Req.pin | typeof Req.unpin,
+  id: number,
+  path: string,
+  shareDir = false,
+): Buffer {
+  const flag = type === Req.pin ? 1 : 0;
+  const n = Buffer.byteLength(path);
+  const buf = Buffer.allocUnsafe(headerBytes + flag + 4 + n);
+  header(buf, type, id, flag + 4 + n);
+  if (flag) buf[headerBytes] = shareDir ? 1 : 0;
+  buf.writeUInt32LE(n, headerBytes + flag);
+  buf.write(path, headerBytes + flag + 4);
   return buf;
 }
 

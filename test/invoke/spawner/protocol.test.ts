@@ -7,6 +7,7 @@ import { SpawnerError } from "../../../src/errors.js";
 import { decodeWaitStatus } from "../../../src/invoke/spawner/child.js";
 import {
   encodeEmpty,
+  encodeNetnsRequest,
   encodeRun,
   encodeStdin,
   type Frame,
@@ -31,7 +32,7 @@ describe("spawner protocol", () => {
   });
 
   it("encodes RUN as path, KEY=value entries each with its byte length, and the output cap", () => {
-    const buf = encodeRun(7, "/opt/cni/bin/é", ["A=1", "CNI_COMMAND=ADD"], 4096);
+    const buf = encodeRun(7, "/opt/cni/bin/é", ["A=1", "CNI_COMMAND=ADD"], { outputCap: 4096 });
     const [frame] = frames(buf);
     expect(frame.type).toBe(Req.run);
     expect(frame.id).toBe(7);
@@ -54,7 +55,7 @@ describe("spawner protocol", () => {
 
   it("clamps the output cap to a u32", () => {
     const cap = (n: number): number => {
-      const p = Buffer.from(frames(encodeRun(1, "/p", [], n))[0].payload);
+      const p = Buffer.from(frames(encodeRun(1, "/p", [], { outputCap: n }))[0].payload);
       return p.readUInt32LE(p.length - 4);
     };
     expect(cap(2 ** 40)).toBe(0xffffffff);
@@ -63,8 +64,44 @@ describe("spawner protocol", () => {
     expect(cap(10.7)).toBe(10);
   });
 
+  it("appends the arguments and the network namespace after the cap when a run has them", () => {
+    const buf = encodeRun(3, "/bin/ip", [], {
+      outputCap: 9,
+      args: ["link", "é"],
+      netns: "/run/netns/x",
+    });
+    const p = Buffer.from(frames(buf)[0].payload);
+    let at = 4 + p.readUInt32LE(0) + 4;
+    expect(p.readUInt32LE(at)).toBe(9);
+    at += 4;
+    expect(p.readUInt32LE(at)).toBe(2);
+    at += 4;
+    const strings: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const n = p.readUInt32LE(at);
+      strings.push(p.subarray(at + 4, at + 4 + n).toString());
+      at += 4 + n;
+    }
+    expect(strings).toEqual(["link", "é", "/run/netns/x"]);
+    expect(at).toBe(p.length);
+  });
+
+  it("encodes PIN with its shared-dir flag and UNPIN with the path alone", () => {
+    const [pin] = frames(encodeNetnsRequest(Req.pin, 4, "/run/netns/a", true));
+    expect([pin.type, pin.id]).toEqual([Req.pin, 4]);
+    const pp = Buffer.from(pin.payload);
+    expect(pp[0]).toBe(1);
+    expect(pp.subarray(5, 5 + pp.readUInt32LE(1)).toString()).toBe("/run/netns/a");
+    const [unpin] = frames(encodeNetnsRequest(Req.unpin, 5, "/x"));
+    const up = Buffer.from(unpin.payload);
+    expect(up.readUInt32LE(0)).toBe(2);
+    expect(up.subarray(4).toString()).toBe("/x");
+  });
+
   it("sends a run's stdin and its end in the RUN's buffer when given", () => {
-    const got = frames(encodeRun(9, "/p", ["A=1"], 100, new TextEncoder().encode("{}")));
+    const got = frames(
+      encodeRun(9, "/p", ["A=1"], { outputCap: 100, stdin: new TextEncoder().encode("{}") }),
+    );
     expect(got.map((f) => [f.type, f.id])).toEqual([
       [Req.run, 9],
       [Req.stdin, 9],

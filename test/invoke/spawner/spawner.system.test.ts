@@ -220,7 +220,7 @@ describe("the helper's replies", () => {
       reader.push(chunk, (f) => read.push({ ...f, payload: Buffer.from(f.payload) }));
       reads.push(read);
     });
-    helper.stdin.write(encodeRun(1, plugin, ["PATH=/usr/bin:/bin"], 1 << 20, stdin));
+    helper.stdin.write(encodeRun(1, plugin, ["PATH=/usr/bin:/bin"], { outputCap: 1 << 20, stdin }));
     await until("the plugin exited", () => reads.flat().some((f) => f.type === Rep.exit));
     helper.stdin.end();
     const types = reads.map((read) => read.map((f) => f.type));
