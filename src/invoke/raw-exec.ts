@@ -180,7 +180,10 @@ export class RawExec {
     this.textBusyDelayMs = count("textBusyDelayMs", options.textBusyDelayMs ?? 1000);
     this.launcher = selectLauncher(options.launcher);
     this.starter = pluginStarter(this.launcher);
-    if (options.netns !== undefined && (typeof options.netns !== "string" || options.netns === "")) {
+    if (
+      options.netns !== undefined &&
+      (typeof options.netns !== "string" || options.netns === "")
+    ) {
       throw new InvalidArgumentError("netns", "RawExec option netns must be a non-empty path");
     }
     this.netns = options.netns;
