@@ -1,0 +1,207 @@
+/**
+ * libcni/netns on this machine (root; iproute2, util-linux and Debian's plugins): namespaces
+ * created and removed by the spawner helper and by the commands, seen by `ip netns list` and
+ * used by a real plugin; programs run inside; plugins run in a chosen namespace by each
+ * launcher; the errors a caller can meet.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { CNIConfig } from "../../src/api/index.js";
+import { confListFromBytes } from "../../src/conf/index.js";
+import { NetnsError } from "../../src/errors.js";
+import { DefaultExec } from "../../src/invoke/index.js";
+import {
+  createNetns,
+  execInNetns,
+  isNetns,
+  type NetnsMechanism,
+  removeNetns,
+} from "../../src/netns/index.js";
+
+const execFileP = promisify(execFile);
+const prefix = `lcnins-${process.pid}`;
+let counter = 0;
+const uniqueName = (label: string) => `${prefix}-${++counter}-${label}`;
+const created: string[] = [];
+
+async function ipNetnsList(): Promise<string[]> {
+  const { stdout } = await execFileP("ip", ["netns", "list"]);
+  return stdout.split("\n").map((line) => line.split(" ")[0]);
+}
+
+/** The inode of the network namespace a pinned path holds. */
+async function nsInode(path: string): Promise<number> {
+  return (await stat(path)).ino;
+}
+
+afterAll(async () => {
+  for (const path of created) await removeNetns(path).catch(() => undefined);
+});
+
+describe.each([
+  "helper",
+  "commands",
+] as const)("libcni/netns through the %s", (mechanism: NetnsMechanism) => {
+  it("creates a namespace in /run/netns that ip netns lists and a real plugin uses, then removes it", async () => {
+    const name = uniqueName("plugin");
+    const path = await createNetns(name, { mechanism });
+    created.push(path);
+    expect(path).toBe(`/run/netns/${name}`);
+    expect(await isNetns(path)).toBe(true);
+    expect(await ipNetnsList()).toContain(name);
+    // A new namespace, not this process's.
+    expect(await nsInode(path)).not.toBe(await nsInode("/proc/self/ns/net"));
+
+    // Debian's loopback plugin brings `lo` up in it.
+    const cni = new CNIConfig({
+      path: ["/usr/lib/cni"],
+      cacheDir: await mkdtemp(join(tmpdir(), `${prefix}-cache-`)),
+      exec: new DefaultExec({ stderr: null }),
+    });
+    const list = confListFromBytes(
+      new TextEncoder().encode(
+        '{"cniVersion":"1.0.0","name":"lo-net","plugins":[{"type":"loopback"}]}',
+      ),
+    );
+    const rt = { containerID: `c-${name}`, netNS: path, ifName: "lo" };
+    await cni.addNetworkList(list, rt);
+    const link = await execInNetns(path, ["ip", "-o", "link", "show", "lo"], { mechanism });
+    expect(link.exitCode).toBe(0);
+    expect(link.stdout).toMatch(/<LOOPBACK,UP,LOWER_UP>/);
+    await cni.delNetworkList(list, rt);
+    await rm(cni.cacheDir, { recursive: true, force: true });
+
+    await removeNetns(path, { mechanism });
+    expect(await isNetns(path)).toBe(false);
+    expect(await ipNetnsList()).not.toContain(name);
+    // Idempotent: a namespace already gone is removed again without error.
+    await removeNetns(path, { mechanism });
+    await removeNetns(name, { mechanism });
+  });
+
+  it("creates one in another directory, and removes the directory's leftovers", async () => {
+    const dir = await mkdtemp(join(tmpdir(), `${prefix}-dir-`));
+    try {
+      const path = await createNetns("pod", { dir, mechanism });
+      created.push(path);
+      expect(path).toBe(join(dir, "pod"));
+      expect(await isNetns(path)).toBe(true);
+      await removeNetns(path, { mechanism });
+      expect(await isNetns(path)).toBe(false);
+      // An empty mount point a crash left is removed too.
+      await writeFile(join(dir, "left"), "");
+      await removeNetns(join(dir, "left"), { mechanism });
+      await expect(stat(join(dir, "left"))).rejects.toThrow(/ENOENT/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("runs a program inside with its arguments, environment and stdin, and reports its exit", async () => {
+    const path = await createNetns(uniqueName("exec"), { mechanism });
+    created.push(path);
+    try {
+      const run = await execInNetns(
+        path,
+        [
+          "sh",
+          "-c",
+          'readlink /proc/self/ns/net; echo "$1 $GREETING"; cat; exit 3',
+          "sh",
+          "one arg",
+        ],
+        { env: { PATH: "/usr/bin:/bin", GREETING: "hello" }, stdin: "from stdin", mechanism },
+      );
+      expect(run.exitCode).toBe(3);
+      expect(run.timedOut).toBe(false);
+      const [ns, echoed, input] = run.stdout.split("\n");
+      expect(ns).toBe(`net:[${await nsInode(path)}]`);
+      expect(echoed).toBe("one arg hello");
+      expect(input).toBe("from stdin");
+
+      const slow = await execInNetns(path, ["sleep", "30"], { timeoutMs: 200, mechanism });
+      expect(slow.timedOut).toBe(true);
+      expect(slow.signal).toBe("SIGTERM");
+    } finally {
+      await removeNetns(path, { mechanism });
+    }
+  });
+
+  it("says which path is taken, missing or not a namespace", async () => {
+    const path = await createNetns(uniqueName("twice"), { mechanism });
+    created.push(path);
+    try {
+      const again = await createNetns(path.split("/").at(-1) as string, { mechanism }).catch(
+        (e) => e,
+      );
+      expect(again).toBeInstanceOf(NetnsError);
+      expect(again.reason).toBe("exists");
+      expect(await isNetns(path)).toBe(true);
+    } finally {
+      await removeNetns(path, { mechanism });
+    }
+    const notNs = await removeNetns("/etc/hostname").catch((e) => e);
+    expect(notNs).toBeInstanceOf(NetnsError);
+    expect(notNs.reason).toBe("not-a-netns");
+    expect(await stat("/etc/hostname")).toBeDefined();
+    const missing = await execInNetns("/run/netns/none-such", ["true"], { mechanism }).catch(
+      (e) => e,
+    );
+    expect(missing.reason).toBe("not-a-netns");
+    const badName = await createNetns("../x", { mechanism }).catch((e) => e);
+    expect(badName.reason).toBe("invalid-name");
+  });
+});
+
+describe("plugins run in a chosen namespace", () => {
+  it.each(["spawner", "direct"] as const)("with the %s launcher", async (launcher) => {
+    const host = await createNetns(uniqueName(`host-${launcher}`));
+    created.push(host);
+    const dir = await mkdtemp(join(tmpdir(), `${prefix}-plug-`));
+    try {
+      // A "plugin" that answers with the namespace it runs in.
+      const plugin = join(dir, "whereami");
+      await writeFile(plugin, "#!/bin/sh\nreadlink /proc/self/ns/net\n", { mode: 0o755 });
+      const exec = new DefaultExec({ stderr: null, launcher, netns: host });
+      const out = await exec.execPlugin(plugin, new Uint8Array(), ["PATH=/usr/bin:/bin"]);
+      expect(new TextDecoder().decode(out).trim()).toBe(`net:[${await nsInode(host)}]`);
+      // And without the option, this process's.
+      const here = await new DefaultExec({ stderr: null, launcher }).execPlugin(
+        plugin,
+        new Uint8Array(),
+        [],
+      );
+      expect(new TextDecoder().decode(here).trim()).toBe(
+        `net:[${await nsInode("/proc/self/ns/net")}]`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await removeNetns(host);
+    }
+  });
+});
+
+describe("without CAP_SYS_ADMIN", () => {
+  it.each(["helper", "commands"] as const)("creating through the %s says so", async (mechanism) => {
+    // A child process with every capability dropped, running the built package.
+    const script = `import { createNetns } from ${JSON.stringify(join(process.cwd(), "dist/netns/index.js"))};
+try { await createNetns(${JSON.stringify(uniqueName("noperm"))}, { dir: "/tmp", mechanism: ${JSON.stringify(mechanism)} }); console.log("created"); }
+catch (e) { console.log(JSON.stringify({ reason: e.reason, message: e.message })); }`;
+    const { stdout } = await execFileP("setpriv", [
+      "--inh-caps=-all",
+      "--bounding-set=-all",
+      "--",
+      process.execPath,
+      "--input-type=module",
+      "-e",
+      script,
+    ]);
+    const answer = JSON.parse(stdout.trim());
+    expect(answer.reason).toBe("permission");
+    expect(answer.message).toMatch(/CAP_SYS_ADMIN/);
+  });
+});
