@@ -1,0 +1,56 @@
+/**
+ * Helpers for integration tests of CNI runtimes and plugins (libcni/testing): the pieces a
+ * Go test takes from containernetworking/plugins' `pkg/testutils` and `pkg/ns`, for Node.
+ * Everything they create is named `lcnitest-<pid>-<n>...` and removed by `await using` (or
+ * `remove()`), also when the test throws. Namespaces need root (CAP_SYS_ADMIN).
+ *
+ * | Go | here |
+ * | --- | --- |
+ * | `testutils.NewNS()` | {@link tempNetns} (`await using ns = await tempNetns()`) |
+ * | `ns.WithNetNSPath(p, f)` around an exec | {@link execInNetns}, {@link runInNetns}, `ns.exec` |
+ * | running the test in `ip netns exec <host>` | {@link testHost}: plugins run in its namespace |
+ * | `testutils.Ping` | {@link ping} |
+ * | `testutils.AllSpecVersions` | {@link allSpecVersions} |
+ * | gomega's `Eventually` | {@link eventually} |
+ * | `pkg/invoke/fakes` | {@link FakeExec}, {@link FakeCNIArgs} |
+ * | containerd's `cni-bridge-fp` | {@link failpointPlugin} |
+ * | a hard-coded `/opt/cni/bin` | {@link findPluginDirs}, {@link requirePlugins} |
+ * @module
+ */
+export {
+  FakeCNIArgs,
+  FakeExec,
+  type FakeExecPluginCall,
+} from "../invoke/fake-exec.js";
+export {
+  type ExecInNetnsOptions,
+  type ExecInNetnsResult,
+  execInNetns,
+  isNetns,
+} from "../netns/index.js";
+export { CommandFailedError, EventuallyError, MissingPluginsError } from "./errors.js";
+export { type EventuallyOptions, eventually } from "./eventually.js";
+export {
+  type Failpoint,
+  type FailpointAction,
+  type FailpointOptions,
+  type FailpointVerb,
+  failpointPlugin,
+} from "./failpoint.js";
+export { testNamePrefix } from "./names.js";
+export { type PingOptions, type PingResult, ping } from "./ping.js";
+export {
+  type FindPluginDirsOptions,
+  findPluginDirs,
+  requirePlugins,
+  wellKnownPluginDirs,
+} from "./plugin-dirs.js";
+export { runInNetns } from "./run.js";
+export { allSpecVersions } from "./spec-versions.js";
+export { type TempNetns, type TempNetnsOptions, tempNetns } from "./temp-netns.js";
+export {
+  type TestHost,
+  type TestHostOptions,
+  type TestHostRuntimeOptions,
+  testHost,
+} from "./test-host.js";

@@ -1,0 +1,36 @@
+/**
+ * Running a program in a namespace as a test step: `execInNetns` returns a non-zero exit as a
+ * result (a tool inspecting state wants that); a step such as `ip link set lo up` must fail
+ * the test when it fails, with the program's output in the message.
+ */
+import { type ExecInNetnsOptions, type ExecInNetnsResult, execInNetns } from "../netns/index.js";
+import { CommandFailedError } from "./errors.js";
+
+/** How a run ended, in words, for the error message. */
+function endText(result: ExecInNetnsResult): string {
+  if (result.timedOut) return "timed out";
+  if (result.signal !== undefined) return `killed by ${result.signal}`;
+  return `exit status ${result.exitCode}`;
+}
+
+/**
+ * Runs `argv` inside the network namespace at `netnsPath` and resolves to its result when it
+ * exits 0.
+ * @throws CommandFailedError when it exits non-zero, is killed or times out (the message holds
+ *   the command line and its stdout and stderr); NetnsError when it cannot start there.
+ */
+export async function runInNetns(
+  netnsPath: string,
+  argv: readonly string[],
+  options: ExecInNetnsOptions = {},
+): Promise<ExecInNetnsResult> {
+  const result = await execInNetns(netnsPath, argv, options);
+  if (result.exitCode === 0 && !result.timedOut) return result;
+  throw new CommandFailedError(
+    `${argv.join(" ")} (in ${netnsPath}): ${endText(result)}\n` +
+      `stdout: ${result.stdout.trimEnd()}\nstderr: ${result.stderr.trimEnd()}`,
+    argv,
+    netnsPath,
+    result,
+  );
+}
