@@ -13,10 +13,16 @@
  */
 import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
 import { compareUTF8 } from "../encoding/json.js";
-import { CacheWriteError, CheckNotSupportedError, MultiError, WrappedError } from "../errors.js";
+import {
+  CacheWriteError,
+  CheckNotSupportedError,
+  InvalidArgumentError,
+  MultiError,
+  WrappedError,
+} from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
 import type { TraceContext } from "../internal/trace-context.js";
-import type { Exec } from "../invoke/index.js";
+import { DefaultExec, type Exec } from "../invoke/index.js";
 import type { Result } from "../types/index.js";
 import { validateNetworkName } from "../utils/index.js";
 import { greaterThanOrEqualTo, type PluginInfo } from "../version/index.js";
@@ -55,6 +61,11 @@ export interface CNIConfigOptions {
   /** How plugins are found and run. Default: the shared `defaultExec()` of libcni/invoke. */
   exec?: Exec;
   /**
+   * The network namespace (a path) plugins run in instead of this process's: a `DefaultExec`
+   * with that `netns` (see RawExec's option). Not with `exec` (set it on that Exec instead).
+   */
+  pluginNetns?: string;
+  /**
    * fsync each cache record and its directory (default true). Turning it off keeps records
    * atomic (never torn by a crash of this process) but not durable across a power loss.
    */
@@ -76,7 +87,7 @@ export class CNIConfig {
   constructor(options: CNIConfigOptions = {}) {
     this.path = options.path ?? [];
     this.cacheDir = options.cacheDir ?? "";
-    this.runner = new PluginRunner(() => this.path, options.exec);
+    this.runner = new PluginRunner(() => this.path, execOf(options));
     this.durableCache = options.durableCache ?? true;
   }
 
@@ -481,6 +492,18 @@ export class CNIConfig {
       await this.runner.runWithoutAttachment("STATUS", conf, options);
     }
   }
+}
+
+/** The Exec of the options: theirs, one running plugins in `pluginNetns`, or the default. */
+function execOf(options: CNIConfigOptions): Exec | undefined {
+  if (options.pluginNetns === undefined) return options.exec;
+  if (options.exec !== undefined) {
+    throw new InvalidArgumentError(
+      "pluginNetns",
+      "CNIConfig options exec and pluginNetns do not go together: give the Exec its netns",
+    );
+  }
+  return new DefaultExec({ netns: options.pluginNetns });
 }
 
 // libcni:verb and the NODE_DEBUG verb lines, kept out of the verbs' bodies (trace-verbs.ts).

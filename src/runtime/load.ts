@@ -38,6 +38,8 @@ export interface LoadOptions {
   loopback?: boolean;
   /** How plugins are found (for the missing-plugin report) and run. */
   exec?: Exec;
+  /** The network namespace plugins run in (CNIConfig's `pluginNetns`); not with `exec`. */
+  pluginNetns?: string;
 }
 
 /** The loaded set: an immutable snapshot the runtime swaps as a whole. */

@@ -60,6 +60,7 @@ export class CNIRuntime {
       path: options.binDirs ?? ["/opt/cni/bin"],
       cacheDir: options.cacheDir,
       exec: options.exec,
+      pluginNetns: options.pluginNetns,
       durableCache: options.durableCache,
     });
   }

@@ -270,3 +270,16 @@ describe("the CNIConfig verbs check first", () => {
     expect(await cni.getCachedAttachments("cid")).toHaveLength(1);
   });
 });
+
+describe("CNIConfig options", () => {
+  it("refuses pluginNetns together with an exec (the Exec carries its own netns)", () => {
+    const error = invalid(
+      () => new CNIConfig({ exec: new FakeExec(), pluginNetns: "/run/netns/x" }),
+    );
+    expect(error.argument).toBe("pluginNetns");
+  });
+
+  it("runs plugins in pluginNetns through a DefaultExec with that netns", () => {
+    expect(() => new CNIConfig({ pluginNetns: "/run/netns/x" })).not.toThrow();
+  });
+});

@@ -5,7 +5,7 @@
  * launcher; the errors a caller can meet.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -178,6 +178,34 @@ describe("plugins run in a chosen namespace", () => {
       expect(new TextDecoder().decode(here).trim()).toBe(
         `net:[${await nsInode("/proc/self/ns/net")}]`,
       );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await removeNetns(host);
+    }
+  });
+});
+
+describe("CNIConfig and the runtime with pluginNetns", () => {
+  it("run every plugin of a chain in that namespace", async () => {
+    const host = await createNetns(uniqueName("cni-host"));
+    created.push(host);
+    const dir = await mkdtemp(join(tmpdir(), `${prefix}-cni-`));
+    try {
+      const seen = join(dir, "seen");
+      await writeFile(
+        join(dir, "where"),
+        `#!/bin/sh\nreadlink /proc/self/ns/net >> ${seen}\ncat >/dev/null\necho '{"cniVersion":"1.0.0"}'\n`,
+        { mode: 0o755 },
+      );
+      const cni = new CNIConfig({ path: [dir], cacheDir: join(dir, "cache"), pluginNetns: host });
+      const list = confListFromBytes(
+        new TextEncoder().encode(
+          '{"cniVersion":"1.0.0","name":"where-net","plugins":[{"type":"where"},{"type":"where"}]}',
+        ),
+      );
+      await cni.addNetworkList(list, { containerID: "c1", netNS: host, ifName: "eth0" });
+      const lines = (await readFile(seen, "utf8")).trim().split("\n");
+      expect(lines).toEqual(Array(2).fill(`net:[${await nsInode(host)}]`));
     } finally {
       await rm(dir, { recursive: true, force: true });
       await removeNetns(host);
