@@ -1,10 +1,11 @@
 /**
- * The spawner launcher: plugin starts through one spawner helper.
+ * The spawner launcher: plugin starts through one or two spawner helpers.
  *
- * The helper is started lazily, on the first run, and again after it exits. Runs beyond
- * `maxInFlight` wait for a free slot, in order. One helper only: a second one for bursts made
- * no difference a user would notice (bench/second-helper.mjs: the first burst's time and
- * event-loop delay the same, throughput within a few percent once plugins do real work).
+ * Helpers are started lazily, on the first run, and again after one exits. A second helper
+ * is started for a burst (every helper already has `burstInFlight` runs), so that two
+ * helpers start plugins: on a busy machine one helper, waiting for each new plugin to be
+ * scheduled before it can start the next, holds sustained bursts back
+ * (bench/second-helper.mjs). Runs beyond `maxInFlight` wait for a free slot, in order.
  */
 import { debuglog } from "node:util";
 
@@ -19,7 +20,11 @@ const debug = debuglog("libcni");
 export interface SpawnerLauncherOptions {
   /** The helper binary. Default: the one built for this platform, {@link spawnerBinaryPath}. */
   binaryPath: string;
-  /** The most runs in flight; later ones wait. Default 128. */
+  /** The most helpers at once. Default 2. */
+  maxInstances?: number;
+  /** Runs in flight on every helper before another is started. Default 8. */
+  burstInFlight?: number;
+  /** The most runs in flight over all helpers; later ones wait. Default 128. */
   maxInFlight?: number;
 }
 
@@ -28,24 +33,28 @@ function needsDirect(path: string, env: EnvEntries): boolean {
   return !path.includes("/") || path.includes("\0") || env.hasNul;
 }
 
-/** Starts plugins through a spawner helper; see the module comment. */
+/** Starts plugins through spawner helpers; see the module comment. */
 export class SpawnerLauncher extends OwnLauncher {
   readonly name = "spawner";
   readonly binaryPath: string;
+  private readonly maxInstances: number;
+  private readonly burstInFlight: number;
   private readonly maxInFlight: number;
-  private helper: SpawnerInstance | undefined;
+  private readonly instances: SpawnerInstance[] = [];
   private readonly waiting: (() => void)[] = [];
   private inFlight = 0;
 
   constructor(options: SpawnerLauncherOptions) {
     super();
     this.binaryPath = options.binaryPath;
+    this.maxInstances = Math.max(1, options.maxInstances ?? 2);
+    this.burstInFlight = Math.max(1, options.burstInFlight ?? 8);
     this.maxInFlight = Math.max(1, options.maxInFlight ?? 128);
   }
 
-  /** The live helper, if any, as a list (tests kill it, the bench measures it). */
+  /** The live helpers (tests kill them, the bench measures them). */
   get helpers(): readonly SpawnerInstance[] {
-    return this.helper === undefined ? [] : [this.helper];
+    return this.instances;
   }
 
   /**
@@ -103,10 +112,9 @@ export class SpawnerLauncher extends OwnLauncher {
     return child;
   }
 
-  /** Closes the helper's control pipe; it exits (tests, and a runtime shutting down). */
+  /** Closes every helper's control pipe; they exit (tests, and a runtime shutting down). */
   stop(): void {
-    this.helper?.stop();
-    this.helper = undefined;
+    for (const instance of this.instances.splice(0)) instance.stop();
   }
 
   private done(): void {
@@ -114,7 +122,6 @@ export class SpawnerLauncher extends OwnLauncher {
     this.waiting.shift()?.();
   }
 
-  // The live helper, or a new one.
   /**
    * PIN or UNPIN a network namespace in the helper (libcni/netns): see
    * {@link SpawnerInstance.netnsRequest}. Resolves to the errno (0: done).
@@ -123,12 +130,20 @@ export class SpawnerLauncher extends OwnLauncher {
     return this.instance().netnsRequest(pin, path, shareDir);
   }
 
+  // The least busy live helper, or a new one when there is none or all are busy and there is
+  // room for another (started by Node's spawn, as the first).
   private instance(): SpawnerInstance {
-    if (this.helper !== undefined) return this.helper;
+    let best: SpawnerInstance | undefined;
+    for (const instance of this.instances) {
+      if (best === undefined || instance.inFlight < best.inFlight) best = instance;
+    }
+    const busy = best === undefined || best.inFlight >= this.burstInFlight;
+    if (best !== undefined && !(busy && this.instances.length < this.maxInstances)) return best;
     const instance = new SpawnerInstance(this.binaryPath, (gone) => {
-      if (this.helper === gone) this.helper = undefined;
+      const at = this.instances.indexOf(gone);
+      if (at >= 0) this.instances.splice(at, 1);
     });
-    this.helper = instance;
+    this.instances.push(instance);
     return instance;
   }
 }

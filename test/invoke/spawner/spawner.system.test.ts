@@ -116,7 +116,7 @@ describe("spawner helper", () => {
   });
 
   it("killed while idle: runs sent before its exit is seen start on a new helper, none fails", async () => {
-    const spawner = launcher();
+    const spawner = launcher({ maxInstances: 1 });
     const exec = new RawExec({ stderr: null, launcher: spawner });
     await exec.execPlugin("/bin/cat", stdin, []);
     const [helper] = spawner.helpers;
@@ -131,7 +131,7 @@ describe("spawner helper", () => {
   });
 
   it("1,000 runs leave no fd (here or in the helper) and no zombie behind", async () => {
-    const spawner = launcher();
+    const spawner = launcher({ maxInstances: 1 });
     const exec = new RawExec({ stderr: null, launcher: spawner });
     await exec.execPlugin("/bin/cat", stdin, []);
     const helperPid = spawner.helpers[0].pid as number;
@@ -175,8 +175,8 @@ describe("spawner helper", () => {
     expect(await fdCount(helperPid)).toBe(4);
   });
 
-  it("a burst of 100 runs: each its own output, one helper, never more in flight than the bound", async () => {
-    const spawner = launcher({ maxInFlight: 8 });
+  it("a burst of 100 runs: each its own output, two helpers (both this process's children), never more in flight than the bound", async () => {
+    const spawner = launcher({ maxInFlight: 8, burstInFlight: 2 });
     const exec = new RawExec({ stderr: null, launcher: spawner });
     let most = 0;
     let sampling = true;
@@ -195,7 +195,9 @@ describe("spawner helper", () => {
     );
     sampling = false;
     expect(outs.map(text)).toEqual(Array.from({ length: 100 }, (_, i) => `run ${i}`));
-    expect(spawner.helpers.length).toBe(1);
+    expect(spawner.helpers.length).toBe(2);
+    const children = (await childrenOf(process.pid)).map((c) => c.pid);
+    for (const helper of spawner.helpers) expect(children).toContain(helper.pid);
     expect(most).toBeGreaterThan(1);
     expect(most).toBeLessThanOrEqual(8);
   });

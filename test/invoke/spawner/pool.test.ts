@@ -1,0 +1,114 @@
+/**
+ * The pool's second helper for bursts, with a fake helper (a Node script speaking the
+ * protocol's HELLO and STARTED; each run a detached `sleep` that never ends on its own), so it
+ * needs no built binary: a burst past `burstInFlight` starts a second helper, runs go to the
+ * least busy one, never more than `maxInstances`, and a lost helper is replaced.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { LaunchedChild } from "../../../src/invoke/spawner/launcher.js";
+import { SpawnerLauncher } from "../../../src/invoke/spawner/pool.js";
+import { protocolVersion } from "../../../src/invoke/spawner/protocol.js";
+import { killQuietly, makeTempDir, processGone, removeTempDir, sleep } from "../helpers.js";
+
+let dir: string;
+let fake: string;
+const launchers: SpawnerLauncher[] = [];
+const plugins: number[] = [];
+
+// HELLO, then STARTED for every RUN (its plugin a `sleep` leading its own group, as the real
+// helper's are); exits at the end of its control pipe.
+const fakeHelper = `#!${process.execPath}
+const { spawn } = require("node:child_process");
+const frame = (type, id, value) => {
+  const b = Buffer.alloc(13);
+  b.writeUInt32LE(9, 0); b[4] = type; b.writeUInt32LE(id, 5); b.writeUInt32LE(value, 9);
+  process.stdout.write(b);
+};
+frame(0, ${protocolVersion}, process.pid);
+let buf = Buffer.alloc(0);
+process.stdin.on("data", (chunk) => {
+  buf = Buffer.concat([buf, chunk]);
+  while (buf.length >= 9 && buf.length >= 4 + buf.readUInt32LE(0)) {
+    const type = buf[4], id = buf.readUInt32LE(5);
+    buf = buf.subarray(4 + buf.readUInt32LE(0));
+    if (type !== 1) continue;
+    const child = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
+    child.unref();
+    frame(1, id, child.pid);
+  }
+});
+process.stdin.on("end", () => process.exit(0));
+`;
+
+function pool(options: { maxInstances?: number; burstInFlight?: number } = {}) {
+  const made = new SpawnerLauncher({ binaryPath: fake, ...options });
+  launchers.push(made);
+  return made;
+}
+
+async function runs(launcher: SpawnerLauncher, n: number): Promise<LaunchedChild[]> {
+  const started: LaunchedChild[] = [];
+  for (let i = 0; i < n; i++) {
+    const child = await launcher.launch("/bin/true", { PATH: "/usr/bin:/bin" });
+    plugins.push(child.pid as number);
+    // Its helper's end (stop(), a kill) is the run's error; RawExec handles it, not this test.
+    child.on("error", () => {});
+    started.push(child);
+  }
+  return started;
+}
+
+beforeAll(async () => {
+  dir = await makeTempDir("libcni-spawner-pool-");
+  fake = join(dir, "fake-helper");
+  await writeFile(fake, fakeHelper, { mode: 0o755 });
+});
+afterEach(() => {
+  for (const launcher of launchers.splice(0)) launcher.stop();
+  killQuietly(plugins.splice(0).map((pid) => -pid));
+});
+afterAll(async () => {
+  await removeTempDir(dir);
+});
+
+describe("the pool's second helper", () => {
+  it("is started once every helper has burstInFlight runs, by Node's spawn; runs go to the least busy", async () => {
+    const launcher = pool({ burstInFlight: 2 });
+    await runs(launcher, 2);
+    expect(launcher.helpers).toHaveLength(1);
+    await runs(launcher, 1);
+    expect(launcher.helpers).toHaveLength(2);
+    await runs(launcher, 3);
+    // Never a third; the six runs spread over both.
+    expect(launcher.helpers).toHaveLength(2);
+    expect(launcher.helpers.map((h) => h.inFlight)).toEqual([3, 3]);
+    const [first, second] = launcher.helpers.map((h) => h.pid as number);
+    expect(first).not.toBe(second);
+    expect(first).toBeGreaterThan(0);
+  });
+
+  it("maxInstances 1: one helper takes the whole burst", async () => {
+    const launcher = pool({ burstInFlight: 1, maxInstances: 1 });
+    await runs(launcher, 5);
+    expect(launcher.helpers).toHaveLength(1);
+    expect(launcher.helpers[0].inFlight).toBe(5);
+  });
+
+  it("a helper that dies is forgotten, its plugins stopped, and the next burst starts another", async () => {
+    const launcher = pool({ burstInFlight: 1 });
+    const started = await runs(launcher, 2);
+    const [first, second] = launcher.helpers;
+    second.kill();
+    for (let i = 0; i < 250 && launcher.helpers.length > 1; i++) await sleep(20);
+    expect(launcher.helpers).toEqual([first]);
+    // The second run went to the second helper: its plugin was SIGKILLed with its group.
+    for (let i = 0; i < 250 && !(await processGone(started[1].pid as number)); i++) await sleep(20);
+    expect(await processGone(started[1].pid as number)).toBe(true);
+    expect(await processGone(started[0].pid as number)).toBe(false);
+    await runs(launcher, 1);
+    expect(launcher.helpers).toHaveLength(2);
+    expect(launcher.helpers[1]).not.toBe(second);
+  });
+});
