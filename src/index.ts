@@ -72,7 +72,6 @@ export {
   type TraceContext,
   traceContextFromOTel,
 } from "./internal/trace-context.js";
-export * from "./types/error-codes.js";
 export type { GCAttachment } from "./types/gc.js";
 export type { PluginConf } from "./types/plugin-conf.js";
 export type { Result } from "./types/result.js";

@@ -42,12 +42,11 @@ export {
   type RawExecOptions,
   type StderrSink,
 } from "./raw-exec.js";
-export {
-  directLauncher,
-  type LaunchedChild,
-  type LaunchedOutput,
-  type LaunchedStdin,
-  type Launcher,
+export type {
+  LaunchedChild,
+  LaunchedOutput,
+  LaunchedStdin,
+  Launcher,
+  LaunchRun,
 } from "./spawner/launcher.js";
-export { SpawnerLauncher, type SpawnerLauncherOptions } from "./spawner/pool.js";
-export { AutoLauncher, type LauncherName, spawnerBinaryPath } from "./spawner/select.js";
+export type { LauncherName } from "./spawner/select.js";

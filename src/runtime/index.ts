@@ -25,7 +25,6 @@ export {
 } from "../errors.js";
 export type { PodMessage, PodOperation } from "../internal/diagnostics.js";
 export type { CheckedAttachment } from "./cache-walk.js";
-export { compareIfNames } from "./cached.js";
 export {
   type Bandwidth,
   type CapabilityArgs,
@@ -62,5 +61,5 @@ export type {
   PodRef,
   SetupOptions,
 } from "./types.js";
-export { parseMAC, type StaticAddress, staticAddressArgs } from "./validate.js";
-export { diffSets, type NetworkSetChange, NetworkWatcher, type WatchOptions } from "./watch.js";
+export { type StaticAddress, staticAddressArgs } from "./validate.js";
+export { type NetworkSetChange, NetworkWatcher, type WatchOptions } from "./watch.js";

@@ -19,7 +19,6 @@ export type { Environment } from "./env.js";
 export type { StdinSource } from "./io.js";
 export { type PluginMainExitOptions, pluginMain } from "./main.js";
 export { printResult } from "./print.js";
-export { sigtermReason } from "./sigterm.js";
 export type { CmdArgs, CNIFuncs, OutputStream, PluginCallback, PluginContext } from "./types.js";
 
 /** Upstream's name for `pluginMain` (`skel.PluginMainFuncs`). */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { compareIfNames } from "../../src/runtime/cached.js";
 import {
-  compareIfNames,
   InterfaceNameError,
   loadNetworks,
   NetworkNotFoundError,

@@ -12,9 +12,9 @@ import {
   type CNIRuntime,
   InterfaceNameError,
   loadNetworks,
-  parseMAC,
   staticAddressArgs,
 } from "../../src/runtime/index.js";
+import { parseMAC } from "../../src/runtime/validate.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
 describe("pod validation, before anything runs", () => {

@@ -3,12 +3,12 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type CNIRuntime,
-  diffSets,
   loadNetworks,
   type NetworkSetChange,
   type NetworkWatcher,
   NoNetworksError,
 } from "../../src/runtime/index.js";
+import { diffSets } from "../../src/runtime/watch.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
 /** Resolves with the next `change` whose set satisfies `until`. */
