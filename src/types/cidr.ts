@@ -48,20 +48,6 @@ export function cidrMask(ones: number, bits: number): Uint8Array {
   return mask;
 }
 
-/** Go's `net.IPv4Mask(a, b, c, d)`: a 4-byte mask. */
-export function ipv4Mask(a: number, b: number, c: number, d: number): Uint8Array {
-  return Uint8Array.from([a, b, c, d]);
-}
-
-/**
- * Go's `IPMask.Size()`: `[ones, bits]` of a canonical mask, `[0, 0]` for a non-canonical one
- * (ones not leading).
- */
-export function maskSize(mask: Uint8Array): [number, number] {
-  const ones = simpleMaskLength(mask);
-  return ones === -1 ? [0, 0] : [ones, mask.length * 8];
-}
-
 function simpleMaskLength(mask: Uint8Array): number {
   let n = 0;
   for (let i = 0; i < mask.length; i++) {
@@ -173,14 +159,4 @@ export function ipMask(ip: Uint8Array, mask: Uint8Array): Uint8Array | undefined
   }
   if (addr.length !== m.length) return undefined;
   return addr.map((b, i) => b & m[i]);
-}
-
-/**
- * Go's `net.ParseCIDR`: the address (16-byte form) and its network, host bits cleared.
- * Throws `ParseError` like `parseCIDR`.
- */
-export function parseNetworkCIDR(s: string): { ip: Uint8Array; network: IPNet } {
-  const { ip, bits, ones } = splitCIDR(s);
-  const mask = cidrMask(ones, bits);
-  return { ip, network: { ip: ipMask(ip, mask) ?? ip, mask } };
 }

@@ -221,12 +221,3 @@ export function ipUnmarshalText(text: string): Uint8Array {
   if (!ip) throw new ParseError("IP address", text);
   return ip;
 }
-
-/** Go's `IP.Equal`: the same address, whatever the byte form (4 or 16 bytes). */
-export function ipEqual(a: Uint8Array, b: Uint8Array): boolean {
-  const a4 = ipTo4(a);
-  const b4 = ipTo4(b);
-  const x = a4 ?? a;
-  const y = b4 ?? b;
-  return x.length === y.length && x.every((v, i) => v === y[i]);
-}

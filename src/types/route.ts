@@ -8,7 +8,7 @@ import { goStruct } from "../encoding/json.js";
 import { defineStruct } from "../encoding/struct.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
 import { decodeIP, decodeIPNet, goInt, structValue } from "./decode.js";
-import { hexString, ipMarshalText, ipToString } from "./ip.js";
+import { ipMarshalText } from "./ip.js";
 
 /** A route (upstream `types.Route`). */
 export interface Route {
@@ -88,19 +88,4 @@ export function copyRoute(route: Route): Route {
   if (route.table !== undefined) out.table = route.table;
   if (route.scope !== undefined) out.scope = route.scope;
   return out;
-}
-
-/**
- * Upstream `Route.String()`:
- * `{Dst:{IP:1.2.3.0 Mask:ffffff00} GW:1.2.3.1 MTU:1500 AdvMSS:1340 Priority:100 Table:50 Scope:253}`.
- */
-export function routeToString(route: Route): string {
-  const mask = route.dst.mask.length === 0 ? "<nil>" : hexString(route.dst.mask);
-  const table = route.table === undefined ? "<nil>" : String(route.table);
-  const scope = route.scope === undefined ? "<nil>" : String(route.scope);
-  return (
-    `{Dst:{IP:${ipToString(route.dst.ip)} Mask:${mask}} GW:${ipToString(route.gw ?? new Uint8Array(0))}` +
-    ` MTU:${route.mtu ?? 0} AdvMSS:${route.advmss ?? 0} Priority:${route.priority ?? 0}` +
-    ` Table:${table} Scope:${scope}}`
-  );
 }

@@ -7,16 +7,10 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { marshal } from "../../src/encoding/json.js";
 import { InvalidArgumentError } from "../../src/errors.js";
-import {
-  cidrMask,
-  ipNetToString,
-  ipv4Mask,
-  maskSize,
-  parseNetworkCIDR,
-  zeroIPNet,
-} from "../../src/types/cidr.js";
+import { cidrMask, ipNetToString, zeroIPNet } from "../../src/types/cidr.js";
 import { ParseError, parseCIDR, parseIP } from "../../src/types/index.js";
-import { IPv4len, ipEqual, ipTo4, ipToString, ipv4 } from "../../src/types/ip.js";
+import { IPv4len, ipTo4, ipToString, ipv4 } from "../../src/types/ip.js";
+import { ipEqual, ipv4Mask, maskSize, parseNetworkCIDR } from "./go-net.js";
 
 interface Golden {
   op: "ip" | "cidr";

@@ -1,6 +1,5 @@
 /** Upstream's test results (types/020, 040, 100 types_test.go `testResult`), built in TypeScript. */
 
-import { parseNetworkCIDR } from "../../src/types/cidr.js";
 import {
   type DNS,
   type IPConfig020,
@@ -11,6 +10,7 @@ import {
   Result100,
   type Route,
 } from "../../src/types/index.js";
+import { parseNetworkCIDR } from "./go-net.js";
 
 /** `net.ParseIP` that fails the test instead of returning undefined. */
 export function ip(s: string): Uint8Array {
