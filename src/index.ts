@@ -36,6 +36,8 @@ export {
   LibcniError,
   type LibcniErrorOptions,
   MultiError,
+  NetnsError,
+  type NetnsFailure,
   NoConfigsFoundError,
   NotFoundError,
   ParseError,
