@@ -5,8 +5,10 @@
  * timeout and recovery paths are then tested against real plugins, not fakes.
  */
 import { chmod, readFile, writeFile } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { InvalidArgumentError } from "../errors.js";
+import { findInPath } from "../invoke/find.js";
+import { findPluginDirs } from "./plugin-dirs.js";
 
 /** The verbs a failpoint can be set on (CNI_COMMAND). */
 export type FailpointVerb = "ADD" | "CHECK" | "DEL" | "GC" | "STATUS" | "VERSION";
@@ -21,7 +23,10 @@ export type FailpointAction = "fail" | "hang" | "crash" | "garbage";
 
 /** Options of {@link failpointPlugin}. */
 export interface FailpointOptions {
-  /** The real plugin's path. */
+  /**
+   * The real plugin: its path, or its name (no `/`) looked up in {@link findPluginDirs}'s dirs
+   * (`dir` left out, so the wrapper never finds itself).
+   */
   plugin: string;
   /** The dir the wrapper is written to: put it before the real plugins' dir in the plugin path. */
   dir: string;
@@ -115,21 +120,30 @@ function wrapperScript(options: FailpointOptions, name: string, log: string): st
   ].join("\n");
 }
 
+/** The real plugin's path: as given, or the name found in the plugin dirs but the wrapper's. */
+async function realPlugin(plugin: string, wrapperDir: string): Promise<string> {
+  if (plugin.includes("/")) return plugin;
+  const dirs = (await findPluginDirs()).filter((dir) => resolve(dir) !== resolve(wrapperDir));
+  return findInPath(plugin, dirs);
+}
+
 /**
  * Writes a failpoint wrapper for `options.plugin` into `options.dir` (named as the plugin, or
  * `options.name`), with its call log beside it (`.<name>.calls`). Put `dir` first in the
  * plugin path (CNIConfig's `path`, a runtime's `binDirs`; a {@link TestHost}'s `binDir` is
  * there already): the library and any plugin delegating by type (bridge to host-local) find
  * the wrapper, and the wrapper runs the real one.
- * @throws InvalidArgumentError for a `call` that is not a positive integer.
+ * @throws InvalidArgumentError for a `call` that is not a positive integer; the library's
+ *   plugin lookup error when a plugin named by name is not installed.
  */
 export async function failpointPlugin(options: FailpointOptions): Promise<Failpoint> {
   checkCall(options.call);
-  const name = options.name ?? basename(options.plugin);
+  const plugin = await realPlugin(options.plugin, options.dir);
+  const name = options.name ?? basename(plugin);
   const path = join(options.dir, name);
   const log = join(options.dir, `.${name}.calls`);
   await writeFile(log, "");
-  await writeFile(path, wrapperScript(options, name, log));
+  await writeFile(path, wrapperScript({ ...options, plugin }, name, log));
   await chmod(path, 0o755);
   return {
     path,

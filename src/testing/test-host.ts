@@ -9,8 +9,9 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CNIConfig } from "../api/index.js";
-import { DefaultExec, type RawExecOptions } from "../invoke/index.js";
+import { DefaultExec, findInPath, type RawExecOptions } from "../invoke/index.js";
 import type { NetnsMechanism } from "../netns/index.js";
+import { type Failpoint, type FailpointOptions, failpointPlugin } from "./failpoint.js";
 import { uniqueTestName } from "./names.js";
 import { findPluginDirs } from "./plugin-dirs.js";
 import { type TempNetns, type TempNetnsOptions, tempNetns } from "./temp-netns.js";
@@ -62,6 +63,11 @@ export interface TestHost {
   readonly confDir: string;
   /** The options to spread into libcni/runtime's `loadNetworks` for this host. */
   readonly runtimeOptions: TestHostRuntimeOptions;
+  /**
+   * A failpoint wrapper in {@link TestHost.binDir} (so this host's CNIConfig and runtime run
+   * it in place of the plugin); `plugin` may be a name, looked up in the real plugin dirs.
+   */
+  failpoint(options: Omit<FailpointOptions, "dir">): Promise<Failpoint>;
   /** A new pod namespace (its `lo` down, as a new container's), removed with the host. */
   pod(label?: string): Promise<TempNetns>;
   /** Removes the pods, the host namespace and the temp dirs; again is a no-op. */
@@ -124,6 +130,12 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
       dataDir,
       confDir,
       runtimeOptions: { binDirs, cacheDir, exec },
+      failpoint: async (fp) => {
+        const plugin = fp.plugin.includes("/")
+          ? fp.plugin
+          : await findInPath(fp.plugin, binDirs.slice(1));
+        return failpointPlugin({ ...fp, plugin, dir: binDir });
+      },
       pod: async (label = "pod") => {
         const pod = await tempNetns({ ...nsOptions, label });
         // Pods go before the host (cleanups run in reverse), as their veths' peers live there.

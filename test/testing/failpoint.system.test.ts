@@ -11,13 +11,10 @@ import {
   PluginExecError,
   PodSetupError,
 } from "../../src/errors.js";
-import { findInPath } from "../../src/invoke/index.js";
 import { loadNetworks } from "../../src/runtime/index.js";
 import {
   eventually,
   type FailpointOptions,
-  failpointPlugin,
-  findPluginDirs,
   ping,
   requirePlugins,
   type TestHost,
@@ -30,14 +27,13 @@ beforeAll(async () => {
   await requirePlugins(["bridge", "host-local", "tuning"]);
 });
 
-/** A failpoint on a real plugin, in the host's wrapper dir (searched first). */
-async function failpoint(
+/** A failpoint on a real plugin (by its type), in the host's wrapper dir. */
+function failpoint(
   host: TestHost,
   options: Omit<FailpointOptions, "dir" | "plugin"> & { type: string },
 ) {
   const { type, ...rest } = options;
-  const plugin = await findInPath(type, await findPluginDirs());
-  return failpointPlugin({ plugin, dir: host.binDir, ...rest });
+  return host.failpoint({ plugin: type, ...rest });
 }
 
 function bridgeList(host: TestHost, cniVersion = "1.0.0", chained: object[] = []) {

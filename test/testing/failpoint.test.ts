@@ -42,7 +42,7 @@ function call(path: string, verb: string, options: { signal?: AbortSignal } = {}
   );
 }
 
-function failpoint(options: Omit<FailpointOptions, "plugin" | "dir">) {
+function failpoint(options: Omit<FailpointOptions, "plugin" | "dir"> & { plugin?: string }) {
   return failpointPlugin({ plugin, dir: join(root, "fp"), ...options });
 }
 
@@ -146,6 +146,24 @@ describe("failpointPlugin", () => {
     const fp = await failpoint({ verb: "ADD", call: 1000, action: "fail" });
     await Promise.all(Array.from({ length: 20 }, () => call(fp.path, "ADD")));
     expect(await fp.calls("ADD")).toBe(20);
+  });
+
+  it("finds a plugin given by name in the plugin dirs, never the wrapper's own dir", async () => {
+    const saved = process.env.CNI_PATH;
+    // The wrapper dir comes first in CNI_PATH, as a runtime's plugin path would have it.
+    process.env.CNI_PATH = `${join(root, "fp")}:${root}`;
+    try {
+      const fp = await failpoint({ plugin: "realplug", verb: "DEL", action: "fail" });
+      expect(fp.path).toBe(join(root, "fp", "realplug"));
+      expect(text(await call(fp.path, "ADD"))).toBe('{"cniVersion":"1.0.0","ips":[]}\n');
+      expect(await ran()).toHaveLength(1);
+      await expect(
+        failpointPlugin({ plugin: "nosuch", dir: join(root, "fp"), action: "fail" }),
+      ).rejects.toThrow(/failed to find plugin "nosuch"/);
+    } finally {
+      if (saved === undefined) delete process.env.CNI_PATH;
+      else process.env.CNI_PATH = saved;
+    }
   });
 
   it("rejects a call number that is not a positive integer", async () => {
