@@ -4,6 +4,8 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { ping as pingFrom } from "../../../src/testing/index.js";
+import { netnsDir } from "./netns.js";
 import { inNetns } from "./sh.js";
 
 /** A link as `ip -d -j link` reports it (the fields the suite reads). */
@@ -91,11 +93,9 @@ export async function sysctl(ns: string, key: string): Promise<string> {
   return stdout.trim();
 }
 
-/** True when one ICMP echo to `ip` from inside `ns` is answered within 2 s. */
+/** True when one ICMP echo to `ip` from inside `ns` is answered within 2 s (libcni/testing's ping). */
 export async function ping(ns: string, ip: string): Promise<boolean> {
-  const args = ip.includes(":") ? ["-6", "-c", "1", "-W", "2", ip] : ["-c", "1", "-W", "2", ip];
-  const { exitCode } = await inNetns(ns, "ping", args, { check: false });
-  return exitCode === 0;
+  return (await pingFrom(join(netnsDir, ns), ip, { count: 1, timeoutMs: 2_000 })).ok;
 }
 
 /** `iptables -S` (or ip6tables) for a table inside the namespace, one rule per line. */

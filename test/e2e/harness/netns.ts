@@ -2,15 +2,21 @@
  * Named network namespaces for the e2e suite, and the sweep of what an earlier, killed run
  * left behind. Every name the suite creates (namespaces under /run/netns, temp dirs) starts
  * with `lcnie2e-<pid>-`: the pid says whose it is, so a sweep removes only the leftovers of
- * processes that are gone and never touches a run in progress.
+ * processes that are gone and never touches a run in progress. The sweep takes libcni/testing's
+ * leftovers (`lcnitest-<pid>-`) too. Namespaces are made and removed with libcni/netns, as a
+ * user's test would.
  */
 import { readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { run } from "./sh.js";
+import { createNetns as pinNetns, removeNetns } from "../../../src/netns/index.js";
+import { runInNetns, testNamePrefix } from "../../../src/testing/index.js";
 
 /** The prefix of every namespace and temp dir the suite creates. */
 export const e2ePrefix = "lcnie2e";
+
+/** The prefixes the sweep removes leftovers of: the suite's and libcni/testing's. */
+const sweptPrefixes = [e2ePrefix, testNamePrefix];
 
 /** Where `ip netns add` puts its bind mounts. */
 export const netnsDir = "/run/netns";
@@ -30,19 +36,16 @@ export function netnsPath(name: string): string {
 
 /** Creates a named namespace; with `loopbackUp` its `lo` is brought up. */
 export async function createNetns(name: string, options: { loopbackUp?: boolean } = {}) {
-  await run("ip", ["netns", "add", name]);
-  if (options.loopbackUp === true) {
-    await run("ip", ["netns", "exec", name, "ip", "link", "set", "lo", "up"]);
-  }
+  const path = await pinNetns(name, { dir: netnsDir });
+  if (options.loopbackUp === true) await runInNetns(path, ["ip", "link", "set", "lo", "up"]);
 }
 
 /**
  * Deletes a named namespace; its interfaces (veth ends, bridges, ifbs) and its iptables
- * rules go with it. A namespace already gone is fine.
+ * rules go with it. A namespace already gone is fine (removeNetns is idempotent).
  */
 export async function deleteNetns(name: string): Promise<void> {
-  if (!(await listNetns()).includes(name)) return;
-  await run("ip", ["netns", "del", name]);
+  await removeNetns(name, { dir: netnsDir });
 }
 
 /** The names under /run/netns (empty when the directory does not exist). */
@@ -65,8 +68,11 @@ function isAlive(pid: number): boolean {
 }
 
 function ownerPid(name: string): number | undefined {
-  const match = new RegExp(`^${e2ePrefix}-(\\d+)-`).exec(name);
-  return match === null ? undefined : Number(match[1]);
+  for (const prefix of sweptPrefixes) {
+    const match = new RegExp(`^${prefix}-(\\d+)-`).exec(name);
+    if (match !== null) return Number(match[1]);
+  }
+  return undefined;
 }
 
 /** True when `name` is one of ours and its creating process is gone. */
@@ -83,8 +89,12 @@ export async function sweepLeftovers(): Promise<string[]> {
   const removed: string[] = [];
   for (const name of await listNetns()) {
     if (isLeftover(name)) {
-      await run("ip", ["netns", "del", name], { check: false });
-      removed.push(join(netnsDir, name));
+      // One that cannot be removed is left for the next sweep, as `ip netns del` failing was.
+      const gone = await removeNetns(name, { dir: netnsDir }).then(
+        () => true,
+        () => false,
+      );
+      if (gone) removed.push(join(netnsDir, name));
     }
   }
   for (const name of await readdir(tmpdir())) {

@@ -4,6 +4,8 @@
  * process must keep serving them.
  */
 import { execa } from "execa";
+import { execInNetns, runInNetns } from "../../../src/testing/index.js";
+import { netnsPath } from "./netns.js";
 
 /** What a finished command left behind. */
 export interface CommandOutput {
@@ -55,12 +57,27 @@ export async function run(
   return out;
 }
 
-/** Runs a command inside the named network namespace (`ip netns exec <ns> ...`). */
-export function inNetns(
+/**
+ * Runs a command inside the named network namespace (under /run/netns), with libcni/netns's
+ * execInNetns (what `ip netns exec <ns> ...` did, without a fork of the test process when the
+ * spawner helper runs); the same output, check and timeout as {@link run}.
+ */
+export async function inNetns(
   ns: string,
   file: string,
   args: readonly string[],
   options: RunOptions = {},
 ): Promise<CommandOutput> {
-  return run("ip", ["netns", "exec", ns, file, ...args], options);
+  const argv = [file, ...args];
+  const execOptions = {
+    stdin: options.input,
+    env: options.env === undefined ? process.env : { ...process.env, ...options.env },
+    timeoutMs: options.timeoutMs ?? 30_000,
+  };
+  if (options.check !== false) {
+    const { stdout, stderr } = await runInNetns(netnsPath(ns), argv, execOptions);
+    return { stdout, stderr, exitCode: 0 };
+  }
+  const result = await execInNetns(netnsPath(ns), argv, execOptions);
+  return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode ?? -1 };
 }

@@ -37,7 +37,7 @@ export interface PluginCall {
 export interface Container {
   /** The containerID used for it (also part of the namespace name). */
   id: string;
-  /** The namespace name (for `ip netns exec`). */
+  /** The namespace name (for `inNetns`). */
   ns: string;
   /** `/run/netns/<ns>`. */
   netnsPath: string;
