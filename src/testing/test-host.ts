@@ -138,7 +138,7 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
       },
       pod: async (label = "pod") => {
         const pod = await tempNetns({ ...nsOptions, label });
-        // Pods go before the host (cleanups run in reverse), as their veths' peers live there.
+        // Removed before the host: the cleanups run in reverse order of creation.
         cleanups.push(() => pod.remove());
         return pod;
       },
