@@ -1,0 +1,45 @@
+/**
+ * What a rule says it saw: a plugin call told in one line, and the spec's error object read
+ * from a failed call.
+ */
+import type { CallOutcome } from "./session.js";
+
+const clip = (text: string, max = 300) => {
+  const flat = text.trim().replace(/\s+/g, " ");
+  return flat.length > max ? `${flat.slice(0, max)}...` : flat;
+};
+
+/** A call in one line: the verb, how it ended, what it printed. */
+export function told(call: CallOutcome): string {
+  const how = call.timedOut
+    ? "timed out"
+    : call.signal !== undefined
+      ? `killed by ${call.signal}`
+      : call.exitCode === undefined
+        ? "did not start"
+        : `exit ${call.exitCode}`;
+  const out = call.stdout.trim() === "" ? "" : `, stdout ${clip(call.stdout)}`;
+  const err = call.stderr.trim() === "" ? "" : `, stderr ${clip(call.stderr)}`;
+  return `${call.spec.command ?? "(no CNI_COMMAND)"}: ${how}${out}${err}`;
+}
+
+/** The spec's error object a failed call printed on stdout, if it did. */
+export interface SpecError {
+  code: number;
+  msg: string;
+}
+
+/** The error object of a failed call (Section 5, "Error"); undefined when it printed none. */
+export function specError(call: CallOutcome): SpecError | undefined {
+  const json = call.json;
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return undefined;
+  const { code, msg } = json as Record<string, unknown>;
+  if (typeof code !== "number" || !Number.isInteger(code) || typeof msg !== "string")
+    return undefined;
+  return { code, msg };
+}
+
+/** True when the call failed as the spec says a plugin fails: non-zero exit, error on stdout. */
+export function failedProperly(call: CallOutcome): boolean {
+  return call.exitCode !== undefined && call.exitCode !== 0 && specError(call) !== undefined;
+}
