@@ -17,6 +17,8 @@
  * | a hard-coded `/opt/cni/bin` | {@link findPluginDirs}, {@link requirePlugins} |
  * @module
  */
+
+export { CommandFailedError, EventuallyError, MissingPluginsError } from "../errors.js";
 export {
   FakeCNIArgs,
   FakeExec,
@@ -28,7 +30,6 @@ export {
   execInNetns,
   isNetns,
 } from "../netns/index.js";
-export { CommandFailedError, EventuallyError, MissingPluginsError } from "./errors.js";
 export { type EventuallyOptions, eventually } from "./eventually.js";
 export {
   type Failpoint,

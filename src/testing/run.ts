@@ -3,8 +3,9 @@
  * result (a tool inspecting state wants that); a step such as `ip link set lo up` must fail
  * the test when it fails, with the program's output in the message.
  */
+
+import { CommandFailedError } from "../errors.js";
 import { type ExecInNetnsOptions, type ExecInNetnsResult, execInNetns } from "../netns/index.js";
-import { CommandFailedError } from "./errors.js";
 
 /** How a run ended, in words, for the error message. */
 function endText(result: ExecInNetnsResult): string {
