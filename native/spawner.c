@@ -101,7 +101,14 @@ struct run {
 };
 
 static struct run runs[MAX_RUNS];
-static int self_ns = -1; /* the helper's own network namespace, to come back to */
+static int self_ns = -1; /* the helper's own network namespace, to come back to (opened on first use) */
+
+/* Opens the helper's own network namespace once, before it ever leaves it; an errno on failure. */
+static int own_netns(void) {
+	if (self_ns >= 0) return 0;
+	self_ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	return self_ns >= 0 ? 0 : errno;
+}
 static int nruns;
 static char chunk[READ_CHUNK];
 
@@ -212,11 +219,12 @@ static void output(struct run *r, int which, const char *bytes, size_t n) {
 /* Enters the network namespace at `path` (its fd in *fd, for leave_netns); an errno on failure
  * (EINVAL: the path is not a network namespace). */
 static int enter_netns(const char *path, int *fd) {
-	if (self_ns < 0) return ENOSYS;
+	int e = own_netns();
+	if (e) return e;
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0) return errno;
 	if (setns(*fd, CLONE_NEWNET) == 0) return 0;
-	int e = errno;
+	e = errno;
 	close(*fd);
 	*fd = -1;
 	return e;
@@ -256,8 +264,7 @@ static int pin_netns(const unsigned char *p, size_t len) {
 	if (len < 1) die();
 	int shared = p[0];
 	char *path = path_of(p + 1, len - 1);
-	int e = 0;
-	if (self_ns < 0) e = ENOSYS;
+	int e = own_netns();
 	if (!e && shared) {
 		char *slash = strrchr(path, '/');
 		if (slash && slash != path) {
@@ -514,7 +521,6 @@ int main(int argc, char **argv) {
 	sigprocmask(SIG_BLOCK, &chld, NULL);
 	int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) die();
-	self_ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	reply32(A_HELLO, PROTOCOL_VERSION, (uint32_t)getpid());
 
 	static struct pollfd fds[2 + 3 * MAX_RUNS];

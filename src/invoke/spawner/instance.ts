@@ -47,7 +47,6 @@ function spawnError(path: string, errno: number): NodeJS.ErrnoException {
 
 interface Starting {
   path: string;
-  service: boolean;
   /** The run's stdin went with its RUN frame. */
   stdinSent: boolean;
   resolve(child: SpawnedChild): void;
@@ -119,8 +118,6 @@ export class SpawnerInstance {
   private readonly requests = new Map<number, Pending<number>>();
   private nextId = 1;
   private refs = 0;
-  // Runs that are helpers themselves (see `launchService`): they hold no ref.
-  private services = 0;
   private gone: Error | undefined;
   /** Settles once the helper said HELLO (resolves) or failed to (rejects). */
   readonly ready: Promise<void>;
@@ -208,7 +205,7 @@ export class SpawnerInstance {
 
   /** How many runs are starting or running (a second helper started here is not one). */
   get inFlight(): number {
-    return this.starting.size + this.running.size - this.services;
+    return this.starting.size + this.running.size;
   }
 
   /** False once the helper is gone. */
@@ -222,29 +219,15 @@ export class SpawnerInstance {
    * no-op), and the helper holds its output within the run's cap until it exits.
    */
   launch(path: string, env: readonly string[], run?: LaunchRun): Promise<SpawnedChild> {
-    return this.start(path, env, false, run);
+    return this.start(path, env, run);
   }
 
-  /**
-   * Starts a long-lived process (a second helper) in this one: it keeps nothing alive and does
-   * not count as a run in flight.
-   */
-  launchService(path: string, env: readonly string[]): Promise<SpawnedChild> {
-    return this.start(path, env, true);
-  }
-
-  private start(
-    path: string,
-    env: readonly string[],
-    service: boolean,
-    run?: LaunchRun,
-  ): Promise<SpawnedChild> {
+  private start(path: string, env: readonly string[], run?: LaunchRun): Promise<SpawnedChild> {
     if (this.gone !== undefined) return Promise.reject(this.gone);
     const id = this.takeId();
     return new Promise<SpawnedChild>((resolve, reject) => {
       const stdinSent = run !== undefined;
-      this.starting.set(id, { path, resolve, reject, service, stdinSent });
-      if (service) this.services++;
+      this.starting.set(id, { path, resolve, reject, stdinSent });
       this.retain();
       this.input.write(
         encodeRun(id, path, env, {
@@ -304,21 +287,16 @@ export class SpawnerInstance {
       this.starting.delete(id);
       const value = payload.length >= 4 ? Buffer.from(payload).readUInt32LE(0) : 0;
       if (type === Rep.failed) {
-        if (start.service) this.services--;
         this.release();
         start.reject(spawnError(start.path, value));
         return;
       }
-      const { service } = start;
-      if (service) this.release();
       const child = new SpawnedChild(
         value,
         id,
         this,
         () => {
-          if (!this.running.delete(id)) return;
-          if (service) this.services--;
-          else this.release();
+          if (this.running.delete(id)) this.release();
         },
         start.stdinSent,
       );
@@ -379,7 +357,6 @@ export class SpawnerInstance {
       child.onLost(error);
     }
     this.running.clear();
-    this.services = 0;
     this.refs = 0;
     for (const h of this.transport.handles) h.unref();
   }
