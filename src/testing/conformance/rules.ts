@@ -6,7 +6,7 @@
 import { greaterThanOrEqualTo } from "../../version/index.js";
 import { failedProperly, specError, told } from "./evidence.js";
 import { resultProblems } from "./result-shape.js";
-import type { CallOutcome, CheckSession, Pod } from "./session.js";
+import type { CallOutcome, CallSpec, CheckSession, Pod } from "./session.js";
 import type { RuleStatus } from "./types.js";
 
 /** What a rule runs with. */
@@ -95,6 +95,19 @@ async function refused(
   return undefined;
 }
 
+/** One call on a fresh pod that the plugin must refuse with the spec's `code`. */
+async function refusal(
+  ctx: RuleContext,
+  code: number,
+  what: string,
+  call: (pod: Pod) => CallSpec,
+): Promise<Verdict> {
+  const pod = await ctx.session.pod();
+  const outcome = await ctx.session.call(call(pod));
+  const problem = await refused(ctx, pod, outcome, code, what);
+  return problem === undefined ? pass() : fail(problem);
+}
+
 const versionOutput: Rule = {
   id: "version-output",
   section: "Section 2, VERSION; Section 5, Version",
@@ -120,14 +133,12 @@ const versionUnsupported: Rule = {
   section: "Section 2, Errors (code 1: incompatible CNI version)",
   title: "a config in a version the plugin does not claim is refused with code 1",
   scope: "plugin",
-  async run(ctx) {
-    const pod = await ctx.session.pod();
-    const stdin = JSON.parse(ctx.config(pod)) as Record<string, unknown>;
-    stdin.cniVersion = "99.0.0";
-    const call = await ctx.session.call({ command: "ADD", stdin: JSON.stringify(stdin), ...pod });
-    const problem = await refused(ctx, pod, call, 1, "ADD of cniVersion 99.0.0");
-    return problem === undefined ? pass() : fail(problem);
-  },
+  run: (ctx) =>
+    refusal(ctx, 1, "ADD of cniVersion 99.0.0", (pod) => ({
+      command: "ADD",
+      stdin: JSON.stringify({ ...JSON.parse(ctx.config(pod)), cniVersion: "99.0.0" }),
+      ...pod,
+    })),
 };
 
 const envMissing: Rule = {
@@ -138,15 +149,13 @@ const envMissing: Rule = {
   async run(ctx) {
     const problems: string[] = [];
     for (const variable of ["CNI_CONTAINERID", "CNI_NETNS", "CNI_IFNAME"]) {
-      const pod = await ctx.session.pod();
-      const call = await ctx.session.call({
+      const verdict = await refusal(ctx, 4, `ADD without ${variable}`, (pod) => ({
         command: "ADD",
         stdin: ctx.config(pod),
         ...pod,
         omit: [variable],
-      });
-      const problem = await refused(ctx, pod, call, 4, `ADD without ${variable}`);
-      if (problem !== undefined) problems.push(problem);
+      }));
+      if (verdict.status === "fail") problems.push(verdict.evidence);
     }
     return problems.length === 0 ? pass() : fail(problems.join("; "));
   },
@@ -157,12 +166,12 @@ const commandUnknown: Rule = {
   section: "Section 2, Parameters (CNI_COMMAND); Errors (code 4)",
   title: "an unknown CNI_COMMAND is refused with code 4",
   scope: "version",
-  async run(ctx) {
-    const pod = await ctx.session.pod();
-    const call = await ctx.session.call({ command: "BOGUS", stdin: ctx.config(pod), ...pod });
-    const problem = await refused(ctx, pod, call, 4, "CNI_COMMAND=BOGUS");
-    return problem === undefined ? pass() : fail(problem);
-  },
+  run: (ctx) =>
+    refusal(ctx, 4, "CNI_COMMAND=BOGUS", (pod) => ({
+      command: "BOGUS",
+      stdin: ctx.config(pod),
+      ...pod,
+    })),
 };
 
 const inputMalformed: Rule = {
@@ -170,12 +179,12 @@ const inputMalformed: Rule = {
   section: "Section 2, Errors (code 6: failed to decode content)",
   title: "a config that is not JSON is refused with code 6",
   scope: "version",
-  async run(ctx) {
-    const pod = await ctx.session.pod();
-    const call = await ctx.session.call({ command: "ADD", stdin: '{"cniVersion": ', ...pod });
-    const problem = await refused(ctx, pod, call, 6, "ADD of a truncated JSON config");
-    return problem === undefined ? pass() : fail(problem);
-  },
+  run: (ctx) =>
+    refusal(ctx, 6, "ADD of a truncated JSON config", (pod) => ({
+      command: "ADD",
+      stdin: '{"cniVersion": ',
+      ...pod,
+    })),
 };
 
 const addResult: Rule = {
