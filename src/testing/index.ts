@@ -15,6 +15,7 @@
  * | `pkg/invoke/fakes` | {@link FakeExec}, {@link FakeCNIArgs} |
  * | containerd's `cni-bridge-fp` | {@link failpointPlugin} |
  * | a hard-coded `/opt/cni/bin` | {@link findPluginDirs}, {@link requirePlugins} |
+ * | (none: no conformance suite exists) | {@link checkPlugin}: a plugin against SPEC.md's rules |
  * @module
  */
 
@@ -30,6 +31,16 @@ export {
   execInNetns,
   isNetns,
 } from "../netns/index.js";
+export {
+  type CheckPluginOptions,
+  type ConformanceReport,
+  type ConformanceRule,
+  checkPlugin,
+  conformanceRules,
+  formatReport,
+  type RuleResult,
+  type RuleStatus,
+} from "./conformance/index.js";
 export { type EventuallyOptions, eventually } from "./eventually.js";
 export {
   type Failpoint,
