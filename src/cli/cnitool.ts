@@ -1,8 +1,8 @@
 /**
  * cnitool: a drop-in for upstream's command line. `add|check|del|gc|status <net> <netns>`
  * behave, read the environment and print exactly as the Go tool (cobra's help, usage and error
- * layout included); `attachments`, `validate`, `version`, `--cache-dir` and `gc --valid` are
- * additions that leave those defaults alone. Differences: docs/deviations/cnitool.md.
+ * layout included); `attachments`, `conformance`, `validate`, `version`, `--cache-dir` and
+ * `gc --valid` are additions that leave those defaults alone. Differences: docs/deviations/cnitool.md.
  */
 import { CNIConfig, type NetworkAttachment } from "../api/index.js";
 import { loadNetworkConf } from "../conf/index.js";
@@ -10,6 +10,7 @@ import { marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { InvalidArgumentError, messageOf } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
+import { conformanceCommand } from "./conformance.js";
 import {
   argsMinusFirst,
   FlagError,
@@ -54,10 +55,13 @@ export interface CnitoolIO {
   signal?: AbortSignal;
 }
 
-/** A failure cobra reports with the command's usage: `Error: <msg>`, the usage, main's line. */
+/**
+ * A failure cobra reports with the command's usage: `Error: <msg>`, the usage, main's line.
+ * Exit status 1, as upstream's; 2 for conformance, whose 1 means a rule failed.
+ */
 function failWithUsage(io: CnitoolIO, command: string | undefined, message: string): number {
   io.stderr.write(`Error: ${message}\n${usageOf(command)}\n${message}\n`);
-  return 1;
+  return command === "conformance" ? 2 : 1;
 }
 
 /** cobra's `Find`: the subcommand named by the first non-flag word, and the other words. */
@@ -149,6 +153,18 @@ async function runCommand(
       io.stdout.write(`${marshalIndent(attachments.map(attachmentView))}\n`);
       return;
     }
+    case "conformance":
+      return conformanceCommand(
+        positionals[0],
+        {
+          config: parsed.values.get("config"),
+          versions: parsed.values.get("versions"),
+          rules: parsed.values.get("rules"),
+          path: parsed.values.get("path"),
+          json: flagIsTrue(parsed, "json"),
+        },
+        { ...io, fail: (m) => failWithUsage(io, command, m) },
+      );
     case "validate": {
       const file = parsed.values.get("file");
       if (file && positionals.length > 0) {

@@ -70,6 +70,45 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
     long: "Check network interface in a network namespace.\nThis command will check if the network interface is properly configured in the specified network namespace.",
     args: twoArgs,
   },
+  conformance: {
+    use: "conformance <plugin>",
+    short: "Check a plugin binary against the CNI spec's rules",
+    long: "Check a plugin binary against the CNI spec's rules.\nThis command runs the plugin (a name is looked up in CNI_PATH) through every rule of the conformance checker, for each spec version it claims, in network namespaces of its own (root needed), and prints the report.\nExit status: 0 when no rule failed, 1 when one did, 2 for a bad command line or a check that could not run.",
+    args: { min: 1, max: 1 },
+    flags: [
+      {
+        name: "config",
+        kind: "string",
+        usage:
+          "The plugin config to test with (a JSON object; a prevResult in it tests a chained plugin)",
+        defValue: "",
+      },
+      {
+        name: "json",
+        kind: "bool",
+        usage: "Print the report as JSON",
+        defValue: "false",
+      },
+      {
+        name: "path",
+        kind: "string",
+        usage: "Directories of delegated plugins (IPAM), as dir1:dir2 (default CNI_PATH)",
+        defValue: "",
+      },
+      {
+        name: "rules",
+        kind: "string",
+        usage: "Only these rules, as r1,r2 (default every rule)",
+        defValue: "",
+      },
+      {
+        name: "versions",
+        kind: "string",
+        usage: "Only these spec versions, as a,b (default every version the plugin claims)",
+        defValue: "",
+      },
+    ],
+  },
   del: {
     use: "del <network-name> <netns>",
     short: "Delete network interface from a network namespace",

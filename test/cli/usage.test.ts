@@ -18,6 +18,7 @@ const commandList = `Available Commands:
   add         Add network interface to a network namespace
   attachments List cached network attachments
   check       Check network interface in a network namespace
+  conformance Check a plugin binary against the CNI spec's rules
   del         Delete network interface from a network namespace
   gc          Garbage collect network interfaces
   help        Help about any command

@@ -1,0 +1,120 @@
+/**
+ * `cnitool conformance <plugin>`: runs a plugin binary through the conformance checker of
+ * libcni/testing (every rule, for every spec version it claims) and prints the report, as text
+ * or, with `--json`, as the checker's `ConformanceReport`. A plugin given by name is looked up
+ * in CNI_PATH as `version` looks it up; a path (with a slash) is taken from the working
+ * directory. Exit status: 0 when no rule failed, 1 when one did, 2 when the command line is
+ * wrong or the check could not run (not root, no such plugin, a config that is no JSON object).
+ */
+import { readFile } from "node:fs/promises";
+import { messageOf } from "../errors.js";
+import { findInPath } from "../invoke/find.js";
+import { checkPlugin, formatReport, rules } from "../testing/conformance/index.js";
+import { all as specVersions } from "../version/index.js";
+import { absolutePath, type CnitoolEnv, pluginPaths } from "./runtime-config.js";
+
+/** What conformance reads, writes to and how it fails, from the command's runner. */
+export interface ConformanceIO {
+  env: CnitoolEnv;
+  cwd: string;
+  stdout: { write(text: string): unknown };
+  /** cobra's `Error: <msg>` and usage, on stderr; resolves to the usage exit status. */
+  fail(message: string): number;
+  signal?: AbortSignal;
+}
+
+/** The flags of the command, by long name, as parsed. */
+export interface ConformanceFlags {
+  config?: string;
+  versions?: string;
+  rules?: string;
+  path?: string;
+  json: boolean;
+}
+
+/** A comma-separated flag value as a list; undefined when the flag is absent. */
+function list(flag: string, value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  if (items.length === 0) throw new UsageError(`--${flag} names nothing`);
+  return items;
+}
+
+class UsageError extends Error {}
+
+/** The flags checked before anything runs: a typo is a usage error, not a failed check. */
+function checkedLists(flags: ConformanceFlags): { versions?: string[]; rules?: string[] } {
+  const versions = list("versions", flags.versions);
+  const known = specVersions.supportedVersions();
+  const unknownVersions = (versions ?? []).filter((v) => !known.includes(v));
+  if (unknownVersions.length > 0) {
+    throw new UsageError(
+      `unknown spec versions: ${unknownVersions.join(", ")}; the versions are ${known.join(", ")}`,
+    );
+  }
+  const ruleIds = list("rules", flags.rules);
+  const unknownRules = (ruleIds ?? []).filter((id) => !rules.some((r) => r.id === id));
+  if (unknownRules.length > 0) {
+    throw new UsageError(
+      `unknown rules: ${unknownRules.join(", ")}; the rules are ${rules.map((r) => r.id).join(", ")}`,
+    );
+  }
+  return { versions, rules: ruleIds };
+}
+
+async function configOf(file: string | undefined, cwd: string): Promise<string | undefined> {
+  if (file === undefined) return undefined;
+  const path = absolutePath(file, cwd);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`--config: ${messageOf(error)}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--config ${path}: not JSON: ${messageOf(error)}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new UsageError(`--config ${path}: the plugin config must be a JSON object`);
+  }
+  return text;
+}
+
+/** Runs conformance; resolves to the exit status. */
+export async function conformanceCommand(
+  plugin: string,
+  flags: ConformanceFlags,
+  io: ConformanceIO,
+): Promise<number> {
+  let lists: { versions?: string[]; rules?: string[] };
+  let config: string | undefined;
+  let pluginPath: string;
+  try {
+    lists = checkedLists(flags);
+    config = await configOf(flags.config, io.cwd);
+    pluginPath = plugin.includes("/")
+      ? absolutePath(plugin, io.cwd)
+      : await findInPath(plugin, pluginPaths(io.env));
+  } catch (error) {
+    return io.fail(messageOf(error));
+  }
+  // Delegated plugins (IPAM) are looked up in --path, else in CNI_PATH, then the plugin's dir.
+  const path = flags.path !== undefined ? flags.path.split(":") : pluginPaths(io.env);
+  const report = await checkPlugin(pluginPath, {
+    config,
+    versions: lists.versions,
+    rules: lists.rules,
+    path: path.filter((p) => p !== "").map((p) => absolutePath(p, io.cwd)),
+    signal: io.signal,
+  });
+  io.stdout.write(
+    flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`,
+  );
+  return report.passed ? 0 : 1;
+}

@@ -1,0 +1,184 @@
+/**
+ * `cnitool conformance`'s command line, without root: usage errors (exit 2, cobra's layout),
+ * the plugin's lookup in CNI_PATH, and what reaches the checker, whose `checkPlugin` is
+ * replaced by a stub here (the real run is conformance.system.test.ts).
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { CheckPluginOptions, ConformanceReport } from "../../src/testing/conformance/index.js";
+import { pluginDir } from "../fixtures/plugins/noop-debug.js";
+import { runInProcess } from "./helpers.js";
+
+const calls: { plugin: string; options: CheckPluginOptions }[] = [];
+let nextReport: ConformanceReport;
+
+vi.mock("../../src/testing/conformance/index.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/testing/conformance/index.js")>();
+  return {
+    ...real,
+    checkPlugin: async (plugin: string, options: CheckPluginOptions) => {
+      calls.push({ plugin, options });
+      return nextReport;
+    },
+  };
+});
+
+const report = (status: "pass" | "fail"): ConformanceReport => ({
+  plugin: "/x/noop.mjs",
+  supportedVersions: ["1.0.0"],
+  versions: ["1.0.0"],
+  results: [
+    {
+      rule: "add-result",
+      version: "1.0.0",
+      section: "Section 5, ADD Success",
+      status,
+      evidence: status === "fail" ? "cniVersion missing" : "",
+    },
+  ],
+  passed: status === "pass",
+});
+
+let dir: string;
+const env = () => ({ CNI_PATH: pluginDir.replace(/\/$/, ""), NETCONFPATH: "/nonexistent" });
+const run = (argv: string[]) => runInProcess(["conformance", ...argv], env(), dir);
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "libcni-cli-conformance-"));
+  await writeFile(join(dir, "conf.json"), '{"type":"noop.mjs","ipam":{"type":"host-local"}}');
+  await writeFile(join(dir, "array.json"), "[]");
+  await writeFile(join(dir, "broken.json"), "{");
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+beforeEach(() => {
+  calls.length = 0;
+  nextReport = report("pass");
+});
+
+describe("cnitool conformance: usage errors exit 2 with cobra's layout", () => {
+  it.each([
+    [[], "accepts 1 arg(s), received 0"],
+    [["a", "b"], "accepts 1 arg(s), received 2"],
+    [["noop.mjs", "--bogus"], "unknown flag: --bogus"],
+    [["noop.mjs", "--config"], "flag needs an argument: --config"],
+    [["noop.mjs", "--json=maybe"], 'invalid argument "maybe" for "--json" flag'],
+    [
+      ["noop.mjs", "--rules", "add-result,bogus"],
+      "unknown rules: bogus; the rules are version-output,",
+    ],
+    [["noop.mjs", "--rules", ","], "--rules names nothing"],
+    [
+      ["noop.mjs", "--versions", "1.0.0,9.9.9"],
+      "unknown spec versions: 9.9.9; the versions are 0.1.0,",
+    ],
+    [["noop.mjs", "--versions", ""], "--versions names nothing"],
+    [["noop.mjs", "--config", "missing.json"], "--config: ENOENT"],
+    [["noop.mjs", "--config", "array.json"], "the plugin config must be a JSON object"],
+    [["noop.mjs", "--config", "broken.json"], "not JSON"],
+    [["no-such-plugin"], 'failed to find plugin "no-such-plugin" in path'],
+  ])("%j", async (argv, message) => {
+    const out = await run(argv);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toBe("");
+    expect(out.stderr.split("\n")[0]).toMatch(/^Error: /);
+    expect(out.stderr.split("\n")[0]).toContain(message);
+    expect(out.stderr).toContain("Usage:\n  cnitool conformance <plugin> [flags]");
+    expect(calls).toEqual([]);
+  });
+
+  it("a name needs CNI_PATH", async () => {
+    const out = await runInProcess(["conformance", "noop.mjs"], { CNI_PATH: "" }, dir);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain("Error: no paths provided");
+  });
+});
+
+describe("cnitool conformance: what the checker is given", () => {
+  it("a name is looked up in CNI_PATH, which is also the delegated plugins' path", async () => {
+    const out = await run(["noop.mjs"]);
+    expect(out.code).toBe(0);
+    expect(calls).toEqual([
+      {
+        plugin: join(pluginDir, "noop.mjs"),
+        options: {
+          config: undefined,
+          versions: undefined,
+          rules: undefined,
+          path: [pluginDir.replace(/\/$/, "")],
+          signal: undefined,
+        },
+      },
+    ]);
+  });
+
+  it("a path is taken from the working directory; the flags are passed on", async () => {
+    const out = await run([
+      "./plugins/p",
+      "--config=conf.json",
+      "--versions",
+      "0.4.0, 1.0.0",
+      "--rules",
+      "add-result,status",
+      "--path",
+      "ipam:/opt/cni/bin",
+    ]);
+    expect(out.code).toBe(0);
+    expect(calls[0].plugin).toBe(join(dir, "plugins/p"));
+    expect(calls[0].options).toMatchObject({
+      config: '{"type":"noop.mjs","ipam":{"type":"host-local"}}',
+      versions: ["0.4.0", "1.0.0"],
+      rules: ["add-result", "status"],
+      path: [join(dir, "ipam"), "/opt/cni/bin"],
+    });
+  });
+
+  it("the text report; exit 1 when a rule failed", async () => {
+    nextReport = report("fail");
+    const out = await run(["noop.mjs"]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toBe("");
+    expect(out.stdout).toBe(
+      [
+        "plugin /x/noop.mjs",
+        "claims 1.0.0; checked with 1.0.0",
+        "",
+        "FAIL add-result [1.0.0] (Section 5, ADD Success)",
+        "       cniVersion missing",
+        "",
+        "0 passed, 1 failed, 0 not applicable",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("--json prints the report as JSON", async () => {
+    nextReport = report("fail");
+    const out = await run(["noop.mjs", "--json"]);
+    expect(out.code).toBe(1);
+    expect(JSON.parse(out.stdout)).toEqual(nextReport);
+    nextReport = report("pass");
+    const passed = await run(["--json=true", "noop.mjs"]);
+    expect(passed.code).toBe(0);
+    expect(JSON.parse(passed.stdout).passed).toBe(true);
+  });
+
+  it("the root help lists it; its help names the flags", async () => {
+    const root = await runInProcess(["--help"], env(), dir);
+    expect(root.stdout).toContain(
+      "  conformance Check a plugin binary against the CNI spec's rules\n",
+    );
+    const help = await run(["--help"]);
+    expect(help.code).toBe(0);
+    for (const flag of [
+      "--config string",
+      "--json",
+      "--path string",
+      "--rules string",
+      "--versions string",
+    ])
+      expect(help.stdout).toContain(flag);
+    expect(calls).toEqual([]);
+  });
+});
