@@ -1,0 +1,401 @@
+#!/usr/bin/env node
+/**
+ * The Debian table: runs the conformance checker (the built dist/) on each plugin of Debian's
+ * containernetworking-plugins with a config of testdata/conformance/debian/, and writes
+ * docs/conformance.md: how to run the checker, its rules, the table (plugin × rule) and one
+ * note per failure. A failure without a note, or a note without its failure, fails the run:
+ * the doc says why every cell is red, and nothing else.
+ *
+ *   npm run build && node scripts/conformance-table.mjs [--out docs/conformance.md] [--plugins dir]
+ *
+ * Root (namespaces). test/cli/debian-table.system.test.ts regenerates it and compares.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+// Not an export of the package (yet): imported from the build by path.
+const { checkPlugin, rules } = await import(join(root, "dist/testing/conformance/index.js"));
+
+const { values: flags } = parseArgs({
+  options: {
+    out: { type: "string", default: join(root, "docs/conformance.md") },
+    plugins: { type: "string", default: "/usr/lib/cni" },
+  },
+});
+const pluginDir = flags.plugins;
+const confDir = join(root, "testdata/conformance/debian");
+const wrapperDir = join(confDir, "bin");
+/** host-local's dataDir of every config is under it; emptied before each plugin. */
+const dataRoot = "/tmp/libcni-conformance";
+
+/** Whether the kernel makes links of `kind` (the CI machine's may lack modules: no modprobe). */
+function kernelHas(kind) {
+  const ns = `lcni-probe-${process.pid}`;
+  const ip = (...args) => execFileSync("ip", ["-n", ns, ...args], { stdio: "ignore" });
+  const args = {
+    ipvlan: ["link", "p", "type", "ipvlan", "mode", "l2"],
+    vlan: ["link", "p", "type", "vlan", "id", "42"],
+    vrf: ["type", "vrf", "table", "10"],
+  }[kind];
+  try {
+    execFileSync("ip", ["netns", "add", ns], { stdio: "ignore" });
+    ip("link", "add", "p", "type", "veth", "peer", "name", "q");
+    ip("link", "add", "probe", ...args);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    try {
+      execFileSync("ip", ["netns", "del", ns], { stdio: "ignore" });
+    } catch {}
+  }
+}
+
+const noModule = (kind, config) =>
+  kernelHas(kind)
+    ? undefined
+    : `the kernel this table was made on makes no ${kind} links (${config}): every ADD fails with \`operation not supported\``;
+
+/**
+ * The rows: a config of testdata/conformance/debian/ each, the plugin run directly or through
+ * bin/wrap (which gives it the links a node has; see that script), or not run, with why.
+ */
+const rows = [
+  { row: "bridge", plugin: "bridge" },
+  { row: "ptp", plugin: "ptp" },
+  { row: "macvlan", plugin: "macvlan", wrapped: "parent link lcni-parent" },
+  {
+    row: "ipvlan",
+    plugin: "ipvlan",
+    wrapped: "parent link lcni-parent",
+    notRun: noModule("ipvlan", "CONFIG_IPVLAN"),
+  },
+  {
+    row: "vlan",
+    plugin: "vlan",
+    wrapped: "parent link lcni-parent",
+    notRun: noModule("vlan", "CONFIG_VLAN_8021Q"),
+  },
+  { row: "host-device", plugin: "host-device", wrapped: "device lcni-dev0" },
+  { row: "loopback", plugin: "loopback" },
+  { row: "host-local", plugin: "host-local" },
+  { row: "static", plugin: "static" },
+  {
+    row: "dhcp",
+    plugin: "dhcp",
+    notRun:
+      "needs its daemon (`dhcp daemon`, a long-running process the plugin talks to over a socket) and a DHCP server on the pod's network",
+  },
+  { row: "portmap", plugin: "portmap" },
+  { row: "firewall", plugin: "firewall" },
+  { row: "bandwidth", plugin: "bandwidth", wrapped: "pod veth with the prevResult's address" },
+  {
+    row: "bandwidth-no-limits",
+    plugin: "bandwidth",
+    wrapped: "pod veth with the prevResult's address",
+  },
+  { row: "tuning", plugin: "tuning", wrapped: "pod veth with the prevResult's address" },
+  { row: "sbr", plugin: "sbr", wrapped: "pod veth with the prevResult's address" },
+  {
+    row: "vrf",
+    plugin: "vrf",
+    wrapped: "pod veth with the prevResult's address",
+    notRun: noModule("vrf", "CONFIG_NET_VRF"),
+  },
+];
+
+const issue819 = "https://github.com/containernetworking/plugins/issues/819";
+const issue1221 = "https://github.com/containernetworking/plugins/issues/1221";
+const pr892 = "https://github.com/containernetworking/plugins/pull/892";
+
+/** The chained plugins' CHECK and the checker's altered address: see the note. */
+const chainedCheck = {
+  kind: "checker bug",
+  text: "The rule hands CHECK the ADD's result with its first address moved. For a chained plugin that address is the prevResult's, set up by the main plugin, not by this one; this plugin's CHECK checks what it set up itself (qdiscs, MTU and sysctls, policy routes) and rightly ignores it. The rule should not fail a chained plugin whose CHECK accepts an address it did not set up. Proposed fix (src/testing/conformance/rules.ts, `checkWrongPrevResult`): when `ctx.chained` and the altered address is one of `ctx.prevResult(pod)`'s, answer n/a (\"the altered address is the prevResult's, not set up by a chained plugin\") instead of fail when CHECK succeeds; a CHECK that fails properly still passes (firewall's does: its rules name the address).",
+};
+
+/** The shell lines that give a repro its pod. */
+const env = (command, ns, ifname = "eth0") =>
+  `CNI_COMMAND=${command} CNI_CONTAINERID=c CNI_NETNS=/run/netns/${ns} CNI_IFNAME=${ifname} CNI_PATH=/usr/lib/cni`;
+
+/**
+ * One note per failure, by `<row>/<rule>` (a note may cover several): a known upstream bug
+ * (with its link), a real plugin bug (with a minimal repro), or a checker bug (with the fix).
+ */
+const noteList = [
+  {
+    keys: ["loopback/add-result"],
+    kind: "plugin bug",
+    text: 'loopback 1.1.1 prints its 0.3.0, 0.3.1 and 0.4.0 results without `ips[].version`, which those versions require (`"4"` or `"6"`). The plugin builds a 1.0.0 result and converts it down with the libcni vendored into it, which predates the converter setting the field (Go libcni 1.1.2\'s own converter sets it): a stale vendored library.',
+    repro: `ip netns add lb
+echo '{"cniVersion":"0.4.0","name":"lo","type":"loopback"}' |
+  ${env("ADD", "lb", "lo")} /usr/lib/cni/loopback
+# {"cniVersion":"0.4.0",...,"ips":[{"interface":0,"address":"127.0.0.1/8"},...]}: no "version"
+ip netns del lb`,
+  },
+  {
+    keys: ["loopback/check-wrong-prevresult"],
+    kind: "plugin bug",
+    text: "loopback's CHECK only looks at whether `lo` is up: it reads no address of the prevResult, so a CHECK naming an address the pod does not have succeeds. The spec has CHECK consult prevResult for the expected interfaces and addresses (Section 2, CHECK).",
+    repro: `ip netns add lb
+conf='{"cniVersion":"1.0.0","name":"lo","type":"loopback","prevResult":{"cniVersion":"1.0.0","interfaces":[{"name":"lo","sandbox":"/run/netns/lb"}],"ips":[{"interface":0,"address":"192.0.2.250/24"}]}}'
+echo "$conf" | ${env("ADD", "lb", "lo")} /usr/lib/cni/loopback >/dev/null
+echo "$conf" | ${env("CHECK", "lb", "lo")} /usr/lib/cni/loopback; echo "exit $?"
+# exit 0, although lo has no 192.0.2.250/24
+ip netns del lb`,
+  },
+  {
+    keys: ["host-local/check-wrong-prevresult"],
+    kind: "plugin bug",
+    text: "host-local's CHECK looks up the container's allocation in its store and never compares it with the prevResult's addresses: a prevResult naming an address host-local did not hand out passes.",
+    repro: `ip netns add hl
+ipam='"ipam":{"type":"host-local","subnet":"10.99.7.0/24","dataDir":"/tmp/hl"}'
+echo "{\\"cniVersion\\":\\"1.0.0\\",\\"name\\":\\"hl\\",\\"type\\":\\"host-local\\",$ipam}" | ${env("ADD", "hl")} /usr/lib/cni/host-local
+echo "{\\"cniVersion\\":\\"1.0.0\\",\\"name\\":\\"hl\\",\\"type\\":\\"host-local\\",$ipam,\\"prevResult\\":{\\"cniVersion\\":\\"1.0.0\\",\\"ips\\":[{\\"address\\":\\"192.0.2.250/24\\"}]}}" |
+  ${env("CHECK", "hl")} /usr/lib/cni/host-local; echo "exit $?"
+# exit 0: host-local handed out 10.99.7.2, not 192.0.2.250
+ip netns del hl; rm -r /tmp/hl`,
+  },
+  {
+    keys: ["static/check-wrong-prevresult"],
+    kind: "plugin bug",
+    text: "static's CHECK does not compare the prevResult's addresses with the ones its config assigns: a prevResult naming another address passes.",
+    repro: `ip netns add st
+conf='{"cniVersion":"1.0.0","name":"st","type":"static","ipam":{"type":"static","addresses":[{"address":"10.99.8.2/24"}]},"prevResult":{"cniVersion":"1.0.0","ips":[{"address":"192.0.2.250/24"}]}}'
+echo "$conf" | ${env("CHECK", "st")} /usr/lib/cni/static; echo "exit $?"
+# exit 0: the config assigns 10.99.8.2/24
+ip netns del st`,
+  },
+  {
+    keys: ["host-device/del-idempotent", "host-device/del-without-add"],
+    kind: "plugin bug",
+    text: 'host-device\'s DEL fails (`failed to find "eth0": Link not found`) when the pod has no interface of that name: a second DEL, or a DEL of an attachment never added, fails where the spec has it succeed (Section 2, DEL).',
+    repro: `ip netns add hd
+echo '{"cniVersion":"1.0.0","name":"hd","type":"host-device","device":"nosuchdev"}' |
+  ${env("DEL", "hd")} /usr/lib/cni/host-device; echo "exit $?"
+# {"code": 999, "msg": "failed to find \\"eth0\\": Link not found"} exit 1
+ip netns del hd`,
+  },
+  {
+    keys: ["host-device/del-netns-gone"],
+    kind: "plugin bug",
+    text: "host-device's DEL fails when CNI_NETNS no longer exists (`failed to open netns ...: no such file or directory`) where the spec has it succeed (Section 2, DEL); a runtime retrying the DEL never gets past it.",
+    repro: `echo '{"cniVersion":"1.0.0","name":"hd","type":"host-device","device":"nosuchdev"}' |
+  ${env("DEL", "gone")} /usr/lib/cni/host-device; echo "exit $?"
+# failed to open netns "/run/netns/gone": failed to Statfs ...: no such file or directory; exit 1`,
+  },
+  {
+    keys: ["portmap/check-after-add"],
+    kind: "known upstream bug",
+    link: issue819,
+    text: "portmap's CHECK looks for its DNAT chain in ip6tables whenever ip6tables works, also when the attachment has no IPv6 address and ADD made no IPv6 chain, and fails. (portmap's `check-wrong-prevresult` PASS says little for the same reason: every CHECK fails.)",
+  },
+  {
+    keys: [
+      "bandwidth-no-limits/check-after-add",
+      "bandwidth-no-limits/check-wrong-prevresult",
+      "bandwidth-no-limits/error-format",
+    ],
+    kind: "known upstream bug",
+    link: issue1221,
+    text: "bandwidth's CHECK reads the limits without looking whether there are any: with no bandwidth args in the config, ADD passes the prevResult on and CHECK dereferences the nil limit and panics (exit 2, no error object on stdout, hence error-format too). Fixed upstream by containernetworking/plugins#1222 (1.9.1).",
+  },
+  { keys: ["bandwidth/check-wrong-prevresult"], ...chainedCheck },
+  { keys: ["tuning/check-wrong-prevresult"], ...chainedCheck },
+  { keys: ["sbr/check-wrong-prevresult"], ...chainedCheck },
+  {
+    keys: ["sbr/del-idempotent", "sbr/del-without-add"],
+    kind: "known upstream bug",
+    link: pr892,
+    text: "sbr's DEL fails (`Failed to get link eth0: Link not found`) when the pod's interface is gone: a second DEL, or a DEL of an attachment never added. Fixed upstream by containernetworking/plugins#892 (\"Ignore LinkNotFoundError during cmdDel\"), after 1.1.1.",
+  },
+  {
+    keys: ["sbr/del-netns-gone"],
+    kind: "plugin bug",
+    text: "sbr's DEL fails when CNI_NETNS no longer exists: before entering the namespace it opens the netns path to lock it, creating an empty regular file there, and then refuses that file as no namespace (`unknown FS magic`). The spec has DEL succeed without the namespace (Section 2, DEL); the stray file is left behind in /run/netns.",
+    repro: `echo '{"cniVersion":"1.0.0","name":"sb","type":"sbr","prevResult":{"cniVersion":"1.0.0","interfaces":[{"name":"eth0","sandbox":"/run/netns/gone"}],"ips":[]}}' |
+  ${env("DEL", "gone")} /usr/lib/cni/sbr; echo "exit $?"
+# unknown FS magic on "/run/netns/gone": ...; exit 1, and /run/netns/gone is now an empty file
+rm -f /run/netns/gone`,
+  },
+];
+const notes = Object.fromEntries(noteList.flatMap((n) => n.keys.map((k) => [k, n])));
+
+/** The evidence without the names that change from run to run. */
+function stable(text) {
+  return text
+    .replace(/lcnicheck-\d+-\d+(-pod|-host)?/g, "lcnicheck-…$1")
+    .replace(/\bCNI-(DN|HOSTPORT-DNAT|SN|HOSTPORT-SETMARK)-[0-9a-f]{10,}/g, "CNI-$1-…")
+    .replace(/0x[0-9a-f]{6,}/g, "0x…")
+    .replace(/\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}/g, "…")
+    .replace(/goroutine \d+/g, "goroutine …");
+}
+
+const clip = (text, max = 400) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+const reports = [];
+for (const r of rows) {
+  if (r.notRun !== undefined) {
+    reports.push({ ...r, report: undefined });
+    continue;
+  }
+  rmSync(dataRoot, { recursive: true, force: true });
+  const path = r.wrapped ? join(wrapperDir, r.plugin) : join(pluginDir, r.plugin);
+  const config = readFileSync(join(confDir, `${r.row}.json`), "utf8");
+  const started = Date.now();
+  const report = await checkPlugin(path, { config, path: [pluginDir] });
+  process.stderr.write(
+    `${r.row}: ${report.results.filter((x) => x.status === "fail").length} failed (${Date.now() - started} ms)\n`,
+  );
+  reports.push({ ...r, report });
+}
+rmSync(dataRoot, { recursive: true, force: true });
+
+/** A rule's cell: PASS, n/a, or FAIL with the versions it failed in. */
+function cell(report, rule) {
+  const results = report.results.filter((x) => x.rule === rule);
+  if (results.length === 0) return "n/a";
+  const failed = results.filter((x) => x.status === "fail");
+  if (failed.length > 0) {
+    const versions = failed.map((x) => x.version).filter((v) => v !== "");
+    return versions.length === 0 ? "FAIL" : `FAIL ${versions.join(", ")}`;
+  }
+  return results.some((x) => x.status === "pass") ? "PASS" : "n/a";
+}
+
+const failures = [];
+const missing = [];
+for (const { row, report } of reports) {
+  if (report === undefined) continue;
+  for (const rule of rules) {
+    const failed = report.results.filter((x) => x.rule === rule.id && x.status === "fail");
+    if (failed.length === 0) continue;
+    const key = `${row}/${rule.id}`;
+    if (notes[key] === undefined) missing.push(`${key}: ${failed[0].evidence}`);
+    failures.push({ key, row, rule: rule.id, failed });
+  }
+}
+const stale = Object.keys(notes).filter((k) => !failures.some((f) => f.key === k));
+if (missing.length > 0 || stale.length > 0) {
+  for (const m of missing) process.stderr.write(`a failure without a note: ${m}\n`);
+  for (const k of stale) process.stderr.write(`a note without its failure: ${k}\n`);
+  process.exit(1);
+}
+
+const anchor = (key) => key.replace(/[^a-z0-9]+/g, "-");
+const header = ["plugin", "versions", ...rules.map((r) => `\`${r.id}\``)];
+const lines = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
+for (const { row, wrapped, notRun, report } of reports) {
+  const name = wrapped ? `${row}\\*` : row;
+  if (report === undefined) {
+    lines.push(`| ${name} | not run: ${notRun} |${" |".repeat(rules.length)}`);
+    continue;
+  }
+  const cells = rules.map((rule) => {
+    const text = cell(report, rule.id);
+    const key = `${row}/${rule.id}`;
+    return text.startsWith("FAIL") ? `[${text}](#${anchor(key)})` : text;
+  });
+  lines.push(`| ${name} | ${report.versions.join(", ")} | ${cells.join(" | ")} |`);
+}
+
+const noteLines = noteList.flatMap((note) => {
+  const label =
+    note.link === undefined
+      ? note.kind
+      : `${note.kind}, [${note.link.replace("https://github.com/", "").replace(/\/(issues|pull)\//, "#")}](${note.link})`;
+  const where = note.keys.map((key) => {
+    const f = failures.find((x) => x.key === key);
+    const versions = f.failed.map((x) => x.version).filter((v) => v !== "");
+    return `${key}${versions.length > 0 ? ` (${versions.join(", ")})` : ""}`;
+  });
+  const seen = failures.find((x) => x.key === note.keys[0]).failed[0].evidence;
+  const out = [
+    `### ${note.keys.join(", ")}`,
+    "",
+    ...note.keys.map((key) => `<a id="${anchor(key)}"></a>`),
+    `**${label}**: ${where.join("; ")}. ${note.text}`,
+    "",
+    `The checker saw: ${clip(stable(seen)).replaceAll("|", "\\|")}`,
+    "",
+  ];
+  if (note.repro !== undefined) out.push("```sh", note.repro, "```", "");
+  return out;
+});
+
+const wrappedRows = reports.filter((r) => r.wrapped && r.report !== undefined);
+const doc = `# Plugin conformance
+
+<!-- Generated by scripts/conformance-table.mjs; test/cli/debian-table.system.test.ts fails when it is stale. -->
+
+The conformance checker runs a plugin binary, of any language, through the rules of
+[SPEC.md 1.1.0](https://github.com/containernetworking/cni/blob/main/SPEC.md), for each spec
+version the plugin claims, in network namespaces of its own (root needed): a host namespace
+per check, where the plugin runs, and a fresh pod namespace per rule. A failing rule is a
+result, with what was seen as evidence.
+
+## Running it
+
+From the command line (\`cnitool\`, this package's bin):
+
+\`\`\`sh
+cnitool conformance <plugin> [--config conf.json] [--versions 0.4.0,1.0.0] [--rules add-result,del-idempotent] [--path dir1:dir2] [--json]
+\`\`\`
+
+A plugin given by name is looked up in \`CNI_PATH\`; delegated plugins (IPAM) are looked up in
+\`--path\`, else \`CNI_PATH\`. \`--config\` is the plugin config to test with (default
+\`{"type": "<plugin>"}\`; its \`cniVersion\` and \`name\` are set by the checker for each
+version; a \`prevResult\` in it tests the plugin as a chained one). Exit status 0 when no rule
+failed, 1 when one did, 2 for a bad command line or a check that could not run. \`--json\`
+prints the \`ConformanceReport\`.
+
+From a test suite (vitest), with \`checkPlugin\` and \`formatReport\`:
+
+\`\`\`ts
+import { checkPlugin, formatReport } from "libcni/testing";
+
+it("my-plugin conforms", async () => {
+  const report = await checkPlugin("./bin/my-plugin", {
+    config: { type: "my-plugin", ipam: { type: "host-local", subnet: "10.1.0.0/24" } },
+    path: ["/usr/lib/cni"],
+  });
+  expect(report.passed, formatReport(report)).toBe(true);
+});
+\`\`\`
+
+## The rules
+
+| rule | section of SPEC.md 1.1.0 | checks that |
+| --- | --- | --- |
+${rules.map((r) => `| \`${r.id}\` | ${r.section} | ${r.title}${r.since ? ` (from ${r.since})` : ""} |`).join("\n")}
+
+## Debian's containernetworking-plugins
+
+Debian 12's \`containernetworking-plugins\` (1.1.1) in \`/usr/lib/cni\`, each with its config in
+[testdata/conformance/debian/](../testdata/conformance/debian/) (IPAM: host-local, its
+\`dataDir\` under \`${dataRoot}\`). Regenerate with
+\`npm run build && node scripts/conformance-table.mjs\` (root, a minute or so).
+
+A cell is PASS (every version it ran with passed), n/a (it applies to none of them, or the
+plugin gives it nothing to check: see the rule), or FAIL with the versions it failed in,
+linked to its note below. The chained plugins (portmap, firewall, bandwidth, tuning, sbr, vrf)
+are given a prevResult (\`10.99.9.2/24\` on the pod's \`eth0\`, host side \`lcni-veth0\`) and so
+run from 0.3.0. No Debian plugin claims 1.1.0, so \`gc-valid-attachments\` and \`status\` apply
+to none.
+
+\\* Run through [bin/wrap](../testdata/conformance/debian/bin/wrap), which gives the plugin what a
+node has and the checker's fresh namespaces lack, in the checker's host namespace:
+${wrappedRows.map((r) => `${r.row}: ${r.wrapped}`).join("; ")}.
+
+${lines.join("\n")}
+
+## The failures
+
+${noteLines.join("\n").trimEnd()}
+`;
+writeFileSync(flags.out, doc);
+process.stderr.write(`wrote ${flags.out}\n`);
