@@ -1,0 +1,307 @@
+# shellcheck shell=sh
+# The conformance checker's test plugin, in POSIX sh (iproute2, util-linux's nsenter and awk, no
+# jq): sourced by `reference` and by each `broken-<rule>`, which sets BREAK to the id of the one
+# rule of src/testing/conformance/rules.ts it breaks (empty: no bug).
+#
+# ADD makes a veth pair, CNI_IFNAME in CNI_NETNS and vr<hash> on the host side (the namespace the
+# plugin runs in), gives the pod's end an address derived from the attachment (10.250.x.y/24),
+# records it in <dataDir>/<name>/<containerID>-<ifname>, and prints
+# the result in the config's version (ips[].version before 1.0.0); chained (a prevResult in the
+# config), it keeps the prevResult's interfaces, addresses, routes and DNS, its own address
+# first. CHECK verifies that the interface and every address the prevResult gives it are there.
+# DEL removes what the record names (both ends), succeeds when there is nothing, and when
+# CNI_NETNS is gone.
+# GC removes every attachment not in cni.dev/valid-attachments; STATUS succeeds.
+# Config: {"cniVersion": ..., "name": ..., "type": ..., "dataDir": "/a/directory"}.
+
+: "${BREAK:=}"
+SUPPORTED='"0.3.0","0.3.1","0.4.0","1.0.0","1.1.0"'
+
+# A JSON reader (recursive descent): `json get PATH` prints the raw text of the value at PATH,
+# nothing when it is absent; `json len PATH` the number of members of the array or object at
+# PATH. PATH is a chain of ["key"] and [index]; "" is the whole text. Exits 2 on text that is
+# not one JSON value.
+JSON_AWK='
+function ws() { while (p <= n && index(" \t\r\n", substr(s, p, 1)) > 0) p++ }
+function str(   c) {
+  p++
+  for (;;) {
+    c = substr(s, p, 1)
+    if (c == "") return 0
+    if (c == "\\") p += 2
+    else if (c == "\"") { p++; return 1 }
+    else p++
+  }
+}
+function num() {
+  if (!match(substr(s, p), /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/)) return 0
+  p += RLENGTH
+  return 1
+}
+function members(path, end,   c, k, start, m) {
+  p++; ws(); m = 0
+  if (substr(s, p, 1) == end) { p++; if (path == want) cnt = 0; return 1 }
+  for (;;) {
+    ws()
+    if (end == "}") {
+      if (substr(s, p, 1) != "\"") return 0
+      start = p
+      if (!str()) return 0
+      k = "[\"" substr(s, start + 1, p - start - 2) "\"]"
+      ws()
+      if (substr(s, p, 1) != ":") return 0
+      p++; ws()
+    } else k = "[" m "]"
+    if (!value(path k)) return 0
+    m++; ws(); c = substr(s, p, 1); p++
+    if (c == end) { if (path == want) cnt = m; return 1 }
+    if (c != ",") return 0
+  }
+}
+function value(path,   c, start, ok) {
+  start = p; c = substr(s, p, 1)
+  if (c == "{") ok = members(path, "}")
+  else if (c == "[") ok = members(path, "]")
+  else if (c == "\"") ok = str()
+  else if (c ~ /[-0-9]/) ok = num()
+  else if (substr(s, p, 4) == "true" || substr(s, p, 4) == "null") { p += 4; ok = 1 }
+  else if (substr(s, p, 5) == "false") { p += 5; ok = 1 }
+  else ok = 0
+  if (ok && path == want) { found = 1; out = substr(s, start, p - start) }
+  return ok
+}
+{ s = s $0 "\n" }
+END {
+  n = length(s); p = 1; cnt = 0
+  ws()
+  if (!value("")) exit 2
+  ws()
+  if (p <= n) exit 2
+  if (op == "len") print cnt
+  else if (found) printf "%s", out
+}'
+
+json() { printf '%s' "$IN" | awk -v op="$1" -v want="$2" "$JSON_AWK"; }
+# The string at PATH, without its quotes (empty when absent or not a string).
+jstr() {
+  v=$(json get "$1")
+  case $v in \"*\") v=${v#\"} v=${v%\"} ;; *) v= ;; esac
+  printf '%s' "$v"
+}
+
+# Prints the spec's error object on stdout and exits 1.
+fail() {
+  code=$1
+  msg=$(printf '%s' "$2" | tr '\n\t' '  ' | sed 's/\\/\\\\/g; s/"/\\"/g')
+  printf '{"cniVersion":"%s","code":%s,"msg":"%s"}\n' "${VER:-1.1.0}" "$code" "$msg"
+  exit 1
+}
+
+# CNI_* variables the command needs (code 4 without them).
+need() {
+  for var in "$@"; do
+    eval "val=\${$var:-}"
+    [ "$BREAK" = env-missing ] && [ "$var" = CNI_NETNS ] && continue
+    [ -n "$val" ] || fail 4 "$var is not set"
+  done
+}
+
+ns() { nsenter --net="$NETNS" "$@"; }
+
+# The host end of an attachment's veth pair: vr and 8 hex digits of cksum(containerID/ifname).
+hash() { printf '%s/%s' "$1" "$2" | cksum | cut -d' ' -f1; }
+host_end() { printf 'vr%08x' "$(hash "$1" "$2")"; }
+
+# The attachment's record: address, netns, containerID, ifname, one a line.
+record() {
+  DATADIR=$(jstr '["dataDir"]')
+  [ -n "$DATADIR" ] || fail 7 "dataDir must be set to a directory"
+  STATE="$DATADIR/$(jstr '["name"]')"
+  REC="$STATE/$CNI_CONTAINERID-$CNI_IFNAME"
+}
+
+cmd_add() {
+  need CNI_CONTAINERID CNI_NETNS CNI_IFNAME
+  record
+  NETNS=$CNI_NETNS
+  h=$(hash "$CNI_CONTAINERID" "$CNI_IFNAME")
+  addr="10.250.$((h / 250 % 256)).$((h % 250 + 2))/24"
+  host=$(host_end "$CNI_CONTAINERID" "$CNI_IFNAME")
+  err=$(ip link add "$host" type veth peer name "$CNI_IFNAME" netns "$CNI_NETNS" 2>&1) ||
+    fail 999 "cannot add $CNI_IFNAME in $CNI_NETNS: $err"
+  if ! err=$(ip link set "$host" up 2>&1 && ns ip addr add "$addr" dev "$CNI_IFNAME" 2>&1 &&
+    ns ip link set "$CNI_IFNAME" up 2>&1); then
+    ip link del "$host" 2>/dev/null
+    fail 999 "cannot set $CNI_IFNAME up with $addr: $err"
+  fi
+  mac=$(ns ip -o link show dev "$CNI_IFNAME" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+  mkdir -p "$STATE" && printf '%s\n%s\n%s\n%s\n' "$addr" "$CNI_NETNS" "$CNI_CONTAINERID" \
+    "$CNI_IFNAME" >"$REC" || fail 999 "cannot write $REC"
+
+  # Chained: the prevResult's interfaces first (their indices kept), then this one.
+  nif=$(json len '["prevResult"]["interfaces"]')
+  nip=$(json len '["prevResult"]["ips"]')
+  ifaces=$(json get '["prevResult"]["interfaces"]')
+  ifaces=${ifaces#\[} ifaces=${ifaces%\]}
+  ips=$(json get '["prevResult"]["ips"]')
+  ips=${ips#\[} ips=${ips%\]}
+  [ "$BREAK" = add-prevresult ] && nip=0
+  routes=$(json get '["prevResult"]["routes"]')
+  dns=$(json get '["prevResult"]["dns"]')
+  index=$nif
+  [ "$BREAK" = add-result ] && routes='[{"dst":"default"}]'
+  own_ip="{\"address\":\"$addr\",\"interface\":$index}"
+  [ -n "$OLD" ] && own_ip="{\"version\":\"4\",\"address\":\"$addr\",\"interface\":$index}"
+  [ "$nif" -gt 0 ] && ifaces="$ifaces,"
+  [ "$nip" -gt 0 ] && own_ip="$own_ip,$ips"
+  printf '{"cniVersion":"%s","interfaces":[%s{"name":"%s","mac":"%s","sandbox":"%s"}],"ips":[%s]%s%s}\n' \
+    "$VER" "$ifaces" "$CNI_IFNAME" "$mac" "$CNI_NETNS" "$own_ip" \
+    "${routes:+,\"routes\":$routes}" "${dns:+,\"dns\":$dns}"
+}
+
+# A CHECK failure: the attachment is not what the prevResult says.
+mismatch() {
+  [ "$BREAK" = error-format ] && { printf '{"cniVersion":"%s","code":0,"msg":"%s"}\n' "$VER" "$1"; exit 1; }
+  fail 100 "$1"
+}
+
+cmd_check() {
+  need CNI_CONTAINERID CNI_NETNS CNI_IFNAME
+  [ -n "$OLD03" ] && fail 1 "config version $VER does not allow CHECK"
+  [ "$BREAK" = check-wrong-prevresult ] && exit 0
+  [ "$BREAK" = check-after-add ] && [ "$VER" != 1.1.0 ] &&
+    fail 1 "cannot read a prevResult of version $VER"
+  record
+  NETNS=$CNI_NETNS
+  [ -n "$(json get '["prevResult"]')" ] || fail 7 "CHECK needs a prevResult"
+  [ -f "$REC" ] || fail 3 "no attachment $CNI_CONTAINERID/$CNI_IFNAME"
+  addr=$(sed -n 1p "$REC")
+  link=$(ns ip -o link show dev "$CNI_IFNAME" 2>&1) || mismatch "$CNI_IFNAME is gone: $link"
+  have=$(ns ip -o addr show dev "$CNI_IFNAME")
+  i=0 own=
+  while [ "$i" -lt "$(json len '["prevResult"]["interfaces"]')" ]; do
+    at="[\"prevResult\"][\"interfaces\"][$i]"
+    if [ "$(jstr "$at[\"name\"]")" = "$CNI_IFNAME" ] && [ "$(jstr "$at[\"sandbox\"]")" = "$CNI_NETNS" ]; then
+      own=$i
+      mac=$(jstr "$at[\"mac\"]")
+      case $link in *"link/ether $mac "*) ;; *) mismatch "$CNI_IFNAME has not the MAC $mac" ;; esac
+    fi
+    i=$((i + 1))
+  done
+  [ -n "$own" ] || mismatch "the prevResult has no interface $CNI_IFNAME in $CNI_NETNS"
+  i=0 mine=
+  while [ "$i" -lt "$(json len '["prevResult"]["ips"]')" ]; do
+    at="[\"prevResult\"][\"ips\"][$i]"
+    if [ "$(json get "$at[\"interface\"]")" = "$own" ]; then
+      a=$(jstr "$at[\"address\"]")
+      [ "$a" = "$addr" ] && mine=1
+      case $have in *" $a "*) ;; *) mismatch "$CNI_IFNAME has not the address $a" ;; esac
+    fi
+    i=$((i + 1))
+  done
+  [ -n "$mine" ] || mismatch "the prevResult does not give $CNI_IFNAME its address $addr"
+}
+
+# Removes an attachment's veth pair (the pod's end when its namespace is still there, the host's
+# end in any case: it outlives the namespace for a moment) and its record.
+remove() {
+  NETNS=$1
+  host=$(host_end "$(sed -n 3p "$3")" "$2")
+  # The DEL rules' bugs are DEL's, not GC's.
+  bug=
+  [ "$cmd" = DEL ] && bug=$BREAK
+  if [ -n "$NETNS" ] && { [ -e "$NETNS" ] || [ "$bug" = del-netns-gone ]; }; then
+    err=$(ns true 2>&1) || fail 999 "cannot enter $NETNS: $err"
+    if ns ip link show dev "$2" >/dev/null 2>&1; then
+      [ "$bug" = del-cleans-up ] || err=$(ns ip link del "$2" 2>&1) ||
+        fail 999 "cannot remove $2: $err"
+    elif [ "$bug" = del-idempotent ]; then
+      fail 3 "$2 is not in $NETNS"
+    fi
+  fi
+  if [ "$bug" != del-cleans-up ] && ip link show dev "$host" >/dev/null 2>&1; then
+    err=$(ip link del "$host" 2>&1) || ! ip link show dev "$host" >/dev/null 2>&1 ||
+      fail 999 "cannot remove $host: $err"
+  fi
+  case $bug in
+  del-idempotent) ;;
+  del-without-add) mv "$3" "$3.deleted" ;;
+  *) rm -f "$3" ;;
+  esac
+}
+
+cmd_del() {
+  need CNI_CONTAINERID CNI_IFNAME
+  record
+  if [ -f "$REC" ]; then
+    remove "${CNI_NETNS:-$(sed -n 2p "$REC")}" "$CNI_IFNAME" "$REC"
+  elif [ "$BREAK" = del-without-add ] && [ ! -f "$REC.deleted" ]; then
+    fail 3 "no attachment $CNI_CONTAINERID/$CNI_IFNAME"
+  fi
+}
+
+cmd_gc() {
+  [ "$VER" = 1.1.0 ] || fail 1 "config version $VER does not allow GC"
+  record
+  [ -d "$STATE" ] || return 0
+  valid=
+  i=0
+  while [ "$i" -lt "$(json len '["cni.dev/valid-attachments"]')" ]; do
+    at="[\"cni.dev/valid-attachments\"][$i]"
+    valid="$valid $(jstr "$at[\"containerID\"]")/$(jstr "$at[\"ifname\"]") "
+    i=$((i + 1))
+  done
+  for rec in "$STATE"/*; do
+    case $rec in *.deleted) continue ;; esac
+    [ -f "$rec" ] || continue
+    id=$(sed -n 3p "$rec") ifname=$(sed -n 4p "$rec")
+    case $valid in *" $id/$ifname "*) [ "$BREAK" = gc-valid-attachments ] || continue ;; esac
+    remove "$(sed -n 2p "$rec")" "$ifname" "$rec"
+  done
+}
+
+cmd_status() {
+  [ "$VER" = 1.1.0 ] || fail 1 "config version $VER does not allow STATUS"
+  [ "$BREAK" = status ] && fail 7 "status: no network configured"
+  command -v nsenter >/dev/null && command -v ip >/dev/null ||
+    fail 50 "nsenter or ip is missing"
+}
+
+main() {
+  IN=$(cat)
+  VER=
+  cmd=${CNI_COMMAND:-}
+  case $cmd in
+  ADD | CHECK | DEL | GC | STATUS | VERSION) ;;
+  *)
+    [ "$BREAK" = command-unknown ] && exit 0
+    fail 4 "unknown CNI_COMMAND \"$cmd\""
+    ;;
+  esac
+  if [ "$BREAK" != input-malformed ]; then
+    root=$(json get '') && case $root in "{"*) ;; *) false ;; esac ||
+      fail 6 "failed to decode the configuration: not a JSON object"
+  fi
+  conf=$(jstr '["cniVersion"]')
+  case ",$SUPPORTED," in *",\"$conf\","*) VER=$conf ;; esac
+  if [ "$cmd" = VERSION ]; then
+    [ "$BREAK" = version-output ] && { printf '{"supportedVersions":[%s]}\n' "$SUPPORTED"; exit 0; }
+    printf '{"cniVersion":"%s","supportedVersions":[%s]}\n' "${VER:-1.1.0}" "$SUPPORTED"
+    exit 0
+  fi
+  if [ -z "$VER" ]; then
+    [ "$BREAK" = version-unsupported ] || fail 1 "incompatible CNI version \"$conf\""
+    VER=$conf
+  fi
+  OLD= OLD03=
+  case $VER in 0.3.*) OLD=1 OLD03=1 ;; 0.*) OLD=1 ;; esac
+  case $cmd in
+  ADD) cmd_add ;;
+  CHECK) cmd_check ;;
+  DEL) cmd_del ;;
+  GC) cmd_gc ;;
+  STATUS) cmd_status ;;
+  esac
+}
+
+main
