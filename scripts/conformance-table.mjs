@@ -193,7 +193,6 @@ ip netns del hd`,
   {
     keys: [
       "bandwidth-no-limits/check-after-add",
-      "bandwidth-no-limits/check-wrong-prevresult",
       "bandwidth-no-limits/error-format",
     ],
     kind: "known upstream bug",

@@ -108,8 +108,10 @@ async function add(args, ctx) {
   if (!address) {
     throw new CNIError(ErrPluginNotAvailable, `no free address in ${raw.subnet}`);
   }
+  // A result of the version this plugin implements, converted to the config's on printing (as
+  // Go plugins do): a 1.x result merely labelled "0.4.0" would lack that version's fields.
   const result = new Result100({
-    cniVersion: conf.cniVersion,
+    cniVersion: "1.1.0",
     interfaces: [{ name: args.ifName, mac: macFor(args), sandbox: args.netns }],
     ips: [{ interface: 0, address: parseCIDR(`${address}/${prefix}`), gateway: parseIP(gateway) }],
     routes: [{ dst: parseCIDR("0.0.0.0/0"), gw: parseIP(gateway) }],

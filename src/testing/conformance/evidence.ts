@@ -38,8 +38,3 @@ export function specError(call: CallOutcome): SpecError | undefined {
     return undefined;
   return { code, msg };
 }
-
-/** True when the call failed as the spec says a plugin fails: non-zero exit, error on stdout. */
-export function failedProperly(call: CallOutcome): boolean {
-  return call.exitCode !== undefined && call.exitCode !== 0 && specError(call) !== undefined;
-}

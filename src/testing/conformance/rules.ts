@@ -4,7 +4,7 @@
  * `pass`, `fail` with what it saw, or `n/a` with why it does not apply.
  */
 import { greaterThanOrEqualTo } from "../../version/index.js";
-import { failedProperly, specError, told } from "./evidence.js";
+import { specError, told } from "./evidence.js";
 import { resultProblems } from "./result-shape.js";
 import type { CallOutcome, CallSpec, CheckSession, Pod } from "./session.js";
 import type { RuleStatus } from "./types.js";
@@ -304,9 +304,8 @@ const checkWrongPrevResult: Rule = {
     }
     if (check.exitCode === 0)
       return fail(`CHECK succeeded with a wrong prevResult (${wrong.what})`);
-    return failedProperly(check)
-      ? pass(wrong.what)
-      : fail(`CHECK failed without an error object: ${told(check)}`);
+    // How it failed (the error object) is error-format's to judge.
+    return pass(wrong.what);
   },
 };
 
@@ -403,6 +402,18 @@ const gcValidAttachments: Rule = {
     if (isVerdict(stale)) {
       await del(ctx, kept.pod, kept.add.json);
       return stale;
+    }
+    // GC is judged by the kept attachment's CHECK: a CHECK that fails before any GC is
+    // check-after-add's finding, not this rule's.
+    const before = await ctx.session.call({
+      command: "CHECK",
+      stdin: withResult(ctx, kept.pod, kept.add.json),
+      ...kept.pod,
+    });
+    if (before.exitCode !== 0) {
+      await del(ctx, kept.pod, kept.add.json);
+      await del(ctx, stale.pod, stale.add.json);
+      return notApplicable(`CHECK fails before any GC (see check-after-add): ${told(before)}`);
     }
     const valid = [{ containerID: kept.pod.containerID, ifname: kept.pod.ifName }];
     const gc = await ctx.session.call({
