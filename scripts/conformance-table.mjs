@@ -191,10 +191,7 @@ ip netns del hd`,
     text: "portmap's CHECK looks for its DNAT chain in ip6tables whenever ip6tables works, also when the attachment has no IPv6 address and ADD made no IPv6 chain, and fails. (portmap's `check-wrong-prevresult` PASS says little for the same reason: every CHECK fails.)",
   },
   {
-    keys: [
-      "bandwidth-no-limits/check-after-add",
-      "bandwidth-no-limits/error-format",
-    ],
+    keys: ["bandwidth-no-limits/check-after-add", "bandwidth-no-limits/error-format"],
     kind: "known upstream bug",
     link: issue1221,
     text: "bandwidth's CHECK reads the limits without looking whether there are any: with no bandwidth args in the config, ADD passes the prevResult on and CHECK dereferences the nil limit and panics (exit 2, no error object on stdout, hence error-format too). Fixed upstream by containernetworking/plugins#1222 (1.9.1).",
