@@ -28,7 +28,8 @@
  * Replies (fd 1):
  *   HELLO     id = protocol version, u32 pid of the helper
  *   STARTED   u32 pid of the plugin (leader of a new session, so of its own process group)
- *   FAILED    u32 errno of the start (ENOENT, EACCES, ETXTBSY, ...)
+ *   FAILED    u32 errno of the start (ENOENT, EACCES, ETXTBSY, ...); then u32 1 when the
+ *             run's network namespace could not be entered (the errno is of that)
  *   STDOUT    bytes the plugin wrote to stdout
  *   STDERR    bytes the plugin wrote to stderr
  *   EOF       u8 1 (stdout) or 2 (stderr): that pipe is closed
@@ -221,7 +222,8 @@ static void output(struct run *r, int which, const char *bytes, size_t n) {
 static int enter_netns(const char *path, int *fd) {
 	int e = own_netns();
 	if (e) return e;
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO at the path must not stall the helper (and every run) on its open. */
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (*fd < 0) return errno;
 	if (setns(*fd, CLONE_NEWNET) == 0) return 0;
 	e = errno;
@@ -230,9 +232,14 @@ static int enter_netns(const char *path, int *fd) {
 	return e;
 }
 
-/* Back to the helper's own namespace; staying elsewhere would start every later run there. */
-static void leave_netns(int fd) {
-	if (setns(self_ns, CLONE_NEWNET) != 0) die();
+/* Back to the helper's own namespace; staying elsewhere would start every later run there.
+ * Should that fail, the helper dies, and the plugin it just started (`started`, or -1) goes
+ * with it: nobody would report it, and the library retries a run it never saw start. */
+static void leave_netns(int fd, pid_t started) {
+	if (setns(self_ns, CLONE_NEWNET) != 0) {
+		if (started > 0) kill(-started, SIGKILL);
+		die();
+	}
 	close(fd);
 }
 
@@ -338,7 +345,7 @@ static void start_run(uint32_t id, const unsigned char *p, size_t len) {
 	}
 
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
-	int e = 0;
+	int e = 0, netns_failed = 0;
 	pid_t pid = -1;
 	if (nruns >= MAX_RUNS) e = EAGAIN;
 	else if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) e = errno;
@@ -359,9 +366,12 @@ static void start_run(uint32_t id, const unsigned char *p, size_t len) {
 		posix_spawnattr_setsigmask(&at, &none);
 		posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSID);
 		int ns = -1;
-		if (netns) e = enter_netns(netns, &ns);
+		if (netns) {
+			e = enter_netns(netns, &ns);
+			if (e) netns_failed = 1;
+		}
 		if (!e) e = posix_spawn(&pid, path, &fa, &at, argv, envp);
-		if (ns >= 0) leave_netns(ns);
+		if (ns >= 0) leave_netns(ns, e ? -1 : pid);
 		posix_spawn_file_actions_destroy(&fa);
 		posix_spawnattr_destroy(&at);
 	}
@@ -374,7 +384,11 @@ static void start_run(uint32_t id, const unsigned char *p, size_t len) {
 	free(path);
 	if (e) {
 		closefd(&in[1]); closefd(&out[0]); closefd(&err[0]);
-		reply32(A_FAILED, id, (uint32_t)e);
+		/* u32 errno, then u32 1 when it was entering the run's namespace that failed. */
+		unsigned char failed[8];
+		put32(failed, (uint32_t)e);
+		put32(failed + 4, (uint32_t)netns_failed);
+		reply(A_FAILED, id, failed, netns_failed ? 8 : 4);
 		return;
 	}
 	fcntl(in[1], F_SETFL, O_NONBLOCK);

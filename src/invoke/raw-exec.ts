@@ -2,9 +2,11 @@
  * Running a plugin executable and turning its failure into an error (upstream RawExec).
  */
 
+import { resolve } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { InvalidArgumentError, isTimeoutReason, messageOf, PluginAbortedError } from "../errors.js";
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";
+import { errnoText } from "../internal/errno.js";
 import { abortText, exitStatusText, signalText, startErrorText } from "../internal/exec-text.js";
 import {
   normalizeTraceContext,
@@ -182,11 +184,15 @@ export class RawExec {
     this.starter = pluginStarter(this.launcher);
     if (
       options.netns !== undefined &&
-      (typeof options.netns !== "string" || options.netns === "")
+      (typeof options.netns !== "string" || options.netns === "" || options.netns.includes("\0"))
     ) {
-      throw new InvalidArgumentError("netns", "RawExec option netns must be a non-empty path");
+      throw new InvalidArgumentError(
+        "netns",
+        "RawExec option netns must be a non-empty path without NUL bytes",
+      );
     }
-    this.netns = options.netns;
+    // Absolute: the spawner helper resolves a relative path against its own working directory.
+    this.netns = options.netns === undefined ? undefined : resolve(options.netns);
   }
 
   /**
@@ -252,11 +258,14 @@ export class RawExec {
         pluginPath,
         stdout,
         stderr,
-        // An errno of the start, or the spawner helper that could not run (no code).
+        // An errno of the start, or the spawner helper that could not run or enter the run's
+        // namespace (no code), or nsenter missing for the direct spawn into a namespace.
         reason:
           error.code === undefined
             ? `fork/exec ${pluginPath}: ${error.message}`
-            : startErrorText(pluginPath, error.code, error.errno),
+            : this.netns !== undefined && error.path === "nsenter"
+              ? `fork/exec ${pluginPath}: enter network namespace ${this.netns}: nsenter (util-linux): ${errnoText(error.code, error.errno)}`
+              : startErrorText(pluginPath, error.code, error.errno),
         cause: error,
       });
     }

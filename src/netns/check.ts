@@ -44,6 +44,8 @@ export async function isNetns(path: string): Promise<boolean> {
     // A process's namespace (`/proc/<pid>/ns/net`) is a link that names its kind.
     const link = await readlink(path).catch(() => undefined);
     if (link !== undefined && /^[a-z_]+:\[/.test(link)) return link.startsWith("net:[");
+    // Any other procfs file (`/proc/self/status`) is no namespace.
+    if (type === PROC_SUPER_MAGIC) return false;
     const kind = await pinnedKind(await realpath(path));
     return kind === undefined || kind === "net";
   } catch {

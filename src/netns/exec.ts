@@ -14,7 +14,7 @@ import { runPlugin } from "../invoke/run-plugin.js";
 import { pluginStarter } from "../invoke/spawner/launcher.js";
 import { selectLauncher } from "../invoke/spawner/select.js";
 import { isNetns } from "./check.js";
-import { netnsErrorOf } from "./path.js";
+import { absoluteNetnsPath, netnsErrorOf } from "./path.js";
 import type { NetnsMechanism } from "./pin.js";
 
 /** Options of {@link execInNetns}. */
@@ -77,12 +77,16 @@ export async function execInNetns(
   argv: readonly string[],
   options: ExecInNetnsOptions = {},
 ): Promise<ExecInNetnsResult> {
-  if (!(await isNetns(netnsPath))) {
-    throw new NetnsError(`exec in ${netnsPath}: not a network namespace`, "not-a-netns", netnsPath);
+  const nsPath = absoluteNetnsPath(netnsPath);
+  if (argv.some((arg) => typeof arg !== "string" || arg.includes("\0"))) {
+    throw new NetnsError(`exec in ${nsPath}: an argument holds a NUL byte`, "failed", nsPath);
+  }
+  if (!(await isNetns(nsPath))) {
+    throw new NetnsError(`exec in ${nsPath}: not a network namespace`, "not-a-netns", nsPath);
   }
   const [program, ...args] = argv;
   if (program === undefined)
-    throw new NetnsError(`exec in ${netnsPath}: no program given`, "failed", netnsPath);
+    throw new NetnsError(`exec in ${nsPath}: no program given`, "failed", nsPath);
   const env = options.env ?? process.env;
   let path: string;
   try {
@@ -90,7 +94,7 @@ export async function execInNetns(
   } catch (error) {
     throw netnsErrorOf(
       `exec ${program} in`,
-      netnsPath,
+      nsPath,
       Object.assign(error as Error, { code: "ENOENT" }),
     );
   }
@@ -110,11 +114,28 @@ export async function execInNetns(
     maxOutputBytes: options.maxOutputBytes ?? defaultMaxOutputBytes,
     launcher: launcherOf(options.mechanism),
     args,
-    netns: netnsPath,
+    netns: nsPath,
   });
-  if (outcome.startError !== undefined) {
-    throw netnsErrorOf(`exec ${program} in`, netnsPath, outcome.startError);
+  const start = outcome.startError as (NodeJS.ErrnoException & { netnsCode?: string }) | undefined;
+  if (start?.netnsCode !== undefined) {
+    // Entering the namespace failed (the helper says so apart from the program's start).
+    throw netnsErrorOf(
+      "enter",
+      nsPath,
+      Object.assign(new Error(start.message), { code: start.netnsCode }),
+    );
   }
+  if (start !== undefined && start.path === "nsenter") {
+    throw new NetnsError(
+      `exec ${program} in ${nsPath}: nsenter (util-linux): ${start.message}`,
+      "failed",
+      nsPath,
+      {
+        cause: start,
+      },
+    );
+  }
+  if (start !== undefined) throw netnsErrorOf(`exec ${program} in`, nsPath, start);
   const text = new TextDecoder();
   return {
     exitCode: outcome.exitCode,

@@ -45,7 +45,11 @@ function pinnerOf(spawner: SpawnerLauncher): NetnsPinner {
 
 let available: Promise<SpawnerLauncher | Error> | undefined;
 
-/** The process's spawner helper when it runs here (its binary present, its handshake done). */
+/**
+ * The process's spawner helper when it runs here (its binary present, its handshake done).
+ * Only an answer that it runs is kept: a failed probe (a handshake timing out under load) is
+ * asked again next time.
+ */
 function helperHere(): Promise<SpawnerLauncher | Error> {
   available ??= (async () => {
     if (process.platform !== "linux") return new Error(`no spawner helper on ${process.platform}`);
@@ -55,6 +59,7 @@ function helperHere(): Promise<SpawnerLauncher | Error> {
       await spawner.probe();
       return spawner;
     } catch (error) {
+      available = undefined;
       return error instanceof Error ? error : new Error(String(error));
     }
   })();

@@ -1,7 +1,7 @@
 /**
  * Names and paths of pinned network namespaces, and the OS's refusals as {@link NetnsError}s.
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { NetnsError } from "../errors.js";
 import { errnoCode } from "../internal/errno.js";
 
@@ -17,16 +17,30 @@ export function netnsPathOf(name: string, dir: string = defaultNetnsDir): string
     typeof name !== "string" ||
     name === "" ||
     name.includes("/") ||
+    name.includes("\0") ||
     name === "." ||
     name === ".."
   ) {
     throw new NetnsError(
-      `invalid network namespace name ${JSON.stringify(name)}: it must be non-empty, hold no "/", and be neither "." nor ".."`,
+      `invalid network namespace name ${JSON.stringify(name)}: it must be non-empty, hold no "/" or NUL, and be neither "." nor ".."`,
       "invalid-name",
       String(name),
     );
   }
-  return join(dir, name);
+  // Absolute: the spawner helper resolves a relative path against its own working directory.
+  return resolve(dir, name);
+}
+
+/** An absolute namespace path (see {@link netnsPathOf}); a NUL byte is refused. */
+export function absoluteNetnsPath(path: string): string {
+  if (typeof path !== "string" || path === "" || path.includes("\0")) {
+    throw new NetnsError(
+      `invalid network namespace path ${JSON.stringify(path)}`,
+      "invalid-name",
+      String(path),
+    );
+  }
+  return resolve(path);
 }
 
 /** The directory and name of a pinned namespace's path. */

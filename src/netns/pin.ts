@@ -6,12 +6,19 @@
  * commands of commands.ts do.
  */
 import { mkdir, open, stat, unlink } from "node:fs/promises";
+import { resolve } from "node:path";
 import { NetnsError } from "../errors.js";
 import { errnoCode } from "../internal/errno.js";
 import { isNetns } from "./check.js";
 import { commandsCreateFile, pinWithCommands, unpinWithCommands } from "./commands.js";
 import { helperPinner } from "./helper.js";
-import { defaultNetnsDir, netnsErrorOf, netnsPathOf, splitNetnsPath } from "./path.js";
+import {
+  absoluteNetnsPath,
+  defaultNetnsDir,
+  netnsErrorOf,
+  netnsPathOf,
+  splitNetnsPath,
+} from "./path.js";
 
 /** How a namespace is pinned and run in: the spawner helper, the commands, or the helper when it can run. */
 export type NetnsMechanism = "auto" | "helper" | "commands";
@@ -58,6 +65,10 @@ export async function createNetns(name: string, options: NetnsOptions = {}): Pro
     if (helper !== undefined) await helper.pin(path);
     else await pinWithCommands(path);
   } catch (error) {
+    // The helper may have died after its mount: unpin what is there before the file goes.
+    // Only a mount point this call made: a failure of `ip netns add` on a taken name must not
+    // touch the namespace already there.
+    if (ownFile && (await isNetns(path))) await unpinWithCommands(path).catch(() => undefined);
     if (ownFile) await unlink(path).catch(() => undefined);
     throw error instanceof NetnsError
       ? error
@@ -70,14 +81,15 @@ export async function createNetns(name: string, options: NetnsOptions = {}): Pro
  * Removes the namespace pinned at `path` (or named so in `options.dir`): unmounted lazily, as
  * `ip netns del` does, and its file removed. The namespace itself lives on while a process is
  * in it. Removing one that is already gone succeeds (idempotent); so does removing an empty
- * mount point a crash left.
+ * mount point a crash left in `options.dir` (default /run/netns).
  * @throws NetnsError: `not-a-netns` for a path that is something else (it is left alone);
  *   `permission`; `failed`.
  */
 export async function removeNetns(pathOrName: string, options: NetnsOptions = {}): Promise<void> {
+  const dir = resolve(options.dir ?? defaultNetnsDir);
   const path = pathOrName.includes("/")
-    ? pathOrName
-    : netnsPathOf(pathOrName, options.dir ?? defaultNetnsDir);
+    ? absoluteNetnsPath(pathOrName)
+    : netnsPathOf(pathOrName, dir);
   if (!(await isNetns(path))) {
     let size: number;
     try {
@@ -95,7 +107,8 @@ export async function removeNetns(pathOrName: string, options: NetnsOptions = {}
         },
       );
     }
-    if (size !== 0) {
+    // Only in the namespaces' dir: an empty file elsewhere is nobody's mount point.
+    if (size !== 0 || splitNetnsPath(path).dir !== dir) {
       throw new NetnsError(
         `remove network namespace ${path}: not a network namespace`,
         "not-a-netns",

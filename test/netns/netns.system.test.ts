@@ -92,9 +92,12 @@ describe.each([
       expect(await isNetns(path)).toBe(true);
       await removeNetns(path, { mechanism });
       expect(await isNetns(path)).toBe(false);
-      // An empty mount point a crash left is removed too.
+      // An empty mount point a crash left in the namespaces' dir is removed too; an empty
+      // file anywhere else is nobody's mount point and is left alone.
       await writeFile(join(dir, "left"), "");
-      await removeNetns(join(dir, "left"), { mechanism });
+      const elsewhere = await removeNetns(join(dir, "left"), { mechanism }).catch((e) => e);
+      expect(elsewhere.reason).toBe("not-a-netns");
+      await removeNetns(join(dir, "left"), { dir, mechanism });
       await expect(stat(join(dir, "left"))).rejects.toThrow(/ENOENT/);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -154,6 +157,39 @@ describe.each([
     expect(missing.reason).toBe("not-a-netns");
     const badName = await createNetns("../x", { mechanism }).catch((e) => e);
     expect(badName.reason).toBe("invalid-name");
+  });
+});
+
+describe("paths and failures of a chosen namespace", () => {
+  it("does not take a procfs file or a FIFO for a namespace, and says it was the namespace", async () => {
+    expect(await isNetns("/proc/self/status")).toBe(false);
+    expect(await isNetns("/proc/self/ns/net")).toBe(true);
+    const dir = await mkdtemp(join(tmpdir(), `${prefix}-fifo-`));
+    try {
+      const fifo = join(dir, "fifo");
+      await execFileP("mkfifo", [fifo]);
+      for (const launcher of ["spawner", "direct"] as const) {
+        const exec = new DefaultExec({ stderr: null, launcher, netns: fifo });
+        const error = await exec.execPlugin("/bin/true", new Uint8Array(), []).catch((e) => e);
+        expect(error.message).toMatch(/enter network namespace|nsenter/);
+      }
+      // The helper was not stalled by the FIFO: a plain run still answers.
+      const after = await new DefaultExec({ stderr: null, launcher: "spawner" }).execPlugin(
+        "/bin/echo",
+        new Uint8Array(),
+        [],
+      );
+      expect(new TextDecoder().decode(after)).toBe("\n");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("takes a relative path as of this process's working directory, and refuses NUL bytes", async () => {
+    expect(new DefaultExec({ netns: "run/x" }).netns).toBe(join(process.cwd(), "run/x"));
+    expect(() => new DefaultExec({ netns: "/run/netns/a\0b" })).toThrow(/NUL/);
+    const nul = await execInNetns("/proc/self/ns/net", ["echo", "a\0b"]).catch((e) => e);
+    expect(nul).toBeInstanceOf(NetnsError);
   });
 });
 

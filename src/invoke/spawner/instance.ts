@@ -14,7 +14,7 @@ import { debuglog } from "node:util";
 import { messageOf, SpawnerExitedError, SpawnerUnavailableError } from "../../errors.js";
 import { killGroup } from "../process-group.js";
 import { SpawnedChild } from "./child.js";
-import type { LaunchRun } from "./launcher.js";
+import { type LaunchRun, netnsEntryError } from "./launcher.js";
 import {
   encodeEmpty,
   encodeNetnsRequest,
@@ -47,6 +47,8 @@ function spawnError(path: string, errno: number): NodeJS.ErrnoException {
 
 interface Starting {
   path: string;
+  /** The network namespace the run starts in, if not the helper's. */
+  netns: string | undefined;
   /** The run's stdin went with its RUN frame. */
   stdinSent: boolean;
   resolve(child: SpawnedChild): void;
@@ -227,7 +229,7 @@ export class SpawnerInstance {
     const id = this.takeId();
     return new Promise<SpawnedChild>((resolve, reject) => {
       const stdinSent = run !== undefined;
-      this.starting.set(id, { path, resolve, reject, stdinSent });
+      this.starting.set(id, { path, netns: run?.netns, resolve, reject, stdinSent });
       this.retain();
       this.input.write(
         encodeRun(id, path, env, {
@@ -288,7 +290,12 @@ export class SpawnerInstance {
       const value = payload.length >= 4 ? Buffer.from(payload).readUInt32LE(0) : 0;
       if (type === Rep.failed) {
         this.release();
-        start.reject(spawnError(start.path, value));
+        const inNetns = payload.length >= 8 && Buffer.from(payload).readUInt32LE(4) === 1;
+        start.reject(
+          inNetns && start.netns !== undefined
+            ? netnsEntryError(start.netns, errnoName(value))
+            : spawnError(start.path, value),
+        );
         return;
       }
       const child = new SpawnedChild(

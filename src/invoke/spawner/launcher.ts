@@ -8,6 +8,8 @@
  * grace and SIGKILL, the output caps, EPIPE on stdin, the ETXTBSY retries, the error texts.
  */
 import { spawn } from "node:child_process";
+import { statfs } from "node:fs/promises";
+import { errnoText } from "../../internal/errno.js";
 import { PluginEnv } from "../plugin-env.js";
 
 /** The plugin's stdin as a run uses it. */
@@ -128,6 +130,23 @@ export function pluginStarter(launcher: Launcher): PluginStarter {
   return launcher instanceof OwnLauncher ? launcher : objectStarter(launcher);
 }
 
+/** NSFS_MAGIC and PROC_SUPER_MAGIC (linux/magic.h): what a namespace path's file system is. */
+const NSFS_MAGIC = 0x6e736673;
+const PROC_SUPER_MAGIC = 0x9fa0;
+
+/**
+ * A run's namespace that cannot be entered: no start errno `code` (the plugin did not fail to
+ * start), the namespace's errno as `netnsCode`, as the spawner helper reports it.
+ */
+export function netnsEntryError(netns: string, code: string): Error & { netnsCode: string } {
+  return Object.assign(
+    new Error(
+      `enter network namespace ${netns}: ${code === "EINVAL" ? "not a network namespace" : errnoText(code)}`,
+    ),
+    { netnsCode: code },
+  );
+}
+
 /** The program `nsenter` (util-linux): how the direct spawn starts a process in a namespace. */
 const nsenter = "nsenter";
 
@@ -139,11 +158,27 @@ const nsenter = "nsenter";
 class DirectLauncher extends OwnLauncher {
   readonly name = "direct";
 
-  start(path: string, env: PluginEnv, run: LaunchRun | undefined): LaunchedChild {
+  start(
+    path: string,
+    env: PluginEnv,
+    run: LaunchRun | undefined,
+  ): LaunchedChild | Promise<LaunchedChild> {
     const args = run?.args ?? [];
     const options = { env: env.object(), detached: true, stdio: "pipe" } as const;
-    if (run?.netns === undefined) return spawn(path, args, options);
-    return spawn(nsenter, [`--net=${run.netns}`, "--", path, ...args], options);
+    const netns = run?.netns;
+    if (netns === undefined) return spawn(path, args, options);
+    // nsenter would block for ever opening a FIFO, and say little of anything else that is no
+    // namespace: the path is checked first, as the helper's setns() checks it.
+    return statfs(netns).then(
+      ({ type }) => {
+        if (type !== NSFS_MAGIC && type !== PROC_SUPER_MAGIC)
+          throw netnsEntryError(netns, "EINVAL");
+        return spawn(nsenter, [`--net=${netns}`, "--", path, ...args], options);
+      },
+      (error: NodeJS.ErrnoException) => {
+        throw netnsEntryError(netns, error.code ?? "EINVAL");
+      },
+    );
   }
 }
 
