@@ -104,7 +104,9 @@ function wrapperScript(options: FailpointOptions, name: string, log: string): st
     `# libcni failpoint wrapper for ${name}: ${options.action} on ${options.verb ?? "every verb"}, call ${options.call ?? "every"}.`,
     `log=${shellQuote(log)}`,
     "record() {",
-    '  printf \'%s\\n\' "$CNI_COMMAND" >> "$log"',
+    // An empty CNI_COMMAND is a line too (calls() counts lines with a verb).
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
+    '  printf \'%s\\n\' "${CNI_COMMAND:-(none)}" >> "$log"',
     `  grep -c ${shellQuote(matches)} "$log"`,
     "}",
     "if command -v flock >/dev/null 2>&1; then",
@@ -122,7 +124,8 @@ function wrapperScript(options: FailpointOptions, name: string, log: string): st
 
 /** The real plugin's path: as given, or the name found in the plugin dirs but the wrapper's. */
 async function realPlugin(plugin: string, wrapperDir: string): Promise<string> {
-  if (plugin.includes("/")) return plugin;
+  // Absolute: the wrapper runs wherever the plugin's caller runs it.
+  if (plugin.includes("/")) return resolve(plugin);
   const dirs = (await findPluginDirs()).filter((dir) => resolve(dir) !== resolve(wrapperDir));
   return findInPath(plugin, dirs);
 }

@@ -6,13 +6,24 @@ import { access, constants } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { InvalidArgumentError } from "../../errors.js";
 import { greaterThanOrEqualTo, all as knownVersions } from "../../version/index.js";
+import { compareVersions } from "../../version/parse.js";
 import { rules as allRules, type Rule, type RuleContext } from "./rules.js";
 import { CheckSession, type Pod } from "./session.js";
 import type { CheckPluginOptions, ConformanceReport, RuleResult } from "./types.js";
 
 function baseConfig(plugin: string, config: CheckPluginOptions["config"]): Record<string, unknown> {
   if (config === undefined) return { type: basename(plugin) };
-  const value = typeof config === "string" ? (JSON.parse(config) as unknown) : config;
+  let value: unknown = config;
+  if (typeof config === "string") {
+    try {
+      value = JSON.parse(config);
+    } catch (error) {
+      throw new InvalidArgumentError(
+        "config",
+        `the plugin config is not JSON: ${(error as Error).message}`,
+      );
+    }
+  }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new InvalidArgumentError("config", "the plugin config must be a JSON object");
   }
@@ -29,7 +40,10 @@ function prevResultFor(
   const copy = JSON.parse(JSON.stringify(prev)) as Record<string, unknown>;
   copy.cniVersion = version;
   for (const iface of (copy.interfaces as Record<string, unknown>[] | undefined) ?? []) {
-    if (iface.sandbox !== undefined && pod !== undefined) iface.sandbox = pod.netns;
+    // "" means an interface on the host side: it stays so.
+    if (typeof iface.sandbox === "string" && iface.sandbox !== "" && pod !== undefined) {
+      iface.sandbox = pod.netns;
+    }
   }
   if (!greaterThanOrEqualTo(version, "1.0.0")) {
     for (const ip of (copy.ips as Record<string, unknown>[] | undefined) ?? []) {
@@ -56,7 +70,7 @@ function contextFor(
       const conf: Record<string, unknown> = {
         ...base,
         cniVersion: version,
-        name: base.name ?? "conformance",
+        name: session.networkName,
       };
       if (base.prevResult !== undefined) conf.prevResult = prevResult(pod);
       return JSON.stringify({ ...conf, ...extra });
@@ -76,6 +90,8 @@ async function runRule(rule: Rule, ctx: RuleContext): Promise<RuleResult> {
   try {
     return { ...result, ...(await rule.run(ctx)) };
   } catch (error) {
+    // A stopped check is no rule's failure: it rejects with the caller's reason.
+    if (ctx.session.signal?.aborted) throw ctx.session.signal.reason;
     return {
       ...result,
       status: "fail",
@@ -127,14 +143,22 @@ export async function checkPlugin(
   );
   try {
     const supportedVersions = await claimedVersions(session);
-    let versions = supportedVersions.filter(
-      (v) =>
-        knownVersions.supportedVersions().includes(v) &&
-        (options.versions === undefined || options.versions.includes(v)),
-    );
+    let versions = [...supportedVersions]
+      .sort(compareVersions)
+      .filter(
+        (v) =>
+          knownVersions.supportedVersions().includes(v) &&
+          (options.versions === undefined || options.versions.includes(v)),
+      );
     // A prevResult is written in the 0.3.0-and-later shape: older versions cannot carry it.
     if (base.prevResult !== undefined)
       versions = versions.filter((v) => greaterThanOrEqualTo(v, "0.3.0"));
+    if (versions.length === 0 && selected.some((r) => r.scope === "version")) {
+      throw new InvalidArgumentError(
+        "versions",
+        `no spec version to check with: the plugin claims ${supportedVersions.join(", ") || "none"}${options.versions === undefined ? "" : `, asked for ${options.versions.join(", ")}`}`,
+      );
+    }
     const results: RuleResult[] = [];
     const newest = versions.at(-1) ?? supportedVersions.at(-1) ?? "1.0.0";
     for (const rule of selected.filter((r) => r.scope === "plugin" && r.id !== "error-format")) {

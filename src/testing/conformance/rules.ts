@@ -353,7 +353,7 @@ const delNetnsGone: Rule = {
 };
 
 /** Link kinds that belong to one attachment: left after its DEL, they leak. */
-const perAttachmentKinds = new Set(["veth", "macvlan", "ipvlan", "ifb", "vlan", "dummy", "tuntap"]);
+const perAttachmentKinds = new Set(["veth", "macvlan", "ipvlan", "ifb", "vlan", "dummy", "tun"]);
 
 const delCleansUp: Rule = {
   id: "del-cleans-up",

@@ -10,6 +10,7 @@ import { runPlugin } from "../../invoke/run-plugin.js";
 import { pluginStarter } from "../../invoke/spawner/launcher.js";
 import { selectLauncher } from "../../invoke/spawner/select.js";
 import { createNetns, execInNetns, removeNetns } from "../../netns/index.js";
+import { runInNetns } from "../run.js";
 
 /** One plugin call as a rule asks for it. */
 export interface CallSpec {
@@ -56,7 +57,13 @@ export class CheckSession {
     readonly hostNetns: string,
     readonly cniPath: string,
     private readonly timeoutMs: number,
-    private readonly signal: AbortSignal | undefined,
+    /** The caller's signal: once it fires, the check stops. */
+    readonly signal: AbortSignal | undefined,
+    /**
+     * The network name of every config the session sends: its own, so a GC the checker sends
+     * never names a real network of the machine, nor another check's.
+     */
+    readonly networkName: string,
   ) {}
 
   /** A session with a host namespace of its own (loopback up, forwarding on). */
@@ -66,16 +73,19 @@ export class CheckSession {
     timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<CheckSession> {
-    const host = await createNetns(`lcnicheck-${process.pid}-${++counter}-host`);
+    const id = `lcnicheck-${process.pid}-${++counter}`;
+    const host = await createNetns(`${id}-host`);
     try {
-      await execInNetns(host, ["ip", "link", "set", "lo", "up"]);
-      await execInNetns(host, ["sysctl", "-q", "-w", "net.ipv4.ip_forward=1"]);
+      await runInNetns(host, ["ip", "link", "set", "lo", "up"]);
+      await runInNetns(host, ["sysctl", "-q", "-w", "net.ipv4.ip_forward=1"]);
+      // IPv6 forwarding where the namespace has IPv6 (as testHost).
+      await execInNetns(host, ["sysctl", "-q", "-w", "net.ipv6.conf.all.forwarding=1"]);
     } catch (error) {
       await removeNetns(host);
       throw error;
     }
     const cniPath = [...new Set([...path, dirname(plugin)])].join(":");
-    return new CheckSession(plugin, host, cniPath, timeoutMs, signal);
+    return new CheckSession(plugin, host, cniPath, timeoutMs, signal, id);
   }
 
   /** A fresh pod namespace and attachment names, removed by {@link close}. */
@@ -127,7 +137,7 @@ export class CheckSession {
       spec,
       exitCode: outcome.startError === undefined ? outcome.exitCode : undefined,
       signal: outcome.signal,
-      timedOut: outcome.aborted,
+      timedOut: outcome.aborted && timeout.aborted,
       stdout,
       stderr:
         outcome.startError === undefined
@@ -146,7 +156,7 @@ export class CheckSession {
     for (const line of run.stdout.split("\n")) {
       const match = /^\d+: ([^:@]+)[@:]/.exec(line);
       if (match === null) continue;
-      const kind = / (veth|bridge|macvlan|ipvlan|ifb|vlan|vxlan|dummy|tuntap|vrf) /.exec(line);
+      const kind = / (veth|bridge|macvlan|ipvlan|ifb|vlan|vxlan|dummy|tun|vrf) /.exec(line);
       out.set(match[1], kind?.[1] ?? "other");
     }
     return out;
