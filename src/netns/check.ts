@@ -4,10 +4,7 @@
  * network one where that can be told (a pinned mount or UTS namespace is nsfs too).
  */
 import { readFile, readlink, realpath, statfs } from "node:fs/promises";
-
-/** NSFS_MAGIC and PROC_SUPER_MAGIC (linux/magic.h), as upstream's `ns.IsNSorErr` uses them. */
-const NSFS_MAGIC = 0x6e736673;
-const PROC_SUPER_MAGIC = 0x9fa0;
+import { isNamespaceFsType, PROC_SUPER_MAGIC } from "../internal/namespace-fs.js";
 
 /** Undoes the octal escapes of a mountinfo field (`\040` for a space). */
 function unescapeField(field: string): string {
@@ -40,7 +37,7 @@ async function pinnedKind(mountPoint: string): Promise<string | undefined> {
 export async function isNetns(path: string): Promise<boolean> {
   try {
     const { type } = await statfs(path);
-    if (type !== NSFS_MAGIC && type !== PROC_SUPER_MAGIC) return false;
+    if (!isNamespaceFsType(type)) return false;
     // A process's namespace (`/proc/<pid>/ns/net`) is a link that names its kind.
     const link = await readlink(path).catch(() => undefined);
     if (link !== undefined && /^[a-z_]+:\[/.test(link)) return link.startsWith("net:[");

@@ -27,7 +27,7 @@ export interface ExecInNetnsOptions {
   signal?: AbortSignal;
   /** Stops the program after this many milliseconds (`timedOut` says so). */
   timeoutMs?: number;
-  /** The most bytes kept of each of stdout and stderr. Default 16 MiB. */
+  /** The most bytes kept of each of stdout and stderr. Default: RawExec's `defaultMaxOutputBytes`. */
   maxOutputBytes?: number;
   /** Default "auto": the spawner helper when it runs here, else `nsenter`. */
   mechanism?: NetnsMechanism;

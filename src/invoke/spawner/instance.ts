@@ -129,7 +129,6 @@ export class SpawnerInstance {
   constructor(
     readonly binaryPath: string,
     private readonly onGone: (instance: SpawnerInstance) => void,
-    transport?: Transport,
   ) {
     let hello: (() => void) | undefined;
     this.ready = new Promise<void>((resolve, reject) => {
@@ -148,7 +147,7 @@ export class SpawnerInstance {
       () => clearTimeout(timer),
     );
 
-    this.transport = transport ?? spawnedTransport(binaryPath);
+    this.transport = spawnedTransport(binaryPath);
     this.pid = this.transport.pid;
     this.input = this.transport.input;
     const output = this.transport.output;

@@ -10,6 +10,7 @@
 import { spawn } from "node:child_process";
 import { statfs } from "node:fs/promises";
 import { errnoText } from "../../internal/errno.js";
+import { isNamespaceFsType } from "../../internal/namespace-fs.js";
 import { PluginEnv } from "../plugin-env.js";
 
 /** The plugin's stdin as a run uses it. */
@@ -130,10 +131,6 @@ export function pluginStarter(launcher: Launcher): PluginStarter {
   return launcher instanceof OwnLauncher ? launcher : objectStarter(launcher);
 }
 
-/** NSFS_MAGIC and PROC_SUPER_MAGIC (linux/magic.h): what a namespace path's file system is. */
-const NSFS_MAGIC = 0x6e736673;
-const PROC_SUPER_MAGIC = 0x9fa0;
-
 /**
  * A run's namespace that cannot be entered: no start errno `code` (the plugin did not fail to
  * start), the namespace's errno as `netnsCode`, as the spawner helper reports it.
@@ -171,8 +168,7 @@ class DirectLauncher extends OwnLauncher {
     // namespace: the path is checked first, as the helper's setns() checks it.
     return statfs(netns).then(
       ({ type }) => {
-        if (type !== NSFS_MAGIC && type !== PROC_SUPER_MAGIC)
-          throw netnsEntryError(netns, "EINVAL");
+        if (!isNamespaceFsType(type)) throw netnsEntryError(netns, "EINVAL");
         return spawn(nsenter, [`--net=${netns}`, "--", path, ...args], options);
       },
       (error: NodeJS.ErrnoException) => {
