@@ -37,8 +37,10 @@ describe("libcni/version public API", () => {
         (list) => {
           const info = version.pluginSupports(...list);
           const decoded = version.decodePluginInfo(info.encode());
-          // Lone surrogates cannot survive UTF-8, as in Go; everything else comes back as is.
-          const wellFormed = list.map((s) => new TextDecoder().decode(new TextEncoder().encode(s)));
+          // Lone surrogates cannot survive UTF-8, as in Go; everything else comes back as is (a
+          // leading U+FEFF too: the model's decoder must not strip it as a BOM).
+          const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+          const wellFormed = list.map((s) => utf8.decode(new TextEncoder().encode(s)));
           expect(decoded.supportedVersions()).toEqual(wellFormed);
           expect(decoded.encode()).toBe(version.pluginSupports(...wellFormed).encode());
         },
