@@ -49,7 +49,9 @@
  * library two wakeups (STARTED, then the end), where each of its frames would be one. The
  * library sends RUN, STDIN and STDIN_END in one write.
  *
- * The helper dies with its parent: PR_SET_PDEATHSIG, and it exits on EOF of fd 0. It reaps
+ * The helper dies with its parent (PR_SET_PDEATHSIG as SIGTERM, read from its signalfd, and EOF
+ * of fd 0), and its plugins die with it: whatever ends it first SIGKILLs the process group of
+ * every plugin still running. A run's stdin is written only after its STARTED went out. It reaps
  * every child it started (SIGCHLD through a signalfd). Every fd it opens is close-on-exec, and
  * fds it inherited beyond 0-2 are closed at start, so a plugin gets exactly its three pipes.
  */
@@ -75,7 +77,7 @@
 #define SYS_close_range 436
 #endif
 
-#define PROTOCOL_VERSION 3
+#define PROTOCOL_VERSION 4
 
 enum { R_RUN = 1, R_STDIN = 2, R_STDIN_END = 3, R_CLOSE = 4, R_PIN = 5, R_UNPIN = 6 };
 enum { A_HELLO = 0, A_STARTED = 1, A_FAILED = 2, A_STDOUT = 3, A_STDERR = 4, A_EOF = 5, A_EXIT = 6, A_DONE = 7 };
@@ -113,7 +115,11 @@ static int own_netns(void) {
 static int nruns;
 static char chunk[READ_CHUNK];
 
-static void die(void) { _exit(1); }
+static void end_runs(void);
+
+/* Whatever ends the helper ends the plugins it started: a plugin left running with nobody to
+ * report to could finish an ADD after its runtime undid it. */
+static void die(void) { end_runs(); _exit(1); }
 
 static void put32(unsigned char *p, uint32_t v) {
 	p[0] = v & 0xff; p[1] = (v >> 8) & 0xff; p[2] = (v >> 16) & 0xff; p[3] = (v >> 24) & 0xff;
@@ -182,6 +188,11 @@ static void closefd(int *fd) {
 static struct run *find_id(uint32_t id) {
 	for (int i = 0; i < nruns; i++) if (runs[i].id == id) return &runs[i];
 	return NULL;
+}
+
+/* SIGKILLs the process group of every plugin not yet reaped (each leads its own session). */
+static void end_runs(void) {
+	for (int i = 0; i < nruns; i++) if (!runs[i].exited && runs[i].pid > 0) kill(-runs[i].pid, SIGKILL);
 }
 
 /* A run is forgotten once its plugin is reaped and its pipes are closed. */
@@ -430,10 +441,12 @@ static void request(int type, uint32_t id, const unsigned char *p, size_t len) {
 		if (!nb) die();
 		memcpy(nb + r->len, p, len);
 		r->buf = nb; r->len += len;
-		feed(r);
+		/* Not fed here: the poll loop feeds it, after this turn's flush() sent the run's
+		 * STARTED. So a plugin never has its configuration before the library knows its
+		 * pid, and a run the library never saw start surely did nothing. */
 	} else if (type == R_STDIN_END) {
 		r->stdin_end = 1;
-		feed(r);
+		if (r->len == 0) closefd(&r->in);
 	} else if (type == R_CLOSE) {
 		/* The library gave up on the pipes: what is held is not wanted either. */
 		r->held[0].len = r->held[1].len = 0;
@@ -455,7 +468,7 @@ static void read_control(void) {
 		if (!rbuf) die();
 	}
 	ssize_t n = read(0, rbuf + rlen, rcap - rlen);
-	if (n == 0) _exit(0);
+	if (n == 0) { end_runs(); _exit(0); }
 	if (n < 0) { if (errno == EINTR || errno == EAGAIN) return; die(); }
 	rlen += (size_t)n;
 	size_t off = 0;
@@ -522,7 +535,8 @@ static void close_inherited(void) {
 }
 
 int main(int argc, char **argv) {
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* SIGTERM, not SIGKILL: read from the signalfd below, so that the plugins go with it. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	/* The parent may have died before the prctl: then nobody would ever kill this process. */
 	if (argc > 1 && getppid() != (pid_t)atol(argv[1])) return 1;
 	close_inherited();
@@ -532,6 +546,7 @@ int main(int argc, char **argv) {
 	sigset_t chld;
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
+	sigaddset(&chld, SIGTERM);
 	sigprocmask(SIG_BLOCK, &chld, NULL);
 	int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) die();
@@ -565,8 +580,10 @@ int main(int argc, char **argv) {
 		for (int i = nruns - 1; i >= 0; i--) maybe_free(&runs[i]);
 		if (fds[1].revents) {
 			struct signalfd_siginfo si;
-			while (read(sfd, &si, sizeof si) == sizeof si) {}
+			int term = 0;
+			while (read(sfd, &si, sizeof si) == sizeof si) term |= si.ssi_signo == SIGTERM;
 			reap();
+			if (term) { end_runs(); _exit(0); }
 		}
 		if (fds[0].revents) read_control();
 	}

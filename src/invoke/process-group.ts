@@ -17,6 +17,8 @@ const target = (pgid: number): number => (process.platform === "win32" ? pgid : 
 
 /** Sends `signal` to every process of the group `pgid`; a group already gone is not an error. */
 export function killGroup(pgid: number, signal: NodeJS.Signals): void {
+  // 0 would be this process's own group, 1 init's: never a plugin's.
+  if (!Number.isInteger(pgid) || pgid <= 1) return;
   try {
     process.kill(target(pgid), signal);
   } catch (error) {
@@ -43,6 +45,42 @@ async function procStat(pid: string): Promise<{ state: string; pgrp: number } | 
     return { state: fields[0], pgrp: Number(fields[2]) };
   } catch {
     return undefined;
+  }
+}
+
+/** The process groups among `pgids` that have a process still running (zombies aside). */
+async function liveGroups(pgids: ReadonlySet<number>): Promise<Set<number>> {
+  const live = new Set<number>();
+  const present = [...pgids].filter((pgid) => pgid > 1 && groupExists(pgid));
+  if (present.length === 0 || process.platform !== "linux") return new Set(present);
+  let pids: string[];
+  try {
+    pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return new Set(present);
+  }
+  const wanted = new Set(present);
+  for (const pid of pids) {
+    const stat = await procStat(pid);
+    if (stat !== undefined && wanted.has(stat.pgrp) && stat.state !== "Z" && stat.state !== "X") {
+      live.add(stat.pgrp);
+    }
+  }
+  return live;
+}
+
+/**
+ * SIGKILLs every group of `pgids` and resolves once none has a running process (or after
+ * `maxWaitMs`, a process in uninterruptible sleep being beyond any signal): a run that ends
+ * with its owner is known dead before anything undoes it.
+ */
+export async function endGroups(pgids: Iterable<number>, maxWaitMs = 5000): Promise<void> {
+  let left = new Set(pgids);
+  for (const pgid of left) killGroup(pgid, "SIGKILL");
+  const until = Date.now() + maxWaitMs;
+  while (left.size > 0 && Date.now() < until) {
+    left = await liveGroups(left);
+    if (left.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 

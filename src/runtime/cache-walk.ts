@@ -23,6 +23,7 @@ import {
 import { withDeadline } from "./deadline.js";
 import { removeIntent } from "./intent.js";
 import type { NetworkSet } from "./load.js";
+import { endOrphanedRuns } from "./owner.js";
 
 /** What teardown and check need from the runtime. */
 export interface CacheCallContext {
@@ -110,6 +111,9 @@ async function recordGone(ctx: CacheCallContext, a: CachedAttachment): Promise<v
  * GC retries it). The setup intent goes once every interrupted attachment is DELeted.
  */
 export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Promise<WalkOutcome> {
+  // A setup whose owner died may have left a plugin running: it must be gone before its DEL,
+  // or it could finish its ADD after it (owner.ts).
+  if (pod.intent === "read") await endOrphanedRuns(pod.podID, pod.owner);
   const failures: NetworkFailure[] = [...pod.unusable];
   const done: CheckedAttachment[] = [];
   let interruptedLeft = false;

@@ -26,6 +26,7 @@ import {
 import { restoreCapabilityStructs } from "./capabilities.js";
 import { readIntent } from "./intent.js";
 import type { NetworkSet } from "./load.js";
+import type { SetupOwner } from "./owner.js";
 
 /**
  * The configuration a record holds, as upstream's `GetNetworkCachedConfig` serves it: a network
@@ -188,6 +189,8 @@ export interface PodAttachments {
    * and kept).
    */
   intent: "none" | "read" | "unusable";
+  /** The process that wrote the intent (when one was read and names it). */
+  owner?: SetupOwner | undefined;
 }
 
 /**
@@ -225,6 +228,7 @@ export async function cachedAttachments(
     out.unusable.push({ network: "", ifName: "", error: intent.error });
   } else if (intent.kind === "attachments") {
     out.intent = "read";
+    out.owner = intent.owner;
     const recorded = new Set(found.map((a) => `${a.network}\0${a.ifName}`));
     for (const att of intent.attachments) {
       if (recorded.has(`${att.network}\0${att.ifName}`)) continue;

@@ -10,7 +10,8 @@
  * `<cacheDir>/libcni/setup-intents/<podID>`; Go's `results/` stays byte for byte Go's. The
  * format (docs/reliability.md):
  *
- *   {"kind":"libcniSetupIntentV1","containerId":"<pod>","attachments":[
+ *   {"kind":"libcniSetupIntentV1","containerId":"<pod>","owner":{"pid":<n>,"start":"<ticks>"},
+ *    "attachments":[
  *     {"networkName":"<n>","ifName":"<if>","netns":"<path>","config":"<base64 of the list>",
  *      "cniArgs":[["K","V"]],"capabilityArgs":{...}}, ...]}
  *
@@ -25,6 +26,7 @@ import { goStruct, marshal } from "../encoding/json.js";
 import type { NetworkAttachment } from "../index.js";
 import { errnoCode } from "../internal/errno.js";
 import { validateContainerID } from "../utils/index.js";
+import { type SetupOwner, thisOwner } from "./owner.js";
 import type { PlannedAttachment } from "./plan.js";
 
 /** The `kind` of an intent file. */
@@ -56,7 +58,15 @@ export async function writeIntent(
       capabilityArgs: rt.capabilityArgs,
     }),
   );
-  const text = marshal(goStruct({ kind: SETUP_INTENT_KIND, containerId: podID, attachments }));
+  const owner = await thisOwner();
+  const text = marshal(
+    goStruct({
+      kind: SETUP_INTENT_KIND,
+      containerId: podID,
+      ...(owner !== undefined && { owner: goStruct({ pid: owner.pid, start: owner.start }) }),
+      attachments,
+    }),
+  );
   await writeCacheRecord(intentPath(cacheDir, podID), new TextEncoder().encode(text), {
     durable,
   });
@@ -69,14 +79,33 @@ const isPairs = (v: unknown): v is [string, string][] =>
   Array.isArray(v) &&
   v.every((p) => Array.isArray(p) && p.length === 2 && p.every((s) => typeof s === "string"));
 
+/** The owner an intent names; undefined for none (an intent of an earlier version). */
+function decodeOwner(value: unknown): SetupOwner | undefined {
+  if (value === undefined) return undefined;
+  if (
+    !isObject(value) ||
+    typeof value.pid !== "number" ||
+    !Number.isInteger(value.pid) ||
+    typeof value.start !== "string" ||
+    !/^\d+$/.test(value.start)
+  ) {
+    throw new Error("its owner is malformed");
+  }
+  return { pid: value.pid, start: value.start };
+}
+
 /** An intent's attachments, as the cache's attachments are listed; a bad entry is an error. */
-function decodeIntent(podID: string, bytes: Uint8Array): NetworkAttachment[] {
+function decodeIntent(
+  podID: string,
+  bytes: Uint8Array,
+): { attachments: NetworkAttachment[]; owner: SetupOwner | undefined } {
   const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
   if (!isObject(value) || value.kind !== SETUP_INTENT_KIND || value.containerId !== podID) {
     throw new Error(`not a ${SETUP_INTENT_KIND} record of pod ${podID}`);
   }
   if (!Array.isArray(value.attachments)) throw new Error("no attachments");
-  return value.attachments.map((e: unknown, i: number) => {
+  const owner = decodeOwner(value.owner);
+  const attachments = value.attachments.map((e: unknown, i: number) => {
     if (
       !isObject(e) ||
       typeof e.networkName !== "string" ||
@@ -98,12 +127,13 @@ function decodeIntent(podID: string, bytes: Uint8Array): NetworkAttachment[] {
       capabilityArgs: e.capabilityArgs as Record<string, unknown> | undefined,
     };
   });
+  return { attachments, owner };
 }
 
 /** What the pod's intent holds: nothing, its attachments, or why it cannot be used. */
 export type IntentRead =
   | { kind: "none" }
-  | { kind: "attachments"; attachments: NetworkAttachment[] }
+  | { kind: "attachments"; attachments: NetworkAttachment[]; owner: SetupOwner | undefined }
   | { kind: "unusable"; error: Error };
 
 /** Reads the pod's intent (a regular file only, never blocking, with the records' size cap). */
@@ -115,7 +145,7 @@ export async function readIntent(cacheDir: string, podID: string): Promise<Inten
     return { kind: "unusable", error: new Error(`setup intent ${path} ${found.reason}`) };
   }
   try {
-    return { kind: "attachments", attachments: decodeIntent(podID, found.bytes) };
+    return { kind: "attachments", ...decodeIntent(podID, found.bytes) };
   } catch (error) {
     return {
       kind: "unusable",

@@ -19,11 +19,14 @@
 import {
   type NetworkFailure,
   NetworkTimeoutError,
+  PluginAbortedError,
   PluginChainError,
   PluginExecError,
   PluginLookupError,
   type PodAttachmentRef,
   PodSetupError,
+  SpawnerExitedError,
+  SpawnerUnavailableError,
   WrappedError,
 } from "../errors.js";
 import type { CNIConfig, Result } from "../index.js";
@@ -71,8 +74,25 @@ export function startedNothing(error: unknown, callerSignal: AbortSignal | undef
   const cause = e.cause;
   if (cause instanceof PluginLookupError) return true;
   return (
-    cause instanceof PluginExecError && cause.exitCode === undefined && cause.signal === undefined
+    cause instanceof PluginExecError &&
+    cause.exitCode === undefined &&
+    cause.signal === undefined &&
+    (cause instanceof PluginAbortedError || isStartFailure(cause.cause))
   );
+}
+
+/**
+ * True for what a plugin's start failing leaves as the run's cause: an errno of the start (or
+ * of entering its namespace), a helper that cannot run, or one that went before the plugin had
+ * its configuration. A run lost after it started (its helper killed mid-run) is not one: it
+ * may have done anything, so it counts as started.
+ */
+function isStartFailure(cause: unknown): boolean {
+  if (cause instanceof SpawnerExitedError) return !cause.pluginStarted;
+  if (cause instanceof SpawnerUnavailableError) return true;
+  const code = (cause as { code?: unknown } | null | undefined)?.code;
+  const netnsCode = (cause as { netnsCode?: unknown } | null | undefined)?.netnsCode;
+  return typeof code === "string" || typeof netnsCode === "string";
 }
 
 /**

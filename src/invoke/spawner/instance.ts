@@ -12,7 +12,7 @@ import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { debuglog } from "node:util";
 import { messageOf, SpawnerExitedError, SpawnerUnavailableError } from "../../errors.js";
-import { killGroup } from "../process-group.js";
+import { endGroups } from "../process-group.js";
 import { SpawnedChild } from "./child.js";
 import { type LaunchRun, netnsEntryError } from "./launcher.js";
 import {
@@ -105,7 +105,8 @@ function spawnedTransport(binaryPath: string): Transport {
     handles: ([child, child.stdin, child.stdout] as unknown[]).filter(isHandle),
     kill: () => child.kill("SIGKILL"),
     onError: (listener) => child.on("error", listener),
-    onExit: (listener) => child.on("exit", (code, signal) => listener(signal ?? `code ${code}`)),
+    // "close", not "exit": the helper's last frames (a STARTED among them) are read first.
+    onExit: (listener) => child.on("close", (code, signal) => listener(signal ?? `code ${code}`)),
   };
 }
 
@@ -262,7 +263,7 @@ export class SpawnerInstance {
     return id;
   }
 
-  /** Closes the helper's stdin: it exits at once (its runs, if any, are left to themselves). */
+  /** Closes the helper's stdin: it exits at once, its runs' plugins (if any) SIGKILLed. */
   stop(): void {
     this.input.end();
   }
@@ -344,7 +345,9 @@ export class SpawnerInstance {
     this.failHello(error);
     this.onGone(this);
     if (this.inFlight > 0) debug("spawner %s: %s", this.binaryPath, error.message);
-    // A start the helper never answered: its plugin did not run, which the error says.
+    // A start the helper never answered: if its plugin was started at all, it never had its
+    // stdin (the helper writes it only after the STARTED went out, and every frame it sent was
+    // read before this): nothing ran that a retry could repeat, which the error says.
     const notStarted =
       error instanceof SpawnerExitedError
         ? new SpawnerExitedError(`${error.message} before the plugin started`, {
@@ -356,13 +359,16 @@ export class SpawnerInstance {
     this.starting.clear();
     for (const request of this.requests.values()) request.reject(error);
     this.requests.clear();
-    for (const child of this.running.values()) {
-      // Its plugin was the helper's child: stop it with its group rather than leave it
-      // running with nobody to report to.
-      killGroup(child.pid, "SIGKILL");
-      child.onLost(error);
-    }
+    // Its plugins were the helper's children: they are stopped with their groups (the helper
+    // does it too when it can) and known dead before their runs fail, so that nothing undoes a
+    // run that is still going.
+    const lost = [...this.running.values()];
     this.running.clear();
+    if (lost.length > 0) {
+      void endGroups(lost.map((child) => child.pid)).then(() => {
+        for (const child of lost) child.onLost(error);
+      });
+    }
     this.refs = 0;
     for (const h of this.transport.handles) h.unref();
   }

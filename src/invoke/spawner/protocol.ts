@@ -7,7 +7,7 @@
 import { SpawnerError } from "../../errors.js";
 
 /** The protocol version the helper announces in its HELLO frame. */
-export const protocolVersion = 3;
+export const protocolVersion = 4;
 
 /** Request types (library to helper). */
 export const Req = { run: 1, stdin: 2, stdinEnd: 3, close: 4, pin: 5, unpin: 6 } as const;

@@ -272,6 +272,40 @@ setInterval(() => {}, 1000);
     parent.kill("SIGKILL");
     await until("the helper died with its parent", () => processGone(helperPid));
   });
+
+  it("its plugins die with it: the parent killed, or its control pipe closed, mid-run", async () => {
+    const script = join(dir, "owner.mjs");
+    // The plugin, `sh`, and a child of its group write their pids (the helper holds a running
+    // plugin's output), then wait.
+    await writeFile(
+      script,
+      `import { SpawnerLauncher } from ${JSON.stringify(distPool)};
+const [how, pidFile] = process.argv.slice(2);
+const launcher = new SpawnerLauncher({ binaryPath: ${JSON.stringify(spawnerBinaryPath())} });
+const child = await launcher.launch("/bin/sh", { PATH: "/usr/bin:/bin" }, {
+  args: ["-c", 'sleep 60 & echo $$ $! > "$0.tmp"; mv "$0.tmp" "$0"; wait', pidFile],
+  stdin: new Uint8Array(),
+  maxOutputBytes: 1 << 20,
+});
+child.on("error", () => {});
+if (how === "stop") setTimeout(() => launcher.stop(), 300);
+setInterval(() => {}, 1000);
+`,
+    );
+    for (const how of ["parent killed", "stop"]) {
+      const pidFile = join(dir, `pids-${how.replace(" ", "-")}`);
+      const parent = spawn(process.execPath, [script, how, pidFile], { stdio: "inherit" });
+      let pids: number[] = [];
+      await until(`${how}: the plugin runs`, async () => {
+        pids = (await readFile(pidFile, "utf8").catch(() => "")).trim().split(" ").map(Number);
+        return pids.length === 2 && pids.every((pid) => pid > 0);
+      });
+      leftovers.push(...pids);
+      if (how === "parent killed") parent.kill("SIGKILL");
+      for (const pid of pids) await until(`${how}: ${pid} ended`, () => processGone(pid));
+      parent.kill("SIGKILL");
+    }
+  });
 });
 
 describe("linux-arm64 binary under qemu-user", () => {

@@ -1,0 +1,35 @@
+/**
+ * The orphan trials of orphans.test.ts through the built spawner helper (npm run build:native):
+ * a helper SIGKILLed under 40 setups, and a runtime SIGKILLed during a plugin's ADD (the
+ * helper ends its plugins when its parent goes; the teardown's own check backs it up).
+ * ORPHAN_TRIALS=<n> repeats each (the closing figures: 10).
+ */
+import { access, constants } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { spawnerBinaryPath } from "../../src/invoke/spawner/select.js";
+import { helperKillTrial, lateKillTrial } from "./orphan-trials.js";
+
+const trials = Number(process.env.ORPHAN_TRIALS ?? 2);
+
+describe("plugins die with their owner (the built helper)", () => {
+  it("helper killed under 40 setups: no state without a record", async () => {
+    const binary = spawnerBinaryPath();
+    await access(binary, constants.X_OK);
+    for (let trial = 0; trial < trials; trial++) {
+      const outcome = await helperKillTrial(binary);
+      expect(outcome.failed).toBeGreaterThan(0);
+      expect(outcome.survivors).toBe(0);
+      expect(outcome.leaks).toEqual([]);
+      expect(outcome.rollbackFailures).toBe(0);
+    }
+  }, 300_000);
+
+  it("runtime killed during a plugin's ADD: nothing left after teardown", async () => {
+    const binary = spawnerBinaryPath();
+    for (let trial = 0; trial < trials; trial++) {
+      const outcome = await lateKillTrial({ kind: "spawner", binaryPath: binary });
+      expect(outcome.killedMidRun).toBe(true);
+      expect(outcome.leaks).toEqual([]);
+    }
+  }, 300_000);
+});
