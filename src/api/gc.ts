@@ -39,7 +39,8 @@ async function deleteStale(
   try {
     attachments = await listCachedAttachments(ctx.cacheDir, "", { sweep: true });
   } catch (error) {
-    // Upstream returns success here without GC-ing anything; the plugins' GC still runs.
+    // Upstream main returns success here without GC-ing anything (its #1165, closed unmerged,
+    // returned the error and skipped the plugins' GC too); here the plugins' GC still runs.
     errors.push(new WrappedError("failed to list cached attachments", error));
     return;
   }
@@ -106,7 +107,8 @@ async function gcPlugins(
     try {
       conf = injectConf(plugin, inject);
     } catch (error) {
-      // Upstream records the error, then runs the plugin with a nil config (a panic).
+      // Upstream main records the error, then runs the plugin with a nil config (a panic);
+      // skipping the plugin is upstream #1184 (open), whose texts are not taken: these are main's.
       errors.push(
         new WrappedError(
           `failed to generate configuration to GC plugin ${plugin.network.type}`,

@@ -1,11 +1,11 @@
 // Upstream api_test.go "Cache operations" and backwards_compatibility_test.go, with noop.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CNIConfig, type RuntimeConf } from "../../src/api/index.js";
 import type { PluginConfig } from "../../src/conf/index.js";
 import { marshal } from "../../src/encoding/json.js";
-import { readDebug, writeDebug } from "../fixtures/plugins/noop-debug.js";
+import { readDebug, stdinText, writeDebug } from "../fixtures/plugins/noop-debug.js";
 import {
   confList,
   debugFiles,
@@ -168,6 +168,27 @@ describe("Cache operations", () => {
     it("returns nothing when no record exists", async () => {
       expect(await cni.getNetworkCachedResult(netConfig, rt)).toBeUndefined();
     });
+  });
+
+  // Upstream #1150 (open) would read a zero-byte record as "no cached result" everywhere.
+  // Not adopted: DEL already takes it as no cache (upstream main, #1072/#1171); CHECK and the
+  // getters keep upstream main's error, so a torn record is reported rather than hidden.
+  it("a zero-byte record (upstream #1150 not adopted): DEL takes it as no cache, CHECK and the getters report it", async () => {
+    const path = writeCacheFile(box, "cachetest-some-container-id-eth0", "");
+    const decoding = "decoding version from network config: unexpected end of JSON input";
+    expect((await failure(cni.getNetworkCachedResult(netConfig, rt))).message).toBe(decoding);
+    const list = confList(`{"cniVersion":"1.1.0","name":"${netName}","plugins":[{"type":"noop"}]}`);
+    expect((await failure(cni.getNetworkListCachedResult(list, rt))).message).toBe(decoding);
+    expect((await failure(cni.checkNetwork(netConfig, rt))).message).toBe(
+      `failed to get network "${netName}" cached result: ${decoding}`,
+    );
+    expect((await readDebug(debugPath)).command).toBe("");
+    expect(readFileSync(path, "utf8")).toBe("");
+    await cni.delNetwork(netConfig, rt);
+    const debug = await readDebug(debugPath);
+    expect(debug.command).toBe("DEL");
+    expect(stdinText(debug)).toBe('{"cniVersion":"1.1.0","name":"cachetest","type":"noop"}');
+    expect(existsSync(path)).toBe(false);
   });
 });
 

@@ -527,7 +527,7 @@ describe("gcNetworkList", () => {
     expect((gcError.cause as CNIError).code).toBe(11);
   });
 
-  it("reports a results directory it cannot list (upstream: success, nothing done) and still GCs plugins", async () => {
+  it("reports a results directory it cannot list (upstream #1165; main: success, nothing done) and still GCs plugins", async () => {
     writeFileSync(join(box.cacheDir, "results"), "not a directory");
     const error = await failure(cni.gcNetworkList(list, {}));
     expect(error.message).toMatch(/^failed to list cached attachments: .*ENOTDIR/);

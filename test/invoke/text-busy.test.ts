@@ -47,6 +47,32 @@ describe("RawExec text file busy", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
   });
 
+  // Upstream #1183 (merged, for issue #855): Go built one exec.Cmd, with its stdin reader and
+  // output buffers, before the loop and ran it again on each retry. Here every attempt is a
+  // fresh run: the attempt that starts gets the whole stdin, and the call returns that run's
+  // stdout and forwards that run's stderr, nothing of the attempts before it.
+  it("runs each retry afresh: the whole stdin in, only that run's output out (upstream #1183)", async () => {
+    await writer?.truncate(0);
+    await writer?.write("#!/bin/sh\nprintf ran >&2\nexec cat\n", 0);
+    const big = new Uint8Array(256 * 1024).map((_, i) => 0x20 + (i % 90));
+    const forwarded: Uint8Array[] = [];
+    const exec = new RawExec({
+      stderr: { write: (chunk) => forwarded.push(Uint8Array.from(chunk)) },
+      textBusyRetries: 50,
+      textBusyDelayMs: 100,
+    });
+    const started = Date.now();
+    const call = exec.execPlugin(pluginPath, big, []);
+    await sleep(350);
+    await writer?.close();
+    writer = undefined;
+    const out = await call;
+    // Several starts were refused before this one.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+    expect(Buffer.from(out).equals(Buffer.from(big))).toBe(true);
+    expect(Buffer.concat(forwarded).toString()).toBe("ran");
+  });
+
   it("fails after the last retry instead of reporting an empty success", async () => {
     const exec = new RawExec({ stderr: null, textBusyRetries: 3, textBusyDelayMs: 50 });
     const started = Date.now();
