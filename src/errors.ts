@@ -751,16 +751,31 @@ export class CachedConfigKindError extends LibcniError {
 
 /** One network's failure inside a pod-level operation. */
 export interface NetworkFailure {
-  /** The network's name. */
+  /** The network's name ("" when the failure is the pod's, not one network's: its setup intent). */
   network: string;
-  /** The pod's interface on that network. */
+  /** The pod's interface on that network ("" for a network's own GC, or none known). */
   ifName: string;
   /** What the network's plugins (or the layer) threw. */
   error: unknown;
+  /** The pod the failure is about, in a GC (which works on many pods); absent elsewhere. */
+  podID?: string;
+}
+
+/** `[pod <id>: ][<network> (<ifName>): ]<message>`, an empty part left out. */
+function failureLine(f: NetworkFailure): string {
+  const pod = f.podID ? `pod ${f.podID}: ` : "";
+  const where = f.network
+    ? f.ifName
+      ? `${f.network} (${f.ifName}): `
+      : `${f.network}: `
+    : f.ifName
+      ? `${f.ifName}: `
+      : "";
+  return `${pod}${where}${messageOf(f.error)}`;
 }
 
 function failureLines(failures: readonly NetworkFailure[]): string {
-  return failures.map((f) => `${f.network} (${f.ifName}): ${messageOf(f.error)}`).join("; ");
+  return failures.map(failureLine).join("; ");
 }
 
 /**
@@ -791,6 +806,26 @@ export class NoNetworksError extends LibcniError {
     this.confDir = confDir;
     this.problems = problems;
     this.reason = reason;
+  }
+}
+
+/**
+ * The runtime's named default network (`defaultNetwork`) is not among the conf dir's usable
+ * networks: its file is missing, broken or names another network. A NoNetworksError: the
+ * runtime is not ready, and a pod that names no networks is refused, while a pod that names its
+ * networks may still be set up on those (ocicni's rule). `problems` lists the files skipped.
+ */
+export class DefaultNetworkNotFoundError extends NoNetworksError {
+  static override readonly id: string = "LIBCNI_ERR_DEFAULT_NETWORK_NOT_FOUND";
+  /** The default network's name. */
+  readonly network: string;
+  constructor(
+    confDir: string,
+    network: string,
+    problems: readonly { file: string; error: unknown }[] = [],
+  ) {
+    super(confDir, problems, `default network ${JSON.stringify(network)} not found in ${confDir}`);
+    this.network = network;
   }
 }
 
@@ -949,6 +984,48 @@ export class RuntimeGCError extends LibcniError {
   }
 }
 
+/**
+ * A pod's setup intent (`<cacheDir>/libcni/setup-intents/<podID>`) that cannot be used: not a
+ * regular file (a directory, a FIFO, a symlink, a device), over the intents' size cap, or not an
+ * intent (not JSON, another kind or pod, a malformed attachment, capability args nested past
+ * what a cache record can hold). What its setup had started cannot be known from it: teardown
+ * and GC DEL what the records hold, set the file aside under a name no later call lists
+ * (`setAsideAs`), and report it once, in their error; CHECK and `podStatus` report it and leave
+ * it. The message never quotes the file's content.
+ */
+export class DamagedIntentError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_SETUP_INTENT_DAMAGED";
+  /** The pod's ID. */
+  readonly podID: string;
+  /** The intent's path. */
+  readonly path: string;
+  /** What is wrong with it (`is a directory, not a regular file`, `cannot be read: ...`). */
+  readonly reason: string;
+  /** Where teardown or GC moved it; undefined while it is still at `path`. */
+  readonly setAsideAs: string | undefined;
+  constructor(
+    podID: string,
+    path: string,
+    reason: string,
+    options: { setAsideAs?: string | undefined; setAsideFailure?: unknown } = {},
+  ) {
+    const { setAsideAs, setAsideFailure } = options;
+    const aside =
+      setAsideAs !== undefined
+        ? `; set aside as ${setAsideAs}`
+        : setAsideFailure !== undefined
+          ? `; it could not be set aside: ${messageOf(setAsideFailure)}`
+          : "";
+    super(`setup intent ${path} of pod ${podID} ${reason}${aside}`, {
+      cause: setAsideFailure,
+    });
+    this.podID = podID;
+    this.path = path;
+    this.reason = reason;
+    this.setAsideAs = setAsideAs;
+  }
+}
+
 // --- netns (libcni/netns): pinned network namespaces, and programs run inside them ------------
 
 /** Why a network namespace operation failed, as the OS said it (or the check that refused it). */
@@ -962,9 +1039,13 @@ export type NetnsFailure =
   | "failed";
 
 /**
- * A network namespace could not be created, removed or entered. `reason` says why in one word
- * (`permission`: the process lacks CAP_SYS_ADMIN; `exists`, `missing`, `busy`: the path;
- * `not-a-netns`: the path is something else), `path` which namespace, `errno` the OS's code.
+ * A network namespace could not be created, removed or entered, or a program could not be run
+ * in one. `reason` says why in one word (`permission`: a namespace operation was refused, the
+ * process lacks CAP_SYS_ADMIN; `exists`, `missing`, `busy`: the path, or `missing` the program
+ * to run; `not-a-netns`: the path is something else; `invalid-name`; `failed`: anything else,
+ * a program that cannot be executed included), `path` which namespace, `errno` the OS's code.
+ * Every error the netns functions throw is one; what failed under it (the spawner helper's
+ * error when the helper died, a command's failure) is its `cause`.
  */
 export class NetnsError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_NETNS";

@@ -9,6 +9,7 @@ import { unlink } from "node:fs/promises";
 import { promisify } from "node:util";
 import { NetnsError } from "../errors.js";
 import { errnoCode } from "../internal/errno.js";
+import { isNetns } from "./check.js";
 import { defaultNetnsDir, netnsErrorOf, splitNetnsPath } from "./path.js";
 
 const execFileP = promisify(execFile);
@@ -65,7 +66,12 @@ export async function unpinWithCommands(path: string): Promise<void> {
     await command("remove network namespace", path, "ip", ["netns", "del", name]);
     return;
   }
-  await command("remove network namespace", path, "umount", ["--lazy", path]);
+  try {
+    await command("remove network namespace", path, "umount", ["--lazy", path]);
+  } catch (error) {
+    // Unmounted meanwhile (a concurrent remove): the file is left to remove.
+    if (await isNetns(path)) throw error;
+  }
   try {
     await unlink(path);
   } catch (error) {

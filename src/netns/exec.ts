@@ -6,7 +6,9 @@
  * SIGTERM then SIGKILL, output capped.
  */
 
+import { access, constants, stat } from "node:fs/promises";
 import { NetnsError } from "../errors.js";
+import { errnoCode, errnoText } from "../internal/errno.js";
 import { findInPath } from "../invoke/find.js";
 import { PluginEnv } from "../invoke/plugin-env.js";
 import { defaultGraceMs, defaultMaxOutputBytes } from "../invoke/raw-exec.js";
@@ -27,7 +29,11 @@ export interface ExecInNetnsOptions {
   signal?: AbortSignal;
   /** Stops the program after this many milliseconds (`timedOut` says so). */
   timeoutMs?: number;
-  /** The most bytes kept of each of stdout and stderr. Default: RawExec's `defaultMaxOutputBytes`. */
+  /**
+   * The most bytes kept of each of stdout and stderr (default 16 MiB, RawExec's
+   * `defaultMaxOutputBytes`). A program that writes more is stopped as on a timeout (its process
+   * group SIGTERMed, then SIGKILLed after a grace) and the result's `truncated` names the stream.
+   */
   maxOutputBytes?: number;
   /** Default "auto": the spawner helper when it runs here, else `nsenter`. */
   mechanism?: NetnsMechanism;
@@ -45,6 +51,11 @@ export interface ExecInNetnsResult {
   stdout: string;
   /** Its stderr, as UTF-8 text. */
   stderr: string;
+  /**
+   * The stream that went past `maxOutputBytes`, if one did: its text stops at the cap (the
+   * rest was discarded) and the program was stopped for it (`signal` says how).
+   */
+  truncated: "stdout" | "stderr" | undefined;
 }
 
 /** The program's path: as given when it has a `/`, else looked up in PATH as a shell would. */
@@ -65,12 +76,68 @@ function launcherOf(mechanism: NetnsMechanism = "auto") {
   );
 }
 
+/** A NetnsError for a bad argument of {@link execInNetns}. */
+function badArgument(nsPath: string, text: string): NetnsError {
+  return new NetnsError(`exec in ${nsPath}: ${text}`, "failed", nsPath);
+}
+
+// AbortSignal.timeout takes no more.
+const maxTimeoutMs = 0xffffffff;
+
+function checkCount(nsPath: string, name: string, value: number | undefined, max: number): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0 && value <= max)) {
+    throw badArgument(nsPath, `option ${name} must be an integer from 0 to ${max}, got ${value}`);
+  }
+}
+
+/**
+ * A NetnsError for a program that could not be started (the namespace was entered): the
+ * program's own error, never a hint about CAP_SYS_ADMIN, which it is not about.
+ */
+function startFailure(
+  program: string,
+  path: string,
+  nsPath: string,
+  error: NodeJS.ErrnoException,
+): NetnsError {
+  const errno = errnoCode(error);
+  const text =
+    errno === "EACCES"
+      ? `${path}: permission denied: not executable (no execute permission, not a regular file, or on a noexec mount)`
+      : `${path}: ${errnoText(errno, typeof error.errno === "number" ? -error.errno : undefined)}`;
+  return new NetnsError(
+    `exec ${program} in ${nsPath}: ${text}`,
+    errno === "ENOENT" ? "missing" : "failed",
+    nsPath,
+    { cause: error, errno },
+  );
+}
+
+/**
+ * The start error the program would meet, told before `nsenter` runs it (nsenter would only
+ * exit 126 or 127 for it, as the program itself could): it is not executable, or missing.
+ */
+async function executableError(path: string): Promise<NodeJS.ErrnoException | undefined> {
+  try {
+    if (!(await stat(path)).isFile()) {
+      return Object.assign(new Error(`spawn ${path} EACCES`), { code: "EACCES", path });
+    }
+    await access(path, constants.X_OK);
+    return undefined;
+  } catch (error) {
+    return error as NodeJS.ErrnoException;
+  }
+}
+
 /**
  * Runs `argv` (the program, then its arguments) inside the network namespace at `netnsPath`
- * and resolves to how it ended; a non-zero exit is a result, not an error.
+ * and resolves to how it ended; a non-zero exit is a result, not an error, and so is output
+ * past `maxOutputBytes` (`truncated`).
  * @throws NetnsError `not-a-netns` when the path is not a live network namespace; `missing`
- *   when the program is not found; `permission` when entering is refused; `failed` when it
- *   cannot start.
+ *   when the program is not found; `permission` when entering the namespace is refused (no
+ *   CAP_SYS_ADMIN); `failed` when the program cannot start (`errno` EACCES: it is not
+ *   executable), when the run fails (the spawner helper died: its error is the `cause`), or for
+ *   a bad argument.
  */
 export async function execInNetns(
   netnsPath: string,
@@ -78,15 +145,17 @@ export async function execInNetns(
   options: ExecInNetnsOptions = {},
 ): Promise<ExecInNetnsResult> {
   const nsPath = absoluteNetnsPath(netnsPath);
+  if (!Array.isArray(argv)) throw badArgument(nsPath, "argv must be an array of strings");
   if (argv.some((arg) => typeof arg !== "string" || arg.includes("\0"))) {
-    throw new NetnsError(`exec in ${nsPath}: an argument holds a NUL byte`, "failed", nsPath);
+    throw badArgument(nsPath, "an argument holds a NUL byte");
   }
+  checkCount(nsPath, "timeoutMs", options.timeoutMs, maxTimeoutMs);
+  checkCount(nsPath, "maxOutputBytes", options.maxOutputBytes, Number.MAX_SAFE_INTEGER);
   if (!(await isNetns(nsPath))) {
     throw new NetnsError(`exec in ${nsPath}: not a network namespace`, "not-a-netns", nsPath);
   }
   const [program, ...args] = argv;
-  if (program === undefined)
-    throw new NetnsError(`exec in ${nsPath}: no program given`, "failed", nsPath);
+  if (program === undefined) throw badArgument(nsPath, "no program given");
   const env = options.env ?? process.env;
   let path: string;
   try {
@@ -98,6 +167,8 @@ export async function execInNetns(
       Object.assign(error as Error, { code: "ENOENT" }),
     );
   }
+  const unrunnable = await executableError(path);
+  if (unrunnable !== undefined) throw startFailure(program, path, nsPath, unrunnable);
   const timeout =
     options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
   const signals = [options.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
@@ -135,7 +206,21 @@ export async function execInNetns(
       },
     );
   }
-  if (start !== undefined) throw netnsErrorOf(`exec ${program} in`, nsPath, start);
+  if (start !== undefined) {
+    // An errno of the program's start; anything else (the helper gone before it started) is
+    // the run's failure.
+    if (typeof start.code === "string") throw startFailure(program, path, nsPath, start);
+    throw new NetnsError(`exec ${program} in ${nsPath}: ${start.message}`, "failed", nsPath, {
+      cause: start,
+    });
+  }
+  if (outcome.error !== undefined) {
+    // The run started and then failed (the helper died under it): how it ended is unknown.
+    const text = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+    throw new NetnsError(`exec ${program} in ${nsPath}: ${text}`, "failed", nsPath, {
+      cause: outcome.error,
+    });
+  }
   const text = new TextDecoder();
   return {
     exitCode: outcome.exitCode,
@@ -143,5 +228,6 @@ export async function execInNetns(
     timedOut: outcome.aborted,
     stdout: text.decode(outcome.stdout),
     stderr: text.decode(outcome.stderr),
+    truncated: outcome.overflow,
   };
 }

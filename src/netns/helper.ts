@@ -4,11 +4,15 @@
  * request and never forks.
  */
 import { access, constants } from "node:fs/promises";
-import { NetnsError } from "../errors.js";
+import { debuglog } from "node:util";
+import { NetnsError, SpawnerExitedError } from "../errors.js";
 import { errnoName } from "../invoke/spawner/instance.js";
 import type { SpawnerLauncher } from "../invoke/spawner/pool.js";
 import { sharedSpawner } from "../invoke/spawner/select.js";
+import { isNetns } from "./check.js";
 import { defaultNetnsDir, netnsErrorOf, splitNetnsPath } from "./path.js";
+
+const debug = debuglog("libcni");
 
 /** Pins and unpins namespaces. */
 export interface NetnsPinner {
@@ -24,20 +28,47 @@ function osError(errno: number): NodeJS.ErrnoException {
   return Object.assign(new Error(code), { code, errno: -errno });
 }
 
+/**
+ * Asks the helper; a helper that died before answering is asked again once, on a new one, when
+ * the request surely was not carried out: an unpin always (unpinning what is no longer pinned
+ * is EINVAL, which counts as done), a pin when nothing is mounted at the path (a dead helper
+ * mounts nothing more).
+ */
+async function request(
+  spawner: SpawnerLauncher,
+  pin: boolean,
+  path: string,
+  shareDir: boolean,
+): Promise<number> {
+  try {
+    return await spawner.netnsRequest(pin, path, shareDir);
+  } catch (error) {
+    if (!(error instanceof SpawnerExitedError) || (pin && (await isNetns(path)))) throw error;
+    debug("netns: %s; asking a new helper", error.message);
+    return await spawner.netnsRequest(pin, path, shareDir);
+  }
+}
+
 function pinnerOf(spawner: SpawnerLauncher): NetnsPinner {
   return {
     async pin(path) {
       // As `ip netns add`: its own dir is made a shared mount, so pins show in other mount
       // namespaces; another dir is left as it is (a test's temp dir must stay removable).
       const shareDir = splitNetnsPath(path).dir === defaultNetnsDir;
-      const errno = await spawner.netnsRequest(true, path, shareDir);
-      if (errno !== 0) throw netnsErrorOf("create network namespace", path, osError(errno));
+      const action = "create network namespace";
+      const errno = await request(spawner, true, path, shareDir).catch((error: unknown) => {
+        throw netnsErrorOf(action, path, error);
+      });
+      if (errno !== 0) throw netnsErrorOf(action, path, osError(errno));
     },
     async unpin(path) {
-      const errno = await spawner.netnsRequest(false, path);
+      const action = "remove network namespace";
+      const errno = await request(spawner, false, path, false).catch((error: unknown) => {
+        throw netnsErrorOf(action, path, error);
+      });
       // EINVAL: nothing is mounted there (any more).
       if (errno !== 0 && errnoName(errno) !== "EINVAL") {
-        throw netnsErrorOf("remove network namespace", path, osError(errno));
+        throw netnsErrorOf(action, path, osError(errno));
       }
     },
   };

@@ -31,6 +31,19 @@ export function netnsPathOf(name: string, dir: string = defaultNetnsDir): string
   return resolve(dir, name);
 }
 
+/** The absolute directory of the `dir` option (default {@link defaultNetnsDir}). */
+export function netnsDirOf(dir: string | undefined): string {
+  if (dir === undefined) return defaultNetnsDir;
+  if (typeof dir !== "string" || dir.includes("\0")) {
+    throw new NetnsError(
+      `invalid network namespace directory ${JSON.stringify(dir)}`,
+      "invalid-name",
+      String(dir),
+    );
+  }
+  return resolve(dir);
+}
+
 /** An absolute namespace path (see {@link netnsPathOf}); a NUL byte is refused. */
 export function absoluteNetnsPath(path: string): string {
   if (typeof path !== "string" || path === "" || path.includes("\0")) {

@@ -5,8 +5,7 @@
  * and returns to its own, so this process never forks); where the helper cannot run, the
  * commands of commands.ts do.
  */
-import { mkdir, open, stat, unlink } from "node:fs/promises";
-import { resolve } from "node:path";
+import { lstat, mkdir, open, stat, unlink } from "node:fs/promises";
 import { NetnsError } from "../errors.js";
 import { errnoCode } from "../internal/errno.js";
 import { isNetns } from "./check.js";
@@ -14,7 +13,7 @@ import { commandsCreateFile, pinWithCommands, unpinWithCommands } from "./comman
 import { helperPinner } from "./helper.js";
 import {
   absoluteNetnsPath,
-  defaultNetnsDir,
+  netnsDirOf,
   netnsErrorOf,
   netnsPathOf,
   splitNetnsPath,
@@ -48,10 +47,12 @@ async function createMountPoint(path: string): Promise<void> {
  * Creates a new network namespace pinned at `<dir>/<name>` and returns that path (what a
  * plugin gets as CNI_NETNS). Its loopback is down, as `ip netns add` leaves it.
  * @throws NetnsError: `invalid-name`; `exists` (the path is taken); `permission` (no
- *   CAP_SYS_ADMIN); `failed` otherwise. Nothing is left behind on failure.
+ *   CAP_SYS_ADMIN); `failed` otherwise (the spawner helper's error, if it died, is the
+ *   `cause`; a pin it surely never carried out is first asked of a new helper, once). Nothing
+ *   is left behind on failure.
  */
 export async function createNetns(name: string, options: NetnsOptions = {}): Promise<string> {
-  const path = netnsPathOf(name, options.dir ?? defaultNetnsDir);
+  const path = netnsPathOf(name, netnsDirOf(options.dir));
   const helper = await pinner(options.mechanism);
   const ownFile = helper !== undefined || !commandsCreateFile(path);
   if (ownFile) {
@@ -77,19 +78,65 @@ export async function createNetns(name: string, options: NetnsOptions = {}): Pro
   return path;
 }
 
+/** Removes of one path in flight in this process: each waits for the one before it. */
+const removing = new Map<string, Promise<unknown>>();
+
 /**
  * Removes the namespace pinned at `path` (or named so in `options.dir`): unmounted lazily, as
  * `ip netns del` does, and its file removed. The namespace itself lives on while a process is
- * in it. Removing one that is already gone succeeds (idempotent); so does removing an empty
- * mount point a crash left in `options.dir` (default /run/netns).
+ * in it. Removing one that is already gone succeeds (idempotent), as does removing one that a
+ * concurrent call removes: in this process always; in another, too, but for a namespace outside
+ * `options.dir` that the other call has unmounted and not yet unlinked (an empty file there is
+ * nobody's mount point: `not-a-netns`). So does removing an empty mount point a crash left in
+ * `options.dir` (default /run/netns).
  * @throws NetnsError: `not-a-netns` for a path that is something else (it is left alone);
- *   `permission`; `failed`.
+ *   `invalid-name`; `permission`; `failed` (the spawner helper's error, if it failed, is the
+ *   `cause`).
  */
 export async function removeNetns(pathOrName: string, options: NetnsOptions = {}): Promise<void> {
-  const dir = resolve(options.dir ?? defaultNetnsDir);
+  if (typeof pathOrName !== "string") {
+    throw new NetnsError(
+      `invalid network namespace path ${String(pathOrName)}`,
+      "invalid-name",
+      String(pathOrName),
+    );
+  }
+  const dir = netnsDirOf(options.dir);
   const path = pathOrName.includes("/")
     ? absoluteNetnsPath(pathOrName)
     : netnsPathOf(pathOrName, dir);
+  // Removes of one path run one after the other: one of them unmounts and unlinks, the next
+  // finds nothing there. Run at once, one would find the mount point it was about to unmount
+  // gone, or an empty file between another's unmount and its unlink (taken for a stranger's
+  // file outside the namespaces' dir).
+  const before = removing.get(path);
+  const run =
+    before === undefined
+      ? removeOnce(path, dir, options.mechanism)
+      : before.then(() => removeOnce(path, dir, options.mechanism));
+  const settled = run.catch(() => undefined);
+  removing.set(path, settled);
+  void settled.then(() => {
+    if (removing.get(path) === settled) removing.delete(path);
+  });
+  return run;
+}
+
+/** True when nothing is at `path` (any more). */
+async function gone(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return false;
+  } catch (error) {
+    return errnoCode(error) === "ENOENT";
+  }
+}
+
+async function removeOnce(
+  path: string,
+  dir: string,
+  mechanism: NetnsMechanism | undefined,
+): Promise<void> {
   if (!(await isNetns(path))) {
     let size: number;
     try {
@@ -122,12 +169,15 @@ export async function removeNetns(pathOrName: string, options: NetnsOptions = {}
     });
     return;
   }
-  const helper = await pinner(options.mechanism);
-  if (helper === undefined) {
-    await unpinWithCommands(path);
-    return;
+  const helper = await pinner(mechanism);
+  try {
+    if (helper === undefined) await unpinWithCommands(path);
+    else await helper.unpin(path);
+  } catch (error) {
+    // Another process removed it meanwhile: what this call was to do is done.
+    if (await gone(path)) return;
+    throw error;
   }
-  await helper.unpin(path);
   try {
     await unlink(path);
   } catch (error) {

@@ -21,7 +21,7 @@ import {
   type PodAttachments,
 } from "./cached.js";
 import { withDeadline } from "./deadline.js";
-import { removeIntent } from "./intent.js";
+import { removeIntent, setAsideIntent } from "./intent.js";
 import type { NetworkSet } from "./load.js";
 import { endOrphanedRuns } from "./owner.js";
 
@@ -108,13 +108,22 @@ async function recordGone(ctx: CacheCallContext, a: CachedAttachment): Promise<v
  * DELs everything of a pod: first the attachments of an interrupted setup that have no record
  * (in reverse planned order), then the recorded ones in reverse attach order, each with what
  * it was started with; a record still there after its DEL is a failure (the next teardown or
- * GC retries it). The setup intent goes once every interrupted attachment is DELeted.
+ * GC retries it). The setup intent goes once every interrupted attachment is DELeted. A
+ * damaged intent (nothing in it can be DELeted) is set aside and reported once, as a failure.
  */
 export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Promise<WalkOutcome> {
   // A setup whose owner died may have left a plugin running: it must be gone before its DEL,
   // or it could finish its ADD after it (owner.ts).
   if (pod.intent === "read") await endOrphanedRuns(pod.podID, pod.owner);
-  const failures: NetworkFailure[] = [...pod.unusable];
+  const failures: NetworkFailure[] = [];
+  for (const u of pod.unusable) {
+    if (pod.damagedIntent !== undefined && u.error === pod.damagedIntent) {
+      // Reported here, once: the next teardown or GC no longer finds it under the pod's name.
+      failures.push({ ...u, error: await setAsideIntent(cacheDirOf(ctx.cni), pod.damagedIntent) });
+    } else {
+      failures.push(u);
+    }
+  }
   const done: CheckedAttachment[] = [];
   let interruptedLeft = false;
   for (const a of [...pod.interrupted].reverse()) {

@@ -10,9 +10,18 @@
  * File timestamps are coarse (a kernel tick), so attachments ADDed within one tick tie and the
  * names decide; a parallel setup has no order to keep.
  */
-import { stat } from "node:fs/promises";
-import { cacheFilePath } from "../api/cache.js";
-import { LibcniError, messageOf } from "../errors.js";
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { isTempName } from "../api/atomic-write.js";
+import { cacheFilePath, resultsDir } from "../api/cache.js";
+import { CNICacheV1, decodeCacheRecord } from "../api/cache-record.js";
+import { readRecord } from "../api/record-read.js";
+import {
+  CorruptCacheRecordError,
+  type DamagedIntentError,
+  LibcniError,
+  messageOf,
+} from "../errors.js";
 import {
   CacheDir,
   type CNIConfig,
@@ -23,6 +32,7 @@ import {
   type PluginConfig,
   type RuntimeConf,
 } from "../index.js";
+import { validateContainerID } from "../utils/index.js";
 import { restoreCapabilityStructs } from "./capabilities.js";
 import { readIntent } from "./intent.js";
 import type { NetworkSet } from "./load.js";
@@ -189,8 +199,68 @@ export interface PodAttachments {
    * and kept).
    */
   intent: "none" | "read" | "unusable";
+  /** The intent that cannot be used (also in `unusable`): teardown and GC set it aside. */
+  damagedIntent?: DamagedIntentError | undefined;
   /** The process that wrote the intent (when one was read and names it). */
   owner?: SetupOwner | undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The pod's records that the cache's listing skipped (upstream's `GetCachedAttachments` skips
+ * what it cannot decode) but whose top level says they are the pod's (`kind` cniCacheV1 and its
+ * `containerId`): a record nested past Go's 10,000 levels, or with a field of the wrong type.
+ * Nothing can DEL them as they were ADDed, and passing over them would report the pod removed
+ * while they stay: each is an attachment that cannot be used, its record named. Files whose
+ * content does not name the pod (not JSON, another pod's, a FIFO, over the size cap) are left
+ * to the listing's rule, as a name alone is ambiguous (`n-a-b-eth0` may be pod `a`'s or `a-b`'s).
+ */
+async function undecodableRecords(
+  cacheDir: string,
+  podID: string,
+  listed: readonly NetworkAttachment[],
+): Promise<UnusableAttachment[]> {
+  if (podID === "") return [];
+  const dir = resultsDir(cacheDir);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const seen = new Set(listed.map((a) => `${a.network}-${a.containerID}-${a.ifName}`));
+  const part = `-${podID}-`;
+  const out: UnusableAttachment[] = [];
+  for (const name of names) {
+    if (seen.has(name) || isTempName(name) || name.indexOf(part) <= 0) continue;
+    const path = join(dir, name);
+    const found = await readRecord(path);
+    if (found.kind !== "bytes") continue;
+    let top: unknown;
+    try {
+      // V8's parser takes any depth, and only the top level is looked at.
+      top = JSON.parse(new TextDecoder().decode(found.bytes));
+    } catch {
+      continue;
+    }
+    if (!isObject(top) || top.kind !== CNICacheV1 || top.containerId !== podID) continue;
+    let reason: string | undefined;
+    try {
+      decodeCacheRecord(found.bytes);
+    } catch (error) {
+      reason = `cannot be decoded: ${messageOf(error)}`;
+    }
+    // Decoded after all: written since the listing, or without a name (skipped as upstream).
+    if (reason === undefined) continue;
+    out.push({
+      network: typeof top.networkName === "string" ? top.networkName : "",
+      ifName: typeof top.ifName === "string" ? top.ifName : "",
+      error: new CorruptCacheRecordError(path, reason),
+    });
+  }
+  return out;
 }
 
 /**
@@ -205,9 +275,12 @@ export async function cachedAttachments(
   netns?: string,
 ): Promise<PodAttachments> {
   const cacheDir = cacheDirOf(cni);
+  // A pod ID that could not be a file name (a record's, read by GC) has no intent.
   const [found, intent] = await Promise.all([
     cni.getCachedAttachments(podID),
-    readIntent(cacheDir, podID),
+    validateContainerID(podID) === undefined
+      ? readIntent(cacheDir, podID)
+      : ({ kind: "none" } as const),
   ]);
   const timed = await Promise.all(
     found.map(async (att) => ({ att, t: await mtimeOf(cacheDir, att) })),
@@ -223,8 +296,10 @@ export async function cachedAttachments(
       out.unusable.push({ network: att.network, ifName: att.ifName, error });
     }
   }
+  out.unusable.push(...(await undecodableRecords(cacheDir, podID, found)));
   if (intent.kind === "unusable") {
     out.intent = "unusable";
+    out.damagedIntent = intent.error;
     out.unusable.push({ network: "", ifName: "", error: intent.error });
   } else if (intent.kind === "attachments") {
     out.intent = "read";

@@ -218,19 +218,39 @@ function sortedByBytes(keys: readonly string[]): boolean {
  * ocicni's tagged structs): it is marked as one, so that it is written again in that order.
  * Sorted keys were a Go map's (or a struct's already in order): the encoder sorts them anyway.
  */
-function inRecordedOrder(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(inRecordedOrder);
-  if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    Object.defineProperty(out, k, {
-      value: inRecordedOrder(v),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+function inRecordedOrder(root: unknown): unknown {
+  // The copy keeps its own stack: a record's value may nest to Go's limit (10,000 levels),
+  // deeper than the call stack allows a recursive walk.
+  const pending: [object, object][] = [];
+  const shell = (value: unknown): unknown => {
+    if (typeof value !== "object" || value === null) return value;
+    if (Array.isArray(value)) {
+      const out: unknown[] = new Array(value.length);
+      pending.push([value, out]);
+      return out;
+    }
+    // The copy gets the same keys in the same order, so the order is judged on the original.
+    const out: Record<string, unknown> = {};
+    pending.push([value, out]);
+    return sortedByBytes(Object.keys(value)) ? out : goStruct(out);
+  };
+  const top = shell(root);
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [from, to] = next;
+    if (Array.isArray(from)) {
+      for (let i = 0; i < from.length; i++) (to as unknown[])[i] = shell(from[i]);
+      continue;
+    }
+    for (const [k, v] of Object.entries(from)) {
+      Object.defineProperty(to, k, {
+        value: shell(v),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
   }
-  return sortedByBytes(Object.keys(out)) ? out : goStruct(out);
+  return top;
 }
 
 /**

@@ -7,7 +7,9 @@
  * 2. each loaded network then gets GC with its own valid attachments, taken from the cache
  *    (ContainerID and IfName as ADDed), not recomputed from today's interface-name allocation,
  *    which shifts when the conf dir changes.
- * Everything is tried; the failures are thrown together.
+ * Everything is tried; the failures are thrown together, each stale pod's named. A stale pod's
+ * damaged setup intent is set aside and reported once (see cache-walk.ts): a GC on a timer
+ * does not fail on it again, and it never stops the GC of anything else.
  */
 
 import { type NetworkFailure, RuntimeGCError } from "../errors.js";
@@ -39,9 +41,15 @@ export async function collectGarbage(
     (id) => !validPodIDs.has(id),
   );
   for (const podID of stalePods) {
-    const outcome = await deleteAll(ctx, await cachedAttachments(ctx.cni, podID, ctx.set));
-    failures.push(...outcome.failures);
-    removed.push(...outcome.done.map((a) => ({ podID, network: a.network, ifName: a.ifName })));
+    try {
+      const outcome = await deleteAll(ctx, await cachedAttachments(ctx.cni, podID, ctx.set));
+      failures.push(...outcome.failures.map((f) => ({ ...f, podID })));
+      removed.push(...outcome.done.map((a) => ({ podID, network: a.network, ifName: a.ifName })));
+    } catch (error) {
+      // An abort ends the GC; anything else is this pod's failure, and the next pod is tried.
+      if (ctx.signal?.aborted) throw error;
+      failures.push({ podID, network: "", ifName: "", error });
+    }
   }
   const valid = new Map<string, GCAttachment[]>();
   for (const a of all) {

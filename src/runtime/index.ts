@@ -10,6 +10,7 @@
 
 export {
   CapabilityArgError,
+  DefaultNetworkNotFoundError,
   DuplicateNetworkError,
   InterfaceNameError,
   type NetworkFailure,
@@ -51,7 +52,9 @@ export type {
   RouteSummary,
 } from "./summary.js";
 export type { RemovedAttachment } from "./teardown.js";
+export type { TornDownAttachment } from "./teardown-current.js";
 export type {
+  IfNoRecords,
   LoadProblem,
   Network,
   Pod,
@@ -60,6 +63,7 @@ export type {
   PodNetworkRequest,
   PodRef,
   SetupOptions,
+  TeardownOptions,
 } from "./types.js";
 export { type StaticAddress, staticAddressArgs } from "./validate.js";
 export { type NetworkSetChange, NetworkWatcher, type WatchOptions } from "./watch.js";

@@ -16,18 +16,25 @@
  *      "cniArgs":[["K","V"]],"capabilityArgs":{...}}, ...]}
  *
  * written atomically (temp file, fsync, rename, directory fsync) like a cache record.
+ *
+ * Read like a conf file: a regular file only (never a symlink), opened without blocking, at
+ * most {@link MAX_INTENT_BYTES}. One that cannot be used (a directory, a FIFO, bad JSON, ...) is
+ * a DamagedIntentError; teardown and GC set it aside ({@link setAsideIntent}) under a name that
+ * {@link podsWithIntents} never lists, so it is reported once and never trips a later call.
  */
-import { readdir, unlink } from "node:fs/promises";
+import { readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { sweepTempFiles } from "../api/atomic-write.js";
 import { STALE_TEMP_MS, writeCacheRecord } from "../api/cache.js";
 import { readRecord } from "../api/record-read.js";
 import { goStruct, marshal } from "../encoding/json.js";
+import { DamagedIntentError, InvalidArgumentError, messageOf } from "../errors.js";
 import type { NetworkAttachment } from "../index.js";
 import { errnoCode } from "../internal/errno.js";
 import { validateContainerID } from "../utils/index.js";
 import { type SetupOwner, thisOwner } from "./owner.js";
 import type { PlannedAttachment } from "./plan.js";
+import { checkPodID, MAX_CAPABILITY_DEPTH, nestsDeeperThan } from "./validate.js";
 
 /** The `kind` of an intent file. */
 export const SETUP_INTENT_KIND = "libcniSetupIntentV1";
@@ -37,7 +44,17 @@ export function intentsDir(cacheDir: string): string {
   return join(cacheDir, "libcni", "setup-intents");
 }
 
+/**
+ * The largest intent read or written: a conf file's cap (the conf loader's 16 MiB). An intent
+ * holds a pod's network lists (each a conf file's bytes, in base64) and its capability args,
+ * kilobytes in practice; a file past this is not one the library wrote, and is refused at its
+ * size, unread. `writeIntent` refuses to write more, so every intent written can be read back.
+ */
+export const MAX_INTENT_BYTES = 16 * 1024 * 1024;
+
+/** The pod's intent path; the ID is checked again here, whatever the caller did. */
 function intentPath(cacheDir: string, podID: string): string {
+  checkPodID(podID, "podID");
   return join(intentsDir(cacheDir), podID);
 }
 
@@ -67,9 +84,14 @@ export async function writeIntent(
       attachments,
     }),
   );
-  await writeCacheRecord(intentPath(cacheDir, podID), new TextEncoder().encode(text), {
-    durable,
-  });
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.byteLength > MAX_INTENT_BYTES) {
+    throw new InvalidArgumentError(
+      "pod",
+      `the setup intent of pod ${podID} would be ${bytes.byteLength} bytes, more than ${MAX_INTENT_BYTES} (its networks' configurations and capability args are too large to record)`,
+    );
+  }
+  await writeCacheRecord(intentPath(cacheDir, podID), bytes, { durable });
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -99,7 +121,13 @@ function decodeIntent(
   podID: string,
   bytes: Uint8Array,
 ): { attachments: NetworkAttachment[]; owner: SetupOwner | undefined } {
-  const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+  let value: unknown;
+  try {
+    // V8's parser takes any depth; its message would quote the file's bytes, so it is dropped.
+    value = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new Error("it is not valid JSON");
+  }
   if (!isObject(value) || value.kind !== SETUP_INTENT_KIND || value.containerId !== podID) {
     throw new Error(`not a ${SETUP_INTENT_KIND} record of pod ${podID}`);
   }
@@ -116,6 +144,16 @@ function decodeIntent(
       (e.capabilityArgs !== undefined && !isObject(e.capabilityArgs))
     ) {
       throw new Error(`attachment ${i} is malformed`);
+    }
+    // A record holds the same capability args two levels down; past what Go reads there, the
+    // attachment could not be DELeted as it was started (walked without the call stack).
+    if (
+      e.capabilityArgs !== undefined &&
+      nestsDeeperThan(e.capabilityArgs, MAX_CAPABILITY_DEPTH + 1)
+    ) {
+      throw new Error(
+        `attachment ${i}'s capability args nest deeper than a cache record can hold (exceeded max depth)`,
+      );
     }
     return {
       containerID: podID,
@@ -134,24 +172,51 @@ function decodeIntent(
 export type IntentRead =
   | { kind: "none" }
   | { kind: "attachments"; attachments: NetworkAttachment[]; owner: SetupOwner | undefined }
-  | { kind: "unusable"; error: Error };
+  | { kind: "unusable"; error: DamagedIntentError };
 
-/** Reads the pod's intent (a regular file only, never blocking, with the records' size cap). */
+/**
+ * Reads the pod's intent: a regular file only (no symlink followed), opened without blocking,
+ * refused unread past {@link MAX_INTENT_BYTES}.
+ */
 export async function readIntent(cacheDir: string, podID: string): Promise<IntentRead> {
   const path = intentPath(cacheDir, podID);
-  const found = await readRecord(path);
+  const found = await readRecord(path, undefined, MAX_INTENT_BYTES);
   if (found.kind === "none") return { kind: "none" };
   if (found.kind === "corrupt") {
-    return { kind: "unusable", error: new Error(`setup intent ${path} ${found.reason}`) };
+    return { kind: "unusable", error: new DamagedIntentError(podID, path, found.reason) };
   }
   try {
     return { kind: "attachments", ...decodeIntent(podID, found.bytes) };
   } catch (error) {
     return {
       kind: "unusable",
-      error: new Error(`setup intent ${path} cannot be read: ${(error as Error).message}`),
+      error: new DamagedIntentError(podID, path, `cannot be read: ${messageOf(error)}`),
     };
   }
+}
+
+/** The name a damaged intent is set aside as: a leading dot, which no pod ID has. */
+const damagedName = (podID: string): string => `.${podID}.${Date.now()}.damaged`;
+
+/**
+ * Moves a damaged intent aside, in the intents' dir, under a name {@link podsWithIntents} never
+ * lists (kept for whoever wants to look at it; nothing reads or removes it). Returns the error
+ * to report: `damaged` with where it went, or with why it could not be moved (then it stays,
+ * and the next teardown or GC reports it again). One already gone is reported as it was.
+ */
+export async function setAsideIntent(
+  cacheDir: string,
+  damaged: DamagedIntentError,
+): Promise<DamagedIntentError> {
+  const { podID, path, reason } = damaged;
+  const target = join(intentsDir(cacheDir), damagedName(podID));
+  try {
+    await rename(path, target);
+  } catch (error) {
+    if (errnoCode(error) === "ENOENT") return damaged;
+    return new DamagedIntentError(podID, path, reason, { setAsideFailure: error });
+  }
+  return new DamagedIntentError(podID, path, reason, { setAsideAs: target });
 }
 
 /** Removes the pod's intent; a missing one is removed already. Rejects when it stays. */
@@ -180,6 +245,7 @@ export async function podsWithIntents(
     return [];
   }
   if (options.sweep) await sweepTempFiles(dir, names, STALE_TEMP_MS);
-  // Only names this library writes: valid container IDs (no temp file, nothing foreign).
+  // Only names this library writes: valid container IDs (no temp file, no intent set aside,
+  // nothing foreign).
   return names.filter((n) => validateContainerID(n) === undefined);
 }

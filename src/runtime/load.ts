@@ -8,6 +8,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfFileError } from "../conf/errors.js";
 import {
+  DefaultNetworkNotFoundError,
   DuplicateNetworkError,
   InvalidArgumentError,
   messageOf,
@@ -21,6 +22,7 @@ import {
   type NetworkConfigList,
   networkConfFromFile,
 } from "../index.js";
+import { errnoCode } from "../internal/errno.js";
 import { type Exec, findInPath } from "../invoke/index.js";
 import type { LoadProblem, Network } from "./types.js";
 
@@ -52,7 +54,8 @@ export interface NetworkSet {
   readonly problems: readonly LoadProblem[];
   /**
    * Why the set is not ready for a pod that names no networks: the conf dir is missing or
-   * unreadable, holds no usable network, or lacks the default network. Undefined when ready.
+   * unreadable, holds no usable network, or lacks the default network (a
+   * DefaultNetworkNotFoundError). Undefined when ready.
    */
   readonly notReady: NoNetworksError | undefined;
   /** The network of that name. */
@@ -129,6 +132,13 @@ function makeSet(
   };
 }
 
+/**
+ * The reasons that say the conf dir could not be looked at (listing it failed for a reason
+ * other than its absence: EACCES, EIO, EMFILE...), as opposed to what it holds: a reload that
+ * meets one keeps a ready set (see {@link nextSet}).
+ */
+const couldNotLook = new WeakSet<NoNetworksError>();
+
 /** The conf dir's files, or why they cannot be listed (a missing dir said as such). */
 async function listConfDir(confDir: string): Promise<string[] | NoNetworksError> {
   try {
@@ -139,7 +149,7 @@ async function listConfDir(confDir: string): Promise<string[] | NoNetworksError>
     }
     return files;
   } catch (error) {
-    return new NoNetworksError(
+    const reason = new NoNetworksError(
       confDir,
       [],
       `conf dir ${confDir} cannot be read: ${messageOf(error)}`,
@@ -147,6 +157,11 @@ async function listConfDir(confDir: string): Promise<string[] | NoNetworksError>
         cause: error,
       },
     );
+    // A path that is not a directory (ENOTDIR) is a dir that is not there; anything else is a
+    // failure to look.
+    const code = errnoCode((error as { cause?: unknown }).cause) ?? errnoCode(error);
+    if (code !== "ENOTDIR") couldNotLook.add(reason);
+    return reason;
   }
 }
 
@@ -241,11 +256,9 @@ export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> 
   if (files instanceof NoNetworksError) notReady = files;
   else if (networks.length === 0) notReady = new NoNetworksError(confDir, problems);
   else if (options.defaultNetwork !== undefined && !seen.has(options.defaultNetwork)) {
-    notReady = new NoNetworksError(
-      confDir,
-      [],
-      `default network ${JSON.stringify(options.defaultNetwork)} not found in ${confDir}`,
-    );
+    // The skipped files are named: the default network's may be among them (a broken edit).
+    const skipped = problems.filter((p) => p.kind === "invalid");
+    notReady = new DefaultNetworkNotFoundError(confDir, options.defaultNetwork, skipped);
   }
   if (options.loopback) {
     const config = confListFromBytes(new TextEncoder().encode(loopbackBytes));
@@ -255,13 +268,18 @@ export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> 
 }
 
 /**
- * The set a reload leaves in place: the new one, unless it is not ready while the current one
- * is (every file removed or broken at once, the default network gone): then the current set
- * stays and the new set's reason is thrown, as ocicni keeps serving until a valid config
- * appears. A set that is not ready is replaced by any newer one.
- * @throws NoNetworksError when the reload is refused.
+ * The set a reload leaves in place: the new one, ready or not. The runtime follows its conf
+ * dir as go-cni's `Load` and ocicni's `syncNetworkConfig` do: a default network whose file is
+ * deleted, broken or renamed, every file gone, the dir removed, each makes a ready runtime not
+ * ready (with the reason) until a usable config is back. One exception, ocicni's: when the dir
+ * could not be listed at all (an I/O error, not its absence), nothing was learnt about the
+ * networks, so a ready set stays and that reason is thrown.
+ * @throws NoNetworksError when a ready set is kept because the dir could not be read.
  */
 export function nextSet(current: NetworkSet, loaded: NetworkSet): NetworkSet {
-  if (loaded.notReady !== undefined && current.notReady === undefined) throw loaded.notReady;
+  const reason = loaded.notReady;
+  if (reason !== undefined && current.notReady === undefined && couldNotLook.has(reason)) {
+    throw reason;
+  }
   return loaded;
 }

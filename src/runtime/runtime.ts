@@ -21,8 +21,22 @@ import { type PodStatus, podStatusFromCache } from "./pod-status.js";
 import { checkPluginsInstalled, setupAttachments } from "./setup.js";
 import { networkStatus, type StatusReport } from "./status.js";
 import type { PodSetupResult } from "./summary.js";
-import { type CacheCallContext, type RemovedAttachment, teardownFromCache } from "./teardown.js";
-import type { LoadProblem, Network, Pod, PodCallOptions, PodRef, SetupOptions } from "./types.js";
+import type { CacheCallContext } from "./teardown.js";
+import {
+  checkTeardownOptions,
+  type TornDownAttachment,
+  teardownPodWith,
+} from "./teardown-current.js";
+import type {
+  LoadProblem,
+  Network,
+  Pod,
+  PodCallOptions,
+  PodRef,
+  SetupOptions,
+  TeardownOptions,
+} from "./types.js";
+import { checkPodRef } from "./validate.js";
 import { NetworkWatcher, type WatchOptions } from "./watch.js";
 
 /** How to build a runtime. */
@@ -92,10 +106,12 @@ export class CNIRuntime {
 
   /**
    * Loads the conf dir again and swaps the set in at once; calls in flight keep the set they
-   * started with. A runtime that is not ready yet takes whatever the dir now holds (ready or
-   * not: `status()` says which); a ready one keeps its set when the dir no longer gives a
-   * usable network, and the reason is thrown.
-   * @throws NoNetworksError when a ready set is kept.
+   * started with. The runtime follows the dir: a default network gone (its file deleted,
+   * broken or renamed), every file gone or the dir removed make it not ready until a usable
+   * config is back (`status()` says why, `setupPod` throws it); pods already set up still
+   * tear down from their records. Only a dir that cannot be listed at all (an I/O error, not
+   * its absence) leaves a ready set in place, and the reason is thrown.
+   * @throws NoNetworksError when a ready set is kept because the dir could not be read.
    */
   async reload(): Promise<NetworkSet> {
     const set = nextSet(this.current, await loadNetworkSet(this.options));
@@ -172,15 +188,29 @@ export class CNIRuntime {
 
   /**
    * Removes every attachment of the pod found in the cache, in reverse attach order, each
-   * with its cached configuration; succeeds when there is nothing left to remove.
-   * @throws PodTeardownError with every DEL that failed.
+   * with its cached configuration; succeeds when there is nothing left to remove. With
+   * `ifNoRecords: "current-config"`, a pod the cache holds nothing for is DELeted with the
+   * current configuration instead (go-cni's `Remove`, ocicni's fallback): on the `networks` of
+   * the pod given (pass the Pod given to setupPod), else every current network, on the
+   * interface names setupPod would give; each such attachment says `fromCurrentConfig: true`.
+   * @throws PodTeardownError with every DEL that failed; with `"current-config"` and no record,
+   *   NoNetworksError when the runtime is not ready and the pod names no networks, and
+   *   setupPod's argument errors before anything runs.
    */
-  async teardownPod(pod: PodRef, options: PodCallOptions = {}): Promise<RemovedAttachment[]> {
-    const id = podID(pod);
+  async teardownPod(
+    pod: PodRef | Pod,
+    options: TeardownOptions = {},
+  ): Promise<TornDownAttachment[]> {
+    const id = checkPodRef(pod);
+    checkTeardownOptions(options);
     return this.traced("teardown", id, options, (o) =>
-      withLock(this.locks.pod(id, o.signal), () =>
-        teardownFromCache(this.context(this.current, o, pod), id),
-      ),
+      withLock(this.locks.pod(id, o.signal), () => {
+        const set = this.current;
+        return teardownPodWith({ ...this.context(set, o, pod), set }, pod, id, o, {
+          interfacePrefix: this.options.interfacePrefix,
+          capabilityStyle: this.options.capabilityStyle,
+        });
+      }),
     );
   }
 
@@ -191,7 +221,7 @@ export class CNIRuntime {
    * @throws PodCheckError with every failure; PodNotFoundError when nothing is cached.
    */
   async checkPod(pod: PodRef, options: PodCallOptions = {}): Promise<CheckedAttachment[]> {
-    const id = podID(pod);
+    const id = checkPodRef(pod);
     return this.traced("check", id, options, (o) =>
       withLock(this.locks.pod(id, o.signal), () =>
         checkFromCache(this.context(this.current, o, pod), id),
@@ -206,7 +236,7 @@ export class CNIRuntime {
    * @throws PodNotFoundError when nothing is cached for the pod.
    */
   async podStatus(pod: PodRef, options: PodCallOptions = {}): Promise<PodStatus> {
-    const id = podID(pod);
+    const id = checkPodRef(pod);
     return withLock(this.locks.pod(id, options.signal), () =>
       podStatusFromCache(this.context(this.current, options, pod), id),
     );

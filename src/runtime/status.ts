@@ -20,8 +20,9 @@ export interface StatusReport {
   /** At least `minReady` networks are ready, and the runtime has its networks (see `reason`). */
   ready: boolean;
   /**
-   * Why the runtime is not ready, when it has no networks yet: the conf dir missing (named as
-   * such), unreadable, without a usable network, or without the default network.
+   * Why the runtime is not ready, when it has no networks yet or a reload lost them: the conf
+   * dir missing (named as such), unreadable, without a usable network, or without the named
+   * default network (its file deleted, broken or renamed; the skipped files named).
    */
   reason?: string;
   /** The default network is ready (false when there is none). */

@@ -78,6 +78,26 @@ export interface PodCallOptions {
   timeout?: number;
 }
 
+/**
+ * What teardownPod does for a pod the cache holds nothing for (no record, no setup intent):
+ * `"nothing"` (the default: it is already torn down, the call succeeds), or
+ * `"current-config"`: DEL each network the pod would be set up on now (the `networks` of the
+ * pod given, else every current network) with the conf dir's current configuration and the
+ * interface names setupPod's plan gives, as go-cni's `Remove` always does and ocicni's
+ * `TearDownPod` does when the cache has no record.
+ */
+export type IfNoRecords = "nothing" | "current-config";
+
+/** Options of teardownPod. */
+export interface TeardownOptions extends PodCallOptions {
+  /**
+   * For a pod with nothing cached: succeed doing nothing (`"nothing"`, the default), or DEL
+   * with the current configuration (`"current-config"`; each removed attachment then says
+   * `fromCurrentConfig: true`). A pod with records is always torn down from them.
+   */
+  ifNoRecords?: IfNoRecords;
+}
+
 /** Options of setupPod. */
 export interface SetupOptions extends PodCallOptions {
   /** Attach the networks at once instead of one after another (go-cni `Setup`). */

@@ -5,6 +5,8 @@
  * interface names; the CNI conventions' forms for the capability values (ocicni refuses a bad
  * static IP or MAC before anything runs; go-cni passes anything on).
  */
+
+import { maxNestingDepth } from "../encoding/parse.js";
 import { CapabilityArgError, InterfaceNameError, InvalidArgumentError } from "../errors.js";
 import { goQuote } from "../internal/go-quote.js";
 import { parseCIDR, parseIP } from "../types/index.js";
@@ -12,16 +14,33 @@ import { validateContainerID, validateInterfaceName, validateNetworkName } from 
 import type { CapabilityArgs, IPRange, PortMapping } from "./capabilities.js";
 
 /** The pod's ID, by upstream's container ID rule. */
-export function checkPodID(id: unknown): void {
+export function checkPodID(id: unknown, argument = "pod.id"): asserts id is string {
   if (typeof id !== "string") {
-    throw new InvalidArgumentError("pod.id", `pod.id must be a string, got ${typeof id}`);
+    throw new InvalidArgumentError(argument, `${argument} must be a string, got ${typeof id}`);
   }
   const invalid = validateContainerID(id);
   if (invalid) {
-    throw new InvalidArgumentError("pod.id", `pod.id ${goQuote(id)}: ${invalid.message}`, {
+    throw new InvalidArgumentError(argument, `${argument} ${goQuote(id)}: ${invalid.message}`, {
       cause: invalid,
     });
   }
+}
+
+/**
+ * The ID of a pod reference (an ID, or `{ id, netns }`), checked as `setupPod` checks a pod's:
+ * it names the pod's setup intent (`<cacheDir>/libcni/setup-intents/<id>`) and is part of its
+ * records' names, so an ID such as `../../etc/passwd` must never reach a path. Every verb that
+ * takes a pod checks it on entry, before any lock is taken, file read or plugin run.
+ * @throws InvalidArgumentError naming `pod` (an ID) or `pod.id`.
+ */
+export function checkPodRef(ref: unknown): string {
+  if (typeof ref === "object" && ref !== null) {
+    const { id } = ref as { id?: unknown };
+    checkPodID(id, "pod.id");
+    return id;
+  }
+  checkPodID(ref, "pod");
+  return ref;
 }
 
 /** A network's name, by upstream's rule (it is part of every cache path). */
@@ -210,6 +229,39 @@ export function checkCapabilityArgs(caps: CapabilityArgs | undefined, argument: 
   for (const k of ["infinibandGUID", "deviceID", "cgroupPath"] as const) {
     if (caps[k] !== undefined) checkString(caps[k], at(k));
   }
+  for (const [name, value] of Object.entries(caps.extra ?? {})) {
+    if (nestsDeeperThan(value, MAX_CAPABILITY_DEPTH)) {
+      fail(
+        `${at("extra")}[${JSON.stringify(name)}]`,
+        `exceeded max depth: nests deeper than ${MAX_CAPABILITY_DEPTH} levels (a cache record holds it two levels down, and Go reads ${maxNestingDepth})`,
+      );
+    }
+  }
+}
+
+/**
+ * The deepest a capability value may nest: a cache record holds it at `capabilityArgs.<name>`,
+ * two levels down, and a record (as Go's decoder reads it) nests at most 10,000 levels. A
+ * deeper value would be sent to the plugins, and its record could never be read back.
+ */
+export const MAX_CAPABILITY_DEPTH = maxNestingDepth - 2;
+
+/**
+ * True when `value` nests deeper than `limit` levels (an object or array is one level more
+ * than its deepest member). The walk keeps its own stack, never the call stack, and stops at
+ * the limit (so a cyclic value ends too).
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (typeof item !== "object" || item === null) continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Object.values(item)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 /** A static address a pod asks for through `CNI_ARGS`, as ocicni sends it. */

@@ -13,10 +13,16 @@
  * watcher meets ends the process: a reload's error is kept in `lastError`, said on
  * NODE_DEBUG=libcni, and emitted as `error` only when someone listens.
  *
+ * The runtime follows its networks away: a reload that finds the default network gone (its
+ * file deleted, broken or renamed), every file gone or the dir removed swaps in a set that is
+ * not ready (`change.set.notReady` says why; `status()` reports it) until a usable config is
+ * back, as go-cni's and ocicni's do. Only a dir that cannot be listed at all keeps the current
+ * set (see `nextSet`); the poll then tries again.
+ *
  * Events: `change` (a {@link NetworkSetChange}, when a network was added, removed or changed),
  * `reload` (the same, after every reload, changed or not), `error` (to a listener only: a
- * reload refused, e.g. no usable network left in a ready runtime, the previous set staying),
- * `close`.
+ * reload refused because the conf dir could not be read, the previous set staying; a watch
+ * that failed), `close`.
  * Not watched: drop-in plugin directories (`<confDir>/<network>/*.conf`).
  */
 import { EventEmitter } from "node:events";
@@ -111,9 +117,9 @@ export class NetworkWatcher extends EventEmitter {
   /** The conf dir's listing as of the last load (or poll); undefined before the first. */
   private listing: Promise<string> | undefined;
   /**
-   * The last reload's error (a ready runtime keeping its set when the dir no longer gives a
-   * usable network, a watch that failed), undefined after a reload that succeeded. Emitted as
-   * `error` only to a listener: nothing the watcher meets ends the process.
+   * The last reload's error (a ready runtime keeping its set because the conf dir could not be
+   * read, a watch that failed), undefined after a reload that succeeded. Emitted as `error`
+   * only to a listener: nothing the watcher meets ends the process.
    */
   lastError: unknown;
 
@@ -276,6 +282,8 @@ export class NetworkWatcher extends EventEmitter {
       if (this.pollTimer !== undefined) this.listing = this.dirListing();
       set = nextSet(before, await loadNetworkSet(this.load));
     } catch (error) {
+      // Nothing was learnt: the next poll reloads again whatever the listing says.
+      this.listing = undefined;
       if (!this.closed) this.report(error);
       return;
     }

@@ -110,12 +110,15 @@ describe("setup intents", () => {
     expect(await exists(intentFile())).toBe(false);
   });
 
-  it("an unreadable intent is reported and kept, never acted on blindly", async () => {
+  it("an unreadable intent is reported and set aside, never acted on blindly", async () => {
     await writeIntent(d.cacheDir, "pod1", [], true);
     await writeFile(intentFile(), "{not json");
     const error = await rt.teardownPod("pod1").catch((e: unknown) => e);
     expect(String(error)).toContain("setup intent");
-    expect(await exists(intentFile())).toBe(true);
+    expect(fake.seq("DEL")).toEqual([]);
+    // Kept for a look under another name (test/runtime/damaged-intents.test.ts), not in the way.
+    expect(await exists(intentFile())).toBe(false);
+    expect(await rt.interruptedSetups()).toEqual([]);
   });
 
   it("lists the interrupted setups, not a setup running in this runtime", async () => {

@@ -97,12 +97,15 @@ describe("a runtime started before its network config exists", () => {
     expect((await rt.status()).ready).toBe(true);
   });
 
-  it("a ready runtime keeps its networks when the dir is emptied, and says so", async () => {
+  it("a ready runtime whose dir is emptied follows it: not ready, with the reason (go-cni, ocicni)", async () => {
     await writeNetwork(d.confDir, "10-a.conflist", "a");
     const rt = await load(d.confDir);
     await rm(join(d.confDir, "10-a.conflist"));
-    await expect(rt.reload()).rejects.toBeInstanceOf(NoNetworksError);
-    expect(rt.networks.map((n) => n.name)).toEqual(["a"]);
-    expect((await rt.status()).ready).toBe(true);
+    await rt.reload();
+    expect(rt.networks).toEqual([]);
+    expect(await rt.status()).toMatchObject({
+      ready: false,
+      reason: `no valid networks found in ${d.confDir}`,
+    });
   });
 });

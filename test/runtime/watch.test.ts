@@ -98,11 +98,15 @@ describe("watch", () => {
     expect(rt.networkSet.get("burst")?.config.plugins[0].network.type).toBe("t99");
   });
 
-  it("keeps the current set and reports an error when no network is left", async () => {
-    const failed = new Promise<unknown>((resolve) => w.once("error", resolve));
+  it("follows the last network away: a set that is not ready, no error", async () => {
+    const errors: unknown[] = [];
+    w.on("error", (e) => errors.push(e));
+    const change = nextChange(w);
     await rm(join(d.confDir, "10-a.conflist"));
-    expect(await failed).toBeInstanceOf(NoNetworksError);
-    expect(names(rt)).toEqual(["a"]);
+    expect(await change).toMatchObject({ removed: ["a"] });
+    expect(names(rt)).toEqual([]);
+    expect(rt.networkSet.notReady).toBeInstanceOf(NoNetworksError);
+    expect(errors).toEqual([]);
   });
 
   it("stops on close: later changes are not picked up", async () => {
