@@ -10,6 +10,7 @@
 
 export {
   CapabilityArgError,
+  DamagedIntentError,
   DefaultNetworkNotFoundError,
   DuplicateNetworkError,
   InterfaceNameError,
@@ -38,6 +39,15 @@ export {
   mergeCapabilityArgs,
   type PortMapping,
 } from "./capabilities.js";
+export {
+  type NetworkDeviceData,
+  NetworkDeviceDataError,
+  type NetworkDeviceDataFailure,
+  type NetworkDeviceDataOptions,
+  networkDeviceData,
+  type PodNetworkDeviceData,
+  validateNetworkDeviceData,
+} from "./device-data.js";
 export type { GCReport } from "./gc.js";
 export { defaultBinDirs, defaultConfDir, type LoadOptions, type NetworkSet } from "./load.js";
 export { type PlannedAttachment, planPod } from "./plan.js";
