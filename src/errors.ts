@@ -870,6 +870,35 @@ export class CapabilityArgError extends InvalidArgumentError {
   static override readonly id: string = "LIBCNI_ERR_CAPABILITY_ARG";
 }
 
+/** Which of the API server's rules a NetworkDeviceData breaks (Kubernetes' field error types). */
+export type NetworkDeviceDataFailure = "too-long" | "too-many" | "invalid" | "duplicate";
+
+/**
+ * A KEP-4817 NetworkDeviceData (a ResourceClaim's `status.devices[].networkData`) breaks a rule
+ * the API server enforces: `interfaceName` over 256 bytes, `hardwareAddress` over 128, more
+ * than 16 `ips`, an entry of `ips` that is not an interface address in canonical CIDR form, or
+ * one given twice. `argument` is the field's path as the API server names it
+ * (`networkData.ips[2]`), `reason` the rule, `network` the network whose interface it is (from
+ * `networkDeviceData`; undefined from `validateNetworkDeviceData`).
+ */
+export class NetworkDeviceDataError extends InvalidArgumentError {
+  static override readonly id: string = "LIBCNI_ERR_NETWORK_DEVICE_DATA";
+  /** The rule broken. */
+  readonly reason: NetworkDeviceDataFailure;
+  /** The network that reported the interface, when known. */
+  readonly network: string | undefined;
+  constructor(
+    argument: string,
+    reason: NetworkDeviceDataFailure,
+    message: string,
+    network?: string,
+  ) {
+    super(argument, message);
+    this.reason = reason;
+    this.network = network;
+  }
+}
+
 /** One network of a pod took longer than the per-network timeout. */
 export class NetworkTimeoutError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_NETWORK_TIMEOUT";

@@ -1,0 +1,168 @@
+/**
+ * A pod's interfaces as Kubernetes' NetworkDeviceData (KEP-4817, "Resource Claim Status with
+ * possible standardized network interface data", resource.k8s.io): what a runtime or a DRA
+ * driver writes to a ResourceClaim's `status.devices[].networkData`, built from setupPod's
+ * result or podStatus, and held to the rules the API server checks, so a status update is not
+ * refused for data the runtime could have checked itself.
+ */
+import { NetworkDeviceDataError, type NetworkDeviceDataFailure } from "../errors.js";
+import { ipToString, parseIP } from "../types/index.js";
+import type { PodSetupResult } from "./summary.js";
+
+export { NetworkDeviceDataError, type NetworkDeviceDataFailure } from "../errors.js";
+
+/**
+ * KEP-4817's NetworkDeviceData, field for field (every field optional, left out when empty, as
+ * the API's `omitempty`).
+ */
+export interface NetworkDeviceData {
+  /**
+   * The name of the network interface in the pod (`eth0`, `net1`). At most 256 bytes.
+   */
+  interfaceName?: string;
+  /**
+   * The interface's addresses, IPv4 and IPv6, each with its prefix length in CIDR notation and
+   * in canonical form: the address as written by Go's `net.IP.String()` (`192.0.2.5/24`,
+   * `2001:db8::5/64`; host bits kept, it is an interface address, not a subnet). At most 16,
+   * each once.
+   */
+  ips?: string[];
+  /** The interface's hardware (MAC) address. At most 128 bytes. */
+  hardwareAddress?: string;
+}
+
+/** One pod interface's NetworkDeviceData, with the network that reported the interface. */
+export interface PodNetworkDeviceData {
+  /** The network (a name of the conf dir) whose attachment made the interface. */
+  network: string;
+  /** The data, as `status.devices[].networkData` takes it. */
+  networkData: NetworkDeviceData;
+}
+
+/** Options of {@link networkDeviceData}. */
+export interface NetworkDeviceDataOptions {
+  /** Include the pod's loopback (`lo`, the built-in loopback network's). Default false. */
+  includeLoopback?: boolean;
+}
+
+const interfaceNameMaxBytes = 256;
+const hardwareAddressMaxBytes = 128;
+const maxIPs = 16;
+
+/**
+ * The canonical form of an interface address written as CIDR (what Kubernetes'
+ * `IsValidInterfaceAddress` compares against), or undefined when `value` is not one. An
+ * IPv4-mapped IPv6 address is written as IPv4, its prefix length less 96, as Kubernetes does.
+ */
+function canonicalInterfaceAddress(value: string): string | undefined {
+  const slash = value.indexOf("/");
+  if (slash < 0) return undefined;
+  const addr = value.slice(0, slash);
+  const ip = parseIP(addr);
+  const prefix = value.slice(slash + 1);
+  if (ip === undefined || !/^[0-9]+$/.test(prefix)) return undefined;
+  const bits = addr.includes(":") ? 128 : 32;
+  let ones = Number(prefix);
+  if (ones > bits) return undefined;
+  const text = ipToString(ip);
+  if (bits === 128 && !text.includes(":")) ones -= 96;
+  return `${text}/${ones}`;
+}
+
+const quote = (value: unknown): string => JSON.stringify(value) ?? String(value);
+
+/** The first rule `data` breaks, as [field, reason, message], or undefined. */
+function firstProblem(data: unknown): [string, NetworkDeviceDataFailure, string] | undefined {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    return ["networkData", "invalid", "must be an object"];
+  }
+  const { interfaceName, ips, hardwareAddress } = data as Record<string, unknown>;
+  for (const [field, value, max] of [
+    ["interfaceName", interfaceName, interfaceNameMaxBytes],
+    ["hardwareAddress", hardwareAddress, hardwareAddressMaxBytes],
+  ] as const) {
+    if (value === undefined) continue;
+    if (typeof value !== "string") {
+      return [field, "invalid", `Invalid value: ${quote(value)}: must be a string`];
+    }
+    // Go's len(): bytes of UTF-8, not characters.
+    if (Buffer.byteLength(value, "utf8") > max) {
+      return [field, "too-long", `Too long: may not be more than ${max} bytes`];
+    }
+  }
+  if (ips === undefined) return undefined;
+  if (!Array.isArray(ips)) return ["ips", "invalid", "must be a list of strings"];
+  if (ips.length > maxIPs) {
+    return ["ips", "too-many", `Too many: ${ips.length}: must have at most ${maxIPs} items`];
+  }
+  const seen = new Set<string>();
+  for (const [i, ip] of ips.entries()) {
+    const field = `ips[${i}]`;
+    const canonical = typeof ip === "string" ? canonicalInterfaceAddress(ip) : undefined;
+    if (canonical === undefined) {
+      return [
+        field,
+        "invalid",
+        `Invalid value: ${quote(ip)}: must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)`,
+      ];
+    }
+    if (canonical !== ip) {
+      return [
+        field,
+        "invalid",
+        `Invalid value: ${quote(ip)}: must be in canonical form (${quote(canonical)})`,
+      ];
+    }
+    if (seen.has(ip)) return [field, "duplicate", `Duplicate value: ${quote(ip)}`];
+    seen.add(ip);
+  }
+  return undefined;
+}
+
+function check(data: unknown, network?: string, ifName?: string): void {
+  const problem = firstProblem(data);
+  if (problem === undefined) return;
+  const [field, reason, detail] = problem;
+  const path = field === "networkData" ? field : `networkData.${field}`;
+  const where = network === undefined ? "" : `network ${network} (${ifName}): `;
+  throw new NetworkDeviceDataError(path, reason, `${where}${path}: ${detail}`, network);
+}
+
+/**
+ * Checks a NetworkDeviceData against the rules the API server applies to
+ * `status.devices[].networkData` (Kubernetes' `validateNetworkDeviceData`): `interfaceName` at
+ * most 256 bytes, `hardwareAddress` at most 128, `ips` at most 16 entries, each an interface
+ * address in canonical CIDR form (`10.9.8.7/24`, `2001:db8::1/64`: the address as Go prints
+ * it, host bits kept), none twice. Lengths are bytes of UTF-8, as Go's `len`.
+ * @throws NetworkDeviceDataError naming the first field at fault (`networkData.ips[2]`), with
+ *   the API server's wording of the rule.
+ */
+export function validateNetworkDeviceData(data: NetworkDeviceData): void {
+  check(data);
+}
+
+/**
+ * KEP-4817 NetworkDeviceData for each of a pod's interfaces, from `setupPod`'s result or
+ * `podStatus`: one entry per interface inside the pod (host-side interfaces, a bridge or a
+ * veth's host end, have no `sandbox` and are left out; so is `lo` unless asked for), in attach
+ * order, each with the network that made it. `interfaceName` is the interface's name, `ips` its
+ * addresses in CIDR form (`10.88.0.2/24`), `hardwareAddress` its MAC; a field the plugins did
+ * not report is left out. Each entry is checked as {@link validateNetworkDeviceData} checks it.
+ * @throws NetworkDeviceDataError naming the network, the interface and the field a plugin's
+ *   result made break a rule (17 addresses on one interface, an address given twice).
+ */
+export function networkDeviceData(
+  pod: Pick<PodSetupResult, "interfaces">,
+  options: NetworkDeviceDataOptions = {},
+): PodNetworkDeviceData[] {
+  const entries: PodNetworkDeviceData[] = [];
+  for (const i of pod.interfaces) {
+    if (i.sandbox === undefined || (i.name === "lo" && options.includeLoopback !== true)) continue;
+    const networkData: NetworkDeviceData = { interfaceName: i.name };
+    if (i.ips.length > 0) networkData.ips = i.ips.map((ip) => ip.address);
+    if (i.mac !== undefined && i.mac !== "") networkData.hardwareAddress = i.mac;
+    check(networkData, i.network, i.name);
+    entries.push({ network: i.network, networkData });
+  }
+  return entries;
+}
