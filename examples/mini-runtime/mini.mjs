@@ -127,12 +127,11 @@ async function run(mini, args) {
   const runtime = await mini.runtime();
   const networks = values.network.length > 0 ? values.network : [runtime.defaultNetwork?.name];
   if (networks[0] === undefined) throw runtime.networkSet.notReady ?? new Error("no networks");
-  // A pod that names its networks gets only those: the loopback network is named too, first.
-  const loopback = runtime.networks.filter((n) => n.loopback).map((n) => n.name);
+  // The runtime's loopback network comes first, named or not (`loopback: true`).
   const pod = {
     id: name,
     netns: mini.store.netns(name),
-    networks: [...loopback, ...networks],
+    networks,
     capabilities: { portMappings },
   };
 

@@ -7,7 +7,8 @@
  * 2. each loaded network then gets GC with its own valid attachments, taken from the cache
  *    (ContainerID and IfName as ADDed), not recomputed from today's interface-name allocation,
  *    which shifts when the conf dir changes.
- * Everything is tried; the failures are thrown together, each stale pod's named. A stale pod's
+ * A pod whose setup is in flight in another live process (its intent names that owner) is left
+ * to it. Everything is tried; the failures are thrown together, each stale pod's named. A stale pod's
  * damaged setup intent is set aside and reported once (see cache-walk.ts): a GC on a timer
  * does not fail on it again, and it never stops the GC of anything else.
  */
@@ -18,11 +19,17 @@ import { type CacheCallContext, deleteAll, type RemovedAttachment } from "./cach
 import { cacheDirOf, cachedAttachments } from "./cached.js";
 import { withDeadline } from "./deadline.js";
 import { podsWithIntents } from "./intent.js";
+import { ownedElsewhere } from "./owner.js";
 
 /** What a GC removed. */
 export interface GCReport {
   /** Stale attachments DELeted, per pod ID. */
   removed: (RemovedAttachment & { podID: string })[];
+  /**
+   * Pods not valid whose setup is in flight in another live process (its intent names it):
+   * left to that process, not DELeted under it.
+   */
+  inFlightElsewhere: string[];
 }
 
 /** Runs the GC; the caller holds the runtime's exclusive lock. */
@@ -40,9 +47,15 @@ export async function collectGarbage(
   const stalePods = [...new Set([...all.map((a) => a.containerID), ...interrupted])].filter(
     (id) => !validPodIDs.has(id),
   );
+  const inFlightElsewhere: string[] = [];
   for (const podID of stalePods) {
     try {
-      const outcome = await deleteAll(ctx, await cachedAttachments(ctx.cni, podID, ctx.set));
+      const pod = await cachedAttachments(ctx.cni, podID, ctx.set);
+      if (pod.intent === "read" && (await ownedElsewhere(pod.owner))) {
+        inFlightElsewhere.push(podID);
+        continue;
+      }
+      const outcome = await deleteAll(ctx, pod);
       failures.push(...outcome.failures.map((f) => ({ ...f, podID })));
       removed.push(...outcome.done.map((a) => ({ podID, network: a.network, ifName: a.ifName })));
     } catch (error) {
@@ -72,5 +85,5 @@ export async function collectGarbage(
     }
   }
   if (failures.length > 0) throw new RuntimeGCError(failures);
-  return { removed };
+  return { removed, inFlightElsewhere };
 }

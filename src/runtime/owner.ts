@@ -57,6 +57,20 @@ export async function ownerAlive(owner: SetupOwner): Promise<boolean> {
   return stat !== undefined && stat.start === owner.start;
 }
 
+async function isThisProcess(owner: SetupOwner): Promise<boolean> {
+  const me = await thisOwner();
+  return me !== undefined && me.pid === owner.pid && me.start === owner.start;
+}
+
+/**
+ * True when the owner is another process that still runs: the setup is in flight there, and
+ * nothing implicit (GC, the list of interrupted setups) may undo it.
+ */
+export async function ownedElsewhere(owner: SetupOwner | undefined): Promise<boolean> {
+  if (owner === undefined || process.platform !== "linux") return false;
+  return !(await isThisProcess(owner)) && (await ownerAlive(owner));
+}
+
 const batch = 64;
 
 /** True when `environ` (NUL-separated entries) has an entry starting with `prefix`. */
@@ -110,10 +124,8 @@ export async function endOrphanedRuns(
   owner: SetupOwner | undefined,
 ): Promise<number[]> {
   if (process.platform !== "linux") return [];
-  if (owner !== undefined) {
-    const me = await thisOwner();
-    if (me !== undefined && me.pid === owner.pid && me.start === owner.start) return [];
-    if (await ownerAlive(owner)) return [];
+  if (owner !== undefined && ((await isThisProcess(owner)) || (await ownerAlive(owner)))) {
+    return [];
   }
   const groups = await podRunGroups(podID, owner === undefined ? 0n : BigInt(owner.start));
   if (groups.size > 0) await endGroups(groups);

@@ -40,6 +40,17 @@ function candidate(prefix: string | undefined, n: number): string {
 }
 
 /**
+ * A pod that names its networks still gets the loopback network when the runtime has one
+ * (`loopback: true`), first, as ocicni brings `lo` up for every pod and go-cni's
+ * `WithLoNetwork` promises: a container without `lo` cannot reach its own localhost.
+ */
+function withLoopback(set: NetworkSet, requests: PodNetworkRequest[]): PodNetworkRequest[] {
+  const loopback = set.networks.find((n) => n.loopback);
+  if (loopback === undefined || requests.some((r) => r.name === loopback.name)) return requests;
+  return [{ name: loopback.name }, ...requests];
+}
+
+/**
  * The pod's attachments, in attach order. Everything the pod brings is checked here, before
  * any lock or plugin: its ID, each network's name and interface name, and the capability
  * values (the pod's and each network's).
@@ -57,10 +68,18 @@ export function planPod(
   const requests: PodNetworkRequest[] =
     pod.networks === undefined
       ? set.networks.map((n) => ({ name: n.name }))
-      : pod.networks.map((r) => (typeof r === "string" ? { name: r } : r));
+      : withLoopback(
+          set,
+          pod.networks.map((r) => (typeof r === "string" ? { name: r } : r)),
+        );
+  // What each request is called in an error: the pod's own index (a loopback added here is
+  // the runtime's, named as a network).
+  const added = requests.length - (pod.networks?.length ?? requests.length);
+  const label = (i: number): string =>
+    pod.networks === undefined || i < added ? "network" : `pod.networks[${i - added}]`;
   const taken = new Set<string>();
   requests.forEach((r, i) => {
-    const at = `pod.networks[${i}]`;
+    const at = label(i);
     checkCapabilityArgs(r.capabilities, `${at}.capabilities`);
     if (r.ifName === undefined) return;
     checkInterfaceName(r.ifName, `${at}.ifName`);
@@ -77,12 +96,9 @@ export function planPod(
   return requests.map((r, i) => {
     const network = set.get(r.name);
     if (network === undefined) throw new NetworkNotFoundError(r.name);
-    checkNetworkName(network.name, pod.networks === undefined ? "network" : `pod.networks[${i}]`);
+    checkNetworkName(network.name, label(i));
     if (seen.has(r.name)) {
-      throw new InterfaceNameError(
-        `pod.networks[${i}]`,
-        `network ${JSON.stringify(r.name)} requested twice`,
-      );
+      throw new InterfaceNameError(label(i), `network ${JSON.stringify(r.name)} requested twice`);
     }
     seen.add(r.name);
     let ifName = r.ifName;

@@ -13,9 +13,10 @@ import { cacheDirOf } from "./cached.js";
 import type { CapabilityStyle } from "./capabilities.js";
 import { checkFromCache } from "./check.js";
 import { collectGarbage, type GCReport } from "./gc.js";
-import { podsWithIntents } from "./intent.js";
+import { podsWithIntents, readIntent } from "./intent.js";
 import { findPlugin, type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import { RuntimeLocks, withLock } from "./locks.js";
+import { ownedElsewhere } from "./owner.js";
 import { planPod } from "./plan.js";
 import { type PodStatus, podStatusFromCache } from "./pod-status.js";
 import { checkPluginsInstalled, setupAttachments } from "./setup.js";
@@ -178,12 +179,21 @@ export class CNIRuntime {
 
   /**
    * The pods whose setup was interrupted (the runtime died, or a rollback DEL failed): a setup
-   * intent is on disk and no setup of that pod runs in this runtime. A runtime at restart
-   * tears these down (`teardownPod`), or lets `gc` collect those not valid.
+   * intent is on disk and no setup of that pod runs in this runtime, nor in another process
+   * still running that wrote the intent. A runtime at restart tears these down
+   * (`teardownPod`), or lets `gc` collect those not valid.
    */
   async interruptedSetups(): Promise<string[]> {
-    const pods = await podsWithIntents(cacheDirOf(this.cni));
-    return pods.filter((id) => !this.settingUp.has(id)).sort();
+    const cacheDir = cacheDirOf(this.cni);
+    const pods = (await podsWithIntents(cacheDir)).filter((id) => !this.settingUp.has(id));
+    // A setup in flight in another live process (its intent names it) is not interrupted.
+    const elsewhere = await Promise.all(
+      pods.map(async (id) => {
+        const intent = await readIntent(cacheDir, id);
+        return intent.kind === "attachments" && (await ownedElsewhere(intent.owner));
+      }),
+    );
+    return pods.filter((_, i) => !elsewhere[i]).sort();
   }
 
   /**
@@ -251,7 +261,8 @@ export class CNIRuntime {
 
   /**
    * GC: the cached attachments of pods not in `validPods` are DELeted (cached config), then
-   * each network's plugins get GC with their valid attachments. Exclusive with pod calls.
+   * each network's plugins get GC with their valid attachments. Exclusive with pod calls. A pod
+   * whose setup is in flight in another live process is left to it (`inFlightElsewhere`).
    * @throws RuntimeGCError with every failure, after trying everything.
    */
   async gc(validPods: Iterable<PodRef>, options: PodCallOptions = {}): Promise<GCReport> {

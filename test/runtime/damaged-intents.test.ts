@@ -151,8 +151,8 @@ describe("damaged setup intents", () => {
       expect(fake.seq("DEL")).toEqual(["DEL a:eth0"]);
       expect(await records()).toEqual([]);
       // Reported once: the GCs after succeed.
-      expect(await rt.gc([])).toEqual({ removed: [] });
-      expect(await rt.gc([])).toEqual({ removed: [] });
+      expect(await rt.gc([])).toEqual({ removed: [], inFlightElsewhere: [] });
+      expect(await rt.gc([])).toEqual({ removed: [], inFlightElsewhere: [] });
     });
 
     it("teardown DELs what the records hold, sets the intent aside and reports it once", async () => {

@@ -31,6 +31,26 @@ describe("planPod: interface names and runtime confs", () => {
     ]);
   });
 
+  it("gives lo to a pod that names its networks when the runtime has loopback (ocicni, go-cni's WithLoNetwork)", async () => {
+    const s = await set({ loopback: true });
+    expect(names(planPod(s, { id: "p", netns: "/n", networks: ["b"] }, undefined))).toEqual([
+      "cni-loopback:lo",
+      "b:eth0",
+    ]);
+    // Named by the pod: once, where the pod put it.
+    expect(
+      names(planPod(s, { id: "p", netns: "/n", networks: ["b", "cni-loopback"] }, undefined)),
+    ).toEqual(["b:eth0", "cni-loopback:lo"]);
+    // Errors still name the pod's own index.
+    expect(() => planPod(s, { id: "p", netns: "/n", networks: ["b", "b"] }, undefined)).toThrow(
+      expect.objectContaining({ argument: "pod.networks[1]" }),
+    );
+    // Without loopback, nothing is added.
+    expect(
+      names(planPod(await set(), { id: "p", netns: "/n", networks: ["b"] }, undefined)),
+    ).toEqual(["b:eth0"]);
+  });
+
   it("uses <prefix><n> with interfacePrefix, as go-cni", async () => {
     const s = await set();
     expect(names(planPod(s, { id: "p", netns: "/n" }, "eth"))).toEqual([

@@ -1,0 +1,70 @@
+/**
+ * A setup intent names the process that wrote it: GC and interruptedSetups() leave a setup
+ * in flight in another live process to it, and take over one whose owner is gone (a reused
+ * pid told apart by its start time).
+ */
+import { spawn } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CNIRuntime, loadNetworks, planPod } from "../../src/runtime/index.js";
+import { intentsDir, writeIntent } from "../../src/runtime/intent.js";
+import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+
+const startOf = async (pid: number): Promise<string> => {
+  const stat = await readFile(`/proc/${pid}/stat`, "latin1");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] as string;
+};
+
+describe("a setup in flight in another process", () => {
+  let d: Dirs;
+  let fake: FakePlugins;
+  let rt: CNIRuntime;
+  let other: ReturnType<typeof spawn> | undefined;
+  beforeEach(async () => {
+    d = await dirs();
+    fake = new FakePlugins();
+    await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge"]);
+    rt = await loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
+  });
+  afterEach(async () => {
+    other?.kill("SIGKILL");
+    other = undefined;
+    await d.cleanup();
+  });
+
+  /** An intent for `pod` as the process `owner` would have written it. */
+  async function intentOf(pod: string, owner: { pid: number; start: string }): Promise<void> {
+    await writeIntent(
+      d.cacheDir,
+      pod,
+      planPod(rt.networkSet, { id: pod, netns: "/n" }, undefined),
+      false,
+    );
+    const path = join(intentsDir(d.cacheDir), pod);
+    const intent = JSON.parse(await readFile(path, "utf8"));
+    intent.owner = owner;
+    await writeFile(path, JSON.stringify(intent));
+  }
+
+  it("is left to its owner by gc and interruptedSetups", async () => {
+    other = spawn("sleep", ["30"], { stdio: "ignore" });
+    const pid = other.pid as number;
+    await intentOf("busy", { pid, start: await startOf(pid) });
+    expect(await rt.interruptedSetups()).toEqual([]);
+    expect(await rt.gc([])).toEqual({ removed: [], inFlightElsewhere: ["busy"] });
+    expect(fake.seq("DEL")).toEqual([]);
+  });
+
+  it("is taken over once its owner is gone, or its pid belongs to a later process", async () => {
+    other = spawn("sleep", ["30"], { stdio: "ignore" });
+    const pid = other.pid as number;
+    // The same pid, started at another time: not the owner.
+    await intentOf("reused", { pid, start: String(BigInt(await startOf(pid)) + 1n) });
+    await intentOf("dead", { pid: 2 ** 22 + 1, start: "1" });
+    expect(await rt.interruptedSetups()).toEqual(["dead", "reused"]);
+    const report = await rt.gc([]);
+    expect(report.inFlightElsewhere).toEqual([]);
+    expect(fake.seq("DEL").sort()).toEqual(["DEL a:eth0", "DEL a:eth0"]);
+  });
+});
