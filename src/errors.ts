@@ -81,9 +81,17 @@ function isInstance(cls: unknown, value: unknown): boolean {
   return ids !== undefined && ids.includes((cls as unknown as { id: string }).id);
 }
 
-/** The message of any thrown value, as Go's `err.Error()`. */
+/**
+ * The message of any thrown value, as Go's `err.Error()`. Never throws: a call may reject with
+ * anything a custom Exec threw (a null-prototype object does not print), and wrapping or
+ * describing it must not change what the caller gets.
+ */
 export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "(a value that cannot be printed)";
+  }
 }
 
 /**

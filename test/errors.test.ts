@@ -48,4 +48,17 @@ describe("LibcniError", () => {
     expect(w.cause).toBe(inner);
     expect(messageOf("plain")).toBe("plain");
   });
+
+  it("prints any thrown value, never throwing: a null-prototype object, a throwing getter", () => {
+    const bare = Object.create(null);
+    expect(messageOf(bare)).toBe("(a value that cannot be printed)");
+    const getter = new Error("x");
+    Object.defineProperty(getter, "message", {
+      get() {
+        throw new Error("no");
+      },
+    });
+    expect(messageOf(getter)).toBe("(a value that cannot be printed)");
+    expect(new WrappedError("ctx", bare).cause).toBe(bare);
+  });
 });

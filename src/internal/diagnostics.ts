@@ -170,6 +170,8 @@ export function execTraced(): boolean {
 
 const ms = (start: number): number => Math.round((performance.now() - start) * 1000) / 1000;
 
+const failure = (error: unknown): string => `error error=${JSON.stringify(messageOf(error))}`;
+
 /** A message with the fields every traced call shares. */
 interface CallMessage {
   traceContext: TraceContext | undefined;
@@ -202,7 +204,7 @@ function traceCall<T, M extends CallMessage>(
       return value;
     },
     (error: unknown) => {
-      line(message, `error error=${JSON.stringify(messageOf(error))}`);
+      line(message, failure(error));
       throw error;
     },
   );
@@ -328,7 +330,7 @@ export class ExecTrace {
         return value;
       },
       (error: unknown) => {
-        this.debugLine(`error error=${JSON.stringify(messageOf(error))}`);
+        this.debugLine(failure(error));
         throw error;
       },
     );

@@ -17,6 +17,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import diagnosticsChannel from "node:diagnostics_channel";
 import { basename } from "node:path";
+import { messageOf } from "../errors.js";
 import {
   diagnosticsChannelNames,
   type ExecMessage,
@@ -24,6 +25,7 @@ import {
   type VerbMessage,
 } from "../internal/diagnostics.js";
 import { type OTelApiLike, traceContextFromOTel } from "../internal/trace-context.js";
+import { Fence } from "./fence.js";
 
 /** An attribute value as OpenTelemetry takes it. */
 export type OTelAttributeValue = string | number | boolean;
@@ -85,12 +87,24 @@ const statusError = 2;
 
 type Kind = "pod" | "verb" | "plugin";
 
+type OTelCounterLike = ReturnType<OTelMeterLike["createCounter"]>;
+type OTelHistogramLike = ReturnType<OTelMeterLike["createHistogram"]>;
+
+interface Described {
+  name: string;
+  attributes: OTelAttributes;
+  metric: OTelAttributes;
+}
+
 interface Open {
   span: OTelSpanLike | undefined;
   kind: Kind;
   metric: OTelAttributes;
   start: number;
 }
+
+// What failed() says of an error that cannot be described.
+const unknownError = { type: "unknown", message: "unknown", exception: "unknown" };
 
 /** The error's stable name: a library error's `id`, else its class name. */
 function errorType(error: unknown): string {
@@ -99,13 +113,13 @@ function errorType(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }
 
-const describePod = (m: PodMessage) => ({
+const describePod = (m: PodMessage): Described => ({
   name: `cni.pod ${m.operation}`,
   attributes: { "cni.operation": m.operation, "cni.pod.id": m.podID } as OTelAttributes,
   metric: { "cni.kind": "pod", "cni.operation": m.operation } as OTelAttributes,
 });
 
-const describeVerb = (m: VerbMessage) => ({
+const describeVerb = (m: VerbMessage): Described => ({
   name: `cni ${m.verb} ${m.network}`,
   attributes: {
     "cni.verb": m.verb,
@@ -122,7 +136,7 @@ const describeVerb = (m: VerbMessage) => ({
   } as OTelAttributes,
 });
 
-const describeExec = (m: ExecMessage) => {
+const describeExec = (m: ExecMessage): Described => {
   const type = basename(m.pluginPath);
   return {
     name: `cni.plugin ${m.command} ${type}`,
@@ -166,69 +180,124 @@ export function instrument(
     unit: "s",
   });
   // The context of the libcni call in progress (its span), for the calls it makes.
-  const store = new AsyncLocalStorage<object>();
+  const store = new AsyncLocalStorage<object | undefined>();
   const open = new WeakMap<object, Open>();
 
-  function begin(
-    message: object,
-    kind: Kind,
-    described: { name: string; attributes: OTelAttributes; metric: OTelAttributes },
-  ): object {
+  // Every call into the API, fenced (./fence.ts): made once here, nothing per call.
+  const fence = new Fence();
+  const active = fence.wrap("context.active", () => api.context.active());
+  // OTel's ROOT_CONTEXT, the parent when the active context cannot be had (a foreign API may
+  // have none: then a span gets no parent context from us, its tracer picks one).
+  const root = (api as { ROOT_CONTEXT?: unknown }).ROOT_CONTEXT;
+  const startSpan = fence.wrap("tracer.startSpan", (d: Described, parent: unknown) =>
+    tracer?.startSpan(d.name, { attributes: d.attributes }, parent as never),
+  );
+  const setSpan = fence.wrap(
+    "trace.setSpan",
+    (parent: unknown, span: OTelSpanLike) =>
+      api.trace.setSpan(parent as never, span as never) as object | undefined,
+  );
+  const traced: OTelApiLike = {
+    context: { active },
+    trace: {
+      getSpanContext: fence.wrap("trace.getSpanContext", (context: never) =>
+        api.trace.getSpanContext(context),
+      ),
+    },
+    propagation: {
+      getBaggage: fence.wrap("propagation.getBaggage", (context: never) =>
+        api.propagation?.getBaggage(context),
+      ),
+    },
+  };
+  // What is left of traceContextFromOTel beyond the two calls above: the span context's
+  // tracestate and the baggage's entries, the API's objects too.
+  const traceContextOf = fence.wrap("trace context", (context: object | undefined) =>
+    traceContextFromOTel(traced, context),
+  );
+  const setAttributes = fence.wrap(
+    "span.setAttributes",
+    (span: OTelSpanLike, attributes: OTelAttributes) => span.setAttributes(attributes),
+  );
+  const setStatus = fence.wrap("span.setStatus", (span: OTelSpanLike, message: string) =>
+    span.setStatus({ code: statusError, message }),
+  );
+  const recordException = fence.wrap(
+    "span.recordException",
+    (span: OTelSpanLike, exception: Error | string) => span.recordException(exception),
+  );
+  const end = fence.wrap("span.end", (span: OTelSpanLike) => span.end());
+  const add = fence.wrap("counter.add", (counter: OTelCounterLike, metric: OTelAttributes) =>
+    counter.add(1, metric),
+  );
+  const record = fence.wrap(
+    "histogram.record",
+    (histogram: OTelHistogramLike, seconds: number, metric: OTelAttributes) =>
+      histogram.record(seconds, metric),
+  );
+  // A call's error is the caller's value (a custom Exec may reject with anything).
+  const describeError = fence.wrap("error description", (error: unknown) => {
+    const message = messageOf(error);
+    return { type: errorType(error), message, exception: error instanceof Error ? error : message };
+  });
+
+  function begin(message: object, kind: Kind, described: Described): object | undefined {
     // An OTel context is an object; anything else (a foreign API) is kept as the parent.
-    const parent = (store.getStore() ?? api.context.active()) as object;
-    const span = tracer?.startSpan(
-      described.name,
-      { attributes: described.attributes },
-      parent as never,
-    );
+    const parent = (store.getStore() ?? active() ?? root) as object | undefined;
+    const span = tracer === undefined ? undefined : startSpan(described, parent);
     open.set(message, { span, kind, metric: described.metric, start: performance.now() });
-    return span === undefined
-      ? parent
-      : (api.trace.setSpan(parent as never, span as never) as object);
+    if (span === undefined || parent === undefined) return parent;
+    return setSpan(parent, span) ?? parent;
   }
 
   function failed(message: object, error: unknown): void {
     const o = open.get(message);
     if (o === undefined) return;
-    const type = errorType(error);
+    const { type, message: text, exception } = describeError(error) ?? unknownError;
     o.metric = { ...o.metric, "error.type": type };
-    o.span?.setAttributes({ "error.type": type });
-    o.span?.recordException(error instanceof Error ? error : String(error));
-    o.span?.setStatus({
-      code: statusError,
-      message: error instanceof Error ? error.message : String(error),
-    });
+    if (o.span === undefined) return;
+    setAttributes(o.span, { "error.type": type });
+    recordException(o.span, exception);
+    setStatus(o.span, text);
   }
 
   function finish(message: object, extra: OTelAttributes = {}): void {
     const o = open.get(message);
     if (o === undefined) return;
     open.delete(message);
-    o.span?.setAttributes(extra);
-    o.span?.end();
-    operations?.add(1, o.metric);
-    if (o.metric["error.type"] !== undefined) errors?.add(1, o.metric);
-    durations?.record((performance.now() - o.start) / 1000, o.metric);
+    if (o.span !== undefined) {
+      setAttributes(o.span, extra);
+      end(o.span);
+    }
+    if (operations !== undefined) add(operations, o.metric);
+    if (errors !== undefined && o.metric["error.type"] !== undefined) add(errors, o.metric);
+    if (durations !== undefined) record(durations, (performance.now() - o.start) / 1000, o.metric);
   }
 
-  const pod = diagnosticsChannel.tracingChannel<object, PodMessage>(diagnosticsChannelNames.pod);
-  const verb = diagnosticsChannel.tracingChannel<object, VerbMessage>(diagnosticsChannelNames.verb);
-  const exec = diagnosticsChannel.tracingChannel<object, ExecMessage>(diagnosticsChannelNames.exec);
+  const pod = diagnosticsChannel.tracingChannel<object | undefined, PodMessage>(
+    diagnosticsChannelNames.pod,
+  );
+  const verb = diagnosticsChannel.tracingChannel<object | undefined, VerbMessage>(
+    diagnosticsChannelNames.verb,
+  );
+  const exec = diagnosticsChannel.tracingChannel<object | undefined, ExecMessage>(
+    diagnosticsChannelNames.exec,
+  );
 
   // The span is started where the call's context is made (the store's transform runs before
   // the `start` subscribers), and the pod call's and verb's trace context replaced by their
   // span's, so that the plugins run under it.
-  const onPod = (m: PodMessage): object => {
+  const onPod = (m: PodMessage): object | undefined => {
     const ctx = begin(m, "pod", describePod(m));
-    m.traceContext = traceContextFromOTel(api, ctx) ?? m.traceContext;
+    m.traceContext = traceContextOf(ctx) ?? m.traceContext;
     return ctx;
   };
-  const onVerb = (m: VerbMessage): object => {
+  const onVerb = (m: VerbMessage): object | undefined => {
     const ctx = begin(m, "verb", describeVerb(m));
-    m.traceContext = traceContextFromOTel(api, ctx) ?? m.traceContext;
+    m.traceContext = traceContextOf(ctx) ?? m.traceContext;
     return ctx;
   };
-  const onExec = (m: ExecMessage): object => begin(m, "plugin", describeExec(m));
+  const onExec = (m: ExecMessage): object | undefined => begin(m, "plugin", describeExec(m));
   pod.start.bindStore(store, onPod);
   verb.start.bindStore(store, onVerb);
   exec.start.bindStore(store, onExec);
