@@ -1,17 +1,145 @@
 /**
- * Names of what the testing helpers create (namespaces, temp dirs): `lcnitest-<pid>-<n>`, so a
- * leftover of a killed run says which process made it, and two test files running in parallel
- * (vitest's forks) never pick the same name.
+ * Names of what the testing helpers and the conformance checker create (namespaces, temp dirs,
+ * the checker's network and container IDs), one scheme for all of them:
+ *
+ *   `<prefix>-<pid>-<start>.<ns>-<n>[-<label>]`
+ *
+ * `<prefix>` is `lcnitest` (tempNetns, testHost) or `lcnicheck` (checkPlugin); `<pid>` the
+ * owner's pid; `<start>` its start time (field 22 of /proc/<pid>/stat, clock ticks since boot,
+ * base 36), which tells a later process with the same pid apart; `<ns>` a digest of its pid
+ * and time namespaces, 8 base-36 digits: a pid and a start time mean something only there, so
+ * a sweep judges only the names of its own namespaces (a container sharing /run/netns with the
+ * host, say, leaves the host's alone). `<n>` counts in the process, so two test files running
+ * in parallel (vitest's forks) never pick the same name. A leftover of a killed run so names
+ * its owner, and the next run sweeps it once that owner is gone (sweep.ts).
+ *
+ * Where the owner cannot be told (no /proc, or a /proc of another pid namespace), the owner
+ * part is `0.0`: such names match no sweep's pattern, so they are never swept.
  */
+import { createHash } from "node:crypto";
+import { readFile, readlink } from "node:fs/promises";
 
-/** The prefix of every namespace and temp dir the helpers create. */
+/** The prefix of every namespace and temp dir tempNetns and testHost create. */
 export const testNamePrefix = "lcnitest";
 
-let counter = 0;
+/** The prefix of every namespace, network and container ID the conformance checker uses. */
+export const checkNamePrefix = "lcnicheck";
 
-/** A name unique to this process: `<prefix>-<pid>-<n>`, then `-<label>` when one is given. */
-export function uniqueTestName(label?: string, prefix: string = testNamePrefix): string {
-  counter += 1;
-  const base = `${prefix}-${process.pid}-${counter}`;
+/** Who owns a name: a process, told apart from a later one with its pid, in its namespaces. */
+export interface TestNameOwner {
+  readonly pid: number;
+  /** Its start time, clock ticks since boot, as /proc/<pid>/stat writes it (decimal). */
+  readonly start: string;
+  /** The digest of its pid and time namespaces (8 base-36 digits). */
+  readonly ns: string;
+}
+
+/** A name of the scheme, taken apart. */
+export interface ParsedTestName {
+  readonly prefix: string;
+  readonly owner: TestNameOwner;
+  readonly n: number;
+  /** What follows the counter (a label, a temp dir's random suffix), without the dash. */
+  readonly rest: string | undefined;
+}
+
+const namePattern = new RegExp(
+  `^(${testNamePrefix}|${checkNamePrefix})-([1-9][0-9]{0,9})-([0-9a-z]{1,13})\\.([0-9a-z]{8})-([1-9][0-9]{0,15})(?:-(.+))?$`,
+);
+
+/**
+ * The owner and counter of a name of the scheme; undefined for any other name (the sweep then
+ * leaves it alone), the `0.0` of an unknown owner included.
+ */
+export function parseTestName(name: string): ParsedTestName | undefined {
+  const match = namePattern.exec(name);
+  if (match === null) return undefined;
+  const [, prefix, pid, start36, ns, n, rest] = match;
+  return {
+    prefix,
+    owner: { pid: Number(pid), start: base36ToDecimal(start36), ns },
+    n: Number(n),
+    rest,
+  };
+}
+
+function base36ToDecimal(text: string): string {
+  let value = 0n;
+  for (const digit of text) value = value * 36n + BigInt(Number.parseInt(digit, 36));
+  return value.toString();
+}
+
+/** Field 22 (starttime) of a /proc/<pid>/stat text; undefined when it has none. */
+export function startTimeOf(stat: string): string | undefined {
+  // The command name may hold spaces and parentheses; the fields after the last ")" do not.
+  const start = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  return start !== undefined && /^\d+$/.test(start) ? start : undefined;
+}
+
+/** The start time of process `pid` as this process's /proc shows it; undefined when unreadable. */
+export async function processStart(pid: number | "self"): Promise<string | undefined> {
+  try {
+    return startTimeOf(await readFile(`/proc/${pid}/stat`, "latin1"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The digest of this process's pid and time namespaces; undefined without /proc. */
+async function namespaceDigest(): Promise<string | undefined> {
+  const link = (kind: string) => readlink(`/proc/self/ns/${kind}`).catch(() => undefined);
+  const [pid, time] = await Promise.all([link("pid"), link("time")]);
+  if (pid === undefined) return undefined;
+  // Kernels before 5.6 have no time namespaces: "" stands for the one clock there is.
+  const digest = createHash("sha256")
+    .update(`${pid}\n${time ?? ""}`)
+    .digest();
+  return BigInt(`0x${digest.subarray(0, 5).toString("hex")}`)
+    .toString(36)
+    .padStart(8, "0");
+}
+
+let self: Promise<TestNameOwner | undefined> | undefined;
+
+/**
+ * This process as the owner of the names it makes (read once); undefined when it cannot be
+ * told: no /proc, or one of another pid namespace (its entry for our pid is not us).
+ */
+export function thisOwner(): Promise<TestNameOwner | undefined> {
+  self ??= (async () => {
+    const [own, byPid, ns] = await Promise.all([
+      processStart("self"),
+      processStart(process.pid),
+      namespaceDigest(),
+    ]);
+    if (own === undefined || own !== byPid || ns === undefined) return undefined;
+    return { pid: process.pid, start: own, ns };
+  })();
+  return self;
+}
+
+/** The owner part of a name: `<pid>-<start>.<ns>`. */
+export function ownerPart(owner: TestNameOwner | undefined, pid: number = process.pid): string {
+  if (owner === undefined) return `${pid}-0.0`;
+  return `${owner.pid}-${BigInt(owner.start).toString(36)}.${owner.ns}`;
+}
+
+// One counter for every copy of this module in the process (two copies of the package), so
+// their names never meet.
+const counterKey = Symbol.for("libcni.testing.nameCounter");
+const counterHolder = globalThis as { [counterKey]?: number };
+
+/**
+ * A name unique to this process and owned by it: `<prefix>-<pid>-<start>.<ns>-<n>`, then
+ * `-<label>` when one is given.
+ */
+export async function uniqueTestName(
+  label?: string,
+  prefix: string = testNamePrefix,
+): Promise<string> {
+  const owner = await thisOwner();
+  const n = (counterHolder[counterKey] ?? 0) + 1;
+  counterHolder[counterKey] = n;
+  const base = `${prefix}-${ownerPart(owner)}-${n}`;
   return label === undefined || label === "" ? base : `${base}-${label}`;
 }

@@ -12,10 +12,11 @@ import {
 } from "../netns/index.js";
 import { uniqueTestName } from "./names.js";
 import { runInNetns } from "./run.js";
+import { sweepLeftoversOnce } from "./sweep.js";
 
 /** Options of {@link tempNetns}. */
 export interface TempNetnsOptions {
-  /** Appended to the unique name (`lcnitest-<pid>-<n>-<label>`), to tell namespaces apart. */
+  /** Appended to the unique name (`lcnitest-<owner>-<n>-<label>`), to tell namespaces apart. */
   label?: string;
   /** Where it is pinned. Default `/run/netns` (so `ip netns list` shows it). */
   dir?: string;
@@ -42,14 +43,17 @@ export interface TempNetns {
 }
 
 /**
- * Creates a network namespace with a name unique to this process (`lcnitest-<pid>-<n>`).
- * `await using ns = await tempNetns()` removes it when the block ends, however it ends.
+ * Creates a network namespace with a name unique to this process and naming it
+ * (`lcnitest-<pid>-<start>.<ns>-<n>`). `await using ns = await tempNetns()` removes it when
+ * the block ends, however it ends. The first call of a process first removes what processes
+ * that are gone left in its dir and the temp dir (`sweepTestLeftovers`).
  * @throws NetnsError when it cannot be created (`permission` without CAP_SYS_ADMIN); nothing
  *   is left behind then, nor when bringing `lo` up fails.
  */
 export async function tempNetns(options: TempNetnsOptions = {}): Promise<TempNetns> {
-  const name = uniqueTestName(options.label);
   const netnsOptions = { dir: options.dir, mechanism: options.mechanism };
+  await sweepLeftoversOnce({ netnsDir: options.dir, mechanism: options.mechanism });
+  const name = await uniqueTestName(options.label);
   const path = await createNetns(name, netnsOptions);
   const execOptions = (extra: ExecInNetnsOptions = {}): ExecInNetnsOptions => ({
     mechanism: options.mechanism,

@@ -14,6 +14,7 @@ import type { NetnsMechanism } from "../netns/index.js";
 import { type Failpoint, type FailpointOptions, failpointPlugin } from "./failpoint.js";
 import { uniqueTestName } from "./names.js";
 import { findPluginDirs } from "./plugin-dirs.js";
+import { sweepLeftoversOnce } from "./sweep.js";
 import { type TempNetns, type TempNetnsOptions, tempNetns } from "./temp-netns.js";
 
 /** Options of {@link testHost}. */
@@ -99,14 +100,17 @@ async function enableForwarding(host: TempNetns): Promise<void> {
  * Creates an isolated host: a namespace for the host side (loopback up, forwarding on), a
  * DefaultExec and a CNIConfig whose plugins run there, temp dirs for the cache, host-local's
  * data, a conf dir and failpoint wrappers. `await using host = await testHost()` removes all
- * of it (and every `host.pod()`) when the block ends, however it ends.
+ * of it (and every `host.pod()`) when the block ends, however it ends. The first call of a
+ * process first removes what processes that are gone left behind (`sweepTestLeftovers`).
  * @throws NetnsError without CAP_SYS_ADMIN; nothing is left behind on any failure.
  */
 export async function testHost(options: TestHostOptions = {}): Promise<TestHost> {
   const cleanups: (() => Promise<void>)[] = [];
   const nsOptions: TempNetnsOptions = { dir: options.netnsDir, mechanism: options.mechanism };
+  // Before anything of this host exists: the first call of the process removes what dead ones left.
+  await sweepLeftoversOnce({ netnsDir: options.netnsDir, mechanism: options.mechanism });
   try {
-    const root = await mkdtemp(join(tmpdir(), `${uniqueTestName("host")}-`));
+    const root = await mkdtemp(join(tmpdir(), `${await uniqueTestName("host")}-`));
     cleanups.push(() => rm(root, { recursive: true, force: true }));
     const [binDir, cacheDir, dataDir, confDir] = ["bin", "cache", "ipam", "net.d"].map((d) =>
       join(root, d),

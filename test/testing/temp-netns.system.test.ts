@@ -43,8 +43,10 @@ describe("tempNetns", () => {
   it("creates a uniquely named namespace under /run/netns, with only a lo that is down", async () => {
     await using a = await tempNetns();
     await using b = await tempNetns({ label: "second" });
-    expect(a.name).toMatch(new RegExp(`^lcnitest-${process.pid}-\\d+$`));
-    expect(b.name).toMatch(new RegExp(`^lcnitest-${process.pid}-\\d+-second$`));
+    // Named for this process (its pid, start time and namespaces) and a counter: names.ts.
+    const owner = `${process.pid}-[0-9a-z]+\\.[0-9a-z]{8}`;
+    expect(a.name).toMatch(new RegExp(`^lcnitest-${owner}-\\d+$`));
+    expect(b.name).toMatch(new RegExp(`^lcnitest-${owner}-\\d+-second$`));
     expect(a.path).toBe(`/run/netns/${a.name}`);
     expect(await isNetns(a.path)).toBe(true);
     expect(await links(a)).toEqual(["lo"]);
