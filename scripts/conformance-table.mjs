@@ -3,8 +3,8 @@
  * The Debian table: runs the conformance checker (the built dist/) on each plugin of Debian's
  * containernetworking-plugins with a config of testdata/conformance/debian/, and writes
  * docs/conformance.md: how to run the checker, its rules, the table (plugin × rule) and one
- * note per failure. A failure without a note, or a note without its failure, fails the run:
- * the doc says why every cell is red, and nothing else.
+ * note per failure or warning. A finding without a note, or a note without its finding, fails
+ * the run: the doc says why every cell is red, and nothing else.
  *
  *   npm run build && node scripts/conformance-table.mjs [--out docs/conformance.md] [--plugins dir]
  *
@@ -19,6 +19,8 @@ import { parseArgs } from "node:util";
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Not an export of the package (yet): imported from the build by path.
 const { checkPlugin, rules } = await import(join(root, "dist/testing/conformance/index.js"));
+const { stableText } = await import(join(root, "dist/testing/conformance/report.js"));
+const { checkNamePrefix, uniqueTestName } = await import(join(root, "dist/testing/names.js"));
 
 const { values: flags } = parseArgs({
   options: {
@@ -32,9 +34,12 @@ const wrapperDir = join(confDir, "bin");
 /** host-local's dataDir of every config is under it; emptied before each plugin. */
 const dataRoot = "/tmp/libcni-conformance";
 
+// The probe's namespace is named as the checker's are: one a killed run leaves is swept.
+const probeNetns = await uniqueTestName("probe", checkNamePrefix);
+
 /** Whether the kernel makes links of `kind` (the CI machine's may lack modules: no modprobe). */
 function kernelHas(kind) {
-  const ns = `lcni-probe-${process.pid}`;
+  const ns = probeNetns;
   const ip = (...args) => execFileSync("ip", ["-n", ns, ...args], { stdio: "ignore" });
   const args = {
     ipvlan: ["link", "p", "type", "ipvlan", "mode", "l2"],
@@ -134,6 +139,16 @@ echo '{"cniVersion":"0.4.0","name":"lo","type":"loopback"}' |
 ip netns del lb`,
   },
   {
+    keys: ["loopback/add-ifname"],
+    kind: "plugin bug, deliberate upstream",
+    text: "loopback sets the interface name to `lo` whatever CNI_IFNAME says (`args.IfName = \"lo\" // ignore config, this only works for loopback`, still so on upstream's main): given `eth0`, it brings up `lo`, reports `lo` as the sandbox interface and succeeds, where the spec has a plugin that cannot use CNI_IFNAME return an error (Section 2, Parameters). Runtimes call it with CNI_IFNAME=lo, where nothing is wrong; the checker's pods use `eth0`. (0.1.0 and 0.2.0 results name no interface, and loopback makes none: nothing to see there.)",
+    repro: `ip netns add lb
+echo '{"cniVersion":"1.0.0","name":"lo","type":"loopback"}' |
+  ${env("ADD", "lb")} /usr/lib/cni/loopback; echo "exit $?"
+# {"cniVersion":"1.0.0","interfaces":[{"name":"lo",...,"sandbox":"/run/netns/lb"}],...} exit 0
+ip netns del lb`,
+  },
+  {
     keys: ["loopback/check-wrong-prevresult"],
     kind: "plugin bug",
     text: "loopback's CHECK only looks at whether `lo` is up: it reads no address of the prevResult, so a CHECK naming an address the pod does not have succeeds. The spec has CHECK consult prevResult for the expected interfaces and addresses (Section 2, CHECK).",
@@ -214,14 +229,12 @@ rm -f /run/netns/gone`,
 ];
 const notes = Object.fromEntries(noteList.flatMap((n) => n.keys.map((k) => [k, n])));
 
-/** The evidence without the names that change from run to run. */
+/** The evidence without the names that change from run to run (the checker's, iptables'). */
 function stable(text) {
-  return text
-    .replace(/lcnicheck-\d+-\d+(-pod|-host)?/g, "lcnicheck-…$1")
-    .replace(/\bCNI-(DN|HOSTPORT-DNAT|SN|HOSTPORT-SETMARK)-[0-9a-f]{10,}/g, "CNI-$1-…")
-    .replace(/0x[0-9a-f]{6,}/g, "0x…")
-    .replace(/\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}/g, "…")
-    .replace(/goroutine \d+/g, "goroutine …");
+  return stableText(text).replace(
+    /\bCNI-(DN|HOSTPORT-DNAT|SN|HOSTPORT-SETMARK)-[0-9a-f]{10,}/g,
+    "CNI-$1-…",
+  );
 }
 
 const clip = (text, max = 400) => (text.length > max ? `${text.slice(0, max)}…` : text);
@@ -244,24 +257,28 @@ for (const r of rows) {
 }
 rmSync(dataRoot, { recursive: true, force: true });
 
-/** A rule's cell: PASS, n/a, or FAIL with the versions it failed in. */
+/** A rule's cell: PASS, n/a, or FAIL / WARN with the versions it failed or warned in. */
 function cell(report, rule) {
   const results = report.results.filter((x) => x.rule === rule);
   if (results.length === 0) return "n/a";
-  const failed = results.filter((x) => x.status === "fail");
-  if (failed.length > 0) {
-    const versions = failed.map((x) => x.version).filter((v) => v !== "");
-    return versions.length === 0 ? "FAIL" : `FAIL ${versions.join(", ")}`;
-  }
+  const found = ["fail", "warn"].flatMap((status) => {
+    const hit = results.filter((x) => x.status === status);
+    if (hit.length === 0) return [];
+    const versions = hit.map((x) => x.version).filter((v) => v !== "");
+    const mark = status.toUpperCase();
+    return [versions.length === 0 ? mark : `${mark} ${versions.join(", ")}`];
+  });
+  if (found.length > 0) return found.join("; ");
   return results.some((x) => x.status === "pass") ? "PASS" : "n/a";
 }
 
+const isFinding = (x) => x.status === "fail" || x.status === "warn";
 const failures = [];
 const missing = [];
 for (const { row, report } of reports) {
   if (report === undefined) continue;
   for (const rule of rules) {
-    const failed = report.results.filter((x) => x.rule === rule.id && x.status === "fail");
+    const failed = report.results.filter((x) => x.rule === rule.id && isFinding(x));
     if (failed.length === 0) continue;
     const key = `${row}/${rule.id}`;
     if (notes[key] === undefined) missing.push(`${key}: ${failed[0].evidence}`);
@@ -270,8 +287,8 @@ for (const { row, report } of reports) {
 }
 const stale = Object.keys(notes).filter((k) => !failures.some((f) => f.key === k));
 if (missing.length > 0 || stale.length > 0) {
-  for (const m of missing) process.stderr.write(`a failure without a note: ${m}\n`);
-  for (const k of stale) process.stderr.write(`a note without its failure: ${k}\n`);
+  for (const m of missing) process.stderr.write(`a finding without a note: ${m}\n`);
+  for (const k of stale) process.stderr.write(`a note without its finding: ${k}\n`);
   process.exit(1);
 }
 
@@ -287,7 +304,7 @@ for (const { row, wrapped, notRun, report } of reports) {
   const cells = rules.map((rule) => {
     const text = cell(report, rule.id);
     const key = `${row}/${rule.id}`;
-    return text.startsWith("FAIL") ? `[${text}](#${anchor(key)})` : text;
+    return /^(FAIL|WARN)/.test(text) ? `[${text}](#${anchor(key)})` : text;
   });
   lines.push(`| ${name} | ${report.versions.join(", ")} | ${cells.join(" | ")} |`);
 }
@@ -300,7 +317,8 @@ const noteLines = noteList.flatMap((note) => {
   const where = note.keys.map((key) => {
     const f = failures.find((x) => x.key === key);
     const versions = f.failed.map((x) => x.version).filter((v) => v !== "");
-    return `${key}${versions.length > 0 ? ` (${versions.join(", ")})` : ""}`;
+    const warned = f.failed.every((x) => x.status === "warn") ? ", a warning" : "";
+    return `${key}${versions.length > 0 ? ` (${versions.join(", ")}${warned})` : warned ? ` (${warned.slice(2)})` : ""}`;
   });
   const seen = failures.find((x) => x.key === note.keys[0]).failed[0].evidence;
   const out = [
@@ -332,15 +350,27 @@ result, with what was seen as evidence.
 From the command line (\`cnitool\`, this package's bin):
 
 \`\`\`sh
-cnitool conformance <plugin> [--config conf.json] [--versions 0.4.0,1.0.0] [--rules add-result,del-idempotent] [--path dir1:dir2] [--json]
+cnitool conformance <plugin> [--config conf.json] [--versions 0.4.0,1.0.0] [--rules add-result,del-idempotent] [--path dir1:dir2] [--timeout 30s] [--format text|json|markdown]
 \`\`\`
 
 A plugin given by name is looked up in \`CNI_PATH\`; delegated plugins (IPAM) are looked up in
 \`--path\`, else \`CNI_PATH\`. \`--config\` is the plugin config to test with (default
 \`{"type": "<plugin>"}\`; its \`cniVersion\` and \`name\` are set by the checker for each
 version; a \`prevResult\` in it tests the plugin as a chained one). Exit status 0 when no rule
-failed, 1 when one did, 2 for a bad command line or a check that could not run. \`--json\`
-prints the \`ConformanceReport\`.
+failed (warnings fail nothing), 1 when one did, 2 for a bad command line or a check that could
+not run.
+
+A rule the spec words with "must" fails (FAIL); one it words with "should" warns (WARN), and
+the report says which is which (each result's \`level\`). A plugin call still running after
+\`--timeout\` (default 30s; \`callTimeoutMs\`) is stopped (SIGTERM to its process group, SIGKILL
+a second later) and reported as a hang of its verb, VERSION's too. After every call the checker
+looks for processes the plugin left running (in its process group, or in the check's
+namespaces), ends them and reports them (\`no-leftover-processes\`).
+
+\`--format json\` (or \`--json\`) prints the \`ConformanceReport\`, with the outcomes counted per
+spec version (\`counts\`); \`--format markdown\` prints a table of rules by spec version, the
+counts and the findings, for the plugin's README: it holds no paths, pids or names of the
+checker's own, so CI can diff it (\`formatReport(report, { format: "markdown" })\`).
 
 From a test suite (vitest), with \`checkPlugin\` and \`formatReport\`:
 
@@ -358,9 +388,9 @@ it("my-plugin conforms", async () => {
 
 ## The rules
 
-| rule | section of SPEC.md 1.1.0 | checks that |
-| --- | --- | --- |
-${rules.map((r) => `| \`${r.id}\` | ${r.section} | ${r.title}${r.since ? ` (from ${r.since})` : ""} |`).join("\n")}
+| rule | level | section of SPEC.md 1.1.0 | checks that |
+| --- | --- | --- | --- |
+${rules.map((r) => `| \`${r.id}\` | ${r.level} | ${r.section} | ${r.title}${r.since ? ` (from ${r.since})` : ""} |`).join("\n")}
 
 ## Debian's containernetworking-plugins
 
@@ -370,11 +400,12 @@ Debian 12's \`containernetworking-plugins\` (1.1.1) in \`/usr/lib/cni\`, each wi
 \`npm run build && node scripts/conformance-table.mjs\` (root, a minute or so).
 
 A cell is PASS (every version it ran with passed), n/a (it applies to none of them, or the
-plugin gives it nothing to check: see the rule), or FAIL with the versions it failed in,
-linked to its note below. The chained plugins (portmap, firewall, bandwidth, tuning, sbr, vrf)
-are given a prevResult (\`10.99.9.2/24\` on the pod's \`eth0\`, host side \`lcni-veth0\`) and so
-run from 0.3.0. No Debian plugin claims 1.1.0, so \`gc-valid-attachments\` and \`status\` apply
-to none.
+plugin gives it nothing to check: see the rule), or FAIL (a "must" broken) or WARN (a
+"should") with the versions it failed or warned in, linked to its note below. The chained
+plugins (portmap, firewall, bandwidth, tuning, sbr, vrf) are given a prevResult
+(\`10.99.9.2/24\` on the pod's \`eth0\`, host side \`lcni-veth0\`) and so run from 0.3.0. No
+Debian plugin claims 1.1.0, so \`gc-valid-attachments\`, \`gc-partial-list\`, \`gc-concurrent\`
+and \`status\` apply to none.
 
 \\* Run through [bin/wrap](../testdata/conformance/debian/bin/wrap), which gives the plugin what a
 node has and the checker's fresh namespaces lack, in the checker's host namespace:
@@ -382,7 +413,7 @@ ${wrappedRows.map((r) => `${r.row}: ${r.wrapped}`).join("; ")}.
 
 ${lines.join("\n")}
 
-## The failures
+## The failures and warnings
 
 ${noteLines.join("\n").trimEnd()}
 `;

@@ -1,8 +1,8 @@
 /**
  * cnitool: a drop-in for upstream's command line. `add|check|del|gc|status <net> <netns>`
  * behave, read the environment and print exactly as the Go tool (cobra's help, usage and error
- * layout included); `attachments`, `conformance`, `validate`, `version`, `--cache-dir` and
- * `gc --valid` are additions that leave those defaults alone. Differences: docs/deviations/cnitool.md.
+ * layout included); `attachments`, `conformance`, `sweep`, `validate`, `version`, `--cache-dir`
+ * and `gc --valid` are additions that leave those defaults alone. Differences: docs/deviations/cnitool.md.
  */
 import { CNIConfig, type NetworkAttachment } from "../api/index.js";
 import { loadNetworkConf } from "../conf/index.js";
@@ -29,6 +29,7 @@ import {
   pluginPaths,
   resolveIfName,
 } from "./runtime-config.js";
+import { sweepCommand } from "./sweep.js";
 import {
   checkArgs,
   commands,
@@ -162,8 +163,15 @@ async function runCommand(
           rules: parsed.values.get("rules"),
           path: parsed.values.get("path"),
           json: flagIsTrue(parsed, "json"),
+          format: parsed.values.get("format"),
+          timeout: parsed.values.get("timeout"),
         },
         { ...io, fail: (m) => failWithUsage(io, command, m) },
+      );
+    case "sweep":
+      return sweepCommand(
+        { netnsDir: parsed.values.get("netns-dir"), tmpDir: parsed.values.get("tmp-dir") },
+        io,
       );
     case "validate": {
       const file = parsed.values.get("file");

@@ -1,9 +1,11 @@
 /**
  * `cnitool conformance <plugin>`: runs a plugin binary through the conformance checker of
- * libcni/testing (every rule, for every spec version it claims) and prints the report, as text
- * or, with `--json`, as the checker's `ConformanceReport`. A plugin given by name is looked up
- * in CNI_PATH as `version` looks it up; a path (with a slash) is taken from the working
- * directory. Exit status: 0 when no rule failed, 1 when one did, 2 when the command line is
+ * libcni/testing (every rule, for every spec version it claims) and prints the report: as text,
+ * as the checker's `ConformanceReport` (`--format json`, or `--json`), or as a Markdown table
+ * for the plugin's README (`--format markdown`). `--timeout` is the per-call limit (a Go
+ * duration: `5s`, `500ms`). A plugin given by name is looked up in CNI_PATH as `version` looks
+ * it up; a path (with a slash) is taken from the working directory. Exit status: 0 when no rule
+ * failed (warnings fail nothing), 1 when one did (a hang included), 2 when the command line is
  * wrong or the check could not run (not root, no such plugin, a config that is no JSON object).
  */
 import { readFile } from "node:fs/promises";
@@ -30,6 +32,58 @@ export interface ConformanceFlags {
   rules?: string;
   path?: string;
   json: boolean;
+  /** `text`, `json` or `markdown` (default text; `--json` is `--format json`). */
+  format?: string;
+  /** The per-call limit, a Go duration (`30s`, `1m30s`, `500ms`). */
+  timeout?: string;
+}
+
+const formats = ["text", "json", "markdown"] as const;
+
+/** The report's format from `--format` and `--json`. */
+function formatOf(flags: ConformanceFlags): (typeof formats)[number] {
+  const format = flags.format === undefined || flags.format === "" ? undefined : flags.format;
+  if (format !== undefined && !(formats as readonly string[]).includes(format)) {
+    throw new UsageError(
+      `invalid argument ${JSON.stringify(format)} for "--format" flag: the formats are ${formats.join(", ")}`,
+    );
+  }
+  if (flags.json && format !== undefined && format !== "json")
+    throw new UsageError(`--json and --format ${format}: give one format`);
+  return flags.json ? "json" : ((format as (typeof formats)[number] | undefined) ?? "text");
+}
+
+const durationUnits: Readonly<Record<string, number>> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  μs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
+
+/**
+ * A Go duration (`time.ParseDuration`: `30s`, `1m30s`, `1.5s`, `500ms`) in milliseconds; a
+ * usage error for anything else, or for a limit of zero or less.
+ */
+export function parseTimeout(text: string): number {
+  const bad = (why: string) =>
+    new UsageError(`invalid argument ${JSON.stringify(text)} for "--timeout" flag: ${why}`);
+  const parts = [...text.matchAll(/(\d+(?:\.\d*)?|\.\d+)([^\d.]*)/gy)];
+  if (text === "" || parts.map((m) => m[0]).join("") !== text)
+    throw bad(`time: invalid duration ${JSON.stringify(text)}`);
+  let ms = 0;
+  for (const [, number, unit] of parts) {
+    if (unit === "") throw bad(`time: missing unit in duration ${JSON.stringify(text)}`);
+    const scale = durationUnits[unit];
+    if (scale === undefined)
+      throw bad(`time: unknown unit ${JSON.stringify(unit)} in duration ${JSON.stringify(text)}`);
+    ms += Number(number) * scale;
+  }
+  if (!(ms >= 1)) throw bad("the per-call limit must be 1ms or more");
+  return Math.round(ms);
 }
 
 /** A comma-separated flag value as a list; undefined when the flag is absent. */
@@ -95,7 +149,12 @@ export async function conformanceCommand(
   let lists: { versions?: string[]; rules?: string[] };
   let config: string | undefined;
   let pluginPath: string;
+  let format: (typeof formats)[number];
+  let callTimeoutMs: number | undefined;
   try {
+    format = formatOf(flags);
+    callTimeoutMs =
+      flags.timeout === undefined || flags.timeout === "" ? undefined : parseTimeout(flags.timeout);
     lists = checkedLists(flags);
     config = await configOf(flags.config, io.cwd);
     pluginPath = plugin.includes("/")
@@ -111,10 +170,13 @@ export async function conformanceCommand(
     versions: lists.versions,
     rules: lists.rules,
     path: path.filter((p) => p !== "").map((p) => absolutePath(p, io.cwd)),
+    ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }),
     signal: io.signal,
   });
   io.stdout.write(
-    flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`,
+    format === "json"
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : `${formatReport(report, { format })}\n`,
   );
   return report.passed ? 0 : 1;
 }

@@ -73,7 +73,7 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
   conformance: {
     use: "conformance <plugin>",
     short: "Check a plugin binary against the CNI spec's rules",
-    long: "Check a plugin binary against the CNI spec's rules.\nThis command runs the plugin (a name is looked up in CNI_PATH) through every rule of the conformance checker, for each spec version it claims, in network namespaces of its own (root needed), and prints the report.\nExit status: 0 when no rule failed, 1 when one did, 2 for a bad command line or a check that could not run.",
+    long: "Check a plugin binary against the CNI spec's rules.\nThis command runs the plugin (a name is looked up in CNI_PATH) through every rule of the conformance checker, for each spec version it claims, in network namespaces of its own (root needed), and prints the report (text, JSON, or a Markdown table for the plugin's README). A rule the spec words as \"should\" warns instead of failing; a plugin call that hangs past --timeout is stopped and reported as a hang of its verb.\nExit status: 0 when no rule failed, 1 when one did, 2 for a bad command line or a check that could not run.",
     args: { min: 1, max: 1 },
     flags: [
       {
@@ -84,9 +84,15 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
         defValue: "",
       },
       {
+        name: "format",
+        kind: "string",
+        usage: "The report's format: text, json or markdown (a table for the plugin's README)",
+        defValue: "text",
+      },
+      {
         name: "json",
         kind: "bool",
-        usage: "Print the report as JSON",
+        usage: "Print the report as JSON (--format json)",
         defValue: "false",
       },
       {
@@ -99,6 +105,12 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
         name: "rules",
         kind: "string",
         usage: "Only these rules, as r1,r2 (default every rule)",
+        defValue: "",
+      },
+      {
+        name: "timeout",
+        kind: "string",
+        usage: "How long each plugin call may take, as a Go duration: 5s, 1m (default 30s)",
         defValue: "",
       },
       {
@@ -140,6 +152,26 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
     short: "Get status of network interfaces",
     long: "Get status of network interfaces.\nThis command will retrieve the status of network interfaces in the specified network namespace.",
     args: twoArgs,
+  },
+  sweep: {
+    use: "sweep",
+    short: "Remove what killed test runs left behind",
+    long: "Remove what killed test runs left behind.\nThis command removes the network namespaces and temp dirs that libcni/testing (tempNetns, testHost) and conformance checks named for a process that is gone (lcnitest-..., lcnicheck-...), and prints each path it removed. Those of live processes, and anything named otherwise, are left alone.\nExit status: 0, or 1 when a leftover could not be removed (namespaces need root).",
+    args: { max: 0 },
+    flags: [
+      {
+        name: "netns-dir",
+        kind: "string",
+        usage: "Where the namespaces are pinned, as dir1:dir2",
+        defValue: "/run/netns",
+      },
+      {
+        name: "tmp-dir",
+        kind: "string",
+        usage: "Where the temp dirs are, as dir1:dir2 (default TMPDIR, else /tmp)",
+        defValue: "",
+      },
+    ],
   },
   validate: {
     use: "validate <network-name>",

@@ -1,8 +1,11 @@
 /**
  * Helpers for integration tests of CNI runtimes and plugins (libcni/testing): the pieces a
  * Go test takes from containernetworking/plugins' `pkg/testutils` and `pkg/ns`, for Node.
- * Everything they create is named `lcnitest-<pid>-<n>...` and removed by `await using` (or
- * `remove()`), also when the test throws. Namespaces need root (CAP_SYS_ADMIN).
+ * Everything they create is named for its owner, `lcnitest-<pid>-<start>.<ns>-<n>...`
+ * (`lcnicheck-…` for the checker), and removed by `await using` (or `remove()`), also when the
+ * test throws; what a killed process left is removed by the next one's first tempNetns,
+ * testHost or checkPlugin, or by {@link sweepTestLeftovers}. Namespaces need root
+ * (CAP_SYS_ADMIN).
  *
  * | Go | here |
  * | --- | --- |
@@ -16,6 +19,7 @@
  * | containerd's `cni-bridge-fp` | {@link failpointPlugin} |
  * | a hard-coded `/opt/cni/bin` | {@link findPluginDirs}, {@link requirePlugins} |
  * | (none: no conformance suite exists) | {@link checkPlugin}: a plugin against SPEC.md's rules |
+ * | (none: a killed `go test` leaves its namespaces) | {@link sweepTestLeftovers} (also run by the first helper call) |
  * @module
  */
 
@@ -37,9 +41,12 @@ export {
   type ConformanceRule,
   checkPlugin,
   conformanceRules,
+  type FormatReportOptions,
   formatReport,
+  type RuleLevel,
   type RuleResult,
   type RuleStatus,
+  type VersionCounts,
 } from "./conformance/index.js";
 export { type EventuallyOptions, eventually } from "./eventually.js";
 export {
@@ -49,7 +56,7 @@ export {
   type FailpointVerb,
   failpointPlugin,
 } from "./failpoint.js";
-export { testNamePrefix } from "./names.js";
+export { checkNamePrefix, testNamePrefix } from "./names.js";
 export { type PingOptions, type PingResult, ping } from "./ping.js";
 export {
   type FindPluginDirsOptions,
@@ -59,6 +66,12 @@ export {
 } from "./plugin-dirs.js";
 export { runInNetns } from "./run.js";
 export { allSpecVersions } from "./spec-versions.js";
+export {
+  type SweepFailure,
+  type SweepTestLeftoversOptions,
+  type SweptTestLeftovers,
+  sweepTestLeftovers,
+} from "./sweep.js";
 export { type TempNetns, type TempNetnsOptions, tempNetns } from "./temp-netns.js";
 export {
   type TestHost,

@@ -25,20 +25,31 @@ vi.mock("../../src/testing/conformance/index.js", async (importOriginal) => {
   };
 });
 
-const report = (status: "pass" | "fail"): ConformanceReport => ({
+const report = (status: "pass" | "fail" | "warn"): ConformanceReport => ({
   plugin: "/x/noop.mjs",
   supportedVersions: ["1.0.0"],
   versions: ["1.0.0"],
   results: [
     {
-      rule: "add-result",
+      rule: status === "warn" ? "del-cleans-up" : "add-result",
       version: "1.0.0",
-      section: "Section 5, ADD Success",
+      section: status === "warn" ? "Section 2, DEL" : "Section 5, ADD Success",
+      level: status === "warn" ? "should" : "must",
       status,
-      evidence: status === "fail" ? "cniVersion missing" : "",
+      evidence: status === "pass" ? "" : "cniVersion missing",
     },
   ],
-  passed: status === "pass",
+  counts: [
+    { version: "", pass: 0, fail: 0, warn: 0, "n/a": 0 },
+    {
+      version: "1.0.0",
+      pass: status === "pass" ? 1 : 0,
+      fail: status === "fail" ? 1 : 0,
+      warn: status === "warn" ? 1 : 0,
+      "n/a": 0,
+    },
+  ],
+  passed: status !== "fail",
 });
 
 let dir: string;
@@ -64,6 +75,31 @@ describe("cnitool conformance: usage errors exit 2 with cobra's layout", () => {
     [["noop.mjs", "--bogus"], "unknown flag: --bogus"],
     [["noop.mjs", "--config"], "flag needs an argument: --config"],
     [["noop.mjs", "--json=maybe"], 'invalid argument "maybe" for "--json" flag'],
+    [
+      ["noop.mjs", "--format", "html"],
+      'invalid argument "html" for "--format" flag: the formats are text, json, markdown',
+    ],
+    [
+      ["noop.mjs", "--json", "--format", "markdown"],
+      "--json and --format markdown: give one format",
+    ],
+    [["noop.mjs", "--format"], "flag needs an argument: --format"],
+    [
+      ["noop.mjs", "--timeout", "5"],
+      'invalid argument "5" for "--timeout" flag: time: missing unit in duration "5"',
+    ],
+    [
+      ["noop.mjs", "--timeout", "soon"],
+      'invalid argument "soon" for "--timeout" flag: time: invalid duration "soon"',
+    ],
+    [
+      ["noop.mjs", "--timeout", "5d"],
+      'invalid argument "5d" for "--timeout" flag: time: unknown unit "d" in duration "5d"',
+    ],
+    [
+      ["noop.mjs", "--timeout", "0s"],
+      'invalid argument "0s" for "--timeout" flag: the per-call limit must be 1ms or more',
+    ],
     [
       ["noop.mjs", "--rules", "add-result,bogus"],
       "unknown rules: bogus; the rules are version-output,",
@@ -123,6 +159,8 @@ describe("cnitool conformance: what the checker is given", () => {
       "add-result,status",
       "--path",
       "ipam:/opt/cni/bin",
+      "--timeout",
+      "1m2.5s",
     ]);
     expect(out.code).toBe(0);
     expect(calls[0].plugin).toBe(join(dir, "plugins/p"));
@@ -131,7 +169,18 @@ describe("cnitool conformance: what the checker is given", () => {
       versions: ["0.4.0", "1.0.0"],
       rules: ["add-result", "status"],
       path: [join(dir, "ipam"), "/opt/cni/bin"],
+      callTimeoutMs: 62_500,
     });
+  });
+
+  it.each([
+    ["500ms", 500],
+    ["2s", 2000],
+    ["1.5m", 90_000],
+    ["1h", 3_600_000],
+  ])("--timeout %s is %d ms a call", async (flag, ms) => {
+    expect((await run(["noop.mjs", `--timeout=${flag}`])).code).toBe(0);
+    expect(calls[0].options.callTimeoutMs).toBe(ms);
   });
 
   it("the text report; exit 1 when a rule failed", async () => {
@@ -144,24 +193,56 @@ describe("cnitool conformance: what the checker is given", () => {
         "plugin /x/noop.mjs",
         "claims 1.0.0; checked with 1.0.0",
         "",
-        "FAIL add-result [1.0.0] (Section 5, ADD Success)",
+        "FAIL add-result [1.0.0] (must: Section 5, ADD Success)",
         "       cniVersion missing",
         "",
-        "0 passed, 1 failed, 0 not applicable",
+        "version   passed  failed  warnings  n/a",
+        "(plugin)       0       0         0    0",
+        "1.0.0          0       1         0    0",
+        "total          0       1         0    0",
+        "",
+        '0 passed, 1 failed, 0 warnings, 0 not applicable (FAIL: a "must" of the spec is broken; WARN: a "should" is, which fails no check)',
         "",
       ].join("\n"),
     );
   });
 
-  it("--json prints the report as JSON", async () => {
+  it("warnings alone exit 0", async () => {
+    nextReport = report("warn");
+    const out = await run(["noop.mjs"]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("WARN del-cleans-up [1.0.0] (should: Section 2, DEL)\n");
+  });
+
+  it("--format markdown prints the table for a README; a failed rule still exits 1", async () => {
+    nextReport = report("fail");
+    const out = await run(["noop.mjs", "--format", "markdown"]);
+    expect(out.code).toBe(1);
+    expect(out.stdout.startsWith("### CNI conformance of `noop.mjs`\n")).toBe(true);
+    expect(out.stdout).toContain("| `add-result` | must |  | FAIL |\n");
+    expect(out.stdout).toContain("- **FAIL** `add-result` (1.0.0): cniVersion missing\n");
+    expect(out.stdout).not.toContain("/x/");
+  });
+
+  it("--json (or --format json) prints the report as JSON, counts per version included", async () => {
     nextReport = report("fail");
     const out = await run(["noop.mjs", "--json"]);
     expect(out.code).toBe(1);
     expect(JSON.parse(out.stdout)).toEqual(nextReport);
+    expect(JSON.parse(out.stdout).counts[1]).toEqual({
+      version: "1.0.0",
+      pass: 0,
+      fail: 1,
+      warn: 0,
+      "n/a": 0,
+    });
     nextReport = report("pass");
     const passed = await run(["--json=true", "noop.mjs"]);
     expect(passed.code).toBe(0);
     expect(JSON.parse(passed.stdout).passed).toBe(true);
+    const format = await run(["noop.mjs", "--format=json", "--json"]);
+    expect(format.code).toBe(0);
+    expect(JSON.parse(format.stdout)).toEqual(nextReport);
   });
 
   it("the root help lists it; its help names the flags", async () => {
@@ -173,9 +254,11 @@ describe("cnitool conformance: what the checker is given", () => {
     expect(help.code).toBe(0);
     for (const flag of [
       "--config string",
+      "--format string     The report's format: text, json or markdown (a table for the plugin's README) (default \"text\")",
       "--json",
       "--path string",
       "--rules string",
+      "--timeout string",
       "--versions string",
     ])
       expect(help.stdout).toContain(flag);

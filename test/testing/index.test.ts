@@ -29,10 +29,13 @@ describe("libcni/testing", () => {
 
   it("exports the helpers", () => {
     const { eventually, failpointPlugin, findPluginDirs, ping, requirePlugins } = testing;
-    const { runInNetns, tempNetns, testHost } = testing;
+    const { runInNetns, sweepTestLeftovers, tempNetns, testHost } = testing;
     for (const fn of [eventually, failpointPlugin, findPluginDirs, ping, requirePlugins]) {
       expect(typeof fn).toBe("function");
     }
-    for (const fn of [runInNetns, tempNetns, testHost]) expect(typeof fn).toBe("function");
+    for (const fn of [runInNetns, sweepTestLeftovers, tempNetns, testHost]) {
+      expect(typeof fn).toBe("function");
+    }
+    expect([testing.testNamePrefix, testing.checkNamePrefix]).toEqual(["lcnitest", "lcnicheck"]);
   });
 });

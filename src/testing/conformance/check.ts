@@ -7,9 +7,10 @@ import { basename, resolve } from "node:path";
 import { InvalidArgumentError } from "../../errors.js";
 import { greaterThanOrEqualTo, all as knownVersions } from "../../version/index.js";
 import { compareVersions } from "../../version/parse.js";
+import { countsOf } from "./report.js";
 import { rules as allRules, type Rule, type RuleContext } from "./rules.js";
-import { CheckSession, type Pod } from "./session.js";
-import type { CheckPluginOptions, ConformanceReport, RuleResult } from "./types.js";
+import { type CallOutcome, CheckSession, type Pod } from "./session.js";
+import type { CheckPluginOptions, ConformanceReport, RuleResult, RuleStatus } from "./types.js";
 
 function baseConfig(plugin: string, config: CheckPluginOptions["config"]): Record<string, unknown> {
   if (config === undefined) return { type: basename(plugin) };
@@ -58,14 +59,17 @@ function contextFor(
   base: Record<string, unknown>,
   version: string,
   supportedVersions: readonly string[],
+  versionCall: CallOutcome | undefined,
 ): RuleContext {
   const prevResult = (pod: Pod | undefined) => prevResultFor(base.prevResult, version, pod);
   return {
     session,
     version,
     supportedVersions,
+    versionCall,
     chained: base.prevResult !== undefined,
     prevResult: (pod) => prevResult(pod),
+    at: (other) => contextFor(session, base, other, supportedVersions, versionCall),
     config(pod, extra = {}) {
       const conf: Record<string, unknown> = {
         ...base,
@@ -78,41 +82,66 @@ function contextFor(
   };
 }
 
-async function runRule(rule: Rule, ctx: RuleContext): Promise<RuleResult> {
-  const result = { rule: rule.id, version: ctx.version, section: rule.section };
+/**
+ * Runs a rule for one version (`reported`: the version its result names, "" for the
+ * plugin-wide rules). A "should" rule's failure is a warning.
+ */
+async function runRule(rule: Rule, ctx: RuleContext, reported = ctx.version): Promise<RuleResult> {
+  const result = { rule: rule.id, version: reported, section: rule.section };
   if (
     rule.since !== undefined &&
     ctx.version !== "" &&
     !greaterThanOrEqualTo(ctx.version, rule.since)
   ) {
-    return { ...result, status: "n/a", evidence: `the rule applies from ${rule.since}` };
+    return {
+      ...result,
+      level: rule.level,
+      status: "n/a",
+      evidence: `the rule applies from ${rule.since}`,
+    };
   }
+  ctx.session.during = reported === "" ? rule.id : `${rule.id} [${reported}]`;
   try {
-    return { ...result, ...(await rule.run(ctx)) };
+    const {
+      status,
+      evidence,
+      level = status === "warn" ? "should" : rule.level,
+    } = await rule.run(ctx);
+    const judged: RuleStatus = status === "fail" && level === "should" ? "warn" : status;
+    return { ...result, level, status: judged, evidence };
   } catch (error) {
     // A stopped check is no rule's failure: it rejects with the caller's reason.
     if (ctx.session.signal?.aborted) throw ctx.session.signal.reason;
     return {
       ...result,
-      status: "fail",
+      level: rule.level,
+      status: rule.level === "should" ? "warn" : "fail",
       evidence: `the rule could not run: ${(error as Error).message}`,
     };
   }
 }
 
-/** The versions the plugin's VERSION answer claims (empty when it has no usable answer). */
-async function claimedVersions(session: CheckSession): Promise<string[]> {
+/**
+ * The check's first call, VERSION, and the versions its answer claims (none when it has no
+ * usable answer: version-output then says why, a hang included).
+ */
+async function claimedVersions(
+  session: CheckSession,
+): Promise<{ call: CallOutcome; versions: string[] }> {
   const call = await session.call({ command: "VERSION", stdin: '{"cniVersion":"1.1.0"}' });
   const versions = (call.json as { supportedVersions?: unknown } | undefined)?.supportedVersions;
-  if (call.exitCode !== 0 || !Array.isArray(versions)) return [];
-  return versions.filter((v): v is string => typeof v === "string");
+  if (call.exitCode !== 0 || !Array.isArray(versions)) return { call, versions: [] };
+  return { call, versions: versions.filter((v): v is string => typeof v === "string") };
 }
 
 /**
  * Checks a plugin against the spec's rules, for each version it claims (or `versions`), and
- * resolves to the report; a failing rule is a result, not an error. Needs root (namespaces).
- * @throws InvalidArgumentError for a plugin that is not an executable file, a bad config or an
- *   unknown rule; a NetnsError when namespaces cannot be made.
+ * resolves to the report; a failing rule is a result, not an error, and so is a plugin that
+ * hangs (on VERSION too: version-output says so) or claims no version there is. Needs root
+ * (namespaces).
+ * @throws InvalidArgumentError for a plugin that is not an executable file, a bad config, an
+ *   unknown rule, or `versions` (or a chained config) that leave none of the versions the
+ *   plugin claims; a NetnsError when namespaces cannot be made.
  */
 export async function checkPlugin(
   plugin: string,
@@ -142,47 +171,57 @@ export async function checkPlugin(
     options.signal,
   );
   try {
-    const supportedVersions = await claimedVersions(session);
-    let versions = [...supportedVersions]
-      .sort(compareVersions)
-      .filter(
-        (v) =>
-          knownVersions.supportedVersions().includes(v) &&
-          (options.versions === undefined || options.versions.includes(v)),
-      );
+    const { call: versionCall, versions: supportedVersions } = await claimedVersions(session);
+    const context = (version: string) =>
+      contextFor(session, base, version, supportedVersions, versionCall);
+    const known = knownVersions.supportedVersions();
+    const claimedKnown = [...new Set(supportedVersions)]
+      .filter((v) => known.includes(v))
+      .sort(compareVersions);
+    let versions = claimedKnown.filter(
+      (v) => options.versions === undefined || options.versions.includes(v),
+    );
     // A prevResult is written in the 0.3.0-and-later shape: older versions cannot carry it.
     if (base.prevResult !== undefined)
       versions = versions.filter((v) => greaterThanOrEqualTo(v, "0.3.0"));
-    if (versions.length === 0 && selected.some((r) => r.scope === "version")) {
+    // No version the plugin claims is one to check with: the plugin's own doing (no usable
+    // VERSION answer, a hang included, or none but versions that do not exist) is a finding
+    // of version-output or version-honest; a request that leaves none is the caller's error.
+    const pluginsDoing = claimedKnown.length === 0;
+    if (versions.length === 0 && !pluginsDoing && selected.some((r) => r.scope === "version")) {
       throw new InvalidArgumentError(
         "versions",
-        `no spec version to check with: the plugin claims ${supportedVersions.join(", ") || "none"}${options.versions === undefined ? "" : `, asked for ${options.versions.join(", ")}`}`,
+        `no spec version to check with: the plugin claims ${supportedVersions.join(", ")}${options.versions === undefined ? "" : `, asked for ${options.versions.join(", ")}`}${base.prevResult === undefined ? "" : " (a chained check needs 0.3.0 or later)"}`,
       );
     }
     const results: RuleResult[] = [];
-    const newest = versions.at(-1) ?? supportedVersions.at(-1) ?? "1.0.0";
-    for (const rule of selected.filter((r) => r.scope === "plugin" && r.id !== "error-format")) {
-      results.push(await runRule(rule, contextFor(session, base, newest, supportedVersions)));
+    const newest = versions.at(-1) ?? claimedKnown.at(-1) ?? "1.1.0";
+    const plugin = (r: Rule) => r.scope === "plugin";
+    if (pluginsDoing) {
+      // Without a version to speak, nothing else can be asked of the plugin: why is reported
+      // (version-output's and version-honest's verdicts, asked for or not), with the rules
+      // that read the calls made.
+      const why = allRules.filter((r) => r.id === "version-output" || r.id === "version-honest");
+      const readers = selected.filter((r) => r.last === true);
+      for (const rule of [...why, ...readers])
+        results.push(await runRule(rule, context(newest), ""));
+    } else {
+      for (const rule of selected.filter((r) => plugin(r) && r.last !== true))
+        results.push(await runRule(rule, context(newest), ""));
+      for (const version of versions) {
+        const ctx = context(version);
+        for (const rule of selected.filter((r) => !plugin(r)))
+          results.push(await runRule(rule, ctx));
+      }
+      for (const rule of selected.filter((r) => r.last === true))
+        results.push(await runRule(rule, context(newest), ""));
     }
-    for (const version of versions) {
-      const ctx = contextFor(session, base, version, supportedVersions);
-      for (const rule of selected.filter((r) => r.scope === "version"))
-        results.push(await runRule(rule, ctx));
-    }
-    const errorFormat = selected.find((r) => r.id === "error-format");
-    if (errorFormat !== undefined) {
-      results.push({
-        ...(await runRule(errorFormat, contextFor(session, base, newest, supportedVersions))),
-        version: "",
-      });
-    }
-    for (const r of results)
-      if (r.rule === "version-output" || r.rule === "version-unsupported") r.version = "";
     return {
       plugin: path,
       supportedVersions,
       versions,
       results,
+      counts: countsOf(results, versions),
       passed: results.every((r) => r.status !== "fail"),
     };
   } finally {

@@ -9,10 +9,18 @@ const clip = (text: string, max = 300) => {
   return flat.length > max ? `${flat.slice(0, max)}...` : flat;
 };
 
-/** A call in one line: the verb, how it ended, what it printed. */
+/** Milliseconds as a reader wants them: `30 s`, `1.5 s`, `250 ms`. */
+export function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/**
+ * A call in one line: the verb, how it ended, what it printed. A call that hung is told as a
+ * hang of its verb, with the limit it ran under.
+ */
 export function told(call: CallOutcome): string {
   const how = call.timedOut
-    ? "timed out"
+    ? `hung (no answer within ${seconds(call.timeoutMs)}; stopped)`
     : call.signal !== undefined
       ? `killed by ${call.signal}`
       : call.exitCode === undefined

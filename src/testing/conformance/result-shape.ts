@@ -1,8 +1,15 @@
 /**
  * What an ADD result must look like for its version (SPEC Section 5, "ADD Success", and the
- * result types of the versions before 1.0.0): decodable by the version's decoder, in the
- * config's version, interface indices in range, addresses and gateways well-formed, and a
- * sandbox that is the attachment's namespace.
+ * result types of the versions before 1.0.0), in two rules' parts:
+ * - add-result ({@link resultProblems}): a JSON object in the config's version, accepted by
+ *   that version's decoder, addresses and route destinations in CIDR form, `ips[].version`
+ *   before 1.0.0, named interfaces, and a sandbox that is the attachment's namespace;
+ * - result-sane ({@link sanityFindings}): what upstream's open bugs show runtimes trip over,
+ *   each named with its JSON pointer: null (or non-object) entries in the lists (Go decodes
+ *   `[null]` and its converters then crash, containernetworking/cni#1191 and #1192),
+ *   `ips[].interface` not an index of `interfaces`, two interfaces of one name in one
+ *   sandbox, gateways that are no IP address, DNS fields of the wrong type.
+ * A result the decoder refuses for a reason result-sane names is result-sane's finding only.
  */
 import { messageOf } from "../../errors.js";
 import { createResultForVersion, parseCIDR, parseIP } from "../../types/index.js";
@@ -10,6 +17,13 @@ import { greaterThanOrEqualTo } from "../../version/index.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A JSON pointer (RFC 6901) of a path. */
+function pointer(...path: (string | number)[]): string {
+  return path.map((p) => `/${String(p).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
+}
+
+const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
 
 function cidrProblem(where: string, value: unknown): string | undefined {
   if (typeof value !== "string") return `${where} is not a string`;
@@ -21,92 +35,63 @@ function cidrProblem(where: string, value: unknown): string | undefined {
   }
 }
 
-function ipProblem(where: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "string" || parseIP(value) === undefined) {
-    return `${where} ${JSON.stringify(value)} is not an IP address`;
-  }
-  return undefined;
+const defined = (p: string | undefined): p is string => p !== undefined;
+
+/** The entries of a list that are objects, with their index (result-sane names the others). */
+function objectsOf(list: unknown): [Record<string, unknown>, number][] {
+  return Array.isArray(list)
+    ? list.flatMap((v, i) => (isObject(v) ? [[v, i] as [Record<string, unknown>, number]] : []))
+    : [];
 }
 
-function routesProblems(where: string, routes: unknown): string[] {
-  if (routes === undefined) return [];
-  if (!Array.isArray(routes)) return [`${where} is not a list`];
-  return routes.flatMap((r, i) =>
-    isObject(r)
-      ? [cidrProblem(`${where}[${i}].dst`, r.dst), ipProblem(`${where}[${i}].gw`, r.gw)].filter(
-          (p): p is string => p !== undefined,
-        )
-      : [`${where}[${i}] is not an object`],
-  );
+function routeDstProblems(where: string, routes: unknown): string[] {
+  return objectsOf(routes)
+    .map(([r, i]) => cidrProblem(`${where}[${i}].dst`, r.dst))
+    .filter(defined);
 }
 
-/** The 0.1.0 / 0.2.0 shape: `ip4` and `ip6`. */
+/** add-result's part of the 0.1.0 / 0.2.0 shape: `ip4` and `ip6`. */
 function legacyProblems(result: Record<string, unknown>): string[] {
   const problems: string[] = [];
   for (const key of ["ip4", "ip6"]) {
     const ip = result[key];
-    if (ip === undefined) continue;
-    if (!isObject(ip)) {
-      problems.push(`${key} is not an object`);
-      continue;
-    }
-    const p = [cidrProblem(`${key}.ip`, ip.ip), ipProblem(`${key}.gateway`, ip.gateway)];
-    problems.push(...p.filter((x): x is string => x !== undefined));
-    problems.push(...routesProblems(`${key}.routes`, ip.routes));
+    if (!isObject(ip)) continue;
+    problems.push(...[cidrProblem(`${key}.ip`, ip.ip)].filter(defined));
+    problems.push(...routeDstProblems(`${key}.routes`, ip.routes));
   }
   return problems;
 }
 
-/** The 0.3.0-and-later shape: `interfaces`, `ips`, `routes`. */
+/** add-result's part of the 0.3.0-and-later shape: `interfaces`, `ips`, `routes`. */
 function listProblems(result: Record<string, unknown>, version: string, netns: string): string[] {
   const problems: string[] = [];
-  const interfaces = result.interfaces ?? [];
-  if (!Array.isArray(interfaces)) return ["interfaces is not a list"];
-  interfaces.forEach((iface, i) => {
-    if (!isObject(iface) || typeof iface.name !== "string" || iface.name === "") {
+  for (const [iface, i] of objectsOf(result.interfaces)) {
+    if (typeof iface.name !== "string" || iface.name === "") {
       problems.push(`interfaces[${i}] has no name`);
-      return;
+      continue;
     }
     if (iface.sandbox !== undefined && iface.sandbox !== "" && iface.sandbox !== netns) {
       problems.push(
         `interfaces[${i}] (${iface.name}) has sandbox ${JSON.stringify(iface.sandbox)}, not the attachment's CNI_NETNS ${netns}`,
       );
     }
-  });
-  const ips = result.ips ?? [];
-  if (!Array.isArray(ips)) return [...problems, "ips is not a list"];
-  ips.forEach((ip, i) => {
-    if (!isObject(ip)) {
-      problems.push(`ips[${i}] is not an object`);
-      return;
-    }
-    const p = [
-      cidrProblem(`ips[${i}].address`, ip.address),
-      ipProblem(`ips[${i}].gateway`, ip.gateway),
-    ];
-    problems.push(...p.filter((x): x is string => x !== undefined));
-    if (ip.interface !== undefined) {
-      const n = ip.interface;
-      if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n >= interfaces.length) {
-        problems.push(
-          `ips[${i}].interface ${JSON.stringify(n)} is not an index of interfaces (${interfaces.length})`,
-        );
-      }
-    }
+  }
+  for (const [ip, i] of objectsOf(result.ips)) {
+    problems.push(...[cidrProblem(`ips[${i}].address`, ip.address)].filter(defined));
     if (!greaterThanOrEqualTo(version, "1.0.0") && ip.version !== "4" && ip.version !== "6") {
       problems.push(
         `ips[${i}].version ${JSON.stringify(ip.version)} is not "4" or "6" (required before 1.0.0)`,
       );
     }
-  });
-  problems.push(...routesProblems("routes", result.routes));
+  }
+  problems.push(...routeDstProblems("routes", result.routes));
   return problems;
 }
 
 /**
- * The problems of an ADD's output for a config of `version` and an attachment in `netns`;
- * empty when it is a well-formed result.
+ * add-result: the problems of an ADD's output for a config of `version` and an attachment in
+ * `netns`; empty when it is a well-formed result (or when all that is wrong with it is
+ * {@link sanityFindings}'s to say).
  */
 export function resultProblems(
   stdout: string,
@@ -125,10 +110,118 @@ export function resultProblems(
   try {
     createResultForVersion(version, stdout);
   } catch (error) {
-    problems.push(`the ${version} result decoder refuses it: ${messageOf(error)}`);
+    if (sanityFindings(json, version).length === 0)
+      problems.push(`the ${version} result decoder refuses it: ${messageOf(error)}`);
   }
   const shape = greaterThanOrEqualTo(version, "0.3.0")
     ? listProblems(json, version, netns)
     : legacyProblems(json);
   return [...problems, ...shape];
+}
+
+/** A list of the result: a finding when it is no list, or for each entry that is no object. */
+function listFindings(path: (string | number)[], list: unknown, what: string): string[] {
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list)) return [`${pointer(...path)}: ${shown(list)} is not a list`];
+  return list.flatMap((v, i) =>
+    v === null
+      ? [`${pointer(...path, i)}: a null entry in ${what}`]
+      : isObject(v)
+        ? []
+        : [`${pointer(...path, i)}: ${shown(v)} is not an object`],
+  );
+}
+
+function ipFinding(path: (string | number)[], value: unknown, what: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === "string" && parseIP(value) !== undefined) return undefined;
+  return `${pointer(...path)}: ${what} ${shown(value)} is not an IP address`;
+}
+
+function routesFindings(path: (string | number)[], routes: unknown): string[] {
+  return [
+    ...listFindings(path, routes, "routes"),
+    ...objectsOf(routes)
+      .map(([r, i]) => ipFinding([...path, i, "gw"], r.gw, "the gateway"))
+      .filter(defined),
+  ];
+}
+
+/** `dns`: an object of `nameservers` (IP addresses), `domain`, `search` and `options`. */
+function dnsFindings(dns: unknown): string[] {
+  if (dns === undefined || dns === null) return [];
+  if (!isObject(dns)) return [`${pointer("dns")}: ${shown(dns)} is not an object`];
+  const findings: string[] = [];
+  if (dns.domain !== undefined && dns.domain !== null && typeof dns.domain !== "string")
+    findings.push(`${pointer("dns", "domain")}: ${shown(dns.domain)} is not a string`);
+  for (const key of ["nameservers", "search", "options"]) {
+    const list = dns[key];
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list)) {
+      findings.push(`${pointer("dns", key)}: ${shown(list)} is not a list of strings`);
+      continue;
+    }
+    list.forEach((v, i) => {
+      if (typeof v !== "string")
+        findings.push(`${pointer("dns", key, i)}: ${shown(v)} is not a string`);
+      else if (key === "nameservers" && parseIP(v) === undefined)
+        findings.push(`${pointer("dns", key, i)}: nameserver ${shown(v)} is not an IP address`);
+    });
+  }
+  return findings;
+}
+
+/**
+ * result-sane: what is wrong with an ADD result beyond its form, each finding opening with
+ * the JSON pointer of what it is about; empty when there is nothing (or when the output is no
+ * JSON object at all, which is add-result's).
+ */
+export function sanityFindings(json: unknown, version: string): string[] {
+  if (!isObject(json)) return [];
+  if (!greaterThanOrEqualTo(version, "0.3.0")) {
+    const findings: string[] = [];
+    for (const key of ["ip4", "ip6"]) {
+      const ip = json[key];
+      if (ip === undefined || ip === null) continue;
+      if (!isObject(ip)) {
+        findings.push(`${pointer(key)}: ${shown(ip)} is not an object`);
+        continue;
+      }
+      findings.push(...[ipFinding([key, "gateway"], ip.gateway, "the gateway")].filter(defined));
+      findings.push(...routesFindings([key, "routes"], ip.routes));
+    }
+    return [...findings, ...dnsFindings(json.dns)];
+  }
+  const findings = [
+    ...listFindings(["interfaces"], json.interfaces, "interfaces"),
+    ...listFindings(["ips"], json.ips, "ips"),
+  ];
+  const interfaces = Array.isArray(json.interfaces) ? json.interfaces : [];
+  // Two interfaces of one name in one sandbox ("" or none: the host) cannot both exist.
+  const seen = new Map<string, number>();
+  for (const [iface, i] of objectsOf(interfaces)) {
+    if (typeof iface.name !== "string" || iface.name === "") continue;
+    const key = `${typeof iface.sandbox === "string" ? iface.sandbox : ""}\0${iface.name}`;
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, i);
+    else
+      findings.push(
+        `${pointer("interfaces", i, "name")}: a second interface ${shown(iface.name)} in the same sandbox (as ${pointer("interfaces", first)})`,
+      );
+  }
+  for (const [ip, i] of objectsOf(json.ips)) {
+    findings.push(...[ipFinding(["ips", i, "gateway"], ip.gateway, "the gateway")].filter(defined));
+    const n = ip.interface;
+    if (n === undefined) continue;
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n >= interfaces.length) {
+      findings.push(
+        `${pointer("ips", i, "interface")}: ${shown(n)} is not an index of interfaces (${interfaces.length} ${interfaces.length === 1 ? "entry" : "entries"})`,
+      );
+    } else if (!isObject(interfaces[n])) {
+      findings.push(
+        `${pointer("ips", i, "interface")}: ${n} is the index of ${pointer("interfaces", n)}, which is no interface`,
+      );
+    }
+  }
+  return [...findings, ...routesFindings(["routes"], json.routes), ...dnsFindings(json.dns)];
 }

@@ -1,13 +1,15 @@
 /**
  * The rules a plugin is held to, one named check each, with the section of SPEC.md 1.1.0 it
- * enforces. A rule runs its own plugin calls on fresh pods and undoes what it added; it says
- * `pass`, `fail` with what it saw, or `n/a` with why it does not apply.
+ * enforces and the strength the spec words it with ("must" or "should", RFC 2119). A rule
+ * runs its own plugin calls on fresh pods and undoes what it added; it says `pass`, `fail`
+ * with what it saw (a `should` rule's failure is reported as `warn`), or `n/a` with why it
+ * does not apply.
  */
-import { greaterThanOrEqualTo } from "../../version/index.js";
-import { specError, told } from "./evidence.js";
-import { resultProblems } from "./result-shape.js";
-import type { CallOutcome, CallSpec, CheckSession, Pod } from "./session.js";
-import type { RuleStatus } from "./types.js";
+import { greaterThanOrEqualTo, all as knownVersions } from "../../version/index.js";
+import { seconds, specError, told } from "./evidence.js";
+import { resultProblems, sanityFindings } from "./result-shape.js";
+import type { CallOutcome, CallSpec, CheckSession, LeftoverRecord, Pod } from "./session.js";
+import type { RuleLevel, RuleStatus } from "./types.js";
 
 /** What a rule runs with. */
 export interface RuleContext {
@@ -22,12 +24,18 @@ export interface RuleContext {
   readonly chained: boolean;
   /** The prevResult the config carries, as the plugin gets it for `pod`. */
   prevResult(pod: Pod): Record<string, unknown> | undefined;
+  /** The same context for another spec version (version-honest tries each one claimed). */
+  at(version: string): RuleContext;
+  /** The VERSION call the check began with (version-output judges it: no second call). */
+  readonly versionCall: CallOutcome | undefined;
 }
 
 /** A rule's verdict. */
 export interface Verdict {
   status: RuleStatus;
   evidence: string;
+  /** The level of what this verdict judges, when it is not the rule's (a "should" part). */
+  level?: RuleLevel;
 }
 
 /** One rule. */
@@ -37,15 +45,24 @@ export interface Rule {
   readonly section: string;
   /** What it checks, in one line. */
   readonly title: string;
+  /**
+   * How SPEC.md words what the rule checks: a broken `must` fails the check, a broken `should`
+   * is a warning.
+   */
+  readonly level: RuleLevel;
   /** `plugin`: run once; `version`: run for each spec version. */
   readonly scope: "plugin" | "version";
   /** The first spec version it applies to. */
   readonly since?: string;
+  /** Read last: it judges the calls (or what they left) of every other rule. */
+  readonly last?: boolean;
   run(ctx: RuleContext): Promise<Verdict>;
 }
 
 const pass = (evidence = ""): Verdict => ({ status: "pass", evidence });
 const fail = (evidence: string): Verdict => ({ status: "fail", evidence });
+/** A "should" broken in a rule whose main requirement is a "must". */
+const warn = (evidence: string): Verdict => ({ status: "warn", evidence, level: "should" });
 const notApplicable = (evidence: string): Verdict => ({ status: "n/a", evidence });
 
 function add(ctx: RuleContext, pod: Pod): Promise<CallOutcome> {
@@ -110,11 +127,14 @@ async function refusal(
 
 const versionOutput: Rule = {
   id: "version-output",
+  level: "must",
   section: "Section 2, VERSION; Section 5, Version",
   title: "VERSION prints cniVersion and a non-empty supportedVersions list of versions",
   scope: "plugin",
   async run(ctx) {
-    const call = await ctx.session.call({ command: "VERSION", stdin: '{"cniVersion":"1.1.0"}' });
+    const call =
+      ctx.versionCall ??
+      (await ctx.session.call({ command: "VERSION", stdin: '{"cniVersion":"1.1.0"}' }));
     if (call.exitCode !== 0) return fail(told(call));
     const json = call.json as Record<string, unknown> | undefined;
     const versions = json?.supportedVersions;
@@ -130,6 +150,7 @@ const versionOutput: Rule = {
 
 const versionUnsupported: Rule = {
   id: "version-unsupported",
+  level: "must",
   section: "Section 2, Errors (code 1: incompatible CNI version)",
   title: "a config in a version the plugin does not claim is refused with code 1",
   scope: "plugin",
@@ -143,6 +164,7 @@ const versionUnsupported: Rule = {
 
 const envMissing: Rule = {
   id: "env-missing",
+  level: "must",
   section: "Section 2, Parameters; Errors (code 4: invalid environment variables)",
   title: "ADD without CNI_CONTAINERID, CNI_NETNS or CNI_IFNAME is refused with code 4",
   scope: "version",
@@ -163,6 +185,7 @@ const envMissing: Rule = {
 
 const commandUnknown: Rule = {
   id: "command-unknown",
+  level: "must",
   section: "Section 2, Parameters (CNI_COMMAND); Errors (code 4)",
   title: "an unknown CNI_COMMAND is refused with code 4",
   scope: "version",
@@ -176,6 +199,7 @@ const commandUnknown: Rule = {
 
 const inputMalformed: Rule = {
   id: "input-malformed",
+  level: "must",
   section: "Section 2, Errors (code 6: failed to decode content)",
   title: "a config that is not JSON is refused with code 6",
   scope: "version",
@@ -189,9 +213,10 @@ const inputMalformed: Rule = {
 
 const addResult: Rule = {
   id: "add-result",
+  level: "must",
   section: "Section 5, ADD Success",
   title:
-    "ADD prints a result of the config's version: well-formed addresses, interface indices in range, the pod's sandbox",
+    "ADD prints a result of the config's version that its decoder accepts: addresses and route destinations in CIDR form, named interfaces, the pod's sandbox",
   scope: "version",
   async run(ctx) {
     const done = await added(ctx);
@@ -205,6 +230,7 @@ const addResult: Rule = {
 
 const addPrevResult: Rule = {
   id: "add-prevresult",
+  level: "must",
   section: "Section 3, Adding an attachment; Section 4 (chained plugins pass prevResult on)",
   title: "a chained ADD keeps the prevResult's interfaces and addresses in its result",
   scope: "version",
@@ -236,6 +262,7 @@ const addPrevResult: Rule = {
 
 const checkAfterAdd: Rule = {
   id: "check-after-add",
+  level: "must",
   section: "Section 2, CHECK",
   title: "CHECK with the ADD's result as prevResult succeeds",
   scope: "version",
@@ -276,7 +303,9 @@ function altered(
 
 const checkWrongPrevResult: Rule = {
   id: "check-wrong-prevresult",
-  section: "Section 2, CHECK (the plugin checks the attachment against prevResult)",
+  level: "should",
+  section:
+    "Section 2, CHECK (the plugin should return an error if a resource listed in prevResult is missing)",
   title: "CHECK with a prevResult that does not match what ADD set up fails",
   scope: "version",
   since: "0.4.0",
@@ -311,7 +340,8 @@ const checkWrongPrevResult: Rule = {
 
 const delIdempotent: Rule = {
   id: "del-idempotent",
-  section: "Section 2, DEL (plugins should generally complete a DEL without error)",
+  level: "must",
+  section: "Section 2, DEL (plugins MUST accept multiple DEL calls for an attachment)",
   title: "DEL succeeds twice in a row",
   scope: "version",
   async run(ctx) {
@@ -327,7 +357,8 @@ const delIdempotent: Rule = {
 
 const delWithoutAdd: Rule = {
   id: "del-without-add",
-  section: "Section 2, DEL (a DEL of an attachment that does not exist succeeds)",
+  level: "must",
+  section: "Section 2, DEL (success when the interface in question is missing)",
   title: "DEL of an attachment never added succeeds",
   scope: "version",
   async run(ctx) {
@@ -339,7 +370,8 @@ const delWithoutAdd: Rule = {
 
 const delNetnsGone: Rule = {
   id: "del-netns-gone",
-  section: "Section 2, DEL (CNI_NETNS may no longer exist)",
+  level: "must",
+  section: "Section 2, DEL (CNI_NETNS is optional; success when the interface is missing)",
   title: "DEL succeeds after the pod's namespace is gone",
   scope: "version",
   async run(ctx) {
@@ -357,7 +389,8 @@ const perAttachmentKinds = new Set(["veth", "macvlan", "ipvlan", "ifb", "vlan", 
 
 const delCleansUp: Rule = {
   id: "del-cleans-up",
-  section: "Section 2, DEL (release all resources for the attachment)",
+  level: "should",
+  section: "Section 2, DEL (the plugin should delete the interface, or undo what ADD did)",
   title: "DEL removes the interfaces ADD made, in the pod and on the host side",
   scope: "version",
   async run(ctx) {
@@ -391,8 +424,11 @@ const delCleansUp: Rule = {
 
 const gcValidAttachments: Rule = {
   id: "gc-valid-attachments",
-  section: "Section 2, GC; Section 3, Garbage-collecting a network",
-  title: "GC succeeds and leaves the attachments in cni.dev/valid-attachments working",
+  level: "must",
+  section:
+    "Section 2, GC (the still valid attachments; plugins should generally complete a GC without error); Section 3, Garbage-collecting a network",
+  title:
+    "GC leaves the attachment in cni.dev/valid-attachments working, and succeeds (a warning when it fails)",
   scope: "version",
   since: "1.1.0",
   async run(ctx) {
@@ -430,15 +466,18 @@ const gcValidAttachments: Rule = {
     });
     await del(ctx, kept.pod, kept.add.json);
     await del(ctx, stale.pod, stale.add.json);
-    if (gc.exitCode !== 0) return fail(`GC failed: ${told(gc)}`);
-    return check.exitCode === 0
-      ? pass()
-      : fail(`the valid attachment's CHECK failed after GC: ${told(check)}`);
+    const gcFailed = gc.exitCode === 0 ? "" : `GC failed: ${told(gc)}`;
+    if (check.exitCode !== 0) {
+      const also = gcFailed === "" ? "" : `; ${gcFailed}`;
+      return fail(`the valid attachment's CHECK failed after GC: ${told(check)}${also}`);
+    }
+    return gcFailed === "" ? pass() : warn(gcFailed);
   },
 };
 
 const status: Rule = {
   id: "status",
+  level: "must",
   section: "Section 2, STATUS",
   title: "STATUS succeeds, or fails with code 50 or 51 only",
   scope: "version",
@@ -453,15 +492,360 @@ const status: Rule = {
   },
 };
 
+/** The names of a result's interfaces. */
+function interfaceNames(result: unknown): string[] {
+  const list = (result as { interfaces?: unknown } | undefined)?.interfaces;
+  return Array.isArray(list)
+    ? list.flatMap((i) =>
+        typeof (i as { name?: unknown } | null)?.name === "string"
+          ? [(i as { name: string }).name]
+          : [],
+      )
+    : [];
+}
+
+/** The spec versions there are (this library's list: 0.1.0 to 1.1.0). */
+const specVersions = () => knownVersions.supportedVersions();
+
+const versionHonest: Rule = {
+  id: "version-honest",
+  section: "Section 5, Version (supportedVersions: the specification versions the plugin supports)",
+  title:
+    "every version VERSION claims is a spec version, and the plugin accepts each one (no code 1 for an ADD of it)",
+  level: "must",
+  scope: "plugin",
+  async run(ctx) {
+    const claimed = [...new Set(ctx.supportedVersions)];
+    if (claimed.length === 0)
+      return notApplicable("the plugin claims no version (see version-output)");
+    const known = specVersions();
+    const problems = claimed
+      .filter((v) => !known.includes(v))
+      .map((v) => `claims ${v}, which is no spec version (the spec's are ${known.join(", ")})`);
+    const hung: string[] = [];
+    for (const version of claimed.filter((v) => known.includes(v))) {
+      const at = ctx.at(version);
+      const pod = await ctx.session.pod();
+      // A prevResult is written in the 0.3.0-and-later shape: an older config goes without.
+      const old = !greaterThanOrEqualTo(version, "0.3.0");
+      const call = await ctx.session.call({
+        command: "ADD",
+        stdin: at.config(pod, old ? { prevResult: undefined } : {}),
+        ...pod,
+      });
+      await at.session.call({
+        command: "DEL",
+        stdin: withResult(at, pod, call.exitCode === 0 ? call.json : undefined),
+        ...pod,
+      });
+      if (call.timedOut) hung.push(version);
+      else if (call.exitCode !== 0 && specError(call)?.code === 1)
+        problems.push(`claims ${version} but refuses it: ${told(call)}`);
+    }
+    const notJudged =
+      hung.length === 0
+        ? ""
+        : `; the ADD of ${hung.join(", ")} hung (no answer within ${seconds(ctx.session.timeoutMs)}), so whether the plugin accepts ${hung.length === 1 ? "it" : "them"} is not known`;
+    return problems.length === 0
+      ? pass(`claims ${claimed.join(", ")}; no ADD of them was refused as incompatible${notJudged}`)
+      : fail(`${problems.join("; ")}${notJudged}`);
+  },
+};
+
+const addIfname: Rule = {
+  id: "add-ifname",
+  section:
+    "Section 2, Parameters (CNI_IFNAME: the interface to create; a plugin unable to use the name must return an error); ADD",
+  title:
+    "the sandbox interface ADD makes and reports is named CNI_IFNAME (or the plugin reports and makes none: IPAM, chained)",
+  level: "must",
+  scope: "version",
+  async run(ctx) {
+    const pod = await ctx.session.pod();
+    const before = await ctx.session.links(pod.netns);
+    const call = await add(ctx, pod);
+    if (call.exitCode !== 0) {
+      await del(ctx, pod);
+      return fail(`ADD failed, so the rule could not run: ${told(call)}`);
+    }
+    const after = await ctx.session.links(pod.netns);
+    await del(ctx, pod, call.json);
+    const want = pod.ifName;
+    // The prevResult's interfaces (a chained plugin's input) are not the plugin's own.
+    const given = interfaceNames(ctx.prevResult(pod));
+    const made = [...after.keys()].filter((n) => !before.has(n) && !given.includes(n));
+    const list = (names: string[]) => names.join(", ");
+    if (made.length > 0 && !after.has(want)) {
+      return fail(`ADD made ${list(made)} in the pod, and no ${want} (CNI_IFNAME)`);
+    }
+    // Before 0.3.0 a result names no interface: what the pod gained is all there is to see.
+    if (!greaterThanOrEqualTo(ctx.version, "0.3.0"))
+      return pass(made.length === 0 ? "ADD made no interface in the pod" : "");
+    const interfaces = (call.json as { interfaces?: unknown } | undefined)?.interfaces;
+    const sandboxed = (Array.isArray(interfaces) ? interfaces : [])
+      .filter(
+        (i): i is { name: string; sandbox: string } =>
+          typeof i?.name === "string" && typeof i?.sandbox === "string" && i.sandbox !== "",
+      )
+      .map((i) => i.name)
+      .filter((n) => !given.includes(n));
+    if (sandboxed.length > 0 && !sandboxed.includes(want)) {
+      return fail(
+        `the result's sandbox interface${sandboxed.length > 1 ? "s are" : " is"} ${list(sandboxed)}, not ${want} (CNI_IFNAME)`,
+      );
+    }
+    if (sandboxed.length === 0 && made.length > 0 && !ctx.chained) {
+      return fail(`ADD made ${list(made)} in the pod, but its result names no sandbox interface`);
+    }
+    if (sandboxed.length > 0) return pass();
+    return pass(
+      ctx.chained
+        ? "chained: the result's sandbox interfaces are the prevResult's"
+        : "the result names no sandbox interface and ADD made none (an IPAM plugin)",
+    );
+  },
+};
+
+const resultSane: Rule = {
+  id: "result-sane",
+  section:
+    "Section 5, ADD Success (the fields of interfaces, ips, routes and dns, and their types)",
+  title:
+    "the ADD result has no null entries, ips[].interface indexes an interface, no two interfaces share a name in a sandbox, gateways and nameservers are IP addresses, DNS fields have their types (each finding with its JSON pointer)",
+  level: "must",
+  scope: "version",
+  async run(ctx) {
+    const done = await added(ctx);
+    if (isVerdict(done)) return done;
+    const { pod, add: call } = done;
+    const findings = sanityFindings(call.json, ctx.version);
+    await del(ctx, pod, call.json);
+    return findings.length === 0 ? pass() : fail(findings.join("; "));
+  },
+};
+
+function check(ctx: RuleContext, attachment: { pod: Pod; add: CallOutcome }): Promise<CallOutcome> {
+  return ctx.session.call({
+    command: "CHECK",
+    stdin: withResult(ctx, attachment.pod, attachment.add.json),
+    ...attachment.pod,
+  });
+}
+
+function gc(ctx: RuleContext, valid: readonly { pod: Pod }[]): Promise<CallOutcome> {
+  const list = valid.map(({ pod }) => ({ containerID: pod.containerID, ifname: pod.ifName }));
+  return ctx.session.call({
+    command: "GC",
+    stdin: ctx.config(undefined, {
+      "cni.dev/valid-attachments": list,
+      "cni.dev/attachments": list,
+    }),
+  });
+}
+
+/** ADDs `n` attachments on fresh pods; a failed ADD DELs what was added and is the verdict. */
+async function addedMany(
+  ctx: RuleContext,
+  n: number,
+): Promise<{ pod: Pod; add: CallOutcome }[] | Verdict> {
+  const out: { pod: Pod; add: CallOutcome }[] = [];
+  for (let i = 0; i < n; i++) {
+    const done = await added(ctx);
+    if (isVerdict(done)) {
+      for (const a of out) await del(ctx, a.pod, a.add.json);
+      return done;
+    }
+    out.push(done);
+  }
+  return out;
+}
+
+/** The attachments' CHECKs; the first that fails, told, or undefined. */
+async function firstFailedCheck(
+  ctx: RuleContext,
+  attachments: { pod: Pod; add: CallOutcome }[],
+): Promise<string | undefined> {
+  for (const a of attachments) {
+    const call = await check(ctx, a);
+    if (call.exitCode !== 0) return told(call);
+  }
+  return undefined;
+}
+
+const gcPartialList: Rule = {
+  id: "gc-partial-list",
+  section:
+    "Section 2, GC (resources of attachments not in cni.dev/valid-attachments; a plugin SHOULD remove as many as possible)",
+  title:
+    "GC with two of three attachments listed keeps both working and releases the third (a warning when it does not)",
+  level: "must",
+  scope: "version",
+  since: "1.1.0",
+  async run(ctx) {
+    const all = await addedMany(ctx, 3);
+    if (isVerdict(all)) return all;
+    const [first, unlisted, last] = all;
+    const cleanUp = async () => {
+      for (const a of all) await del(ctx, a.pod, a.add.json);
+    };
+    const before = await firstFailedCheck(ctx, all);
+    if (before !== undefined) {
+      await cleanUp();
+      return notApplicable(`CHECK fails before any GC (see check-after-add): ${before}`);
+    }
+    // Listed out of ADD order, around the unlisted one: a GC keeping only the first (or the
+    // last) entry of the list loses one.
+    const collected = await gc(ctx, [last, first]);
+    const lost: string[] = [];
+    for (const [a, which] of [
+      [last, "the first listed"],
+      [first, "the second listed"],
+    ] as const) {
+      const call = await check(ctx, a);
+      if (call.exitCode !== 0)
+        lost.push(`${which} attachment's CHECK failed after GC: ${told(call)}`);
+    }
+    let released: boolean | undefined = (await check(ctx, unlisted)).exitCode !== 0;
+    if (!released) {
+      // A CHECK that also succeeds with a wrong prevResult tells nothing of the release.
+      const wrong = altered(unlisted.add.json);
+      const blind =
+        wrong === undefined ||
+        (
+          await ctx.session.call({
+            command: "CHECK",
+            stdin: ctx.config(unlisted.pod, { prevResult: wrong.result }),
+            ...unlisted.pod,
+          })
+        ).exitCode === 0;
+      if (blind) released = undefined;
+    }
+    await cleanUp();
+    // GC's own failure is gc-valid-attachments's finding: here, what it did.
+    const gcFailed =
+      collected.exitCode === 0 ? "" : `; GC failed (see gc-valid-attachments): ${told(collected)}`;
+    if (lost.length > 0) return fail(`${lost.join("; ")}${gcFailed}`);
+    if (released === undefined) {
+      return pass(
+        `whether GC released the attachment it did not list is not known: its CHECK succeeds, also with a wrong prevResult (see check-wrong-prevresult)${gcFailed}`,
+      );
+    }
+    if (!released) {
+      return warn(
+        `the attachment GC did not list is not released: its CHECK still succeeds after GC${gcFailed}`,
+      );
+    }
+    return pass(gcFailed.slice(2));
+  },
+};
+
+const gcConcurrent: Rule = {
+  id: "gc-concurrent",
+  section:
+    "Section 3, Lifecycle & Ordering (plugins must handle concurrent execution; runtimes keep GC apart from ADD and DEL, so this is a should)",
+  title: "GC run while ADD and DEL of other attachments run keeps the listed attachment working",
+  level: "should",
+  scope: "version",
+  since: "1.1.0",
+  async run(ctx) {
+    const kept = await added(ctx);
+    if (isVerdict(kept)) return kept;
+    const before = await check(ctx, kept);
+    if (before.exitCode !== 0) {
+      await del(ctx, kept.pod, kept.add.json);
+      return notApplicable(`CHECK fails before any GC (see check-after-add): ${told(before)}`);
+    }
+    // Two streams of ADD then DEL of other attachments, from before the GC starts until it
+    // is done (at least one each, at most 10).
+    const pods = [await ctx.session.pod(), await ctx.session.pod()];
+    let gcDone = false;
+    let ops = 0;
+    const churn = async (first: Pod) => {
+      let pod = first;
+      for (let cycle = 0; cycle < 10; cycle++) {
+        if (cycle > 0) {
+          if (gcDone) return;
+          pod = await ctx.session.pod();
+        }
+        const added = await add(ctx, pod);
+        await del(ctx, pod, added.exitCode === 0 ? added.json : undefined);
+        ops += 2;
+      }
+    };
+    const streams = pods.map(churn);
+    const collected = await gc(ctx, [kept]).finally(() => {
+      gcDone = true;
+    });
+    await Promise.all(streams);
+    const after = await check(ctx, kept);
+    await del(ctx, kept.pod, kept.add.json);
+    const gcNote = collected.exitCode === 0 ? "" : `; GC failed: ${told(collected)}`;
+    if (after.exitCode !== 0) {
+      return fail(
+        `the listed attachment's CHECK failed after a GC run alongside ${ops} ADD and DEL of other attachments: ${told(after)}${gcNote}`,
+      );
+    }
+    return pass(`GC ran alongside ${ops} ADD and DEL of other attachments${gcNote}`);
+  },
+};
+
+/** How a leftover was found, in words. */
+function leftoverTold(l: LeftoverRecord): string {
+  const how = {
+    group: "in the plugin's process group",
+    session: "a daemon: a session of its own",
+    namespace: "a process group of its own",
+  }[l.how];
+  const where = {
+    host: ", in the plugin's network namespace",
+    pod: ", in the pod's network namespace",
+    elsewhere: "",
+  }[l.where];
+  return `\`${l.command}\` (${how}${where})`;
+}
+
+/** Read last: what every call of the check left running. */
+const noLeftoverProcesses: Rule = {
+  id: "no-leftover-processes",
+  section:
+    "Section 2, Overview (a plugin is a binary the runtime runs for one operation, which ends with its result)",
+  title:
+    "no process the plugin started still runs after its call (in its process group, or in the check's namespaces); the checker ends any it finds",
+  level: "should",
+  scope: "plugin",
+  last: true,
+  async run(ctx) {
+    const { leftovers, calls } = ctx.session;
+    if (leftovers.length === 0) return pass(`${calls.length} calls, none left a process running`);
+    const seen = new Map<string, { record: LeftoverRecord; count: number }>();
+    for (const l of leftovers) {
+      const key = `${l.after}\0${leftoverTold(l)}`;
+      const entry = seen.get(key);
+      if (entry === undefined) seen.set(key, { record: l, count: 1 });
+      else entry.count++;
+    }
+    const lines = [...seen.values()].map(
+      ({ record, count }) =>
+        `${count} after ${record.after} (first in ${record.during}): ${leftoverTold(record)}`,
+    );
+    return fail(
+      `${leftovers.length} process${leftovers.length === 1 ? "" : "es"} outlived ${leftovers.length === 1 ? "its call" : "their calls"} (ended by the checker): ${lines.join("; ")}`,
+    );
+  },
+};
+
 /** Read last: every failed call of the whole check. */
 const errorFormat: Rule = {
   id: "error-format",
-  section: "Section 2, Errors; Section 5, Error",
+  last: true,
+  level: "should",
+  section: "Section 2, Errors; Section 5, Error (plugins should output the error object)",
   title:
     "every failure exits non-zero with the spec's error object on stdout (integer code > 0, msg)",
   scope: "plugin",
   async run(ctx) {
-    const failed = ctx.session.calls.filter((c) => c.exitCode !== 0);
+    // A hang is told by the rule whose call hung: it printed nothing to judge.
+    const failed = ctx.session.calls.filter((c) => c.exitCode !== 0 && !c.timedOut);
     if (failed.length === 0) return notApplicable("no call failed");
     const bad = failed.filter((c) => {
       const error = specError(c);
@@ -474,14 +858,20 @@ const errorFormat: Rule = {
   },
 };
 
-/** Every rule, in the order they run; error-format last (it reads the others' calls). */
+/**
+ * Every rule, in the order they run; the plugin-wide ones first, but for no-leftover-processes
+ * and error-format, read last (they judge every other rule's calls).
+ */
 export const rules: readonly Rule[] = [
   versionOutput,
+  versionHonest,
   versionUnsupported,
   envMissing,
   commandUnknown,
   inputMalformed,
   addResult,
+  addIfname,
+  resultSane,
   addPrevResult,
   checkAfterAdd,
   checkWrongPrevResult,
@@ -490,6 +880,9 @@ export const rules: readonly Rule[] = [
   delNetnsGone,
   delCleansUp,
   gcValidAttachments,
+  gcPartialList,
+  gcConcurrent,
   status,
+  noLeftoverProcesses,
   errorFormat,
 ];

@@ -2,15 +2,25 @@
  * The checker's plugin calls, made as a runtime makes them but with every `CNI_*` variable and
  * every stdin byte under the rule's control (a rule may leave one out or spell it wrong), in a
  * host namespace of the checker's own so nothing the plugin does reaches the machine. Each
- * call is recorded: the error-format rule reads every failure the plugin printed.
+ * call is recorded: the error-format rule reads every failure the plugin printed. After each
+ * call (after the last of calls run together), what the plugin left running is found, ended
+ * and recorded for the no-leftover-processes rule (leftovers.ts).
  */
+import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { PluginEnv } from "../../invoke/plugin-env.js";
 import { runPlugin } from "../../invoke/run-plugin.js";
-import { pluginStarter } from "../../invoke/spawner/launcher.js";
+import {
+  type LaunchedChild,
+  type PluginStarter,
+  pluginStarter,
+} from "../../invoke/spawner/launcher.js";
 import { selectLauncher } from "../../invoke/spawner/select.js";
 import { createNetns, execInNetns, removeNetns } from "../../netns/index.js";
+import { checkNamePrefix, uniqueTestName } from "../names.js";
 import { runInNetns } from "../run.js";
+import { sweepLeftoversOnce } from "../sweep.js";
+import { endLeftovers, type Leftover } from "./leftovers.js";
 
 /** One plugin call as a rule asks for it. */
 export interface CallSpec {
@@ -30,14 +40,15 @@ export interface CallOutcome {
   spec: CallSpec;
   exitCode: number | undefined;
   signal: string | undefined;
+  /** True when the call hung: still running after `timeoutMs`, it was stopped. */
   timedOut: boolean;
+  /** The per-call limit the call ran under, in milliseconds. */
+  timeoutMs: number;
   stdout: string;
   stderr: string;
   /** stdout parsed as JSON; undefined when it is not JSON. */
   json: unknown;
 }
-
-let counter = 0;
 
 /** A pod: a fresh namespace and the attachment's names. */
 export interface Pod {
@@ -46,17 +57,47 @@ export interface Pod {
   netns: string;
 }
 
+/** What a call left running, found once its calls were done, and ended by the checker. */
+export interface LeftoverRecord extends Leftover {
+  /** The verbs of the calls it may come from (all of those run together), e.g. `ADD`. */
+  after: string;
+  /** The rule and version running then, e.g. `add-result [1.0.0]`. */
+  during: string;
+}
+
+/** The namespace of a path (its nsfs inode), as /proc/<pid>/ns/net names it. */
+async function namespaceId(path: string): Promise<string | undefined> {
+  try {
+    return `net:[${(await stat(path)).ino}]`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The plugin under check, its host namespace, and every call made. */
 export class CheckSession {
   readonly calls: CallOutcome[] = [];
+  /** The processes calls left running (each ended by the checker). */
+  readonly leftovers: LeftoverRecord[] = [];
+  /** What runs now (set by the checker before each rule), for the leftovers' record. */
+  during = "";
   private readonly pods: string[] = [];
-  private readonly starter = pluginStarter(selectLauncher(undefined));
+  private readonly base = pluginStarter(selectLauncher(undefined));
+  /**
+   * The namespaces of the check (host and pods), pinned by it, so that their ids are not
+   * reused while they are here: a process in one of them is the plugin's.
+   */
+  private readonly namespaces = new Map<string, "host" | "pod">();
+  private inFlight = 0;
+  /** The calls done since the last look for leftovers: their verbs and process groups. */
+  private finished: { command: string; pid: number | undefined }[] = [];
 
   private constructor(
     readonly plugin: string,
     readonly hostNetns: string,
     readonly cniPath: string,
-    private readonly timeoutMs: number,
+    /** The per-call limit, in milliseconds. */
+    readonly timeoutMs: number,
     /** The caller's signal: once it fires, the check stops. */
     readonly signal: AbortSignal | undefined,
     /**
@@ -66,14 +107,18 @@ export class CheckSession {
     readonly networkName: string,
   ) {}
 
-  /** A session with a host namespace of its own (loopback up, forwarding on). */
+  /**
+   * A session with a host namespace of its own (loopback up, forwarding on). The first of the
+   * process removes what checks and tests that are gone left behind (names.ts, sweep.ts).
+   */
   static async open(
     plugin: string,
     path: readonly string[],
     timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<CheckSession> {
-    const id = `lcnicheck-${process.pid}-${++counter}`;
+    await sweepLeftoversOnce();
+    const id = await uniqueTestName(undefined, checkNamePrefix);
     const host = await createNetns(`${id}-host`);
     try {
       await runInNetns(host, ["ip", "link", "set", "lo", "up"]);
@@ -85,23 +130,34 @@ export class CheckSession {
       throw error;
     }
     const cniPath = [...new Set([...path, dirname(plugin)])].join(":");
-    return new CheckSession(plugin, host, cniPath, timeoutMs, signal, id);
+    const session = new CheckSession(plugin, host, cniPath, timeoutMs, signal, id);
+    const ns = await namespaceId(host);
+    if (ns !== undefined) session.namespaces.set(ns, "host");
+    return session;
   }
 
   /** A fresh pod namespace and attachment names, removed by {@link close}. */
   async pod(): Promise<Pod> {
-    const n = ++counter;
-    const netns = await createNetns(`lcnicheck-${process.pid}-${n}-pod`);
+    const id = await uniqueTestName(undefined, checkNamePrefix);
+    const netns = await createNetns(`${id}-pod`);
     this.pods.push(netns);
-    return { containerID: `lcnicheck-${process.pid}-${n}`, ifName: "eth0", netns };
+    const ns = await namespaceId(netns);
+    if (ns !== undefined) this.namespaces.set(ns, "pod");
+    return { containerID: id, ifName: "eth0", netns };
   }
 
   /** Removes a pod's namespace now (the DEL-after-netns-gone rule). */
   async removePod(pod: Pod): Promise<void> {
+    // A namespace's id is reused once it is gone: it no longer names this check's.
+    const ns = await namespaceId(pod.netns);
     await removeNetns(pod.netns);
+    if (ns !== undefined) this.namespaces.delete(ns);
   }
 
-  /** Runs the plugin once, in the host namespace. */
+  /**
+   * Runs the plugin once, in the host namespace. When no other call runs, what the plugin left
+   * running is ended (and recorded) before this resolves: the next call starts clean.
+   */
   async call(spec: CallSpec): Promise<CallOutcome> {
     this.signal?.throwIfAborted();
     const env: Record<string, string> = {
@@ -116,15 +172,35 @@ export class CheckSession {
     set("CNI_IFNAME", spec.ifName);
     set("CNI_PATH", this.cniPath);
     const timeout = AbortSignal.timeout(this.timeoutMs);
-    const outcome = await runPlugin(this.plugin, {
-      env: PluginEnv.ofObject(env),
-      stdin: typeof spec.stdin === "string" ? new TextEncoder().encode(spec.stdin) : spec.stdin,
-      signal: this.signal === undefined ? timeout : AbortSignal.any([timeout, this.signal]),
-      graceMs: 1000,
-      maxOutputBytes: 1024 * 1024,
-      launcher: this.starter,
-      netns: this.hostNetns,
-    });
+    let pid: number | undefined;
+    // The plugin leads its own process group: its pid names the group its children stay in.
+    const starter: PluginStarter = {
+      start: (path, pluginEnv, run) => {
+        const seen = (child: LaunchedChild) => {
+          pid = child.pid;
+          return child;
+        };
+        const child = this.base.start(path, pluginEnv, run);
+        return child instanceof Promise ? child.then(seen) : seen(child);
+      },
+    };
+    this.inFlight++;
+    let outcome: Awaited<ReturnType<typeof runPlugin>>;
+    try {
+      outcome = await runPlugin(this.plugin, {
+        env: PluginEnv.ofObject(env),
+        stdin: typeof spec.stdin === "string" ? new TextEncoder().encode(spec.stdin) : spec.stdin,
+        signal: this.signal === undefined ? timeout : AbortSignal.any([timeout, this.signal]),
+        graceMs: 1000,
+        maxOutputBytes: 1024 * 1024,
+        launcher: starter,
+        netns: this.hostNetns,
+      });
+    } finally {
+      this.inFlight--;
+      this.finished.push({ command: spec.command ?? "(no CNI_COMMAND)", pid });
+    }
+    if (this.inFlight === 0) await this.endLeftovers();
     const text = new TextDecoder();
     const stdout = text.decode(outcome.stdout);
     let json: unknown;
@@ -138,6 +214,7 @@ export class CheckSession {
       exitCode: outcome.startError === undefined ? outcome.exitCode : undefined,
       signal: outcome.signal,
       timedOut: outcome.aborted && timeout.aborted,
+      timeoutMs: this.timeoutMs,
       stdout,
       stderr:
         outcome.startError === undefined
@@ -147,6 +224,18 @@ export class CheckSession {
     };
     this.calls.push(result);
     return result;
+  }
+
+  /** Ends what the calls done since the last look left running, and records it. */
+  private async endLeftovers(): Promise<void> {
+    const finished = this.finished;
+    this.finished = [];
+    const groups = finished.map((f) => f.pid).filter((p): p is number => p !== undefined);
+    const found = await endLeftovers(groups, this.namespaces);
+    if (found.length === 0) return;
+    const verbs = [...new Set(finished.map((f) => f.command))].join(", ");
+    for (const leftover of found)
+      this.leftovers.push({ ...leftover, after: verbs, during: this.during });
   }
 
   /** The `ip -o link` names of a namespace (the pod's, or the host's). */
@@ -162,8 +251,12 @@ export class CheckSession {
     return out;
   }
 
-  /** Removes every pod namespace and the host namespace. */
+  /**
+   * Removes every pod namespace and the host namespace, after ending whatever still runs in
+   * them (a check stopped in the middle of a call).
+   */
   async close(): Promise<void> {
+    await endLeftovers([], this.namespaces).catch(() => undefined);
     for (const pod of this.pods) await removeNetns(pod).catch(() => undefined);
     await removeNetns(this.hostNetns).catch(() => undefined);
   }

@@ -5,7 +5,8 @@
 #
 # ADD makes a veth pair, CNI_IFNAME in CNI_NETNS and vr<hash> on the host side (the namespace the
 # plugin runs in), gives the pod's end an address derived from the attachment (10.250.x.y/24),
-# records it in <dataDir>/<name>/<containerID>-<ifname>, and prints
+# records it in <dataDir>/<name>/<containerID>-<ifname> (address, netns, container ID, ifname,
+# the pod's link name), and prints
 # the result in the config's version (ips[].version before 1.0.0); chained (a prevResult in the
 # config), it keeps the prevResult's interfaces, addresses, routes and DNS, its own address
 # first. CHECK verifies that the interface and every address the prevResult gives it are there.
@@ -13,9 +14,16 @@
 # CNI_NETNS is gone.
 # GC removes every attachment not in cni.dev/valid-attachments; STATUS succeeds.
 # Config: {"cniVersion": ..., "name": ..., "type": ..., "dataDir": "/a/directory"}.
+# HANG=<verb> (the hangs-on-* plugins) makes that verb sleep instead of answering.
 
-: "${BREAK:=}"
-SUPPORTED='"0.3.0","0.3.1","0.4.0","1.0.0","1.1.0"'
+: "${BREAK:=}" "${HANG:=}"
+# The versions VERSION claims, and those a config may have (the same, but for version-honest).
+ADVERTISED='"0.3.0","0.3.1","0.4.0","1.0.0","1.1.0"'
+SUPPORTED=$ADVERTISED
+if [ "$BREAK" = version-honest ]; then
+  ADVERTISED="$ADVERTISED,\"1.3.0\""
+  SUPPORTED='"0.3.1","0.4.0","1.0.0","1.1.0"'
+fi
 
 # A JSON reader (recursive descent): `json get PATH` prints the raw text of the value at PATH,
 # nothing when it is absent; `json len PATH` the number of members of the array or object at
@@ -112,12 +120,20 @@ ns() { nsenter --net="$NETNS" "$@"; }
 hash() { printf '%s/%s' "$1" "$2" | cksum | cut -d' ' -f1; }
 host_end() { printf 'vr%08x' "$(hash "$1" "$2")"; }
 
-# The attachment's record: address, netns, containerID, ifname, one a line.
+# The attachment's record: address, netns, containerID, ifname, link name, one a line.
 record() {
   DATADIR=$(jstr '["dataDir"]')
   [ -n "$DATADIR" ] || fail 7 "dataDir must be set to a directory"
   STATE="$DATADIR/$(jstr '["name"]')"
   REC="$STATE/$CNI_CONTAINERID-$CNI_IFNAME"
+  # The pod's interface: CNI_IFNAME, or another name for add-ifname's bug.
+  IFN=${CNI_IFNAME:-}
+  [ "$BREAK" = add-ifname ] && IFN="n$IFN"
+  # gc-concurrent's bug: ADD and DEL say they are running, for its GC to trip over.
+  if [ "$BREAK" = gc-concurrent ] && { [ "$cmd" = ADD ] || [ "$cmd" = DEL ]; }; then
+    mkdir -p "$STATE" && : >"$STATE/.busy.$$"
+    trap 'rm -f "$STATE/.busy.$$"' EXIT
+  fi
 }
 
 cmd_add() {
@@ -127,16 +143,21 @@ cmd_add() {
   h=$(hash "$CNI_CONTAINERID" "$CNI_IFNAME")
   addr="10.250.$((h / 250 % 256)).$((h % 250 + 2))/24"
   host=$(host_end "$CNI_CONTAINERID" "$CNI_IFNAME")
-  err=$(ip link add "$host" type veth peer name "$CNI_IFNAME" netns "$CNI_NETNS" 2>&1) ||
-    fail 999 "cannot add $CNI_IFNAME in $CNI_NETNS: $err"
-  if ! err=$(ip link set "$host" up 2>&1 && ns ip addr add "$addr" dev "$CNI_IFNAME" 2>&1 &&
-    ns ip link set "$CNI_IFNAME" up 2>&1); then
+  err=$(ip link add "$host" type veth peer name "$IFN" netns "$CNI_NETNS" 2>&1) ||
+    fail 999 "cannot add $IFN in $CNI_NETNS: $err"
+  if ! err=$(ip link set "$host" up 2>&1 && ns ip addr add "$addr" dev "$IFN" 2>&1 &&
+    ns ip link set "$IFN" up 2>&1); then
     ip link del "$host" 2>/dev/null
-    fail 999 "cannot set $CNI_IFNAME up with $addr: $err"
+    fail 999 "cannot set $IFN up with $addr: $err"
   fi
-  mac=$(ns ip -o link show dev "$CNI_IFNAME" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
-  mkdir -p "$STATE" && printf '%s\n%s\n%s\n%s\n' "$addr" "$CNI_NETNS" "$CNI_CONTAINERID" \
-    "$CNI_IFNAME" >"$REC" || fail 999 "cannot write $REC"
+  mac=$(ns ip -o link show dev "$IFN" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+  mkdir -p "$STATE" && printf '%s\n%s\n%s\n%s\n%s\n' "$addr" "$CNI_NETNS" "$CNI_CONTAINERID" \
+    "$CNI_IFNAME" "$IFN" >"$REC" || fail 999 "cannot write $REC"
+  if [ "$BREAK" = no-leftover-processes ]; then
+    # A daemon in a session of its own, and a child of the plugin's group, stdio on /dev/null.
+    setsid sleep 7201 </dev/null >/dev/null 2>&1 &
+    sleep 7202 </dev/null >/dev/null 2>&1 &
+  fi
 
   # Chained: the prevResult's interfaces first (their indices kept), then this one.
   nif=$(json len '["prevResult"]["interfaces"]')
@@ -154,8 +175,14 @@ cmd_add() {
   [ -n "$OLD" ] && own_ip="{\"version\":\"4\",\"address\":\"$addr\",\"interface\":$index}"
   [ "$nif" -gt 0 ] && ifaces="$ifaces,"
   [ "$nip" -gt 0 ] && own_ip="$own_ip,$ips"
+  # result-sane's bug: a null entry in ips (Go decodes it, then crashes converting it), and
+  # nameservers as a string.
+  if [ "$BREAK" = result-sane ]; then
+    own_ip="$own_ip,null"
+    dns='{"nameservers":"192.0.2.53"}'
+  fi
   printf '{"cniVersion":"%s","interfaces":[%s{"name":"%s","mac":"%s","sandbox":"%s"}],"ips":[%s]%s%s}\n' \
-    "$VER" "$ifaces" "$CNI_IFNAME" "$mac" "$CNI_NETNS" "$own_ip" \
+    "$VER" "$ifaces" "$IFN" "$mac" "$CNI_NETNS" "$own_ip" \
     "${routes:+,\"routes\":$routes}" "${dns:+,\"dns\":$dns}"
 }
 
@@ -176,47 +203,50 @@ cmd_check() {
   [ -n "$(json get '["prevResult"]')" ] || fail 7 "CHECK needs a prevResult"
   [ -f "$REC" ] || fail 3 "no attachment $CNI_CONTAINERID/$CNI_IFNAME"
   addr=$(sed -n 1p "$REC")
-  link=$(ns ip -o link show dev "$CNI_IFNAME" 2>&1) || mismatch "$CNI_IFNAME is gone: $link"
-  have=$(ns ip -o addr show dev "$CNI_IFNAME")
+  link=$(ns ip -o link show dev "$IFN" 2>&1) || mismatch "$IFN is gone: $link"
+  have=$(ns ip -o addr show dev "$IFN")
   i=0 own=
   while [ "$i" -lt "$(json len '["prevResult"]["interfaces"]')" ]; do
     at="[\"prevResult\"][\"interfaces\"][$i]"
-    if [ "$(jstr "$at[\"name\"]")" = "$CNI_IFNAME" ] && [ "$(jstr "$at[\"sandbox\"]")" = "$CNI_NETNS" ]; then
+    if [ "$(jstr "$at[\"name\"]")" = "$IFN" ] && [ "$(jstr "$at[\"sandbox\"]")" = "$CNI_NETNS" ]; then
       own=$i
       mac=$(jstr "$at[\"mac\"]")
-      case $link in *"link/ether $mac "*) ;; *) mismatch "$CNI_IFNAME has not the MAC $mac" ;; esac
+      case $link in *"link/ether $mac "*) ;; *) mismatch "$IFN has not the MAC $mac" ;; esac
     fi
     i=$((i + 1))
   done
-  [ -n "$own" ] || mismatch "the prevResult has no interface $CNI_IFNAME in $CNI_NETNS"
+  [ -n "$own" ] || mismatch "the prevResult has no interface $IFN in $CNI_NETNS"
   i=0 mine=
   while [ "$i" -lt "$(json len '["prevResult"]["ips"]')" ]; do
     at="[\"prevResult\"][\"ips\"][$i]"
     if [ "$(json get "$at[\"interface\"]")" = "$own" ]; then
       a=$(jstr "$at[\"address\"]")
       [ "$a" = "$addr" ] && mine=1
-      case $have in *" $a "*) ;; *) mismatch "$CNI_IFNAME has not the address $a" ;; esac
+      case $have in *" $a "*) ;; *) mismatch "$IFN has not the address $a" ;; esac
     fi
     i=$((i + 1))
   done
-  [ -n "$mine" ] || mismatch "the prevResult does not give $CNI_IFNAME its address $addr"
+  [ -n "$mine" ] || mismatch "the prevResult does not give $IFN its address $addr"
 }
 
 # Removes an attachment's veth pair (the pod's end when its namespace is still there, the host's
-# end in any case: it outlives the namespace for a moment) and its record.
+# end in any case: it outlives the namespace for a moment) and its record: remove NETNS IFNAME
+# RECORD (the pod's link name is the record's, CNI_IFNAME in records that have none).
 remove() {
   NETNS=$1
   host=$(host_end "$(sed -n 3p "$3")" "$2")
+  link=$(sed -n 5p "$3")
+  link=${link:-$2}
   # The DEL rules' bugs are DEL's, not GC's.
   bug=
   [ "$cmd" = DEL ] && bug=$BREAK
   if [ -n "$NETNS" ] && { [ -e "$NETNS" ] || [ "$bug" = del-netns-gone ]; }; then
     err=$(ns true 2>&1) || fail 999 "cannot enter $NETNS: $err"
-    if ns ip link show dev "$2" >/dev/null 2>&1; then
-      [ "$bug" = del-cleans-up ] || err=$(ns ip link del "$2" 2>&1) ||
-        fail 999 "cannot remove $2: $err"
+    if ns ip link show dev "$link" >/dev/null 2>&1; then
+      [ "$bug" = del-cleans-up ] || err=$(ns ip link del "$link" 2>&1) ||
+        fail 999 "cannot remove $link: $err"
     elif [ "$bug" = del-idempotent ]; then
-      fail 3 "$2 is not in $NETNS"
+      fail 3 "$link is not in $NETNS"
     fi
   fi
   if [ "$bug" != del-cleans-up ] && ip link show dev "$host" >/dev/null 2>&1; then
@@ -246,18 +276,38 @@ cmd_gc() {
   [ -d "$STATE" ] || return 0
   valid=
   i=0
-  while [ "$i" -lt "$(json len '["cni.dev/valid-attachments"]')" ]; do
+  n=$(json len '["cni.dev/valid-attachments"]')
+  # gc-partial-list's bug: only the list's first entry is read.
+  [ "$BREAK" = gc-partial-list ] && [ "$n" -gt 1 ] && n=1
+  while [ "$i" -lt "$n" ]; do
     at="[\"cni.dev/valid-attachments\"][$i]"
     valid="$valid $(jstr "$at[\"containerID\"]")/$(jstr "$at[\"ifname\"]") "
     i=$((i + 1))
   done
+  # gc-concurrent's bug: a GC that meets a running ADD or DEL (within its first second) loses
+  # every record, the listed ones too, as a store rewritten without a lock would.
+  lose=
+  if [ "$BREAK" = gc-concurrent ]; then
+    i=0
+    while [ "$i" -lt 10 ]; do
+      for busy in "$STATE"/.busy.*; do [ -e "$busy" ] && lose=1; done
+      [ -n "$lose" ] && break
+      sleep 0.1
+      i=$((i + 1))
+    done
+  fi
   for rec in "$STATE"/*; do
     case $rec in *.deleted) continue ;; esac
     [ -f "$rec" ] || continue
     id=$(sed -n 3p "$rec") ifname=$(sed -n 4p "$rec")
-    case $valid in *" $id/$ifname "*) [ "$BREAK" = gc-valid-attachments ] || continue ;; esac
+    if [ -z "$lose" ]; then
+      case $valid in *" $id/$ifname "*) continue ;; esac
+    fi
     remove "$(sed -n 2p "$rec")" "$ifname" "$rec"
   done
+  # gc-valid-attachments' bug: GC does its job, then fails all the same.
+  [ "$BREAK" = gc-valid-attachments ] && fail 999 "cannot collect: the store is busy"
+  return 0
 }
 
 cmd_status() {
@@ -284,9 +334,10 @@ main() {
   fi
   conf=$(jstr '["cniVersion"]')
   case ",$SUPPORTED," in *",\"$conf\","*) VER=$conf ;; esac
+  [ "$cmd" = "$HANG" ] && exec sleep 600
   if [ "$cmd" = VERSION ]; then
-    [ "$BREAK" = version-output ] && { printf '{"supportedVersions":[%s]}\n' "$SUPPORTED"; exit 0; }
-    printf '{"cniVersion":"%s","supportedVersions":[%s]}\n' "${VER:-1.1.0}" "$SUPPORTED"
+    [ "$BREAK" = version-output ] && { printf '{"supportedVersions":[%s]}\n' "$ADVERTISED"; exit 0; }
+    printf '{"cniVersion":"%s","supportedVersions":[%s]}\n' "${VER:-1.1.0}" "$ADVERTISED"
     exit 0
   fi
   if [ -z "$VER" ]; then
