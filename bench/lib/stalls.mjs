@@ -50,7 +50,7 @@ for (const s of stalls) {
   }
 }
 console.log(
-  `${stalls.length} stretches >= ${minMs} ms of busy main thread, ${all.toFixed(0)} ms in all; longest ${Math.max(0, ...stalls.map((s) => s.ms)).toFixed(1)} ms`,
+  `${stalls.length} stretches >= ${minMs} ms of busy main thread, ${all.toFixed(0)} ms in all; longest ${stalls.reduce((max, s) => Math.max(max, s.ms), 0).toFixed(1)} ms`,
 );
 for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
   console.log(`${((100 * v) / all).toFixed(1).padStart(5)}%  ${v.toFixed(1).padStart(7)} ms  ${k}`);
