@@ -6,7 +6,8 @@
  * kills only the direct child (its issue #687), leaving a grandchild that holds the output
  * pipe to outlive the deadline.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
+import { isRunning, readProcStat } from "../internal/proc-stat.js";
 
 function isErrno(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && "code" in error;
@@ -36,18 +37,6 @@ function groupExists(pgid: number): boolean {
   }
 }
 
-/** The state and process group of a pid from /proc/<pid>/stat, or undefined if gone. */
-async function procStat(pid: string): Promise<{ state: string; pgrp: number } | undefined> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    // The command name may hold spaces and parentheses; the fields after the last ")" do not.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0], pgrp: Number(fields[2]) };
-  } catch {
-    return undefined;
-  }
-}
-
 /** The process groups among `pgids` that have a process still running (zombies aside). */
 async function liveGroups(pgids: ReadonlySet<number>): Promise<Set<number>> {
   const live = new Set<number>();
@@ -61,8 +50,8 @@ async function liveGroups(pgids: ReadonlySet<number>): Promise<Set<number>> {
   }
   const wanted = new Set(present);
   for (const pid of pids) {
-    const stat = await procStat(pid);
-    if (stat !== undefined && wanted.has(stat.pgrp) && stat.state !== "Z" && stat.state !== "X") {
+    const stat = await readProcStat(pid);
+    if (stat !== undefined && wanted.has(stat.pgrp) && isRunning(stat)) {
       live.add(stat.pgrp);
     }
   }
@@ -99,8 +88,8 @@ export async function groupHasLiveProcess(pgid: number): Promise<boolean> {
     return true;
   }
   for (const pid of pids) {
-    const stat = await procStat(pid);
-    if (stat !== undefined && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") {
+    const stat = await readProcStat(pid);
+    if (stat !== undefined && stat.pgrp === pgid && isRunning(stat)) {
       return true;
     }
   }

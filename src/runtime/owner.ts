@@ -13,6 +13,7 @@
  * Off Linux (no /proc) there is no owner to record and nothing is looked for.
  */
 import { readdir, readFile } from "node:fs/promises";
+import { readProcStat } from "../internal/proc-stat.js";
 import { endGroups } from "../invoke/process-group.js";
 
 /** The process that wrote a setup intent. */
@@ -22,23 +23,10 @@ export interface SetupOwner {
   readonly start: string;
 }
 
-interface ProcStat {
-  pgrp: number;
-  start: string;
-}
-
 /** Fields 5 (pgrp) and 22 (starttime) of /proc/<pid>/stat, or undefined when it is gone. */
-async function procStat(pid: string): Promise<ProcStat | undefined> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "latin1");
-    // The command name may hold spaces and parentheses; the fields after the last ")" do not.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const start = fields[19];
-    if (start === undefined || !/^\d+$/.test(start)) return undefined;
-    return { pgrp: Number(fields[2]), start };
-  } catch {
-    return undefined;
-  }
+async function procStat(pid: string): Promise<{ pgrp: number; start: string } | undefined> {
+  const stat = await readProcStat(pid);
+  return stat?.start === undefined ? undefined : { pgrp: stat.pgrp, start: stat.start };
 }
 
 let self: Promise<SetupOwner | undefined> | undefined;

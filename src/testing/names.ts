@@ -17,7 +17,8 @@
  * part is `0.0`: such names match no sweep's pattern, so they are never swept.
  */
 import { createHash } from "node:crypto";
-import { readFile, readlink } from "node:fs/promises";
+import { readlink } from "node:fs/promises";
+import { readProcStat } from "../internal/proc-stat.js";
 
 /** The prefix of every namespace and temp dir tempNetns and testHost create. */
 export const testNamePrefix = "lcnitest";
@@ -69,20 +70,9 @@ function base36ToDecimal(text: string): string {
   return value.toString();
 }
 
-/** Field 22 (starttime) of a /proc/<pid>/stat text; undefined when it has none. */
-export function startTimeOf(stat: string): string | undefined {
-  // The command name may hold spaces and parentheses; the fields after the last ")" do not.
-  const start = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-  return start !== undefined && /^\d+$/.test(start) ? start : undefined;
-}
-
 /** The start time of process `pid` as this process's /proc shows it; undefined when unreadable. */
 export async function processStart(pid: number | "self"): Promise<string | undefined> {
-  try {
-    return startTimeOf(await readFile(`/proc/${pid}/stat`, "latin1"));
-  } catch {
-    return undefined;
-  }
+  return (await readProcStat(pid))?.start;
 }
 
 /** The digest of this process's pid and time namespaces; undefined without /proc. */
@@ -140,6 +130,14 @@ export async function uniqueTestName(
   const owner = await thisOwner();
   const n = (counterHolder[counterKey] ?? 0) + 1;
   counterHolder[counterKey] = n;
-  const base = `${prefix}-${ownerPart(owner)}-${n}`;
-  return label === undefined || label === "" ? base : `${base}-${label}`;
+  return labelledTestName(`${prefix}-${ownerPart(owner)}-${n}`, label);
+}
+
+/**
+ * A name of {@link uniqueTestName} with a label: `<name>-<label>`, for another thing of the
+ * same owner and counter (the checker's pod namespace beside the pod's container ID); the
+ * name itself without one.
+ */
+export function labelledTestName(name: string, label: string | undefined): string {
+  return label === undefined || label === "" ? name : `${name}-${label}`;
 }

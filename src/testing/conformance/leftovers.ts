@@ -8,6 +8,7 @@
  */
 import { readdir, readFile, readlink } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
+import { isRunning, type ProcStat, readProcStat } from "../../internal/proc-stat.js";
 
 /** One process a call left running. */
 export interface Leftover {
@@ -22,23 +23,13 @@ export interface Leftover {
   where: "host" | "pod" | "elsewhere";
 }
 
-interface Proc {
+interface Proc extends ProcStat {
   pid: number;
-  ppid: number;
-  pgrp: number;
-  session: number;
-  state: string;
 }
 
 async function procStat(pid: number): Promise<Proc | undefined> {
-  try {
-    const text = await readFile(`/proc/${pid}/stat`, "latin1");
-    // The command name may hold spaces and parentheses; the fields after the last ")" do not.
-    const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return { pid, state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), session: Number(f[3]) };
-  } catch {
-    return undefined;
-  }
+  const stat = await readProcStat(pid);
+  return stat === undefined ? undefined : { ...stat, pid };
 }
 
 async function commandLine(pid: number): Promise<string> {
@@ -91,8 +82,7 @@ async function look(
       p !== undefined &&
       p.pid !== process.pid &&
       p.ppid !== process.pid &&
-      p.state !== "Z" &&
-      p.state !== "X" &&
+      isRunning(p) &&
       (liveGroups.has(p.pgrp) || where.has(p.pid)),
   );
   const found: (Leftover & { pid: number })[] = [];
@@ -142,6 +132,6 @@ export async function endLeftovers(
 }
 
 async function running(pid: number): Promise<boolean> {
-  const p = await procStat(pid);
-  return p !== undefined && p.state !== "Z" && p.state !== "X";
+  const p = await readProcStat(pid);
+  return p !== undefined && isRunning(p);
 }

@@ -1,0 +1,53 @@
+/**
+ * /proc/<pid>/stat, read in one place: the process-group cleanup, the intents' owners, the
+ * test resources' owners and the checker's leftover hunt all need a few of its fields.
+ */
+import { readFile } from "node:fs/promises";
+
+/** The fields of /proc/<pid>/stat the library uses. */
+export interface ProcStat {
+  /** Field 3: R, S, D, Z (zombie), X (dead)… */
+  readonly state: string;
+  /** Field 4. */
+  readonly ppid: number;
+  /** Field 5: the process group. */
+  readonly pgrp: number;
+  /** Field 6: the session. */
+  readonly session: number;
+  /**
+   * Field 22: the start time in clock ticks since boot, as the file writes it (a decimal);
+   * with the pid it names one process for good. Undefined when the text has none.
+   */
+  readonly start: string | undefined;
+}
+
+/** The fields of a /proc/<pid>/stat text; undefined when it is not one. */
+export function parseProcStat(text: string): ProcStat | undefined {
+  const close = text.lastIndexOf(")");
+  if (close < 0) return undefined;
+  // The command name may hold spaces and parentheses; the fields after the last ")" do not.
+  const fields = text.slice(close + 2).split(" ");
+  if (fields.length < 4) return undefined;
+  const start = fields[19];
+  return {
+    state: fields[0],
+    ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
+    session: Number(fields[3]),
+    start: start !== undefined && /^\d+$/.test(start) ? start : undefined,
+  };
+}
+
+/** The stat of process `pid` as this process's /proc shows it; undefined when gone or unreadable. */
+export async function readProcStat(pid: number | string): Promise<ProcStat | undefined> {
+  try {
+    return parseProcStat(await readFile(`/proc/${pid}/stat`, "latin1"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** True for a process that still runs: neither a zombie nor dead. */
+export function isRunning(stat: ProcStat): boolean {
+  return stat.state !== "Z" && stat.state !== "X";
+}
