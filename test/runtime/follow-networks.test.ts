@@ -15,17 +15,7 @@ import {
   type NetworkWatcher,
   NoNetworksError,
 } from "../../src/runtime/index.js";
-import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
-
-const nextChange = (w: NetworkWatcher, until: (c: NetworkSetChange) => boolean) =>
-  new Promise<NetworkSetChange>((resolve) => {
-    const on = (c: NetworkSetChange) => {
-      if (!until(c)) return;
-      w.off("change", on);
-      resolve(c);
-    };
-    w.on("change", on);
-  });
+import { type Dirs, dirs, FakePlugins, nextChange, writeNetwork } from "./helpers.js";
 
 describe("a runtime that follows its networks away", () => {
   let d: Dirs;

@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FakeExec, type FakeExecPluginCall } from "../../src/invoke/index.js";
+import type { NetworkSetChange, NetworkWatcher } from "../../src/runtime/index.js";
 import { CNIError } from "../../src/types/index.js";
 
 /** One recorded plugin call. */
@@ -153,4 +154,19 @@ export async function writeNetwork(
   };
   await writeFile(path, JSON.stringify(list, null, 2));
   return path;
+}
+
+/** Resolves with the next `change` of a watcher whose set satisfies `until`. */
+export function nextChange(
+  w: NetworkWatcher,
+  until: (c: NetworkSetChange) => boolean = () => true,
+): Promise<NetworkSetChange> {
+  return new Promise((resolve) => {
+    const on = (c: NetworkSetChange) => {
+      if (!until(c)) return;
+      w.off("change", on);
+      resolve(c);
+    };
+    w.on("change", on);
+  });
 }

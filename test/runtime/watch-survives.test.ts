@@ -15,17 +15,8 @@ import {
   type NetworkWatcher,
   NoNetworksError,
 } from "../../src/runtime/index.js";
-import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+import { type Dirs, dirs, FakePlugins, nextChange, writeNetwork } from "./helpers.js";
 
-const nextChange = (w: NetworkWatcher, until: (c: NetworkSetChange) => boolean) =>
-  new Promise<NetworkSetChange>((resolve) => {
-    const on = (c: NetworkSetChange) => {
-      if (!until(c)) return;
-      w.off("change", on);
-      resolve(c);
-    };
-    w.on("change", on);
-  });
 const nextReload = (w: NetworkWatcher) =>
   new Promise<void>((resolve) => w.once("reload", () => resolve()));
 

@@ -9,22 +9,7 @@ import {
   NoNetworksError,
 } from "../../src/runtime/index.js";
 import { diffSets } from "../../src/runtime/watch.js";
-import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
-
-/** Resolves with the next `change` whose set satisfies `until`. */
-function nextChange(
-  w: NetworkWatcher,
-  until: (c: NetworkSetChange) => boolean = () => true,
-): Promise<NetworkSetChange> {
-  return new Promise((resolve) => {
-    const on = (c: NetworkSetChange) => {
-      if (!until(c)) return;
-      w.off("change", on);
-      resolve(c);
-    };
-    w.on("change", on);
-  });
-}
+import { type Dirs, dirs, FakePlugins, nextChange, writeNetwork } from "./helpers.js";
 
 const names = (rt: CNIRuntime) => rt.networks.map((n) => n.name);
 
