@@ -1,11 +1,23 @@
 /**
  * libcni: the CNI runtime library for Node, a drop-in port of upstream Go `libcni`.
  *
- * The main entry holds what a runtime needs: {@link CNIConfig} and its verbs (upstream
- * `libcni/api.go`), configuration loading (`libcni/conf.go`), every error class of the library
- * (one model: see `LibcniError`), and the result types. The packages behind it have their own
- * entries, named after upstream's: `libcni/types`, `libcni/version`, `libcni/invoke`,
- * `libcni/skel`, `libcni/utils`.
+ * The main entry holds what a runtime needs to drive plugins as upstream's `libcni` package
+ * does: {@link CNIConfig} and its verbs (upstream `libcni/api.go`); configuration loading,
+ * injection and linting (`libcni/conf.go`, {@link lintNetworkList}); the library's error
+ * classes (one model: see `LibcniError`; `libcni/runtime` exports its own); the names and
+ * message types of the diagnostics channels, and {@link traceContextFromOTel}; and the types a
+ * caller of the verbs meets (`Result`, `PluginConf`, `GCAttachment`, `PluginInfo`).
+ *
+ * The other entry points (package.json `exports`; the README lists each, a test keeps the two
+ * equal):
+ * - `libcni/types`, `libcni/version`, `libcni/invoke`, `libcni/skel`, `libcni/utils`: upstream's
+ *   packages of the same names (`pkg/types`, `pkg/version`, `pkg/invoke`, `pkg/skel`,
+ *   `pkg/utils`);
+ * - `libcni/runtime`: pods on the networks of a conf dir (containerd/go-cni and cri-o/ocicni in
+ *   one);
+ * - `libcni/netns`: pod network namespaces, created, entered and removed without forking Node;
+ * - `libcni/otel`: OpenTelemetry spans and metrics from the diagnostics channels;
+ * - `libcni/testing`: helpers for integration tests, and the plugin conformance checker.
  * @module
  */
 export * from "./api/index.js";
