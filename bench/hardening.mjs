@@ -13,8 +13,10 @@
  *
  *   npm run build && node bench/hardening.mjs [<dist dir> ...]
  *
- * Each extra dist dir (a build of another commit) runs the same scenarios, side by side, in
- * the same run. Targets: peak RSS <= ~10x the result's bytes; no stall over a few hundred ms.
+ * Each extra dist dir (a build of another commit) runs the same scenarios in the same run:
+ * `BENCH_ROUNDS` rounds (default 3), the builds interleaved in an order rotated each round;
+ * medians with min-max, and per-round ratios of each other build over the first. Targets:
+ * peak RSS <= ~10x the result's bytes; no stall over a few hundred ms.
  */
 import { execFile } from "node:child_process";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -99,9 +101,19 @@ async function child(dist, verb, dir) {
   process.stdout.write(JSON.stringify({ before, peak, maxStall, wall }));
 }
 
+const median = (xs) => {
+  const s = [...xs].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const range = (xs) => `${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}`;
+
 async function main(dists) {
   const execFileP = promisify(execFile);
-  const rows = [];
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  /** samples[result][build][verb] = [{ peakAbove, ratio, peak, stall, wall }] per round */
+  const samples = new Map();
+  const sizes = new Map();
   for (const [name, make] of [
     ["500k routes", routesResult],
     ["1e6 interfaces", interfacesResult],
@@ -109,51 +121,77 @@ async function main(dists) {
   ]) {
     const result = make();
     const bytes = Buffer.byteLength(result);
+    sizes.set(name, bytes);
     if (bytes >= 16 * MiB) throw new Error(`${name}: ${bytes} bytes is over the output cap`);
-    for (const dist of dists) {
-      const dir = await mkdtemp(join(tmpdir(), "libcni-bench-amp-"));
-      try {
-        await writeFile(join(dir, "amp-plugin.out"), result);
-        await writeFile(
-          join(dir, "amp-plugin"),
-          // The warm-up container gets a small result.
-          '#!/bin/sh\ncat >/dev/null\n[ "$CNI_COMMAND" = ADD ] || exit 0\nif [ "$CNI_CONTAINERID" = warm ]; then echo \'{"cniVersion":"1.0.0"}\'; else cat "$0.out"; fi\n',
-        );
-        await chmod(join(dir, "amp-plugin"), 0o755);
-        // "JSON.parse" (run once per result, with the first build): the floor of any decoder.
-        const verbs = dist === dists[0] ? ["ADD", "DEL", "JSON.parse"] : ["ADD", "DEL"];
-        for (const verb of verbs) {
-          const { stdout } = await execFileP(
-            process.execPath,
-            ["--expose-gc", fileURLToPath(import.meta.url), "--child", dist, verb, dir],
-            { maxBuffer: MiB },
-          );
-          const m = JSON.parse(stdout);
-          rows.push({
-            result: name,
-            bytes,
-            build: verb === "JSON.parse" ? "(V8 alone)" : dist,
-            verb,
-            peakAboveMiB: (m.peak - m.before) / MiB,
-            ratio: (m.peak - m.before) / bytes,
-            peakMiB: m.peak / MiB,
-            stallMs: m.maxStall,
-            wallMs: m.wall,
-          });
+    const dir = await mkdtemp(join(tmpdir(), "libcni-bench-amp-"));
+    try {
+      await writeFile(join(dir, "amp-plugin.out"), result);
+      await writeFile(
+        join(dir, "amp-plugin"),
+        // The warm-up container gets a small result.
+        '#!/bin/sh\ncat >/dev/null\n[ "$CNI_COMMAND" = ADD ] || exit 0\nif [ "$CNI_CONTAINERID" = warm ]; then echo \'{"cniVersion":"1.0.0"}\'; else cat "$0.out"; fi\n',
+      );
+      await chmod(join(dir, "amp-plugin"), 0o755);
+      // Rounds interleave the builds, in an order rotated each round; each ADD is followed by
+      // its DEL in the same cache directory (each in its own fresh process).
+      for (let round = 0; round < rounds; round++) {
+        const order = dists.map((_, i) => dists[(i + round) % dists.length]);
+        for (const dist of order) {
+          // "JSON.parse" (the first build's slot): the floor of any decoder.
+          const verbs = dist === dists[0] ? ["ADD", "DEL", "JSON.parse"] : ["ADD", "DEL"];
+          for (const verb of verbs) {
+            const { stdout } = await execFileP(
+              process.execPath,
+              ["--expose-gc", fileURLToPath(import.meta.url), "--child", dist, verb, dir],
+              { maxBuffer: MiB },
+            );
+            const m = JSON.parse(stdout);
+            const build = verb === "JSON.parse" ? "(V8 alone)" : dist;
+            const key = `${name}\0${build}\0${verb}`;
+            if (!samples.has(key)) samples.set(key, []);
+            samples.get(key).push({
+              peakAbove: (m.peak - m.before) / MiB,
+              ratio: (m.peak - m.before) / bytes,
+              peak: m.peak / MiB,
+              stall: m.maxStall,
+              wall: m.wall,
+            });
+          }
         }
-      } finally {
-        await rm(dir, { recursive: true, force: true });
       }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   }
+  console.log(`${rounds} round(s); medians, [min-max] over the rounds`);
   console.log(
     "| result | bytes | build | verb | peak RSS over start | / result bytes | peak RSS | longest stall | call |",
   );
   console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-  for (const r of rows) {
+  for (const [key, xs] of samples) {
+    const [result, build, verb] = key.split("\0");
+    const col = (f) => xs.map(f);
     console.log(
-      `| ${r.result} | ${(r.bytes / MiB).toFixed(1)} MiB | ${r.build} | ${r.verb} | ${r.peakAboveMiB.toFixed(0)} MiB | ${r.ratio.toFixed(1)}x | ${r.peakMiB.toFixed(0)} MiB | ${r.stallMs.toFixed(0)} ms | ${r.wallMs.toFixed(0)} ms |`,
+      `| ${result} | ${(sizes.get(result) / MiB).toFixed(1)} MiB | ${build} | ${verb} | ${median(col((x) => x.peakAbove)).toFixed(0)} MiB | ${median(col((x) => x.ratio)).toFixed(1)}x [${range(col((x) => x.ratio))}] | ${median(col((x) => x.peak)).toFixed(0)} MiB | ${median(col((x) => x.stall)).toFixed(0)} ms [${range(col((x) => x.stall))}] | ${median(col((x) => x.wall)).toFixed(0)} ms |`,
     );
+  }
+  if (dists.length > 1) {
+    console.log("\nper-round ratios of each other build over the first (median [min-max])");
+    console.log("| result | verb | build | peak RSS over start | longest stall | call |");
+    console.log("| --- | --- | --- | --- | --- | --- |");
+    for (const result of sizes.keys()) {
+      for (const verb of ["ADD", "DEL"]) {
+        const first = samples.get(`${result}\0${dists[0]}\0${verb}`);
+        for (const dist of dists.slice(1)) {
+          const other = samples.get(`${result}\0${dist}\0${verb}`);
+          const r = (f) => other.map((x, i) => f(x) / f(first[i]));
+          const cell = (xs) => `${median(xs).toFixed(2)}x [${range(xs.map((x) => x))}]`;
+          console.log(
+            `| ${result} | ${verb} | ${dist} | ${cell(r((x) => x.peakAbove))} | ${cell(r((x) => Math.max(x.stall, 1)))} | ${cell(r((x) => x.wall))} |`,
+          );
+        }
+      }
+    }
   }
 }
 

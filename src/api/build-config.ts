@@ -7,10 +7,14 @@
  * included) is decoded and re-marshalled a second time, which sorts a 0.x prevResult's keys
  * that the first step wrote in struct order. Upstream's tests assert these bytes exactly.
  */
+import { unmarshalMap, wrapErrors } from "../conf/bytes.js";
 import { injectConf, type PluginConfig } from "../conf/index.js";
 import { injectConfText } from "../conf/inject.js";
-import type { EncodedJSON } from "../encoding/json.js";
+import { compareUTF8, EncodedJSON, marshal, marshalAsMap } from "../encoding/json.js";
+import { foldsToOtherKey } from "../encoding/struct.js";
+import { utf8Encode } from "../internal/bytes.js";
 import type { Result } from "../types/index.js";
+import { decodePluginConf } from "../types/plugin-conf.js";
 import type { RuntimeConf } from "./types.js";
 
 /**
@@ -58,7 +62,7 @@ export function buildOneConfig(
 
 /**
  * The text {@link buildOneConfig} gives for a `prevResult` already encoded (`prevResultJSON`)
- * and the `runtimeConfig` of {@link runtimeConfigOf}, in one encoding (see api/documents.ts).
+ * and the `runtimeConfig` of {@link runtimeConfigOf}, in one encoding (see large-documents/documents.ts).
  */
 export function buildOneConfigText(
   name: string,
@@ -74,4 +78,129 @@ export function buildOneConfigText(
   ]);
   if (runtimeConfig.size > 0) inject.set("runtimeConfig", runtimeConfig);
   return injectConfText(orig, inject);
+}
+
+/**
+ * True when what upstream's first step parses (`ConfFromBytes` of the configuration's map with
+ * `name`, `cniVersion` and `prevResult` set) decodes with a `type`: the same map, its keys in
+ * the order the encoding writes them (Go's decoder keeps the last of keys that fold together),
+ * decoded without the text in between (a parsed map encodes and parses back to itself).
+ */
+function parsesAsPluginConf(config: Record<string, unknown>): boolean {
+  const values = new Map<string, unknown>(Object.keys(config).map((k) => [k, config[k]]));
+  values.set("name", "").set("cniVersion", "").set("prevResult", {});
+  const probe: Record<string, unknown> = {};
+  for (const key of [...values.keys()].sort(compareUTF8)) {
+    Object.defineProperty(probe, key, {
+      value: values.get(key),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  try {
+    return decodePluginConf(probe).type !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A plugin's configuration prepared once for the stdin of every call (per network: one per
+ * PluginConfig), so that a call encodes its stdin once, from the configuration's top-level
+ * values already encoded, without upstream's parse of the configuration's bytes and the two
+ * parses of what `injectConf` wrote (same bytes, same errors):
+ * - the bytes of upstream's two steps are one encoding of the configuration's map with `name`,
+ *   `cniVersion`, `prevResult` (its map form when a `runtimeConfig` follows, as the second
+ *   step's re-encoding writes it) and `runtimeConfig` set: a Go map's encoding is unchanged by
+ *   being decoded and encoded again;
+ * - upstream's parses of those bytes (`ConfFromBytes`) fail only for a configuration whose own
+ *   bytes fail it (the injected values have the right types): that is checked once, here, and
+ *   such a configuration (hand-built, its bytes not its network) takes upstream's steps on
+ *   every call, for their errors.
+ */
+export class StdinTemplate {
+  /**
+   * The configuration's top-level values, each encoded; undefined when a call takes
+   * upstream's steps (bytes that are not a JSON object, or that fail `ConfFromBytes`).
+   */
+  private readonly members: ReadonlyMap<string, EncodedJSON> | undefined;
+  /** True when a key other than `cniVersion` folds to it (Go's decoder may read that one). */
+  private readonly otherVersionKey: boolean;
+  /** The configuration's bytes it was prepared from. */
+  readonly configBytes: Uint8Array;
+
+  constructor(readonly net: PluginConfig) {
+    this.configBytes = net.bytes;
+    let members: Map<string, EncodedJSON> | undefined;
+    let otherVersionKey = true;
+    try {
+      const config = unmarshalMap(net.bytes);
+      if (config !== null) {
+        const keys = Object.keys(config);
+        if (parsesAsPluginConf(config)) {
+          members = new Map(keys.map((k) => [k, new EncodedJSON(marshal(config[k]))]));
+          otherVersionKey = keys.some((k) => foldsToOtherKey(k, "cniVersion"));
+        }
+      }
+    } catch {
+      members = undefined;
+    }
+    this.members = members;
+    this.otherVersionKey = otherVersionKey;
+  }
+
+  /** False when a call takes upstream's steps (see `members`). */
+  get prepared(): boolean {
+    return this.members !== undefined;
+  }
+
+  /**
+   * The `cniVersion` Go reads back from this configuration's stdin built for `cniVersion`, when
+   * it is that one for certain; undefined when the stdin must be read for it.
+   */
+  versionOfStdin(cniVersion: string): string | undefined {
+    return this.members === undefined || this.otherVersionKey ? undefined : cniVersion;
+  }
+
+  /** The stdin: the bytes of {@link buildOneConfig}. */
+  bytes(
+    name: string,
+    cniVersion: string,
+    prevResult: Result | undefined,
+    rt: RuntimeConf,
+  ): Uint8Array {
+    if (this.members === undefined)
+      return buildOneConfig(name, cniVersion, this.net, prevResult, rt).bytes;
+    const runtimeConfig = runtimeConfigOf(this.net, rt);
+    const prevResultJSON =
+      prevResult === undefined
+        ? undefined
+        : wrapErrors(
+            "",
+            () =>
+              new EncodedJSON(
+                runtimeConfig.size > 0 ? marshalAsMap(prevResult) : marshal(prevResult),
+              ),
+          );
+    return utf8Encode(this.text(name, cniVersion, prevResultJSON, runtimeConfig) as string);
+  }
+
+  /**
+   * The text of {@link StdinTemplate.bytes} for a `prevResult` already encoded (its map form
+   * when `runtimeConfig` is not empty); undefined when a call takes upstream's steps.
+   */
+  text(
+    name: string,
+    cniVersion: string,
+    prevResultJSON: EncodedJSON | undefined,
+    runtimeConfig: Map<string, unknown>,
+  ): string | undefined {
+    if (this.members === undefined) return undefined;
+    const config = new Map<string, unknown>(this.members);
+    config.set("name", name).set("cniVersion", cniVersion);
+    if (prevResultJSON !== undefined) config.set("prevResult", prevResultJSON);
+    if (runtimeConfig.size > 0) config.set("runtimeConfig", runtimeConfig);
+    return wrapErrors("", () => marshal(config));
+  }
 }

@@ -6,13 +6,11 @@
  * `config` as base64, `capabilityArgs` and `result` as Go maps (keys sorted at every level).
  */
 import { EncodedJSON, goStruct, marshal, marshalAsMap } from "../encoding/json.js";
-import type { LongArrayPath } from "../encoding/long-arrays.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, UnmarshalTypeError } from "../encoding/struct.js";
 import { decodeStdBase64 } from "../internal/base64.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { jsonKind } from "../internal/json-kind.js";
-import { longListPaths100 } from "../types/v100.js";
 
 /** The `kind` of a cache record written by libcni 0.7 and later (upstream `CNICacheV1`). */
 export const CNICacheV1 = "cniCacheV1";
@@ -206,12 +204,6 @@ function canonicalRecord(value: Record<string, unknown>): RawRecord | undefined 
 export function decodeCacheRecord(bytes: Uint8Array): CacheRecord {
   return decodeCacheRecordValue(parseJSON(bytes));
 }
-
-/** Where a record's result keeps its long lists as text, for the large-document parser. */
-export const recordLongListPaths: readonly LongArrayPath[] = longListPaths100.map((p) => [
-  "result",
-  ...p,
-]);
 
 /** `decodeCacheRecord` of the record's JSON already parsed. */
 export function decodeCacheRecordValue(value: unknown): CacheRecord {

@@ -73,6 +73,41 @@ export interface CNIConfigOptions {
 }
 
 /**
+ * What a verb runs: a list, or a single plugin configuration as a chain of one (upstream's
+ * `*Network` verbs). The two differ only where upstream's do: a list's plugin errors name the
+ * plugin and its place (a single one's are thrown as they are), only a list has `disableCheck`.
+ */
+interface Chain {
+  name: string;
+  cniVersion: string;
+  plugins: readonly PluginConfig[];
+  /** The configuration bytes the cache record keeps. */
+  bytes: Uint8Array;
+  disableCheck: boolean;
+  /** A list: a plugin's error is wrapped with its place in the chain (upstream's list verbs). */
+  list: boolean;
+}
+
+/** A list's chain, the list checked first. */
+function listChain(list: NetworkConfigList): Chain {
+  checkNetworkList(list);
+  return chainOf(list);
+}
+
+/** The chain of a list already checked (GC's DELs). */
+function chainOf(list: NetworkConfigList): Chain {
+  const { name, cniVersion, plugins, bytes } = list;
+  return { name, cniVersion, plugins, bytes, disableCheck: list.disableCheck, list: true };
+}
+
+/** A single plugin configuration's chain of one, the configuration checked first. */
+function singleChain(net: PluginConfig): Chain {
+  checkPluginConfig(net);
+  const { name, cniVersion } = net.network;
+  return { name, cniVersion, plugins: [net], bytes: net.bytes, disableCheck: false, list: false };
+}
+
+/**
  * Runs network configurations against plugins (upstream `libcni.CNIConfig`, the `CNI`
  * interface). Every method takes a trailing `{ signal }`.
  */
@@ -185,25 +220,36 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<Result | undefined> {
-    checkNetworkList(list);
-    const at = this.attachment(list.name, rt);
+    return this.add(listChain(list), rt, options);
+  }
+
+  /**
+   * ADD of a single plugin configuration (upstream `AddNetwork`); errors are not wrapped.
+   * @throws the plugin's or the validation's error; CacheWriteError `failed to set network ...`.
+   */
+  async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
+    return (await this.add(singleChain(net), rt, options)) as Result;
+  }
+
+  private add(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<Result | undefined> {
+    const at = this.attachment(chain.name, rt);
     return withLock(at.lock(options.signal), async () => {
       let result: Result | undefined;
       // The CNI_* environment built once for the whole chain (OnceArgs).
       const args = this.runner.callArgs("ADD", rt);
-      for (const [index, net] of list.plugins.entries()) {
+      for (const [index, net] of chain.plugins.entries()) {
         try {
-          result = await this.runner.add(at, list.cniVersion, net, result, options, args);
+          result = await this.runner.add(at, chain.cniVersion, net, result, options, args);
         } catch (error) {
-          throw pluginChainError("add", net.network, error, index);
+          throw chain.list ? pluginChainError("add", net.network, error, index) : error;
         }
       }
       try {
-        await this.cacheAdd(at, result, list.bytes);
+        await this.cacheAdd(at, result, chain.bytes);
       } catch (error) {
         // The plugins configured the attachment: say so, or a caller retrying ADD leaks it.
         throw new CacheWriteError(
-          { network: list.name, containerID: rt.containerID, ifName: rt.ifName },
+          { network: chain.name, containerID: rt.containerID, ifName: rt.ifName },
           result,
           error,
         );
@@ -224,38 +270,31 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<void> {
-    checkNetworkList(list);
-    const at = this.attachment(list.name, rt);
-    at.validateNames();
-    if (!greaterThanOrEqualTo(list.cniVersion, "0.4.0"))
-      throw new CheckNotSupportedError(list.cniVersion);
-    if (list.disableCheck) return;
-    await withLock(at.lock(options.signal), async () => {
-      const cachedResult = await this.prevResultForCheck(at, list.cniVersion, options.signal);
-      const args = this.runner.callArgs("CHECK", rt);
-      for (const net of list.plugins) {
-        await this.runner.run("CHECK", at, list.cniVersion, net, cachedResult, options, args);
-      }
-    });
+    await this.check(listChain(list), rt, options);
   }
 
-  /** DEL of a list, without taking the attachment lock (GC already holds the network). */
-  private async delListUnlocked(
-    list: NetworkConfigList,
-    at: Attachment,
-    options: CallOptions,
-  ): Promise<void> {
-    const cachedResult = await this.prevResultForDel(at, list.cniVersion, options.signal);
-    const args = this.runner.callArgs("DEL", at.rt);
-    for (let i = list.plugins.length - 1; i >= 0; i--) {
-      const net = list.plugins[i];
-      try {
-        await this.runner.run("DEL", at, list.cniVersion, net, cachedResult, options, args);
-      } catch (error) {
-        throw pluginChainError("delete", net.network, error, i);
-      }
+  /**
+   * CHECK of a single plugin configuration (upstream `CheckNetwork`; it has no disableCheck).
+   * @throws as {@link CNIConfig.checkNetworkList}.
+   */
+  async checkNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
+    await this.check(singleChain(net), rt, options);
+  }
+
+  private async check(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<void> {
+    const at = this.attachment(chain.name, rt);
+    at.validateNames();
+    if (!greaterThanOrEqualTo(chain.cniVersion, "0.4.0")) {
+      throw new CheckNotSupportedError(chain.cniVersion);
     }
-    await this.cacheDel(at);
+    if (chain.disableCheck) return;
+    await withLock(at.lock(options.signal), async () => {
+      const cachedResult = await this.prevResultForCheck(at, chain.cniVersion, options.signal);
+      const args = this.runner.callArgs("CHECK", rt);
+      for (const net of chain.plugins) {
+        await this.runner.run("CHECK", at, chain.cniVersion, net, cachedResult, options, args);
+      }
+    });
   }
 
   /**
@@ -271,49 +310,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<void> {
-    checkNetworkList(list);
-    const at = this.attachment(list.name, rt);
-    at.validateNames();
-    await withLock(at.lock(options.signal), () => this.delListUnlocked(list, at, options));
-  }
-
-  /**
-   * ADD of a single plugin configuration (upstream `AddNetwork`); errors are not wrapped.
-   * @throws the plugin's or the validation's error; CacheWriteError `failed to set network ...`.
-   */
-  async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
-    checkPluginConfig(net);
-    const { name, cniVersion } = net.network;
-    const at = this.attachment(name, rt);
-    return withLock(at.lock(options.signal), async () => {
-      const result = await this.runner.add(at, cniVersion, net, undefined, options);
-      try {
-        await this.cacheAdd(at, result, net.bytes);
-      } catch (error) {
-        throw new CacheWriteError(
-          { network: name, containerID: rt.containerID, ifName: rt.ifName },
-          result,
-          error,
-        );
-      }
-      return result;
-    });
-  }
-
-  /**
-   * CHECK of a single plugin configuration (upstream `CheckNetwork`; it has no disableCheck).
-   * @throws as {@link CNIConfig.checkNetworkList}.
-   */
-  async checkNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
-    checkPluginConfig(net);
-    const { name, cniVersion } = net.network;
-    const at = this.attachment(name, rt);
-    at.validateNames();
-    if (!greaterThanOrEqualTo(cniVersion, "0.4.0")) throw new CheckNotSupportedError(cniVersion);
-    await withLock(at.lock(options.signal), async () => {
-      const cachedResult = await this.prevResultForCheck(at, cniVersion, options.signal);
-      await this.runner.run("CHECK", at, cniVersion, net, cachedResult, options);
-    });
+    await this.del(listChain(list), rt, options);
   }
 
   /**
@@ -321,15 +318,28 @@ export class CNIConfig {
    * wrapped. Cache handling as {@link CNIConfig.delNetworkList}.
    */
   async delNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
-    checkPluginConfig(net);
-    const { name, cniVersion } = net.network;
-    const at = this.attachment(name, rt);
+    await this.del(singleChain(net), rt, options);
+  }
+
+  private async del(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<void> {
+    const at = this.attachment(chain.name, rt);
     at.validateNames();
-    await withLock(at.lock(options.signal), async () => {
-      const cachedResult = await this.prevResultForDel(at, cniVersion, options.signal);
-      await this.runner.run("DEL", at, cniVersion, net, cachedResult, options);
-      await this.cacheDel(at);
-    });
+    await withLock(at.lock(options.signal), () => this.delUnlocked(chain, at, options));
+  }
+
+  /** DEL of a chain, without taking the attachment lock (GC already holds the network). */
+  private async delUnlocked(chain: Chain, at: Attachment, options: CallOptions): Promise<void> {
+    const cachedResult = await this.prevResultForDel(at, chain.cniVersion, options.signal);
+    const args = this.runner.callArgs("DEL", at.rt);
+    for (let i = chain.plugins.length - 1; i >= 0; i--) {
+      const net = chain.plugins[i];
+      try {
+        await this.runner.run("DEL", at, chain.cniVersion, net, cachedResult, options, args);
+      } catch (error) {
+        throw chain.list ? pluginChainError("delete", net.network, error, i) : error;
+      }
+    }
+    await this.cacheDel(at);
   }
 
   /**
@@ -341,8 +351,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<Result | undefined> {
-    checkNetworkList(list);
-    return getCachedResult(this.attachment(list.name, rt), list.cniVersion, options);
+    return this.cachedResult(listChain(list), rt, options);
   }
 
   /** As {@link CNIConfig.getNetworkListCachedResult}, for a single plugin configuration. */
@@ -351,9 +360,11 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<Result | undefined> {
-    checkPluginConfig(net);
-    const { name, cniVersion } = net.network;
-    return getCachedResult(this.attachment(name, rt), cniVersion, options);
+    return this.cachedResult(singleChain(net), rt, options);
+  }
+
+  private cachedResult(chain: Chain, rt: RuntimeConf, options: CallOptions) {
+    return getCachedResult(this.attachment(chain.name, rt), chain.cniVersion, options);
   }
 
   /**
@@ -366,8 +377,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
-    checkNetworkList(list);
-    return getCachedConfig(this.attachment(list.name, rt), options.signal);
+    return getCachedConfig(this.attachment(listChain(list).name, rt), options.signal);
   }
 
   /** As {@link CNIConfig.getNetworkListCachedConfig}, for a single plugin configuration. */
@@ -376,8 +386,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
-    checkPluginConfig(net);
-    return getCachedConfig(this.attachment(net.network.name, rt), options.signal);
+    return getCachedConfig(this.attachment(singleChain(net).name, rt), options.signal);
   }
 
   /**
@@ -399,13 +408,25 @@ export class CNIConfig {
    * @throws MultiError `[<error> <error> ...]` with every plugin's error.
    */
   async validateNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<string[]> {
-    checkNetworkList(list);
+    return this.validate(listChain(list), options);
+  }
+
+  /**
+   * As {@link CNIConfig.validateNetworkList} for one plugin configuration (upstream
+   * `ValidateNetwork`); its error is thrown as is.
+   */
+  async validateNetwork(net: PluginConfig, options: CallOptions = {}): Promise<string[]> {
+    return this.validate(singleChain(net), options);
+  }
+
+  private async validate(chain: Chain, options: CallOptions): Promise<string[]> {
     const errors: unknown[] = [];
     const caps = new Set<string>();
-    for (const net of list.plugins) {
+    for (const net of chain.plugins) {
       try {
-        await this.runner.validatePlugin(net.network.type, list.cniVersion, options.signal);
+        await this.runner.validatePlugin(net.network.type, chain.cniVersion, options.signal);
       } catch (error) {
+        if (!chain.list) throw error;
         errors.push(error);
       }
       for (const [cap, enabled] of Object.entries(net.network.capabilities ?? {})) {
@@ -414,20 +435,6 @@ export class CNIConfig {
     }
     if (errors.length > 0) throw new MultiError(errors, "list");
     return [...caps].sort(compareUTF8);
-  }
-
-  /**
-   * As {@link CNIConfig.validateNetworkList} for one plugin configuration (upstream
-   * `ValidateNetwork`); its error is thrown as is.
-   */
-  async validateNetwork(net: PluginConfig, options: CallOptions = {}): Promise<string[]> {
-    checkPluginConfig(net);
-    const caps = Object.entries(net.network.capabilities ?? {})
-      .filter(([, enabled]) => enabled)
-      .map(([cap]) => cap)
-      .sort(compareUTF8);
-    await this.runner.validatePlugin(net.network.type, net.network.cniVersion, options.signal);
-    return caps;
   }
 
   /** The versions a plugin supports, from its VERSION command (upstream `GetVersionInfo`). */
@@ -461,7 +468,7 @@ export class CNIConfig {
       cacheDir,
       runner: this.runner,
       delList: (l: NetworkConfigList, rt: RuntimeConf, o: CallOptions) =>
-        this.delListUnlocked(l, this.attachment(l.name, rt), o),
+        this.delUnlocked(chainOf(l), this.attachment(l.name, rt), o),
     };
     await withLock(lockNetwork(cacheDir, list.name, signal), async () => {
       const errors = await collectGarbage(ctx, list, args, options);

@@ -7,6 +7,7 @@
 import type { PluginConfig } from "../conf/index.js";
 import { PluginVersionError } from "../errors.js";
 import { type CNIArgs, OnceArgs } from "../invoke/args.js";
+import { execPluginForResult } from "../invoke/exec.js";
 import { type FoundPlugin, pluginLookups } from "../invoke/find-cache.js";
 import {
   Args,
@@ -14,13 +15,13 @@ import {
   type Exec,
   type ExecOptions,
   execPluginWithoutResult,
-  execPluginWithResult,
   getVersionInfo,
   RawExec,
 } from "../invoke/index.js";
 import type { Result } from "../types/index.js";
 import type { PluginInfo } from "../version/index.js";
 import type { Attachment } from "./attachment.js";
+import { StdinTemplate } from "./build-config.js";
 import { pluginStdin } from "./documents.js";
 import type { RuntimeConf } from "./types.js";
 
@@ -28,6 +29,8 @@ import type { RuntimeConf } from "./types.js";
 export class PluginRunner {
   private exec: Exec | undefined;
   private readonly paths: () => string[];
+  /** Each plugin configuration prepared once for its stdin (per network, not per call). */
+  private readonly templates = new WeakMap<PluginConfig, StdinTemplate>();
 
   constructor(paths: () => string[], exec: Exec | undefined) {
     this.paths = paths;
@@ -95,10 +98,7 @@ export class PluginRunner {
     return new OnceArgs(args, this.ensureExec() instanceof RawExec);
   }
 
-  /**
-   * ADD of one plugin: found first, then the container ID, network name and interface name
-   * validated (upstream's order), then run for its result.
-   */
+  /** ADD of one plugin of a chain, for its result. */
   async add(
     at: Attachment,
     cniVersion: string,
@@ -107,16 +107,19 @@ export class PluginRunner {
     options: ExecOptions,
     args: CNIArgs = this.args("ADD", at.rt),
   ): Promise<Result> {
-    const found = await this.lookup(net.network.type);
-    const invalid = at.invalid();
-    if (invalid) return this.failValidation(net.network.type, found, invalid);
-    const stdin = await pluginStdin(at.network, cniVersion, net, prevResult, at.rt);
-    return this.runFound(net.network.type, found, (pluginPath) =>
-      execPluginWithResult(pluginPath, stdin, args, this.ensureExec(), options),
+    return this.inChain("ADD", at, cniVersion, net, prevResult, (pluginPath, stdin, template) =>
+      execPluginForResult(
+        pluginPath,
+        stdin,
+        template.versionOfStdin(cniVersion),
+        args,
+        this.ensureExec(),
+        options,
+      ),
     );
   }
 
-  /** CHECK or DEL of one plugin. */
+  /** CHECK or DEL of one plugin of a chain. */
   async run(
     command: "CHECK" | "DEL",
     at: Attachment,
@@ -126,11 +129,42 @@ export class PluginRunner {
     options: ExecOptions,
     args: CNIArgs = this.args(command, at.rt),
   ): Promise<void> {
-    const found = await this.lookup(net.network.type);
-    const stdin = await pluginStdin(at.network, cniVersion, net, prevResult, at.rt);
-    await this.runFound(net.network.type, found, (pluginPath) =>
+    return this.inChain(command, at, cniVersion, net, prevResult, (pluginPath, stdin) =>
       execPluginWithoutResult(pluginPath, stdin, args, this.ensureExec(), options),
     );
+  }
+
+  /**
+   * One plugin of a chain, upstream's steps: found first, then (ADD) the container ID, network
+   * name and interface name validated (CHECK and DEL validated them before their lock), then
+   * its stdin built and the plugin run.
+   */
+  private async inChain<T>(
+    command: "ADD" | "CHECK" | "DEL",
+    at: Attachment,
+    cniVersion: string,
+    net: PluginConfig,
+    prevResult: Result | undefined,
+    exec: (pluginPath: string, stdin: Uint8Array, template: StdinTemplate) => Promise<T>,
+  ): Promise<T> {
+    const pluginType = net.network.type;
+    const found = await this.lookup(pluginType);
+    const invalid = command === "ADD" ? at.invalid() : undefined;
+    if (invalid) return this.failValidation(pluginType, found, invalid);
+    const template = this.templateOf(net);
+    const stdin = await pluginStdin(at.network, cniVersion, template, prevResult, at.rt);
+    return this.runFound(pluginType, found, (pluginPath) => exec(pluginPath, stdin, template));
+  }
+
+  /** The configuration's stdin template: made on its first call, then reused. */
+  private templateOf(net: PluginConfig): StdinTemplate {
+    let template = this.templates.get(net);
+    // A configuration whose bytes were replaced is prepared again.
+    if (template === undefined || template.configBytes !== net.bytes) {
+      template = new StdinTemplate(net);
+      this.templates.set(net, template);
+    }
+    return template;
   }
 
   /** GC or STATUS of one plugin, with its already injected configuration and no attachment. */

@@ -11,7 +11,7 @@
  * worth per turn. The queue and its turns are a {@link TurnQueue}; the budget is this file's.
  *
  * The steps are the small ones (under 1 MiB): a large document already yields between its
- * stages (internal/yield.ts).
+ * stages (src/large-documents/slices.ts).
  */
 import { nextTurn, TurnQueue, type TurnScheduler } from "./turn-queue.js";
 

@@ -54,16 +54,32 @@ export function defaultExec(options?: RawExecOptions): DefaultExec {
  * Runs a plugin that answers with a result (ADD), and parses the result in the version the
  * plugin printed, or the config's when the result has none. The result is never converted.
  */
-export async function execPluginWithResult(
+export function execPluginWithResult(
   pluginPath: string,
   netconf: Uint8Array,
   args: CNIArgs,
   exec?: Exec,
   options: ExecOptions = {},
 ): Promise<Result> {
+  return execPluginForResult(pluginPath, netconf, undefined, args, exec, options);
+}
+
+/**
+ * {@link execPluginWithResult} of a stdin whose `cniVersion` (as Go decodes it from the stdin)
+ * the caller knows, having just encoded it: the stdin is not parsed again for it. Undefined
+ * reads it from the stdin, as upstream.
+ */
+export async function execPluginForResult(
+  pluginPath: string,
+  netconf: Uint8Array,
+  confVersion: string | undefined,
+  args: CNIArgs,
+  exec?: Exec,
+  options: ExecOptions = {},
+): Promise<Result> {
   const runner = exec ?? defaultExec();
   const stdout = await runner.execPlugin(pluginPath, netconf, args.asEnv(), options);
-  return decodePluginResult(netconf, stdout);
+  return decodePluginResult(netconf, stdout, confVersion);
 }
 
 /** Runs a plugin whose stdout is not used (DEL, CHECK, GC, STATUS). */

@@ -6,11 +6,6 @@
  * 0.1.0. The result is never converted: a plugin that answers in another version is believed.
  */
 import { marshal } from "../encoding/json.js";
-import {
-  type LongArrayPath,
-  materializeLongArrays,
-  parseKeepingLongArrays,
-} from "../encoding/long-arrays.js";
 import { parseJSON } from "../encoding/parse.js";
 import { messageOf, UnmarshalTypeError } from "../errors.js";
 import { utf8Encode } from "../internal/bytes.js";
@@ -33,11 +28,15 @@ export interface FixedResult {
  * when it is missing, empty or not a string, the config's version written into the result
  * (re-encoded as Go encodes a map: sorted keys). Plugin output `null` counts as `{}`.
  * Throws `failed to unmarshal raw result: <Go's JSON error>` (a CNIError with code 6,
- * ErrDecodingFailure) for output that is not a JSON object.
+ * ErrDecodingFailure) for output that is not a JSON object. `knownConfVersion`: the config's
+ * version when the caller knows it (it encoded the config): the config is not parsed for it.
  */
-export function fixupResultVersion(netconf: Uint8Array, result: Uint8Array): FixedResult {
-  const confVersion = configDecoder.decode(netconf);
-
+export function fixupResultVersion(
+  netconf: Uint8Array,
+  result: Uint8Array,
+  knownConfVersion?: string,
+): FixedResult {
+  const confVersion = knownConfVersion ?? configDecoder.decode(netconf);
   let raw: unknown;
   try {
     raw = parseJSON(result);
@@ -57,9 +56,22 @@ export function fixupResultVersion(netconf: Uint8Array, result: Uint8Array): Fix
 }
 
 /**
- * The fixed result of `value` (the parse of `result`): its own version, or the config's
- * written in. `beforeEncoding` makes `value` plain for the encoder (a large document's parse).
+ * `fixupResultVersion` of output already parsed into the object `value` (a large document's
+ * parse, src/large-documents/). `beforeEncoding` makes `value` plain for the encoder, in the
+ * rare case it is re-encoded (a result without a version).
  */
+export function fixupParsedResult(
+  netconf: Uint8Array,
+  result: Uint8Array,
+  value: Record<string, unknown>,
+  beforeEncoding: () => void,
+  knownConfVersion?: string,
+): FixedResult {
+  const confVersion = knownConfVersion ?? configDecoder.decode(netconf);
+  return withVersion(confVersion, result, value, beforeEncoding);
+}
+
+/** The fixed result of `value` (the parse of `result`): its own version, or the config's written in. */
 function withVersion(
   confVersion: string,
   result: Uint8Array,
@@ -73,22 +85,4 @@ function withVersion(
   beforeEncoding?.();
   value.cniVersion = confVersion;
   return { version: confVersion, bytes: utf8Encode(marshal(value)), value };
-}
-
-/**
- * `fixupResultVersion` of a large result (near the output cap) with its long lists at `paths`
- * kept as text (encoding/long-arrays.ts), parsed in slices that yield to the event loop.
- * Undefined when the output is not for that path (invalid, not an object...): then
- * `fixupResultVersion`, which gives the exact error, decides.
- */
-export async function fixupLargeResultVersion(
-  netconf: Uint8Array,
-  result: Uint8Array,
-  paths: readonly LongArrayPath[],
-): Promise<FixedResult | undefined> {
-  const confVersion = configDecoder.decode(netconf);
-  const value = await parseKeepingLongArrays(result, paths);
-  if (value === undefined) return undefined;
-  // Rare (a large result without a version): the plain value is re-encoded.
-  return withVersion(confVersion, result, value, () => materializeLongArrays(value, paths));
 }

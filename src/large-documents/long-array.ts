@@ -7,22 +7,20 @@
  * fraction of the text, each entry parsed only when it is read.
  *
  * The fast path is taken only for what it can read exactly as `parseJSON`: any syntax error,
- * number beyond float64's range, nesting past a small depth or other surprise gives `undefined`, and the caller parses the whole document with `parseJSON`, which
- * throws Go's error for it. Every entry is parsed once here (and dropped) so that a document
+ * number beyond float64's range, nesting past a small depth or other surprise gives
+ * `undefined`, and the caller parses the whole document with `parseJSON`, which throws Go's
+ * error for it. Every entry is parsed once here (and dropped) so that a document
  * this accepts is one `parseJSON` accepts: syntax errors surface where Go reports them.
  */
+import { parseJSON } from "../encoding/parse.js";
 import { utf8Decode } from "../internal/bytes.js";
-import { yieldToEventLoop } from "../internal/yield.js";
-import { parseJSON } from "./parse.js";
+import { Slices } from "./slices.js";
 
 /** An array kept as text: this many entries at least (a shorter one is parsed as usual). */
 export const longArrayMinLength = 1024;
 
 /** Deeper than this inside an entry, the whole document takes `parseJSON` (Go's depth rule). */
 const maxEntryDepth = 512;
-
-/** How long the parser works before it yields to the event loop. */
-const sliceMs = 20;
 
 /** Decodes `bytes[start, end)`: latin1 when ASCII (the common case, no decoder call), else UTF-8. */
 function decodeRange(source: Buffer, start: number, end: number, ascii: boolean): string {
@@ -86,7 +84,7 @@ class Bounds {
 
 class Parser {
   pos = 0;
-  private sliceStart = performance.now();
+  private readonly slices = new Slices();
   // Set by the last `skipValue`: the value held a byte >= 0x80.
   private nonAscii = false;
 
@@ -177,12 +175,6 @@ class Parser {
     return value;
   }
 
-  private async pauseIfDue(): Promise<void> {
-    if (performance.now() - this.sliceStart < sliceMs) return;
-    await yieldToEventLoop();
-    this.sliceStart = performance.now();
-  }
-
   /** An object at `path`: a member on the way to a kept array is read here, others parsed whole. */
   async object(path: readonly string[]): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
@@ -244,7 +236,7 @@ class Parser {
       // Each entry is parsed once now, so that a syntax error is found where Go finds it.
       this.parsed(start);
       bounds.push(this.nonAscii ? (start | nonAsciiBit) >>> 0 : start, this.pos);
-      if ((bounds.length & 2047) === 0) await this.pauseIfDue();
+      if ((bounds.length & 2047) === 0) await this.slices.pauseIfDue();
       this.skipSpace();
       const c = this.b[this.pos++];
       if (c === 0x5d) break;

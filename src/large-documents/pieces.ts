@@ -4,7 +4,7 @@
  * copies, and a record built as result text -> record text -> bytes held three copies at once.
  */
 import { randomUUID } from "node:crypto";
-import { EncodedJSON } from "./json.js";
+import { EncodedJSON } from "../encoding/json.js";
 
 /** The UTF-8 bytes of the concatenation of `pieces`, written piece by piece. */
 export function piecesToBytes(pieces: readonly string[]): Uint8Array {

@@ -24,8 +24,8 @@ export { findCreator };
 /** The Go type Go names for `DecodeVersion`'s anonymous struct in a top-level type error. */
 const anonymousVersionStruct = 'struct { CNIVersion string "json:\\"cniVersion\\"" }';
 
-/** Reads `cniVersion` from a parsed value, as Go's `DecodeVersion` would. */
-function versionOf(value: unknown): string {
+/** Reads `cniVersion` from a parsed value, as Go's `DecodeVersion` would ("0.1.0" for none). */
+export function resultVersionOf(value: unknown): string {
   if (value !== null && (typeof value !== "object" || Array.isArray(value))) {
     throw new DecodeVersionError(new UnmarshalTypeError(jsonKind(value), anonymousVersionStruct));
   }
@@ -41,7 +41,7 @@ function versionOf(value: unknown): string {
  * it is missing or empty. Throws `DecodeVersionError` when the JSON is malformed.
  */
 export function decodeVersion(bytes: string | Uint8Array): string {
-  return versionOf(parseForVersion(bytes));
+  return resultVersionOf(parseForVersion(bytes));
 }
 
 function parseForVersion(bytes: string | Uint8Array): unknown {
@@ -74,7 +74,7 @@ export function createResult(bytes: string | Uint8Array): Result {
  * is decoded once, not marshalled and parsed again.
  */
 export function createResultFromValue(value: unknown): Result {
-  return findCreator(versionOf(value))(value);
+  return findCreator(resultVersionOf(value))(value);
 }
 
 /**

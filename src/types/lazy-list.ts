@@ -1,16 +1,17 @@
 /**
- * A large list of a decoded result (500k routes), kept in a compact form and decoded into
- * typed entries only when the property is first read. Every entry is checked when the result
- * is created (so the errors and their order are the eager decoder's); what is deferred is
- * keeping a typed object, a `Uint8Array` per address and per mask, for each entry. The compact
- * form is the parsed JSON of the entries, or for a large document (see
- * encoding/long-arrays.ts) their source bytes and the entries' JSON text as the encoder writes
- * it. The library's own verbs never read the list: the encoder writes it from that form
- * (see `pendingList`), so an ADD or DEL of a large result keeps one compact copy.
+ * A long list of a decoded result (thousands of routes), kept in a compact form and decoded
+ * into typed entries only when the property is first read. Every entry is checked when the
+ * result is created (so the errors and their order are the eager decoder's); what is deferred
+ * is keeping a typed object, a `Uint8Array` per address and per mask, for each entry. The
+ * compact form is the parsed JSON of the entries, or for a large document (src/large-documents/)
+ * their source bytes and the entries' JSON text as the encoder writes it. The library's own
+ * verbs never read the list: the encoder writes it from that form (see `pendingList`), so an
+ * ADD or DEL of a large result keeps one compact copy.
  *
  * The property is an own, enumerable accessor until first read, then an ordinary data
  * property holding the decoded array (what the eager decoder would have stored); assigning
- * to it before that replaces it the same way.
+ * to it before that replaces it the same way. The result carries its lists not read yet in a
+ * {@link LazyLists} (a non-enumerable property: invisible to `Object.keys`, spreads, equality).
  */
 
 /** Lists shorter than this are decoded at once (small results keep their plain shape). */
@@ -26,39 +27,55 @@ export interface LazyListSource<T> {
   readonly textChunks?: readonly string[] | undefined;
 }
 
-const pending = new WeakMap<object, Map<string, LazyListSource<unknown>>>();
+/** The lists of one result not read yet, by property name. */
+class LazyLists {
+  private readonly sources = new Map<string, LazyListSource<unknown>>();
 
-function settle(target: object, key: string, value: unknown): void {
-  pending.get(target)?.delete(key);
-  Object.defineProperty(target, key, {
-    value,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  });
+  /** Defines `target[key]` as `source`'s entries, decoded on first read. */
+  define<T>(target: object, key: string, source: LazyListSource<T>): void {
+    this.sources.set(key, source);
+    const settle = (value: T[]): void => {
+      this.sources.delete(key);
+      Object.defineProperty(target, key, {
+        value,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    };
+    Object.defineProperty(target, key, {
+      enumerable: true,
+      configurable: true,
+      get(): T[] {
+        const list = new Array<T>(source.length);
+        for (let i = 0; i < list.length; i++) list[i] = source.at(i);
+        settle(list);
+        return list;
+      },
+      set: settle,
+    });
+  }
+
+  pending(key: string): LazyListSource<unknown> | undefined {
+    return this.sources.get(key);
+  }
+}
+
+const lazyLists = Symbol("libcni.lazyLists");
+
+interface WithLazyLists {
+  [lazyLists]?: LazyLists;
 }
 
 /** Defines `target[key]` as `source`'s entries, decoded on first read. */
 export function defineLazySource<T>(target: object, key: string, source: LazyListSource<T>): void {
-  let entries = pending.get(target);
-  if (entries === undefined) {
-    entries = new Map();
-    pending.set(target, entries);
+  const holder = target as WithLazyLists;
+  let lists = holder[lazyLists];
+  if (lists === undefined) {
+    lists = new LazyLists();
+    Object.defineProperty(target, lazyLists, { value: lists });
   }
-  entries.set(key, source);
-  Object.defineProperty(target, key, {
-    enumerable: true,
-    configurable: true,
-    get(): T[] {
-      const list = new Array<T>(source.length);
-      for (let i = 0; i < list.length; i++) list[i] = source.at(i);
-      settle(target, key, list);
-      return list;
-    },
-    set(value: T[]) {
-      settle(target, key, value);
-    },
-  });
+  lists.define(target, key, source);
 }
 
 /**
@@ -84,5 +101,5 @@ export function defineLazyList<T>(
  * lazy): the encoder writes its text, or decodes entry by entry and drops each.
  */
 export function pendingList(target: object, key: string): LazyListSource<unknown> | undefined {
-  return pending.get(target)?.get(key);
+  return (target as WithLazyLists)[lazyLists]?.pending(key);
 }

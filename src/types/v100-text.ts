@@ -6,7 +6,6 @@
  * with a string `mtu`, a null route) returns undefined, and the generic path writes it.
  */
 import { formatNumber, marshal, marshalAsMap, quoteString } from "../encoding/json.js";
-import { yieldToEventLoop } from "../internal/yield.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
 import { type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText } from "./ip.js";
@@ -149,31 +148,29 @@ function list(key: string, entries: Entries, write: (item: unknown) => string): 
   return `"${key}":[${text}]`;
 }
 
-/** How long the chunked writer works before it yields to the event loop. */
-const sliceMs = 20;
+/** Called between chunks of a long list: where the writer of pieces may yield. */
+export type Pause = () => Promise<void>;
 
 /**
- * A list's member as pieces of text (`"key":[`, the chunks with commas, `]`), yielding to the
- * event loop every few milliseconds of work.
+ * A list's member as pieces of text (`"key":[`, the chunks with commas, `]`), with `pause`
+ * awaited after each chunk.
  */
-async function listPiecesInSlices(
-  key: string,
-  entries: Entries,
-  write: (item: unknown) => string,
-): Promise<string[] | undefined> {
-  if (entries.length === 0) return undefined;
-  const pieces = [`"${key}":[`];
-  let sliceStart = performance.now();
-  for (const chunk of textChunks(entries, write)) {
-    if (pieces.length > 1) pieces.push(",");
-    pieces.push(chunk);
-    if (performance.now() - sliceStart >= sliceMs) {
-      await yieldToEventLoop();
-      sliceStart = performance.now();
+function listPieces(pause: Pause) {
+  return async (
+    key: string,
+    entries: Entries,
+    write: (item: unknown) => string,
+  ): Promise<string[] | undefined> => {
+    if (entries.length === 0) return undefined;
+    const pieces = [`"${key}":[`];
+    for (const chunk of textChunks(entries, write)) {
+      if (pieces.length > 1) pieces.push(",");
+      pieces.push(chunk);
+      await pause();
     }
-  }
-  pieces.push("]");
-  return pieces;
+    pieces.push("]");
+    return pieces;
+  };
 }
 
 type ListWriter<T> = (key: string, entries: Entries, write: (item: unknown) => string) => T;
@@ -245,22 +242,24 @@ export function result100Text(r: Result100Fields, asMap: boolean): string | unde
 }
 
 /**
- * `result100Text` as pieces whose concatenation is that text, yielding to the event loop every
- * few milliseconds of work on the long lists: what a verb uses to encode a large result (for
- * the cache record, for the next plugin's stdin) without one long stall and without one flat
- * string of it (the pieces are written into the output bytes one by one).
+ * `result100Text` as pieces whose concatenation is that text, with `pause` awaited between
+ * chunks of the long lists: what a large result is encoded with (src/large-documents/), without
+ * one long stall and without one flat string of it (the pieces are written into the output
+ * bytes one by one).
  */
-export async function result100PiecesInSlices(
+export async function result100Pieces(
   r: Result100Fields,
   asMap: boolean,
+  pause: Pause,
 ): Promise<string[] | undefined> {
   try {
+    const writeList = listPieces(pause);
     const members: string[][] = head(r, asMap).map((part) => [part]);
-    const interfaces = await interfacesText(r, listPiecesInSlices);
+    const interfaces = await interfacesText(r, writeList);
     if (interfaces !== undefined) members.push(interfaces);
-    const ips = await ipsText(r, listPiecesInSlices);
+    const ips = await ipsText(r, writeList);
     if (ips !== undefined) members.push(ips);
-    const routes = await routesText(r, listPiecesInSlices);
+    const routes = await routesText(r, writeList);
     if (routes !== undefined) members.push(routes);
     const pieces = ["{"];
     members.forEach((member, i) => {

@@ -6,11 +6,6 @@
  */
 import { goStruct, toGoJSON } from "../encoding/json.js";
 import {
-  type LongArrayPath,
-  longArraysOf,
-  materializeLongArrays,
-} from "../encoding/long-arrays.js";
-import {
   defineStruct,
   type FieldSchema,
   foldsToOtherKey,
@@ -29,13 +24,7 @@ import {
 } from "./decode.js";
 import { copyDNS, type DNS, dnsField, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
-import {
-  defineLazyList,
-  defineLazySource,
-  type LazyListSource,
-  lazyListMinLength,
-} from "./lazy-list.js";
-import { checkLongList, checkLongListInSlices, type EntryCodec } from "./long-list-check.js";
+import { defineLazyList, lazyListMinLength } from "./lazy-list.js";
 import { type Result, ResultVersionMismatchError } from "./result.js";
 import {
   copyIPConfigFields,
@@ -46,7 +35,7 @@ import {
 import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
 import { type Interface040, Result040 } from "./v040.js";
 import type { Interface100, IPConfig100 } from "./v100-fields.js";
-import { interface100Text, ipConfig100Text, result100Text, route100Text } from "./v100-text.js";
+import { result100Text } from "./v100-text.js";
 
 /** The version `Result100` implements. */
 export const implementedSpecVersion100 = "1.1.0";
@@ -185,7 +174,9 @@ export class Result100 extends ListResult<Interface100, IPConfig100> {
   }
 }
 
-const routeItem = listItemDecoder("routes", "types.Route", decodeRoute);
+/** One route of a 1.x result's list, decoded with the errors the whole list's decoding gives. */
+export const decodeRouteEntry100 = listItemDecoder("routes", "types.Route", decodeRoute);
+const routeItem = decodeRouteEntry100;
 
 // For a long `interfaces` list kept as parsed: the same schema with the entries left raw, and
 // each entry decoded alone inside a one-entry list, so its errors name the place the whole
@@ -210,7 +201,8 @@ const toInterface = (i: unknown): Interface100 => ({
   name: (i as Interface100).name ?? "",
 });
 const interfaceItem = listItemDecoder("interfaces", "types100.Interface", toInterface);
-const decodeOneInterface = (raw: unknown): Interface100 =>
+/** One interface of a 1.x result's list, decoded alone as the whole list's decoding names it. */
+export const decodeInterfaceEntry100 = (raw: unknown): Interface100 =>
   interfaceItem(oneInterfaceDecoder.decode({ interfaces: [raw] }).interfaces[0]);
 /** As the eager decoding: every entry's own errors first, then a null entry's. */
 function checkInterfaces(raw: readonly unknown[]): void {
@@ -227,85 +219,19 @@ function hasLongInterfaces(value: unknown): boolean {
   return !Object.keys(value).some((k) => foldsToOtherKey(k, "interfaces"));
 }
 
-/**
- * Where a 1.x result's long lists may be kept as text by the large-document parser
- * (encoding/long-arrays.ts), from the result's top level.
- */
-export const longListPaths100: readonly LongArrayPath[] = [["interfaces"], ["ips"], ["routes"]];
-
 const ipItem = listItemDecoder("ips", "types100.IPConfig", decodeIPConfig100);
-// A long `ips` list kept as text: each entry decoded alone inside a one-entry list, as the
-// interfaces are, so its errors name the place the whole list's decoding names.
 const oneIPDecoder = defineStruct<{ ips: unknown[] }>("Result", {
   fields: { ips: resultSchema.fields.ips },
 });
-const decodeOneIP = (raw: unknown): IPConfig100 =>
+/** One IP configuration of a 1.x result's list, decoded alone as the whole list's decoding names it. */
+export const decodeIPEntry100 = (raw: unknown): IPConfig100 =>
   ipItem(oneIPDecoder.decode({ ips: [raw] }).ips[0]);
-
-const longListCodecs: Record<string, EntryCodec<unknown>> = {
-  interfaces: { decode: decodeOneInterface, text: (i) => interface100Text(i) },
-  ips: { decode: decodeOneIP, text: (c) => ipConfig100Text(c) },
-  routes: { decode: routeItem, text: (r) => route100Text(r) },
-};
-
-/**
- * Checks, in slices that yield to the event loop, the long lists kept as text in `value` (a
- * result parsed by the large-document parser), so that decoding it does not check them in one
- * stall. A value of another version has them parsed in place: its decoder reads plain arrays.
- */
-export async function prepareLongLists(value: unknown): Promise<void> {
-  const found = longArraysOf(value, longListPaths100);
-  if (found.length === 0) return;
-  const version = (value as Record<string, unknown>).cniVersion;
-  if (typeof version !== "string" || !supportedVersions100.includes(version)) {
-    materializeLongArrays(value, longListPaths100);
-    return;
-  }
-  for (const { path, array } of found) await checkLongListInSlices(array, longListCodecs[path[0]]);
-}
-
-/**
- * A result whose long lists are kept as text: the rest decoded as usual, each list checked and
- * made a lazy list over its text. Undefined whenever anything fails or could decode otherwise
- * (a bad entry, another key folding to a list's name): the exact path then decides.
- */
-function decodeWithLongLists(value: Record<string, unknown>): Result100 | undefined {
-  const keys = Object.keys(value);
-  const stripped: Record<string, unknown> = { ...value };
-  const sources: [string, LazyListSource<unknown>][] = [];
-  for (const { path, array } of longArraysOf(value, longListPaths100)) {
-    const name = path[0];
-    // Go decodes every key that folds to the field's name: only the exact key is read here.
-    if (keys.some((k) => foldsToOtherKey(k, name))) {
-      return undefined;
-    }
-    const source = checkLongList(array, longListCodecs[name]);
-    if (source === undefined) return undefined;
-    stripped[name] = [];
-    sources.push([name, source]);
-  }
-  let result: Result100;
-  try {
-    result = decodeResult100(stripped, false);
-  } catch {
-    return undefined;
-  }
-  for (const [name, source] of sources) defineLazySource(result, name, source);
-  return result;
-}
 
 /**
  * `Result100.fromValue`; with `ownedValue`, the value is a fresh parse nobody else holds, and a
- * long `routes` list is kept as parsed and decoded on first read (see lazy-list.ts). Long lists
- * kept as text (a large document's parse) are decoded from that text, or, when that path
- * cannot decide, parsed in place and decoded as any other value.
+ * long `routes` list is kept as parsed and decoded on first read (see lazy-list.ts).
  */
 export function decodeResult100(value: unknown, ownedValue: boolean): Result100 {
-  if (longArraysOf(value, longListPaths100).length > 0) {
-    const fast = ownedValue ? decodeWithLongLists(value as Record<string, unknown>) : undefined;
-    if (fast !== undefined) return fast;
-    materializeLongArrays(value, longListPaths100);
-  }
   const lazyInterfaces = ownedValue && hasLongInterfaces(value);
   let r: ReturnType<typeof rawInterfacesDecoder.decode>;
   let interfaces: Interface100[] = [];
@@ -340,7 +266,7 @@ export function decodeResult100(value: unknown, ownedValue: boolean): Result100 
   });
   if (lazyIps) defineLazyList(result, "ips", rawIps, ipItem, () => {});
   if (lazyInterfaces) {
-    defineLazyList(result, "interfaces", r.interfaces ?? [], decodeOneInterface, () => {});
+    defineLazyList(result, "interfaces", r.interfaces ?? [], decodeInterfaceEntry100, () => {});
   }
   if (lazyRoutes) defineLazyList(result, "routes", rawRoutes, routeItem);
   if (!supportedVersions100.includes(result.cniVersion)) {

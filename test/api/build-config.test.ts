@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildOneConfig, injectRuntimeConfig } from "../../src/api/build-config.js";
+import { buildOneConfig, injectRuntimeConfig, StdinTemplate } from "../../src/api/build-config.js";
 import { pluginChainError, pluginDescription } from "../../src/api/errors.js";
 import {
   CacheDir,
@@ -119,6 +119,135 @@ describe("buildOneConfig / injectRuntimeConfig", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("StdinTemplate: a configuration prepared once, each stdin encoded once", () => {
+  const rt = (capabilityArgs?: Record<string, unknown>) => ({
+    containerID: "c",
+    netNS: "/ns",
+    ifName: "eth0",
+    capabilityArgs,
+  });
+  const outcome = (f: () => Uint8Array): string => {
+    try {
+      return `ok ${text(f())}`;
+    } catch (error) {
+      return `${(error as Error).constructor.name}: ${(error as Error).message}`;
+    }
+  };
+  const results = [
+    undefined,
+    createResult('{"cniVersion":"0.4.0","ips":[{"version":"4","address":"10.0.0.2/24"}]}'),
+    createResult(
+      '{"cniVersion":"1.0.0","interfaces":[{"name":"e","mac":"m"}],"ips":[{"address":"10.0.0.2/24","interface":0}],"dns":{"nameservers":["1.1.1.1"]}}',
+    ),
+    createResult('{"cniVersion":"0.2.0","ip4":{"ip":"10.0.0.2/24"}}'),
+  ];
+  const caps = [undefined, { a: { z: 1, y: [2, { c: 1, b: 2 }] } }, { b: 1e21, a: "<x>" }];
+  const conf = (json: string) => pluginConf(json);
+
+  it("writes upstream's two steps' bytes: struct-ordered and map-form prevResults, runtimeConfig", () => {
+    const configs = [
+      '{"type":"t","name":"n","cniVersion":"0.1.0","capabilities":{"a":true,"b":true},"z":{"y":1e400000000000000000000000000000,"x":"\ud800"}}'.replace(
+        "1e400000000000000000000000000000",
+        "1.5",
+      ),
+      '{"type":"t","capabilities":{"a":true},"runtimeConfig":{"old":1},"prevResult":{"x":1},"__proto__":{"b":2,"a":1}}',
+      '{"type":"t","Name":"other","CNIVERSION":"0.3.1","n":12345678901234567890,"f":1e-7}',
+    ];
+    for (const json of configs) {
+      const net = conf(json);
+      const template = new StdinTemplate(net);
+      expect(template.prepared).toBe(true);
+      for (const prev of results) {
+        for (const capabilityArgs of caps) {
+          for (const version of ["0.4.0", "1.1.0"]) {
+            const want = outcome(
+              () => buildOneConfig("net", version, net, prev, rt(capabilityArgs)).bytes,
+            );
+            expect(outcome(() => template.bytes("net", version, prev, rt(capabilityArgs)))).toBe(
+              want,
+            );
+          }
+        }
+      }
+    }
+  });
+
+  it("writes the same bytes as upstream's steps for any configuration (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }),
+        fc.constantFrom(...results),
+        fc.constantFrom(...caps),
+        (extra, prev, capabilityArgs) => {
+          let net: ReturnType<typeof pluginConf>;
+          try {
+            net = conf(JSON.stringify({ ...extra, type: "t", capabilities: { a: true, b: true } }));
+          } catch {
+            return; // not a configuration: nothing to build
+          }
+          const want = outcome(
+            () => buildOneConfig("n", "1.0.0", net, prev, rt(capabilityArgs)).bytes,
+          );
+          const got = outcome(() =>
+            new StdinTemplate(net).bytes("n", "1.0.0", prev, rt(capabilityArgs)),
+          );
+          expect(got).toBe(want);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("takes upstream's steps, for their errors, when the bytes are not the configuration's", () => {
+    const handBuilt = [
+      { network: conf('{"type":"t"}').network, bytes: new TextEncoder().encode('{"name":"n"}') },
+      {
+        network: conf('{"type":"t"}').network,
+        bytes: new TextEncoder().encode('{"type":"t","dns":5}'),
+      },
+      { network: conf('{"type":"t"}').network, bytes: new TextEncoder().encode("null") },
+      { network: conf('{"type":"t"}').network, bytes: new TextEncoder().encode("[1]") },
+      // Loads ("Type" is decoded last), but upstream's step writes "type" last: missing 'type'.
+      conf('{"type":"","Type":"t"}'),
+    ];
+    for (const net of handBuilt) {
+      const template = new StdinTemplate(net);
+      expect(template.prepared).toBe(false);
+      expect(template.versionOfStdin("1.0.0")).toBeUndefined();
+      const want = outcome(() => buildOneConfig("net", "1.0.0", net, results[2], rt()).bytes);
+      expect(want).not.toMatch(/^ok/);
+      expect(outcome(() => template.bytes("net", "1.0.0", results[2], rt()))).toBe(want);
+    }
+  });
+
+  it("knows the stdin's cniVersion unless another key folds to it", () => {
+    expect(
+      new StdinTemplate(conf('{"type":"t","cniVersion":"0.3.1"}')).versionOfStdin("1.0.0"),
+    ).toBe("1.0.0");
+    expect(
+      new StdinTemplate(conf('{"type":"t","cniversion":"0.3.1"}')).versionOfStdin("1.0.0"),
+    ).toBeUndefined();
+  });
+
+  it("fails as upstream's steps for a prevResult or capability Go cannot encode", () => {
+    const net = conf('{"type":"t","capabilities":{"a":true}}');
+    const bad = createResult('{"cniVersion":"1.0.0","interfaces":[{"name":"e"}]}');
+    (bad as unknown as { interfaces: { mtu: number }[] }).interfaces[0].mtu =
+      Number.POSITIVE_INFINITY;
+    for (const [prev, capabilityArgs] of [
+      [bad, undefined],
+      [bad, { a: 1 }],
+      [results[2], { a: Number.NaN }],
+    ] as const) {
+      const want = outcome(() => buildOneConfig("n", "1.0.0", net, prev, rt(capabilityArgs)).bytes);
+      expect(want).not.toMatch(/^ok/);
+      expect(
+        outcome(() => new StdinTemplate(net).bytes("n", "1.0.0", prev, rt(capabilityArgs))),
+      ).toBe(want);
+    }
   });
 });
 

@@ -3,13 +3,13 @@
 // left to parseJSON (undefined), so that Go's errors stay the exact path's.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseJSON } from "../../src/encoding/parse.js";
 import {
   LongJSONArray,
   longArraysOf,
   materializeLongArrays,
   parseKeepingLongArrays,
-} from "../../src/encoding/long-arrays.js";
-import { parseJSON } from "../../src/encoding/parse.js";
+} from "../../src/large-documents/long-array.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const paths = [["routes"], ["result", "interfaces"]] as const;

@@ -2,8 +2,8 @@
 // utf8Encode encodes it, and the marker found exactly once or not used at all.
 import { describe, expect, it } from "vitest";
 import { EncodedJSON, marshal } from "../../src/encoding/json.js";
-import { encodeAroundPieces, piecesToBytes } from "../../src/encoding/pieces.js";
 import { utf8Encode } from "../../src/internal/bytes.js";
+import { encodeAroundPieces, piecesToBytes } from "../../src/large-documents/pieces.js";
 
 describe("piecesToBytes", () => {
   it("writes the UTF-8 of the joined pieces, a lone surrogate as U+FFFD like utf8Encode", () => {

@@ -3,7 +3,7 @@
 // encoder, same typed routes, same errors) and behaves as an ordinary property once read.
 import { describe, expect, it } from "vitest";
 import { marshal, marshalAsMap } from "../../src/encoding/json.js";
-import { resultPiecesInSlices } from "../../src/types/encode-in-slices.js";
+import { resultPiecesInSlices } from "../../src/large-documents/result100.js";
 import { createResult, Result100 } from "../../src/types/index.js";
 import { lazyListMinLength } from "../../src/types/lazy-list.js";
 
