@@ -21,8 +21,8 @@ let n = 0;
 const name = () => `lcnibench-${process.pid}-${++n}`;
 
 const variants = {
-  helper: async () => removeNetns(await createNetns(name(), { mechanism: "helper" })),
-  commands: async () => removeNetns(await createNetns(name(), { mechanism: "commands" })),
+  spawner: async () => removeNetns(await createNetns(name(), { mechanism: "spawner" })),
+  direct: async () => removeNetns(await createNetns(name(), { mechanism: "direct" })),
   "ip netns add + del": async () => {
     const ns = name();
     await execFileP("ip", ["netns", "add", ns]);

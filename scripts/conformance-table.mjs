@@ -29,6 +29,10 @@ const { values: flags } = parseArgs({
   },
 });
 const pluginDir = flags.plugins;
+// docs/conformance.md ships in the npm package, testdata/ does not: its links to the configs
+// go to the repository (package.json's), so that they work from the tarball too.
+const { repository } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const repositoryWeb = repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
 const confDir = join(root, "testdata/conformance/debian");
 const wrapperDir = join(confDir, "bin");
 /** host-local's dataDir of every config is under it; emptied before each plugin. */
@@ -353,8 +357,9 @@ From the command line (\`cnitool\`, this package's bin):
 cnitool conformance <plugin> [--config conf.json] [--versions 0.4.0,1.0.0] [--rules add-result,del-idempotent] [--path dir1:dir2] [--timeout 30s] [--format text|json|markdown]
 \`\`\`
 
-A plugin given by name is looked up in \`CNI_PATH\`; delegated plugins (IPAM) are looked up in
-\`--path\`, else \`CNI_PATH\`. \`--config\` is the plugin config to test with (default
+A plugin given by name, and the plugins it delegates to (IPAM), are looked up in \`--path\`,
+else \`CNI_PATH\` (delegated ones then in the plugin's directory too); with neither, give the
+plugin's path (\`/opt/cni/bin/bridge\`). \`--config\` is the plugin config to test with (default
 \`{"type": "<plugin>"}\`; its \`cniVersion\` and \`name\` are set by the checker for each
 version; a \`prevResult\` in it tests the plugin as a chained one). Exit status 0 when no rule
 failed (warnings fail nothing), 1 when one did, 2 for a bad command line or a check that could
@@ -395,7 +400,7 @@ ${rules.map((r) => `| \`${r.id}\` | ${r.level} | ${r.section} | ${r.title}${r.si
 ## Debian's containernetworking-plugins
 
 Debian 12's \`containernetworking-plugins\` (1.1.1) in \`/usr/lib/cni\`, each with its config in
-[testdata/conformance/debian/](../testdata/conformance/debian/) (IPAM: host-local, its
+[testdata/conformance/debian/](${repositoryWeb}/tree/main/testdata/conformance/debian/) (IPAM: host-local, its
 \`dataDir\` under \`${dataRoot}\`). Regenerate with
 \`npm run build && node scripts/conformance-table.mjs\` (root, a minute or so).
 
@@ -407,7 +412,7 @@ plugins (portmap, firewall, bandwidth, tuning, sbr, vrf) are given a prevResult
 Debian plugin claims 1.1.0, so \`gc-valid-attachments\`, \`gc-partial-list\`, \`gc-concurrent\`
 and \`status\` apply to none.
 
-\\* Run through [bin/wrap](../testdata/conformance/debian/bin/wrap), which gives the plugin what a
+\\* Run through [bin/wrap](${repositoryWeb}/blob/main/testdata/conformance/debian/bin/wrap), which gives the plugin what a
 node has and the checker's fresh namespaces lack, in the checker's host namespace:
 ${wrappedRows.map((r) => `${r.row}: ${r.wrapped}`).join("; ")}.
 

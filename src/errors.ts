@@ -779,7 +779,18 @@ function failureLine(f: NetworkFailure): string {
     : f.ifName
       ? `${f.ifName}: `
       : "";
-  return `${pod}${where}${messageOf(f.error)}`;
+  return `${pod}${where}${failureText(f)}`;
+}
+
+/**
+ * The failure's error as its line goes on after naming the network: a NetworkTimeoutError of
+ * that network leaves its own `network <name>: ` out, so the line names it once.
+ */
+function failureText(f: NetworkFailure): string {
+  const e = f.error;
+  return e instanceof NetworkTimeoutError && f.network !== "" && e.network === f.network
+    ? timeoutText(e.verb, e.timeout)
+    : messageOf(e);
 }
 
 function failureLines(failures: readonly NetworkFailure[]): string {
@@ -907,17 +918,28 @@ export class NetworkDeviceDataError extends InvalidArgumentError {
   }
 }
 
-/** One network of a pod took longer than the per-network timeout. */
+function timeoutText(verb: string, timeout: number): string {
+  return `${verb} timed out after ${timeout} ms`;
+}
+
+/**
+ * One network of a pod took longer than the per-network timeout: `network <name>: <verb> timed
+ * out after <n> ms`. Inside a pod-level error, whose line names the network already, the
+ * line reads `<name> (<ifName>): <verb> timed out after <n> ms`.
+ */
 export class NetworkTimeoutError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_NETWORK_TIMEOUT";
   /** The timeout, in milliseconds. */
   readonly timeout: number;
   /** The network's name. */
   readonly network: string;
+  /** The verb that took too long (`ADD`, `CHECK`, `DEL`, `GC`). */
+  readonly verb: string;
   constructor(network: string, verb: string, timeout: number, cause?: unknown) {
-    super(`network ${network}: ${verb} timed out after ${timeout} ms`, { cause });
+    super(`network ${network}: ${timeoutText(verb, timeout)}`, { cause });
     this.timeout = timeout;
     this.network = network;
+    this.verb = verb;
   }
 }
 
@@ -960,7 +982,7 @@ export class PodSetupError extends LibcniError {
           ? "rolled back"
           : "nothing to undo";
     super(
-      `set up pod ${podID}: network ${failure.network} (${failure.ifName}): ${messageOf(failure.error)} (${rb})`,
+      `set up pod ${podID}: network ${failure.network} (${failure.ifName}): ${failureText(failure)} (${rb})`,
       { cause: failure.error },
     );
     this.podID = podID;
@@ -1061,6 +1083,16 @@ export class DamagedIntentError extends LibcniError {
     this.reason = reason;
     this.setAsideAs = setAsideAs;
   }
+}
+
+/**
+ * What is wrong with the content of a setup intent (not JSON, another kind or pod, a malformed
+ * owner or attachment, capability args nested too deep). Internal: reading the intent turns it
+ * into a {@link DamagedIntentError}, whose `reason` is `cannot be read: <this message>`; the
+ * message never quotes the file's content.
+ */
+export class MalformedIntentError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_SETUP_INTENT_MALFORMED";
 }
 
 // --- netns (libcni/netns): pinned network namespaces, and programs run inside them ------------

@@ -3,8 +3,8 @@
  * libcni/testing (every rule, for every spec version it claims) and prints the report: as text,
  * as the checker's `ConformanceReport` (`--format json`, or `--json`), or as a Markdown table
  * for the plugin's README (`--format markdown`). `--timeout` is the per-call limit (a Go
- * duration: `5s`, `500ms`). A plugin given by name is looked up in CNI_PATH as `version` looks
- * it up; a path (with a slash) is taken from the working directory. Exit status: 0 when no rule
+ * duration: `5s`, `500ms`). A plugin given by name is looked up in `--path`, else CNI_PATH, as
+ * `version` looks it up; a path (with a slash) is taken from the working directory. Exit status: 0 when no rule
  * failed (warnings fail nothing), 1 when one did (a hang included), 2 when the command line is
  * wrong or the check could not run (not root, no such plugin, a config that is no JSON object).
  */
@@ -20,6 +20,8 @@ export interface ConformanceIO {
   env: CnitoolEnv;
   cwd: string;
   stdout: { write(text: string): unknown };
+  /** Where a failure that is not a usage error is said, once, without the usage. */
+  stderr: { write(text: string): unknown };
   /** cobra's `Error: <msg>` and usage, on stderr; resolves to the usage exit status. */
   fail(message: string): number;
   signal?: AbortSignal;
@@ -140,6 +142,18 @@ async function configOf(file: string | undefined, cwd: string): Promise<string |
   return text;
 }
 
+/**
+ * What to do when a plugin given by name has no directory to be looked up in: said once, with
+ * the fix, and no usage (the command line is not wrong; the environment lacks a path).
+ */
+function noSearchPathText(plugin: string): string {
+  return (
+    `Error: plugin ${JSON.stringify(plugin)} is given by name, and there is no directory to look it up in: ` +
+    "set CNI_PATH (CNI_PATH=/opt/cni/bin) or pass --path dir1:dir2, " +
+    `or give the plugin's path (/opt/cni/bin/${plugin})\n`
+  );
+}
+
 /** Runs conformance; resolves to the exit status. */
 export async function conformanceCommand(
   plugin: string,
@@ -151,25 +165,36 @@ export async function conformanceCommand(
   let pluginPath: string;
   let format: (typeof formats)[number];
   let callTimeoutMs: number | undefined;
+  // The plugin (given by name) and the plugins it delegates to (IPAM) are looked up in --path,
+  // else in CNI_PATH; delegated ones then in the plugin's dir too.
+  const path = (flags.path !== undefined ? flags.path.split(":") : pluginPaths(io.env))
+    .filter((p) => p !== "")
+    .map((p) => absolutePath(p, io.cwd));
   try {
     format = formatOf(flags);
     callTimeoutMs =
       flags.timeout === undefined || flags.timeout === "" ? undefined : parseTimeout(flags.timeout);
     lists = checkedLists(flags);
     config = await configOf(flags.config, io.cwd);
-    pluginPath = plugin.includes("/")
-      ? absolutePath(plugin, io.cwd)
-      : await findInPath(plugin, pluginPaths(io.env));
   } catch (error) {
     return io.fail(messageOf(error));
   }
-  // Delegated plugins (IPAM) are looked up in --path, else in CNI_PATH, then the plugin's dir.
-  const path = flags.path !== undefined ? flags.path.split(":") : pluginPaths(io.env);
+  if (!plugin.includes("/") && path.length === 0) {
+    io.stderr.write(noSearchPathText(plugin));
+    return 2;
+  }
+  try {
+    pluginPath = plugin.includes("/")
+      ? absolutePath(plugin, io.cwd)
+      : await findInPath(plugin, path);
+  } catch (error) {
+    return io.fail(messageOf(error));
+  }
   const report = await checkPlugin(pluginPath, {
     config,
     versions: lists.versions,
     rules: lists.rules,
-    path: path.filter((p) => p !== "").map((p) => absolutePath(p, io.cwd)),
+    path,
     ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }),
     signal: io.signal,
   });

@@ -73,7 +73,7 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
   conformance: {
     use: "conformance <plugin>",
     short: "Check a plugin binary against the CNI spec's rules",
-    long: "Check a plugin binary against the CNI spec's rules.\nThis command runs the plugin (a name is looked up in CNI_PATH) through every rule of the conformance checker, for each spec version it claims, in network namespaces of its own (root needed), and prints the report (text, JSON, or a Markdown table for the plugin's README). A rule the spec words as \"should\" warns instead of failing; a plugin call that hangs past --timeout is stopped and reported as a hang of its verb.\nExit status: 0 when no rule failed, 1 when one did, 2 for a bad command line or a check that could not run.",
+    long: "Check a plugin binary against the CNI spec's rules.\nThis command runs the plugin (a name is looked up in --path, else CNI_PATH) through every rule of the conformance checker, for each spec version it claims, in network namespaces of its own (root needed), and prints the report (text, JSON, or a Markdown table for the plugin's README). A rule the spec words as \"should\" warns instead of failing; a plugin call that hangs past --timeout is stopped and reported as a hang of its verb.\nExit status: 0 when no rule failed, 1 when one did, 2 for a bad command line or a check that could not run.",
     args: { min: 1, max: 1 },
     flags: [
       {
@@ -98,7 +98,8 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
       {
         name: "path",
         kind: "string",
-        usage: "Directories of delegated plugins (IPAM), as dir1:dir2 (default CNI_PATH)",
+        usage:
+          "Directories of the plugin and its delegated plugins (IPAM), as dir1:dir2 (default CNI_PATH)",
         defValue: "",
       },
       {

@@ -7,6 +7,7 @@
  * (`ENOENT: no such file or directory, open 'x'`), so the port writes Go's.
  */
 
+import { constants } from "node:os";
 import { getSystemErrorMap } from "node:util";
 import { GoPathError, messageOf } from "../errors.js";
 
@@ -45,6 +46,18 @@ interface NodeSystemError {
   errno?: unknown;
   syscall?: unknown;
   message?: unknown;
+}
+
+const errnoNames = new Map<number, string>(
+  Object.entries(constants.errno).map(([name, n]) => [n, name]),
+);
+
+/**
+ * An errno number's name (`EPERM`), as Node's errors carry it in `code`: what the spawner
+ * helper answers is a bare number. `E<n>` for a number this platform does not name.
+ */
+export function errnoName(errno: number): string {
+  return errnoNames.get(errno) ?? `E${errno}`;
 }
 
 /** The errno name of a Node system error (`ENOENT`, ...), or undefined for anything else. */

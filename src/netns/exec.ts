@@ -10,14 +10,12 @@ import { access, constants, stat } from "node:fs/promises";
 import { NetnsError } from "../errors.js";
 import { errnoCode, errnoText } from "../internal/errno.js";
 import { findInPath } from "../invoke/find.js";
-import { PluginEnv } from "../invoke/plugin-env.js";
-import { defaultGraceMs, defaultMaxOutputBytes } from "../invoke/raw-exec.js";
-import { runPlugin } from "../invoke/run-plugin.js";
+import { callPlugin } from "../invoke/plugin-call.js";
 import { pluginStarter } from "../invoke/spawner/launcher.js";
-import { selectLauncher } from "../invoke/spawner/select.js";
+import { type LauncherName, selectLauncher } from "../invoke/spawner/select.js";
 import { isNetns } from "./check.js";
+import { mechanismOf, type NetnsMechanism } from "./mechanism.js";
 import { absoluteNetnsPath, netnsErrorOf } from "./path.js";
-import type { NetnsMechanism } from "./pin.js";
 
 /** Options of {@link execInNetns}. */
 export interface ExecInNetnsOptions {
@@ -35,7 +33,7 @@ export interface ExecInNetnsOptions {
    * group SIGTERMed, then SIGKILLed after a grace) and the result's `truncated` names the stream.
    */
   maxOutputBytes?: number;
-  /** Default "auto": the spawner helper when it runs here, else `nsenter`. */
+  /** Default "auto": the spawner helper when it runs here, else `nsenter` ("direct"). */
   mechanism?: NetnsMechanism;
 }
 
@@ -45,8 +43,13 @@ export interface ExecInNetnsResult {
   exitCode: number | undefined;
   /** The signal that ended it, when one did. */
   signal: string | undefined;
-  /** True when `timeoutMs` (or the caller's signal) stopped it. */
+  /**
+   * True when a time limit stopped it: `timeoutMs`, or the caller's `signal` aborting with a
+   * `TimeoutError` (`AbortSignal.timeout()`), as PluginAbortedError's `timedOut`.
+   */
   timedOut: boolean;
+  /** True when `timeoutMs` or the caller's `signal` stopped it (any abort, a timeout included). */
+  aborted: boolean;
   /** Its stdout, as UTF-8 text. */
   stdout: string;
   /** Its stderr, as UTF-8 text. */
@@ -68,12 +71,8 @@ async function programPath(program: string, env: NodeJS.ProcessEnv): Promise<str
   );
 }
 
-function launcherOf(mechanism: NetnsMechanism = "auto") {
-  return pluginStarter(
-    selectLauncher(
-      mechanism === "helper" ? "spawner" : mechanism === "commands" ? "direct" : "auto",
-    ),
-  );
+function launcherOf(mechanism: LauncherName) {
+  return pluginStarter(selectLauncher(mechanism));
 }
 
 /** A NetnsError for a bad argument of {@link execInNetns}. */
@@ -151,6 +150,7 @@ export async function execInNetns(
   }
   checkCount(nsPath, "timeoutMs", options.timeoutMs, maxTimeoutMs);
   checkCount(nsPath, "maxOutputBytes", options.maxOutputBytes, Number.MAX_SAFE_INTEGER);
+  const launcher = launcherOf(mechanismOf(options.mechanism, "exec in", nsPath));
   if (!(await isNetns(nsPath))) {
     throw new NetnsError(`exec in ${nsPath}: not a network namespace`, "not-a-netns", nsPath);
   }
@@ -169,21 +169,13 @@ export async function execInNetns(
   }
   const unrunnable = await executableError(path);
   if (unrunnable !== undefined) throw startFailure(program, path, nsPath, unrunnable);
-  const timeout =
-    options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
-  const signals = [options.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
-  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-  const stdin =
-    typeof options.stdin === "string"
-      ? new TextEncoder().encode(options.stdin)
-      : (options.stdin ?? new Uint8Array());
-  const outcome = await runPlugin(path, {
-    env: PluginEnv.ofObject(env),
-    stdin,
-    signal,
-    graceMs: defaultGraceMs,
-    maxOutputBytes: options.maxOutputBytes ?? defaultMaxOutputBytes,
-    launcher: launcherOf(options.mechanism),
+  const outcome = await callPlugin(path, {
+    env,
+    stdin: options.stdin,
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    maxOutputBytes: options.maxOutputBytes,
+    launcher,
     args,
     netns: nsPath,
   });
@@ -225,7 +217,8 @@ export async function execInNetns(
   return {
     exitCode: outcome.exitCode,
     signal: outcome.signal,
-    timedOut: outcome.aborted,
+    timedOut: outcome.timedOut,
+    aborted: outcome.aborted,
     stdout: text.decode(outcome.stdout),
     stderr: text.decode(outcome.stderr),
     truncated: outcome.overflow,

@@ -3,11 +3,13 @@
  * layout `ip netns` uses, checked, and entered to run a program, by the library's spawner
  * helper, so the Node process never forks (containerd's `pkg/netns` and CRI-O's `pinns` do
  * the same in Go and C). Where the helper cannot run, the commands of iproute2 and util-linux
- * do it. Everything here needs CAP_SYS_ADMIN but {@link isNetns}.
+ * do it. The `mechanism` option picks one as libcni/invoke's `launcher` picks how plugins start:
+ * "spawner", "direct" or "auto". Everything here needs CAP_SYS_ADMIN but {@link isNetns}.
  * @module
  */
 export { NetnsError, type NetnsFailure } from "../errors.js";
 export { isNetns } from "./check.js";
 export { type ExecInNetnsOptions, type ExecInNetnsResult, execInNetns } from "./exec.js";
+export type { DeprecatedNetnsMechanism, NetnsMechanism } from "./mechanism.js";
 export { defaultNetnsDir } from "./path.js";
-export { createNetns, type NetnsMechanism, type NetnsOptions, removeNetns } from "./pin.js";
+export { createNetns, type NetnsOptions, removeNetns } from "./pin.js";

@@ -2,15 +2,17 @@
  * Creating and removing pinned network namespaces, in the layout `ip netns` uses (an empty
  * file bind-mounted with the namespace, under /run/netns by default), so `ip netns list`, Go
  * runtimes and plugins see them. The spawner helper does it (it unshares a namespace, pins it
- * and returns to its own, so this process never forks); where the helper cannot run, the
- * commands of commands.ts do.
+ * and returns to its own, so this process never forks); where the helper cannot run (or
+ * `mechanism: "direct"`), the commands of commands.ts do.
  */
 import { lstat, mkdir, open, stat, unlink } from "node:fs/promises";
 import { NetnsError } from "../errors.js";
 import { errnoCode } from "../internal/errno.js";
+import type { LauncherName } from "../invoke/spawner/select.js";
 import { isNetns } from "./check.js";
 import { commandsCreateFile, pinWithCommands, unpinWithCommands } from "./commands.js";
 import { helperPinner } from "./helper.js";
+import { mechanismOf, type NetnsMechanism } from "./mechanism.js";
 import {
   absoluteNetnsPath,
   netnsDirOf,
@@ -19,21 +21,17 @@ import {
   splitNetnsPath,
 } from "./path.js";
 
-/** How a namespace is pinned and run in: the spawner helper, the commands, or the helper when it can run. */
-export type NetnsMechanism = "auto" | "helper" | "commands";
-
 /** Options of {@link createNetns} and {@link removeNetns}. */
 export interface NetnsOptions {
   /** Where the namespace is pinned. Default `/run/netns`, where `ip netns` pins. */
   dir?: string;
-  /** Default "auto": the spawner helper when it runs here, else the commands. */
+  /** Default "auto": the spawner helper when it runs here, else the commands ("direct"). */
   mechanism?: NetnsMechanism;
 }
 
-async function pinner(mechanism: NetnsMechanism = "auto") {
-  if (mechanism === "commands") return undefined;
-  const helper = await helperPinner(mechanism === "helper");
-  return helper;
+async function pinner(mechanism: LauncherName) {
+  if (mechanism === "direct") return undefined;
+  return helperPinner(mechanism === "spawner");
 }
 
 /** Makes the empty file a namespace is bind-mounted on (as `ip netns add`: mode 0, exclusive). */
@@ -53,7 +51,7 @@ async function createMountPoint(path: string): Promise<void> {
  */
 export async function createNetns(name: string, options: NetnsOptions = {}): Promise<string> {
   const path = netnsPathOf(name, netnsDirOf(options.dir));
-  const helper = await pinner(options.mechanism);
+  const helper = await pinner(mechanismOf(options.mechanism, "create network namespace", path));
   const ownFile = helper !== undefined || !commandsCreateFile(path);
   if (ownFile) {
     try {
@@ -105,6 +103,7 @@ export async function removeNetns(pathOrName: string, options: NetnsOptions = {}
   const path = pathOrName.includes("/")
     ? absoluteNetnsPath(pathOrName)
     : netnsPathOf(pathOrName, dir);
+  const mechanism = mechanismOf(options.mechanism, "remove network namespace", path);
   // Removes of one path run one after the other: one of them unmounts and unlinks, the next
   // finds nothing there. Run at once, one would find the mount point it was about to unmount
   // gone, or an empty file between another's unmount and its unlink (taken for a stranger's
@@ -112,8 +111,8 @@ export async function removeNetns(pathOrName: string, options: NetnsOptions = {}
   const before = removing.get(path);
   const run =
     before === undefined
-      ? removeOnce(path, dir, options.mechanism)
-      : before.then(() => removeOnce(path, dir, options.mechanism));
+      ? removeOnce(path, dir, mechanism)
+      : before.then(() => removeOnce(path, dir, mechanism));
   const settled = run.catch(() => undefined);
   removing.set(path, settled);
   void settled.then(() => {
@@ -132,11 +131,7 @@ async function gone(path: string): Promise<boolean> {
   }
 }
 
-async function removeOnce(
-  path: string,
-  dir: string,
-  mechanism: NetnsMechanism | undefined,
-): Promise<void> {
+async function removeOnce(path: string, dir: string, mechanism: LauncherName): Promise<void> {
   if (!(await isNetns(path))) {
     let size: number;
     try {

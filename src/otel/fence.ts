@@ -21,6 +21,8 @@ export type Hook =
   | "span.setStatus"
   | "span.recordException"
   | "span.end"
+  | "metrics.getMeterProvider"
+  | "meter instruments"
   | "counter.add"
   | "histogram.record"
   | "error description";

@@ -63,7 +63,15 @@ export interface OTelInstrumentApi extends OTelApiLike {
     getTracer(name: string, version?: string): OTelTracerLike;
     setSpan(context: never, span: never): unknown;
   };
-  metrics?: { getMeter(name: string, version?: string): OTelMeterLike };
+  metrics?: {
+    getMeter(name: string, version?: string): OTelMeterLike;
+    /**
+     * The global MeterProvider as it is now (`@opentelemetry/api` 1.3 and later have it): asked
+     * when a call is measured, so that a provider set after {@link instrument} gets the
+     * metrics. Without it, the meter is taken once, at the first measurement.
+     */
+    getMeterProvider?(): { getMeter(name: string, version?: string): OTelMeterLike };
+  };
 }
 
 /** Options of {@link instrument}. */
@@ -72,7 +80,11 @@ export interface InstrumentOptions {
   name?: string;
   /** Make spans; default true. */
   traces?: boolean;
-  /** Record metrics (when the API has `metrics`); default true. */
+  /**
+   * Record metrics (when the API has `metrics`); default true. The meter is the global
+   * MeterProvider's at the time a call is measured: a provider set (or replaced) after
+   * `instrument()` gets the measurements from then on.
+   */
   metrics?: boolean;
 }
 
@@ -89,6 +101,14 @@ type Kind = "pod" | "verb" | "plugin";
 
 type OTelCounterLike = ReturnType<OTelMeterLike["createCounter"]>;
 type OTelHistogramLike = ReturnType<OTelMeterLike["createHistogram"]>;
+
+/** The instruments made from one meter provider (`source`); none when making them threw. */
+interface Instruments {
+  source: object;
+  operations?: OTelCounterLike;
+  errors?: OTelCounterLike;
+  durations?: OTelHistogramLike;
+}
 
 interface Described {
   name: string;
@@ -166,25 +186,56 @@ export function instrument(
 ): Instrumentation {
   const name = options.name ?? "libcni";
   const tracer = options.traces === false ? undefined : api.trace.getTracer(name);
-  const meter = options.metrics === false ? undefined : api.metrics?.getMeter(name);
-  const operations = meter?.createCounter("cni.operations", {
-    description: "Pod-level calls, verbs and plugin runs",
-    unit: "{operation}",
-  });
-  const errors = meter?.createCounter("cni.operation.errors", {
-    description: "Pod-level calls, verbs and plugin runs that failed",
-    unit: "{operation}",
-  });
-  const durations = meter?.createHistogram("cni.operation.duration", {
-    description: "Duration of pod-level calls, verbs and plugin runs",
-    unit: "s",
-  });
   // The context of the libcni call in progress (its span), for the calls it makes.
   const store = new AsyncLocalStorage<object | undefined>();
   const open = new WeakMap<object, Open>();
 
   // Every call into the API, fenced (./fence.ts): made once here, nothing per call.
   const fence = new Fence();
+  // The API proxies tracers (one taken before the provider is set follows it) but not meters:
+  // a meter taken here, before the application sets its MeterProvider, would stay the no-op
+  // one. So the instruments are made from the provider a call is measured with, and made again
+  // when the global provider changes (one lookup of the global per measured call).
+  const metrics = options.metrics === false ? undefined : api.metrics;
+  const meterSource = fence.wrap(
+    "metrics.getMeterProvider",
+    (): object | undefined => metrics?.getMeterProvider?.() ?? metrics,
+  );
+  const makeInstruments = fence.wrap(
+    "meter instruments",
+    (source: { getMeter(name: string): OTelMeterLike }): Omit<Instruments, "source"> => {
+      const meter = source.getMeter(name);
+      return {
+        operations: meter.createCounter("cni.operations", {
+          description: "Pod-level calls, verbs and plugin runs",
+          unit: "{operation}",
+        }),
+        errors: meter.createCounter("cni.operation.errors", {
+          description: "Pod-level calls, verbs and plugin runs that failed",
+          unit: "{operation}",
+        }),
+        durations: meter.createHistogram("cni.operation.duration", {
+          description: "Duration of pod-level calls, verbs and plugin runs",
+          unit: "s",
+        }),
+      };
+    },
+  );
+  let instruments: Instruments | undefined;
+  /** The instruments of the meter provider in place now; undefined without metrics. */
+  function instrumentsNow(): Instruments | undefined {
+    if (metrics === undefined) return undefined;
+    const source = meterSource();
+    if (source === undefined) return instruments;
+    if (instruments?.source !== source) {
+      // Made (or found broken) once per provider: a throw is not asked again per call.
+      instruments = {
+        source,
+        ...makeInstruments(source as { getMeter(name: string): OTelMeterLike }),
+      };
+    }
+    return instruments;
+  }
   const active = fence.wrap("context.active", () => api.context.active());
   // OTel's ROOT_CONTEXT, the parent when the active context cannot be had (a foreign API may
   // have none: then a span gets no parent context from us, its tracer picks one).
@@ -269,9 +320,12 @@ export function instrument(
       setAttributes(o.span, extra);
       end(o.span);
     }
-    if (operations !== undefined) add(operations, o.metric);
-    if (errors !== undefined && o.metric["error.type"] !== undefined) add(errors, o.metric);
-    if (durations !== undefined) record(durations, (performance.now() - o.start) / 1000, o.metric);
+    const seconds = (performance.now() - o.start) / 1000;
+    const m = instrumentsNow();
+    if (m === undefined) return;
+    if (m.operations !== undefined) add(m.operations, o.metric);
+    if (m.errors !== undefined && o.metric["error.type"] !== undefined) add(m.errors, o.metric);
+    if (m.durations !== undefined) record(m.durations, seconds, o.metric);
   }
 
   const pod = diagnosticsChannel.tracingChannel<object | undefined, PodMessage>(

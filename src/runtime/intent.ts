@@ -28,7 +28,12 @@ import { sweepTempFiles } from "../api/atomic-write.js";
 import { STALE_TEMP_MS, writeCacheRecord } from "../api/cache.js";
 import { readRecord } from "../api/record-read.js";
 import { goStruct, marshal } from "../encoding/json.js";
-import { DamagedIntentError, InvalidArgumentError, messageOf } from "../errors.js";
+import {
+  DamagedIntentError,
+  InvalidArgumentError,
+  MalformedIntentError,
+  messageOf,
+} from "../errors.js";
 import type { NetworkAttachment } from "../index.js";
 import { errnoCode } from "../internal/errno.js";
 import { validateContainerID } from "../utils/index.js";
@@ -111,7 +116,7 @@ function decodeOwner(value: unknown): SetupOwner | undefined {
     typeof value.start !== "string" ||
     !/^\d+$/.test(value.start)
   ) {
-    throw new Error("its owner is malformed");
+    throw new MalformedIntentError("its owner is malformed");
   }
   return { pid: value.pid, start: value.start };
 }
@@ -126,12 +131,12 @@ function decodeIntent(
     // V8's parser takes any depth; its message would quote the file's bytes, so it is dropped.
     value = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
-    throw new Error("it is not valid JSON");
+    throw new MalformedIntentError("it is not valid JSON");
   }
   if (!isObject(value) || value.kind !== SETUP_INTENT_KIND || value.containerId !== podID) {
-    throw new Error(`not a ${SETUP_INTENT_KIND} record of pod ${podID}`);
+    throw new MalformedIntentError(`not a ${SETUP_INTENT_KIND} record of pod ${podID}`);
   }
-  if (!Array.isArray(value.attachments)) throw new Error("no attachments");
+  if (!Array.isArray(value.attachments)) throw new MalformedIntentError("no attachments");
   const owner = decodeOwner(value.owner);
   const attachments = value.attachments.map((e: unknown, i: number) => {
     if (
@@ -143,7 +148,7 @@ function decodeIntent(
       (e.cniArgs !== undefined && !isPairs(e.cniArgs)) ||
       (e.capabilityArgs !== undefined && !isObject(e.capabilityArgs))
     ) {
-      throw new Error(`attachment ${i} is malformed`);
+      throw new MalformedIntentError(`attachment ${i} is malformed`);
     }
     // A record holds the same capability args two levels down; past what Go reads there, the
     // attachment could not be DELeted as it was started (walked without the call stack).
@@ -151,7 +156,7 @@ function decodeIntent(
       e.capabilityArgs !== undefined &&
       nestsDeeperThan(e.capabilityArgs, MAX_CAPABILITY_DEPTH + 1)
     ) {
-      throw new Error(
+      throw new MalformedIntentError(
         `attachment ${i}'s capability args nest deeper than a cache record can hold (exceeded max depth)`,
       );
     }

@@ -1,11 +1,14 @@
 /**
  * Helpers for integration tests of CNI runtimes and plugins (libcni/testing): the pieces a
  * Go test takes from containernetworking/plugins' `pkg/testutils` and `pkg/ns`, for Node.
- * Everything they create is named for its owner, `lcnitest-<pid>-<start>.<ns>-<n>...`
- * (`lcnicheck-…` for the checker), and removed by `await using` (or `remove()`), also when the
- * test throws; what a killed process left is removed by the next one's first tempNetns,
- * testHost or checkPlugin, or by {@link sweepTestLeftovers}. Namespaces need root
- * (CAP_SYS_ADMIN).
+ * Everything they create is named for its owner by one scheme (./names.ts):
+ * `lcnitest-<pid>-<start>.<ns>-<n>…` for what tempNetns and testHost make (namespaces, temp
+ * dirs), `lcnicheck-<pid>-<start>.<ns>-<n>…` for what the conformance checker makes
+ * (namespaces, network names, container IDs), `<n>` one counter for the whole process. It is
+ * removed by `await using` (or `remove()`), also when the test throws; what a killed process
+ * left is removed by the next one's first tempNetns, testHost or checkPlugin, or by
+ * {@link sweepTestLeftovers}. Namespaces need root (CAP_SYS_ADMIN). `await using` needs
+ * TypeScript 5.2+ (vitest compiles it) or Node 24+; elsewhere, `remove()` in a `finally`.
  *
  * | Go | here |
  * | --- | --- |
@@ -14,6 +17,7 @@
  * | running the test in `ip netns exec <host>` | {@link testHost}: plugins run in its namespace |
  * | `testutils.Ping` | {@link ping} |
  * | `testutils.AllSpecVersions` | {@link allSpecVersions} |
+ * | `testutils.SpecVersionHasCHECK`, `…HasGC`, `…HasSTATUS`, `…HasChaining`, `…HasIPVersion`, `…HasMultipleIPs` | {@link specVersionHasCheck}, {@link specVersionHasGC}, {@link specVersionHasStatus}, {@link specVersionHasChaining}, {@link specVersionHasIPVersion}, {@link specVersionHasMultipleIPs} |
  * | gomega's `Eventually` | {@link eventually} |
  * | `pkg/invoke/fakes` | {@link FakeExec}, {@link FakeCNIArgs} |
  * | containerd's `cni-bridge-fp` | {@link failpointPlugin} |
@@ -65,7 +69,15 @@ export {
   wellKnownPluginDirs,
 } from "./plugin-dirs.js";
 export { runInNetns } from "./run.js";
-export { allSpecVersions } from "./spec-versions.js";
+export {
+  allSpecVersions,
+  specVersionHasChaining,
+  specVersionHasCheck,
+  specVersionHasGC,
+  specVersionHasIPVersion,
+  specVersionHasMultipleIPs,
+  specVersionHasStatus,
+} from "./spec-versions.js";
 export {
   type SweepFailure,
   type SweepTestLeftoversOptions,

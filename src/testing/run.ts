@@ -10,6 +10,7 @@ import { type ExecInNetnsOptions, type ExecInNetnsResult, execInNetns } from "..
 /** How a run ended, in words, for the error message. */
 function endText(result: ExecInNetnsResult): string {
   if (result.timedOut) return "timed out";
+  if (result.aborted) return `aborted (${result.signal ?? "stopped"})`;
   if (result.signal !== undefined) return `killed by ${result.signal}`;
   return `exit status ${result.exitCode}`;
 }

@@ -24,7 +24,7 @@ export interface SweepTestLeftoversOptions {
   netnsDirs?: readonly string[];
   /** The dirs holding testHost's temp dirs. Default `[os.tmpdir()]`. */
   tmpDirs?: readonly string[];
-  /** How namespaces are removed (libcni/netns). Default "auto". */
+  /** How namespaces are removed (libcni/netns): "spawner", "direct" or "auto" (the default). */
   mechanism?: NetnsMechanism;
 }
 

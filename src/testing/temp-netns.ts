@@ -22,7 +22,7 @@ export interface TempNetnsOptions {
   dir?: string;
   /** Bring its `lo` up (a fresh namespace's is down, as a new container's is). Default false. */
   loopbackUp?: boolean;
-  /** How it is pinned and entered (libcni/netns). Default "auto". */
+  /** How it is pinned and entered (libcni/netns): "spawner", "direct" or "auto" (the default). */
   mechanism?: NetnsMechanism;
 }
 

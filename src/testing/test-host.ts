@@ -29,7 +29,7 @@ export interface TestHostOptions {
   ipForward?: boolean;
   /** Where the namespaces are pinned. Default `/run/netns`. */
   netnsDir?: string;
-  /** How namespaces are pinned and entered (libcni/netns). Default "auto". */
+  /** How namespaces are pinned and entered (libcni/netns): "spawner", "direct" or "auto" (the default). */
   mechanism?: NetnsMechanism;
   /** Options of the plugins' DefaultExec (`launcher`, `graceMs`...); `netns` is the host's. */
   execOptions?: Omit<RawExecOptions, "netns">;

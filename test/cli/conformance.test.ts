@@ -124,10 +124,20 @@ describe("cnitool conformance: usage errors exit 2 with cobra's layout", () => {
     expect(calls).toEqual([]);
   });
 
-  it("a name needs CNI_PATH", async () => {
-    const out = await runInProcess(["conformance", "noop.mjs"], { CNI_PATH: "" }, dir);
-    expect(out.code).toBe(2);
-    expect(out.stderr).toContain("Error: no paths provided");
+  it("a name without CNI_PATH or --path: one line, once, with the fix, and no usage", async () => {
+    for (const envCniPath of [{ CNI_PATH: "" }, {}]) {
+      for (const argv of [["noop.mjs"], ["noop.mjs", "--path", ""]]) {
+        const out = await runInProcess(["conformance", ...argv], envCniPath, dir);
+        expect(out.code).toBe(2);
+        expect(out.stdout).toBe("");
+        expect(out.stderr).toBe(
+          'Error: plugin "noop.mjs" is given by name, and there is no directory to look it up in: ' +
+            "set CNI_PATH (CNI_PATH=/opt/cni/bin) or pass --path dir1:dir2, " +
+            "or give the plugin's path (/opt/cni/bin/noop.mjs)\n",
+        );
+      }
+    }
+    expect(calls).toEqual([]);
   });
 });
 
@@ -147,6 +157,26 @@ describe("cnitool conformance: what the checker is given", () => {
         },
       },
     ]);
+  });
+
+  it("a name is looked up in --path when given, before CNI_PATH (no CNI_PATH needed)", async () => {
+    const flagged = await runInProcess(
+      ["conformance", "noop.mjs", "--path", `/nonexistent:${pluginDir}`],
+      { CNI_PATH: "" },
+      dir,
+    );
+    expect(flagged.code).toBe(0);
+    expect(calls[0].plugin).toBe(join(pluginDir, "noop.mjs"));
+    expect(calls[0].options.path).toEqual(["/nonexistent", pluginDir.replace(/\/$/, "")]);
+    // --path is the whole search path: CNI_PATH is not looked in then.
+    const elsewhere = await runInProcess(
+      ["conformance", "noop.mjs", "--path", "/nonexistent"],
+      env(),
+      dir,
+    );
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain('failed to find plugin "noop.mjs" in path [/nonexistent]');
+    expect(calls).toHaveLength(1);
   });
 
   it("a path is taken from the working directory; the flags are passed on", async () => {

@@ -16,7 +16,7 @@ const prefix = `lcnihd-${process.pid}`;
 let counter = 0;
 const uniqueName = (label: string) => `${prefix}-${++counter}-${label}`;
 const created: string[] = [];
-const mechanism = "helper";
+const mechanism = "spawner";
 const spawner = sharedSpawner();
 
 afterEach(() => {

@@ -43,8 +43,8 @@ afterAll(async () => {
 });
 
 describe.each([
-  "helper",
-  "commands",
+  "spawner",
+  "direct",
 ] as const)("libcni/netns through the %s", (mechanism: NetnsMechanism) => {
   it("creates a namespace in /run/netns that ip netns lists and a real plugin uses, then removes it", async () => {
     const name = uniqueName("plugin");
@@ -128,7 +128,18 @@ describe.each([
 
       const slow = await execInNetns(path, ["sleep", "30"], { timeoutMs: 200, mechanism });
       expect(slow.timedOut).toBe(true);
+      expect(slow.aborted).toBe(true);
       expect(slow.signal).toBe("SIGTERM");
+
+      // The caller's own abort is an abort, not a timeout (as PluginAbortedError says).
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error("enough")), 200);
+      const stopped = await execInNetns(path, ["sleep", "30"], {
+        signal: controller.signal,
+        timeoutMs: 30_000,
+        mechanism,
+      });
+      expect([stopped.aborted, stopped.timedOut, stopped.signal]).toEqual([true, false, "SIGTERM"]);
     } finally {
       await removeNetns(path, { mechanism });
     }
@@ -249,8 +260,28 @@ describe("CNIConfig and the runtime with pluginNetns", () => {
   });
 });
 
+describe("the deprecated mechanism names", () => {
+  it.each([
+    ["helper", "spawner"],
+    ["commands", "direct"],
+  ] as const)("%s still creates, runs in and removes, as %s", async (old, current) => {
+    const path = await createNetns(uniqueName(old), { mechanism: old });
+    created.push(path);
+    expect(await isNetns(path)).toBe(true);
+    const run = await execInNetns(path, ["readlink", "/proc/self/ns/net"], { mechanism: old });
+    expect(run.stdout.trim()).toBe(`net:[${await nsInode(path)}]`);
+    // The same namespace through the current name.
+    const again = await execInNetns(path, ["readlink", "/proc/self/ns/net"], {
+      mechanism: current,
+    });
+    expect(again.stdout).toBe(run.stdout);
+    await removeNetns(path, { mechanism: old });
+    expect(await isNetns(path)).toBe(false);
+  });
+});
+
 describe("without CAP_SYS_ADMIN", () => {
-  it.each(["helper", "commands"] as const)("creating through the %s says so", async (mechanism) => {
+  it.each(["spawner", "direct"] as const)("creating through the %s says so", async (mechanism) => {
     // A child process with every capability dropped, running the built package.
     const script = `import { createNetns } from ${JSON.stringify(join(process.cwd(), "dist/netns/index.js"))};
 try { await createNetns(${JSON.stringify(uniqueName("noperm"))}, { dir: "/tmp", mechanism: ${JSON.stringify(mechanism)} }); console.log("created"); }

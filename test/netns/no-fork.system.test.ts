@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 const execFileP = promisify(execFile);
 
 /** The processes (not threads) started between the two markers of the strace log. */
-async function forksBetweenMarkers(mechanism: "helper" | "commands"): Promise<string[]> {
+async function forksBetweenMarkers(mechanism: "spawner" | "direct"): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), "lcnins-strace-"));
   try {
     const [start, end] = [join(dir, "start-marker"), join(dir, "end-marker")];
@@ -56,10 +56,10 @@ await mark(${JSON.stringify(end)});`;
 
 describe("creating a namespace does not fork", () => {
   it("through the helper: no process started by Node or by the helper", async () => {
-    expect(await forksBetweenMarkers("helper")).toEqual([]);
+    expect(await forksBetweenMarkers("spawner")).toEqual([]);
   });
 
   it("the control: the commands fallback forks (so the check sees forks)", async () => {
-    expect((await forksBetweenMarkers("commands")).length).toBeGreaterThan(0);
+    expect((await forksBetweenMarkers("direct")).length).toBeGreaterThan(0);
   });
 });

@@ -43,8 +43,8 @@ function failures(outcomes: PromiseSettledResult<void>[]): string[] {
   return [...counts].map(([text, count]) => `${count} × ${text}`);
 }
 
-describe.each(["helper", "commands"] as const)("through the %s", (mechanism: NetnsMechanism) => {
-  const many = mechanism === "helper" ? 2000 : 300;
+describe.each(["spawner", "direct"] as const)("through the %s", (mechanism: NetnsMechanism) => {
+  const many = mechanism === "spawner" ? 2000 : 300;
 
   it(`${many} concurrent removes of one namespace all succeed`, async () => {
     const path = await createNetns(uniqueName("many"), { mechanism });
@@ -192,8 +192,8 @@ process.stdin.once("data", async () => {
 }
 
 describe.each([
-  "helper",
-  "commands",
+  "spawner",
+  "direct",
 ] as const)("from several processes at once, through the %s", (mechanism: NetnsMechanism) => {
   it("removes of the same namespaces all succeed", async () => {
     const paths = await Promise.all(

@@ -156,8 +156,12 @@ describe("setupPod", () => {
     const e = (await rt.setupPod(pod, { timeout: 50 }).catch((x: unknown) => x)) as PodSetupError;
     expect(e).toBeInstanceOf(PodSetupError);
     expect(e.failure.error).toBeInstanceOf(NetworkTimeoutError);
-    expect((e.failure.error as NetworkTimeoutError).message).toBe(
-      "network b: ADD timed out after 50 ms",
+    const timeout = e.failure.error as NetworkTimeoutError;
+    // On its own the error names its network; in the pod's message the network is named once.
+    expect(timeout.message).toBe("network b: ADD timed out after 50 ms");
+    expect([timeout.network, timeout.verb, timeout.timeout]).toEqual(["b", "ADD", 50]);
+    expect(e.message).toBe(
+      "set up pod pod1: network b (net1): ADD timed out after 50 ms (rolled back)",
     );
     expect(fake.seq("DEL")).toEqual(["DEL b:net1", "DEL a:eth0", "DEL a:eth0"]);
   });
@@ -253,7 +257,7 @@ describe("setupPod", () => {
     expect(e.rolledBack).toEqual([]);
     expect(fake.seq("DEL")).toEqual([]);
     expect(e.message).toBe(
-      "set up pod pod1: network a (eth0): network a: ADD timed out after 100 ms (nothing to undo)",
+      "set up pod pod1: network a (eth0): ADD timed out after 100 ms (nothing to undo)",
     );
   });
 });

@@ -106,6 +106,20 @@ describe("teardownPod: from the result cache", () => {
     expect(await records()).toEqual([]);
   });
 
+  it("a DEL over the per-network timeout names its network once in the message", async () => {
+    const rt = await load();
+    await rt.setupPod(pod);
+    fake.hang.add("b/DEL");
+    const e = (await rt
+      .teardownPod("pod1", { timeout: 50 })
+      .catch((x: unknown) => x)) as PodTeardownError;
+    expect(e).toBeInstanceOf(PodTeardownError);
+    expect(e.message).toBe("tear down pod pod1: b (net1): DEL timed out after 50 ms");
+    expect((e.failures[0].error as Error).message).toBe("network b: DEL timed out after 50 ms");
+    fake.hang.clear();
+    await rt.teardownPod("pod1");
+  });
+
   it("leaves other pods' attachments alone", async () => {
     const rt = await load();
     await rt.setupPod(pod);

@@ -91,6 +91,13 @@ describe("tempNetns", () => {
     const slow = await ns.run(["sleep", "30"], { timeoutMs: 200 }).catch((e) => e);
     expect(slow).toBeInstanceOf(CommandFailedError);
     expect(slow.message).toContain("timed out");
+    // The caller's own abort is said as an abort.
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("enough")), 200);
+    const stopped = await ns.run(["sleep", "30"], { signal: controller.signal }).catch((e) => e);
+    expect(stopped).toBeInstanceOf(CommandFailedError);
+    expect(stopped.message).toContain("(in ");
+    expect(stopped.message).toContain("): aborted (SIGTERM)\n");
   });
 
   it("is removed when the test body throws (await using), its interfaces with it", async () => {
@@ -129,8 +136,8 @@ describe("tempNetns", () => {
     }
   });
 
-  it("works with the commands mechanism too (ip netns / nsenter)", async () => {
-    await using ns = await tempNetns({ mechanism: "commands", loopbackUp: true });
+  it("works with the direct mechanism too (ip netns / nsenter)", async () => {
+    await using ns = await tempNetns({ mechanism: "direct", loopbackUp: true });
     expect(await isNetns(ns.path)).toBe(true);
     expect((await ns.run(["ip", "-o", "link", "show", "lo"])).stdout).toMatch(/UP/);
   });

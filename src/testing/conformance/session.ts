@@ -8,8 +8,7 @@
  */
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { PluginEnv } from "../../invoke/plugin-env.js";
-import { runPlugin } from "../../invoke/run-plugin.js";
+import { callPlugin, type PluginCallOutcome } from "../../invoke/plugin-call.js";
 import {
   type LaunchedChild,
   type PluginStarter,
@@ -17,7 +16,7 @@ import {
 } from "../../invoke/spawner/launcher.js";
 import { selectLauncher } from "../../invoke/spawner/select.js";
 import { createNetns, execInNetns, removeNetns } from "../../netns/index.js";
-import { checkNamePrefix, uniqueTestName } from "../names.js";
+import { checkNamePrefix, labelledTestName, uniqueTestName } from "../names.js";
 import { runInNetns } from "../run.js";
 import { sweepLeftoversOnce } from "../sweep.js";
 import { endLeftovers, type Leftover } from "./leftovers.js";
@@ -40,7 +39,10 @@ export interface CallOutcome {
   spec: CallSpec;
   exitCode: number | undefined;
   signal: string | undefined;
-  /** True when the call hung: still running after `timeoutMs`, it was stopped. */
+  /**
+   * True when the call hung: still running after `timeoutMs`, it was stopped (callPlugin's
+   * `timedOut`; the caller's abort stops the whole check instead).
+   */
   timedOut: boolean;
   /** The per-call limit the call ran under, in milliseconds. */
   timeoutMs: number;
@@ -119,7 +121,7 @@ export class CheckSession {
   ): Promise<CheckSession> {
     await sweepLeftoversOnce();
     const id = await uniqueTestName(undefined, checkNamePrefix);
-    const host = await createNetns(`${id}-host`);
+    const host = await createNetns(labelledTestName(id, "host"));
     try {
       await runInNetns(host, ["ip", "link", "set", "lo", "up"]);
       await runInNetns(host, ["sysctl", "-q", "-w", "net.ipv4.ip_forward=1"]);
@@ -139,7 +141,7 @@ export class CheckSession {
   /** A fresh pod namespace and attachment names, removed by {@link close}. */
   async pod(): Promise<Pod> {
     const id = await uniqueTestName(undefined, checkNamePrefix);
-    const netns = await createNetns(`${id}-pod`);
+    const netns = await createNetns(labelledTestName(id, "pod"));
     this.pods.push(netns);
     const ns = await namespaceId(netns);
     if (ns !== undefined) this.namespaces.set(ns, "pod");
@@ -171,7 +173,6 @@ export class CheckSession {
     set("CNI_NETNS", spec.netns);
     set("CNI_IFNAME", spec.ifName);
     set("CNI_PATH", this.cniPath);
-    const timeout = AbortSignal.timeout(this.timeoutMs);
     let pid: number | undefined;
     // The plugin leads its own process group: its pid names the group its children stay in.
     const starter: PluginStarter = {
@@ -185,12 +186,13 @@ export class CheckSession {
       },
     };
     this.inFlight++;
-    let outcome: Awaited<ReturnType<typeof runPlugin>>;
+    let outcome: PluginCallOutcome;
     try {
-      outcome = await runPlugin(this.plugin, {
-        env: PluginEnv.ofObject(env),
-        stdin: typeof spec.stdin === "string" ? new TextEncoder().encode(spec.stdin) : spec.stdin,
-        signal: this.signal === undefined ? timeout : AbortSignal.any([timeout, this.signal]),
+      outcome = await callPlugin(this.plugin, {
+        env,
+        stdin: spec.stdin,
+        signal: this.signal,
+        timeoutMs: this.timeoutMs,
         graceMs: 1000,
         maxOutputBytes: 1024 * 1024,
         launcher: starter,
@@ -213,7 +215,7 @@ export class CheckSession {
       spec,
       exitCode: outcome.startError === undefined ? outcome.exitCode : undefined,
       signal: outcome.signal,
-      timedOut: outcome.aborted && timeout.aborted,
+      timedOut: outcome.timedOut,
       timeoutMs: this.timeoutMs,
       stdout,
       stderr:

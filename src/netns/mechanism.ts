@@ -1,0 +1,58 @@
+/**
+ * How libcni/netns does its work, named as libcni/invoke names how a plugin is started (RawExec's
+ * `launcher`, `LIBCNI_LAUNCHER`): one vocabulary for the one mechanism. "spawner" is the
+ * library's spawner helper, which pins, removes and enters namespaces as it starts plugins,
+ * without a fork of this process; "direct" is this process doing it itself, through the
+ * commands of iproute2 and util-linux (`ip netns add`/`del`, `unshare --net=`, `umount
+ * --lazy`, `nsenter --net=`), as the direct spawn starts plugins with Node's own spawn.
+ */
+import { NetnsError } from "../errors.js";
+import type { LauncherName } from "../invoke/spawner/select.js";
+
+/**
+ * The names libcni/netns had for its mechanisms before it took libcni/invoke's: "helper" is
+ * "spawner", "commands" is "direct".
+ * @deprecated Use "spawner" for "helper" and "direct" for "commands"; the old names are
+ *   accepted for one release.
+ */
+export type DeprecatedNetnsMechanism = "helper" | "commands";
+
+/**
+ * How namespaces are pinned, removed and entered: "spawner" (the spawner helper, or a
+ * NetnsError where it cannot run), "direct" (the commands of iproute2 and util-linux, a fork
+ * each), or "auto" (the helper when it runs here, else the commands), as libcni/invoke's
+ * `launcher` option names them. "helper" and "commands" are the deprecated names of "spawner"
+ * and "direct" ({@link DeprecatedNetnsMechanism}).
+ */
+// Spelled out rather than LauncherName, which libcni/invoke exports, not this entry; the test
+// of this module keeps the two equal.
+export type NetnsMechanism = "auto" | "spawner" | "direct" | DeprecatedNetnsMechanism;
+
+const names: Readonly<Record<string, LauncherName>> = {
+  auto: "auto",
+  spawner: "spawner",
+  direct: "direct",
+  helper: "spawner",
+  commands: "direct",
+};
+
+/**
+ * The mechanism an option names, in libcni/invoke's words ("auto" when none is given).
+ * @throws NetnsError `failed` for a value that names none (`action` and `path` say of which
+ *   call, as the call's other errors do).
+ */
+export function mechanismOf(
+  mechanism: NetnsMechanism | undefined,
+  action: string,
+  path: string,
+): LauncherName {
+  if (mechanism === undefined) return "auto";
+  const name =
+    typeof mechanism === "string" && Object.hasOwn(names, mechanism) ? names[mechanism] : undefined;
+  if (name !== undefined) return name;
+  throw new NetnsError(
+    `${action} ${path}: option mechanism must be "auto", "spawner" or "direct", got ${String(mechanism)}`,
+    "failed",
+    path,
+  );
+}

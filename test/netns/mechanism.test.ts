@@ -1,0 +1,65 @@
+/**
+ * The netns mechanism in libcni/invoke's words ("auto", "spawner", "direct"), its names before
+ * ("helper", "commands") accepted as deprecated aliases, and a name that is neither refused
+ * (no namespace needed: the option is read before anything is done).
+ */
+import { describe, expect, it } from "vitest";
+import { NetnsError } from "../../src/errors.js";
+import type { LauncherName } from "../../src/invoke/index.js";
+import {
+  createNetns,
+  type DeprecatedNetnsMechanism,
+  execInNetns,
+  type NetnsMechanism,
+  removeNetns,
+} from "../../src/netns/index.js";
+import { mechanismOf } from "../../src/netns/mechanism.js";
+
+// The current names are libcni/invoke's LauncherName, no more and no fewer.
+type Current = Exclude<NetnsMechanism, DeprecatedNetnsMechanism>;
+const sameNames: [Current, LauncherName] extends [LauncherName, Current] ? true : false = true;
+
+describe("the netns mechanism", () => {
+  it("takes libcni/invoke's launcher names", () => {
+    expect(sameNames).toBe(true);
+  });
+
+  it.each([
+    [undefined, "auto"],
+    ["auto", "auto"],
+    ["spawner", "spawner"],
+    ["direct", "direct"],
+    // Deprecated, for one release.
+    ["helper", "spawner"],
+    ["commands", "direct"],
+  ] as const)("%s is libcni/invoke's %s", (mechanism, launcher) => {
+    expect(mechanismOf(mechanism, "create network namespace", "/run/netns/x")).toBe(launcher);
+  });
+
+  it("refuses any other name, in each call, before it does anything", async () => {
+    const bad = "spawn" as NetnsMechanism;
+    const calls: [string, Promise<unknown>][] = [
+      [
+        "create network namespace /run/netns/lcni-never",
+        createNetns("lcni-never", { mechanism: bad }),
+      ],
+      [
+        "remove network namespace /run/netns/lcni-never",
+        removeNetns("lcni-never", { mechanism: bad }),
+      ],
+      [
+        "exec in /run/netns/lcni-never",
+        execInNetns("/run/netns/lcni-never", ["true"], { mechanism: bad }),
+      ],
+    ];
+    for (const [what, call] of calls) {
+      const error = await call.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetnsError);
+      expect((error as NetnsError).reason).toBe("failed");
+      expect((error as Error).message).toBe(
+        `${what}: option mechanism must be "auto", "spawner" or "direct", got spawn`,
+      );
+    }
+    expect(() => mechanismOf({} as NetnsMechanism, "exec in", "/x")).toThrow(NetnsError);
+  });
+});
