@@ -49,6 +49,17 @@
  * library two wakeups (STARTED, then the end), where each of its frames would be one. The
  * library sends RUN, STDIN and STDIN_END in one write.
  *
+ * File requests (protocol 5), on fd 3 when the helper is started with `io` after the parent's
+ * pid (a second control channel, a socket pair both ways, same framing): served by threads of
+ * their own (a reader and a pool of 4), so a large or slow read never holds a plugin run back.
+ * (Durable writes were measured here too and stay in the library: bench/README.md.)
+ *   READ      u8 flags (1: O_NOFOLLOW), u32 most bytes per file, u32 length, directory, u32
+ *             count, then per name u32 length, name: every name's regular file read whole.
+ * Replies (fd 3):
+ *   FILE      u32 index of the name, u8 0 and the file's bytes; or u8 1: not read here (not a
+ *             regular file, larger than the most, any error): the library reads it itself
+ *   READ_END  every name of the READ was answered
+ *
  * The helper dies with its parent (PR_SET_PDEATHSIG as SIGTERM, read from its signalfd, and EOF
  * of fd 0), and its plugins die with it: whatever ends it first SIGKILLs the process group of
  * every plugin still running. A run's stdin is written only after its STARTED went out. It reaps
@@ -59,6 +70,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
@@ -68,6 +80,8 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -77,10 +91,13 @@
 #define SYS_close_range 436
 #endif
 
-#define PROTOCOL_VERSION 4
+#define PROTOCOL_VERSION 5
 
 enum { R_RUN = 1, R_STDIN = 2, R_STDIN_END = 3, R_CLOSE = 4, R_PIN = 5, R_UNPIN = 6 };
 enum { A_HELLO = 0, A_STARTED = 1, A_FAILED = 2, A_STDOUT = 3, A_STDERR = 4, A_EOF = 5, A_EXIT = 6, A_DONE = 7 };
+enum { F_READ = 17 };
+enum { F_FILE = 17, F_READ_END = 18 };
+#define IO_FD 3
 
 #define MAX_RUNS 256
 #define MAX_FRAME (256u * 1024u * 1024u)
@@ -527,11 +544,201 @@ static void reap(void) {
 	}
 }
 
-static void close_inherited(void) {
-	if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0) return;
+/* ---- The file channel (fd 3): a thread reads its requests and hands each to a small pool of
+ * threads (as libuv's pool runs the main thread's fs calls), so that one slow disk read holds
+ * no other request back. Nothing is shared with the poll loop above but the process. Every fd
+ * opened here is close-on-exec (a plugin started by the poll loop meanwhile must not inherit
+ * one). */
+
+#define IO_THREADS 4
+
+static pthread_mutex_t io_out = PTHREAD_MUTEX_INITIALIZER; /* one writer of fd 3 at a time */
+
+/* Replies of one request, written whole frames at a time (a large READ in several writes). */
+struct out { unsigned char *buf; size_t len, cap; int broken; };
+
+static void out_flush(struct out *o) {
+	if (o->len == 0 || o->broken) { o->len = 0; return; }
+	pthread_mutex_lock(&io_out);
+	for (size_t off = 0; off < o->len;) {
+		ssize_t w = write(IO_FD, o->buf + off, o->len - off);
+		if (w < 0 && errno == EINTR) continue;
+		if (w < 0) { o->broken = 1; break; } /* the parent is gone: the poll loop ends it all */
+		off += (size_t)w;
+	}
+	pthread_mutex_unlock(&io_out);
+	o->len = 0;
+}
+
+static void out_frame(struct out *o, int type, uint32_t id, const void *a, size_t alen, const void *b, size_t blen) {
+	size_t len = alen + blen;
+	if (o->cap - o->len < 9 + len) {
+		size_t want = o->cap ? o->cap : 4096;
+		while (want - o->len < 9 + len) want *= 2;
+		unsigned char *nb = realloc(o->buf, want);
+		if (!nb) die();
+		o->buf = nb; o->cap = want;
+	}
+	unsigned char *h = o->buf + o->len;
+	put32(h, (uint32_t)(5 + len));
+	h[4] = (unsigned char)type;
+	put32(h + 5, id);
+	if (alen > 0) memcpy(h + 9, a, alen);
+	if (blen > 0) memcpy(h + 9 + alen, b, blen);
+	o->len += 9 + len;
+	if (o->len >= OUT_FLUSH) out_flush(o);
+}
+
+static char *dup_bytes(const unsigned char *p, size_t n) {
+	char *s = malloc(n + 1);
+	if (!s) die();
+	memcpy(s, p, n); s[n] = 0;
+	return s;
+}
+
+/* Reads one named file of `dirfd` whole into *buf (*cap its size, its length in *n); 0 when
+ * it was read. */
+static int read_one(int dirfd, const char *name, int flags, uint32_t most, unsigned char **buf, size_t *cap, size_t *n) {
+	if (strchr(name, '/') || name[0] == 0) return -1;
+	int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | flags);
+	if (fd < 0) return -1;
+	struct stat st;
+	int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= most;
+	size_t have = 0;
+	if (ok) {
+		/* One byte more than the size: a file that grew since is seen to have grown. */
+		size_t want = (size_t)st.st_size + 1;
+		if (want > *cap) {
+			unsigned char *nb = realloc(*buf, want);
+			if (!nb) die();
+			*buf = nb; *cap = want;
+		}
+		for (;;) {
+			if (have == want) { ok = 0; break; } /* it grew: the library reads it itself */
+			ssize_t r = read(fd, *buf + have, want - have);
+			if (r < 0 && errno == EINTR) continue;
+			if (r < 0) { ok = 0; break; }
+			if (r == 0) break;
+			have += (size_t)r;
+		}
+	}
+	close(fd);
+	if (!ok) return -1;
+	*n = have;
+	return 0;
+}
+
+/* READ: every name's file, a FILE frame each, then READ_END. */
+static void read_files(uint32_t id, const unsigned char *p, size_t len, struct out *o) {
+	const unsigned char *end = p + len;
+	if (len < 13) die();
+	int flags = (p[0] & 1) ? O_NOFOLLOW : 0;
+	uint32_t most = get32(p + 1);
+	p += 5;
+	uint32_t dl = get32(p); p += 4;
+	if ((size_t)(end - p) < (size_t)dl + 4) die();
+	char *dir = dup_bytes(p, dl); p += dl;
+	uint32_t count = get32(p); p += 4;
+	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	unsigned char *buf = NULL;
+	size_t cap = 0;
+	for (uint32_t i = 0; i < count && !o->broken; i++) {
+		if (end - p < 4) die();
+		uint32_t nl = get32(p); p += 4;
+		if ((size_t)(end - p) < nl) die();
+		char *name = dup_bytes(p, nl); p += nl;
+		unsigned char head[5];
+		put32(head, i);
+		size_t n = 0;
+		if (dirfd >= 0 && read_one(dirfd, name, flags, most, &buf, &cap, &n) == 0) {
+			head[4] = 0;
+			out_frame(o, F_FILE, id, head, 5, buf, n);
+		} else {
+			head[4] = 1;
+			out_frame(o, F_FILE, id, head, 5, NULL, 0);
+		}
+		free(name);
+	}
+	free(buf);
+	if (dirfd >= 0) close(dirfd);
+	out_frame(o, F_READ_END, id, NULL, 0, NULL, 0);
+}
+
+/* The requests waiting for a thread of the pool. */
+struct request { struct request *next; int type; uint32_t id; size_t len; unsigned char payload[]; };
+static struct request *queue_head, *queue_tail;
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t queue_cv = PTHREAD_COND_INITIALIZER;
+
+static void *io_worker(void *arg) {
+	(void)arg;
+	struct out o = { 0 };
+	for (;;) {
+		pthread_mutex_lock(&queue_lock);
+		while (!queue_head) pthread_cond_wait(&queue_cv, &queue_lock);
+		struct request *r = queue_head;
+		queue_head = r->next;
+		if (!queue_head) queue_tail = NULL;
+		pthread_mutex_unlock(&queue_lock);
+		if (r->type == F_READ) read_files(r->id, r->payload, r->len, &o);
+		free(r);
+		out_flush(&o);
+	}
+	return NULL;
+}
+
+/* The file channel's reader: frames to the pool, until the channel ends. */
+static void *io_main(void *arg) {
+	(void)arg;
+	for (int t = 0; t < IO_THREADS; t++) {
+		pthread_t w;
+		if (pthread_create(&w, NULL, io_worker, NULL) == 0) pthread_detach(w);
+		else if (t == 0) { close(IO_FD); return NULL; } /* the library sees the channel end */
+	}
+	unsigned char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (cap - len < READ_CHUNK) {
+			cap = cap ? cap * 2 : 2 * READ_CHUNK;
+			buf = realloc(buf, cap);
+			if (!buf) die();
+		}
+		ssize_t n = read(IO_FD, buf + len, cap - len);
+		if (n < 0 && errno == EINTR) continue;
+		if (n <= 0) return NULL;
+		len += (size_t)n;
+		size_t off = 0;
+		while (len - off >= 9) {
+			uint32_t flen = get32(buf + off);
+			if (flen < 5 || flen > MAX_FRAME) die();
+			if (len - off < 4 + (size_t)flen) break;
+			size_t plen = flen - 5;
+			struct request *r = malloc(sizeof *r + plen);
+			if (!r) die();
+			r->next = NULL;
+			r->type = buf[off + 4];
+			r->id = get32(buf + off + 5);
+			r->len = plen;
+			memcpy(r->payload, buf + off + 9, plen);
+			pthread_mutex_lock(&queue_lock);
+			if (queue_tail) queue_tail->next = r; else queue_head = r;
+			queue_tail = r;
+			pthread_cond_signal(&queue_cv);
+			pthread_mutex_unlock(&queue_lock);
+			off += 4 + flen;
+		}
+		memmove(buf, buf + off, len - off);
+		len -= off;
+	}
+}
+
+/* Closes what the helper inherited from `first` on (fd 3 is kept when it is the file channel). */
+static void close_inherited(unsigned first) {
+	if (syscall(SYS_close_range, first, ~0u, 0u) == 0) return;
 	long max = sysconf(_SC_OPEN_MAX);
 	if (max < 0 || max > 65536) max = 65536;
-	for (int fd = 3; fd < max; fd++) close(fd);
+	for (int fd = (int)first; fd < max; fd++) close(fd);
 }
 
 int main(int argc, char **argv) {
@@ -539,7 +746,9 @@ int main(int argc, char **argv) {
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	/* The parent may have died before the prctl: then nobody would ever kill this process. */
 	if (argc > 1 && getppid() != (pid_t)atol(argv[1])) return 1;
-	close_inherited();
+	/* `io`: fd 3 is the file channel (see the top of this file). */
+	int io = argc > 2 && strcmp(argv[2], "io") == 0 && fcntl(IO_FD, F_GETFD) >= 0;
+	close_inherited(io ? IO_FD + 1 : IO_FD);
 	for (int fd = 0; fd <= 2; fd++) fcntl(fd, F_SETFD, FD_CLOEXEC);
 	fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
 	signal(SIGPIPE, SIG_IGN);
@@ -550,6 +759,14 @@ int main(int argc, char **argv) {
 	sigprocmask(SIG_BLOCK, &chld, NULL);
 	int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) die();
+	if (io) {
+		/* Blocking, for the file thread (which inherits the signal mask set above). */
+		fcntl(IO_FD, F_SETFD, FD_CLOEXEC);
+		fcntl(IO_FD, F_SETFL, fcntl(IO_FD, F_GETFL) & ~O_NONBLOCK);
+		pthread_t t;
+		if (pthread_create(&t, NULL, io_main, NULL) == 0) pthread_detach(t);
+		else close(IO_FD);
+	}
 	reply32(A_HELLO, PROTOCOL_VERSION, (uint32_t)getpid());
 
 	static struct pollfd fds[2 + 3 * MAX_RUNS];

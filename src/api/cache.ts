@@ -12,11 +12,12 @@ import { compareUTF8 } from "../encoding/json.js";
 import { InvalidArgumentError } from "../errors.js";
 import { reportCacheRemoveFailed } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
+import { readWhole } from "../internal/fs.js";
 import { goQuote } from "../internal/go-quote.js";
 import { isTempName, mkdirDurable, sweepTempFiles } from "./atomic-write.js";
 import { CNICacheV1, decodeCacheRecord } from "./cache-record.js";
 import { cacheWriteThread } from "./cache-write-thread.js";
-import { readRecord } from "./record-read.js";
+import { MAX_CACHE_RECORD_BYTES, readRecord } from "./record-read.js";
 import type { NetworkAttachment } from "./types.js";
 import { attachmentNameError } from "./validate-names.js";
 
@@ -147,6 +148,13 @@ export async function readCacheFile(
   path: string,
   signal?: AbortSignal,
 ): Promise<Uint8Array | undefined> {
+  // Read with the other records asked for in this turn, where the helper runs (internal/fs.ts).
+  const whole = readWhole(path, { nofollow: true, maxBytes: MAX_CACHE_RECORD_BYTES });
+  const bytes = whole === undefined ? undefined : await whole;
+  if (bytes !== undefined) {
+    if (signal?.aborted) throw signal.reason;
+    return bytes;
+  }
   const found = await readRecord(path, signal);
   return found.kind === "bytes" ? found.bytes : undefined;
 }

@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
 import { messageOf } from "../errors.js";
 import { errnoCode, goPathErrorText } from "../internal/errno.js";
+import { readWhole } from "../internal/fs.js";
 import { goQuote } from "../internal/go-quote.js";
 import { ConfError, ConfFileError } from "./errors.js";
 import { networkConfFromBytes } from "./list.js";
@@ -32,10 +33,18 @@ function kindName(stats: Stats): string {
  * Reads a conf file whole, as a cache record is read: a regular file only (a FIFO, a device,
  * a socket or a directory is refused without a read, so nothing blocks or fills memory), at
  * most {@link MAX_CONF_FILE_BYTES}. Upstream's `error reading <file>: <Go path error>` names
- * the file, so every failure is a ConfFileError as is. Callback fs calls chained inside Node
- * (no FileHandle, no promise per step), which keeps a large directory's load fast.
+ * the file, so every failure is a ConfFileError as is. The files of a directory asked for in
+ * one turn are read by the spawner helper in one request where it runs ({@link readWhole});
+ * what it did not read (and everything without it) is read here, callback fs calls chained
+ * inside Node (no FileHandle, no promise per step), with the checks and errors above.
  */
 export function readConfFile(filename: string): Promise<Uint8Array> {
+  const whole = readWhole(filename, { nofollow: false, maxBytes: MAX_CONF_FILE_BYTES });
+  if (whole === undefined) return readConfFileHere(filename);
+  return whole.then((bytes) => bytes ?? readConfFileHere(filename));
+}
+
+function readConfFileHere(filename: string): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const fail = (text: string, cause?: unknown): void =>
       reject(new ConfFileError(filename, `error reading ${filename}: ${text}`, cause));

@@ -8,12 +8,13 @@
  * so nothing it started runs on unsupervised.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { constants } from "node:os";
-import type { Readable, Writable } from "node:stream";
+import type { Duplex, Readable, Writable } from "node:stream";
 import { debuglog } from "node:util";
 import { messageOf, SpawnerExitedError, SpawnerUnavailableError } from "../../errors.js";
+import { errnoName } from "../../internal/errno.js";
 import { endGroups } from "../process-group.js";
 import { SpawnedChild } from "./child.js";
+import { FileChannel } from "./files.js";
 import { type LaunchRun, netnsEntryError } from "./launcher.js";
 import {
   encodeEmpty,
@@ -29,10 +30,6 @@ import {
 } from "./protocol.js";
 
 const debug = debuglog("libcni");
-
-const errnoNames = new Map<number, string>(
-  Object.entries(constants.errno).map(([name, n]) => [n, name]),
-);
 
 /** An errno error as Node's spawn makes it (`code`, negative `errno`, `syscall`, `path`). */
 function spawnError(path: string, errno: number): NodeJS.ErrnoException {
@@ -60,11 +57,6 @@ interface Pending<T> {
   reject(error: unknown): void;
 }
 
-/** An errno number's name (`EPERM`), as Node's errors carry it in `code`. */
-export function errnoName(errno: number): string {
-  return errnoNames.get(errno) ?? `E${errno}`;
-}
-
 // How long the helper may take to say HELLO before it counts as unrunnable.
 const helloTimeoutMs = 5000;
 
@@ -75,6 +67,8 @@ export interface Transport {
   readonly pid: number | undefined;
   readonly input: Writable;
   readonly output: Readable;
+  /** The file channel's socket (fd 3 of the helper), where the runtime gave one. */
+  readonly files: Duplex | undefined;
   /** What holds the event loop while runs are in flight (unref'd otherwise). */
   readonly handles: readonly Handle[];
   kill(): void;
@@ -92,17 +86,26 @@ function isHandle(h: unknown): h is Handle {
   );
 }
 
+function isDuplex(s: unknown): s is Duplex {
+  const d = s as Partial<Duplex> | null | undefined;
+  return typeof d?.write === "function" && typeof d?.on === "function";
+}
+
 function spawnedTransport(binaryPath: string): Transport {
-  const child: ChildProcess = spawn(binaryPath, [String(process.pid)], {
-    stdio: ["pipe", "pipe", "ignore"],
+  // `io`: fd 3, a socket pair, is the file channel (files.ts).
+  const child: ChildProcess = spawn(binaryPath, [String(process.pid), "io"], {
+    stdio: ["pipe", "pipe", "ignore", "pipe"],
   });
+  const files = child.stdio[3];
+  const channel = isDuplex(files) ? files : undefined;
   return {
     pid: child.pid,
     input: child.stdin as Writable,
     output: child.stdout as Readable,
+    files: channel,
     // The pipes are net.Sockets, which hold the event loop on their own. (Bun's stdin pipe has
     // no ref/unref: what a runtime lacks is left out.)
-    handles: ([child, child.stdin, child.stdout] as unknown[]).filter(isHandle),
+    handles: ([child, child.stdin, child.stdout, channel] as unknown[]).filter(isHandle),
     kill: () => child.kill("SIGKILL"),
     onError: (listener) => child.on("error", listener),
     // "close", not "exit": the helper's last frames (a STARTED among them) are read first.
@@ -122,6 +125,8 @@ export class SpawnerInstance {
   private nextId = 1;
   private refs = 0;
   private gone: Error | undefined;
+  /** The helper's file channel; undefined where the runtime could not give it an fd 3. */
+  readonly files: FileChannel | undefined;
   /** Settles once the helper said HELLO (resolves) or failed to (rejects). */
   readonly ready: Promise<void>;
   /** The helper's pid (tests kill it). */
@@ -153,6 +158,11 @@ export class SpawnerInstance {
     this.input = this.transport.input;
     const output = this.transport.output;
     for (const h of this.transport.handles) h.unref();
+    const socket = this.transport.files;
+    this.files =
+      socket === undefined
+        ? undefined
+        : new FileChannel(socket, { retain: () => this.retain(), release: () => this.release() });
 
     this.transport.onError((error) => {
       this.fail(
@@ -359,6 +369,7 @@ export class SpawnerInstance {
     this.starting.clear();
     for (const request of this.requests.values()) request.reject(error);
     this.requests.clear();
+    this.files?.fail(error);
     // Its plugins were the helper's children: they are stopped with their groups (the helper
     // does it too when it can) and known dead before their runs fail, so that nothing undoes a
     // run that is still going.

@@ -11,6 +11,7 @@ import { debuglog } from "node:util";
 
 import { SpawnerExitedError } from "../../errors.js";
 import type { EnvEntries, PluginEnv } from "../plugin-env.js";
+import type { FileChannel } from "./files.js";
 import { SpawnerInstance } from "./instance.js";
 import { directLauncher, type LaunchedChild, type LaunchRun, OwnLauncher } from "./launcher.js";
 
@@ -128,6 +129,17 @@ export class SpawnerLauncher extends OwnLauncher {
    */
   netnsRequest(pin: boolean, path: string, shareDir = false): Promise<number> {
     return this.instance().netnsRequest(pin, path, shareDir);
+  }
+
+  /**
+   * A helper's file channel (files.ts): a live helper's, else a new helper's; undefined when
+   * the runtime gave the helper no fd 3.
+   */
+  fileChannel(): FileChannel | undefined {
+    for (const instance of this.instances) {
+      if (instance.alive && instance.files?.alive) return instance.files;
+    }
+    return this.instance().files;
   }
 
   // The least busy live helper, or a new one when there is none or all are busy and there is

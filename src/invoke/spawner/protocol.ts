@@ -7,7 +7,7 @@
 import { SpawnerError } from "../../errors.js";
 
 /** The protocol version the helper announces in its HELLO frame. */
-export const protocolVersion = 4;
+export const protocolVersion = 5;
 
 /** Request types (library to helper). */
 export const Req = { run: 1, stdin: 2, stdinEnd: 3, close: 4, pin: 5, unpin: 6 } as const;
@@ -23,6 +23,12 @@ export const Rep = {
   exit: 6,
   done: 7,
 } as const;
+
+/** File requests (library to helper, on the file channel: files.ts). */
+export const FileReq = { read: 17 } as const;
+
+/** File replies (helper to library, on the file channel). */
+export const FileRep = { file: 17, readEnd: 18 } as const;
 
 const headerBytes = 9;
 // The helper sends at most 64 KiB of output per frame; anything much longer is not its stream.
@@ -137,6 +143,43 @@ export function encodeNetnsRequest(
   buf.write(path, headerBytes + flag + 4);
   return buf;
 }
+
+/**
+ * READ: u8 flags (1: O_NOFOLLOW), u32 most bytes per file, the directory (u32 length, bytes),
+ * u32 count, then each name (u32 length, bytes).
+ */
+export function encodeFileRead(
+  id: number,
+  dir: string,
+  names: readonly string[],
+  nofollow: boolean,
+  maxBytes: number,
+): Buffer {
+  let payload = 13 + Buffer.byteLength(dir);
+  for (const name of names) payload += 4 + Buffer.byteLength(name);
+  const buf = Buffer.allocUnsafe(headerBytes + payload);
+  header(buf, FileReq.read, id, payload);
+  let at = headerBytes;
+  buf[at] = nofollow ? 1 : 0;
+  buf.writeUInt32LE(Math.min(Math.max(0, Math.floor(maxBytes)), maxFileBytes), at + 1);
+  at += 5;
+  const put = (text: string): void => {
+    const n = buf.write(text, at + 4);
+    buf.writeUInt32LE(n, at);
+    at += 4 + n;
+  };
+  put(dir);
+  buf.writeUInt32LE(names.length, at);
+  at += 4;
+  for (const name of names) put(name);
+  return buf;
+}
+
+/**
+ * The largest file a READ may answer with its bytes: its FILE frame (9 bytes of header, 5 of
+ * index and status) stays within the largest frame read.
+ */
+export const maxFileBytes = 1024 * 1024 - 64;
 
 /**
  * Splits the helper's output into frames. Chunks may end mid-frame; the rest is kept for the

@@ -7,11 +7,14 @@ import { SpawnerError } from "../../../src/errors.js";
 import { decodeWaitStatus } from "../../../src/invoke/spawner/child.js";
 import {
   encodeEmpty,
+  encodeFileRead,
   encodeNetnsRequest,
   encodeRun,
   encodeStdin,
+  FileReq,
   type Frame,
   FrameReader,
+  maxFileBytes,
   protocolVersion,
   Req,
 } from "../../../src/invoke/spawner/protocol.js";
@@ -133,6 +136,29 @@ describe("spawner protocol", () => {
         [Req.close, 0xffffffff, 0],
       ]);
     }
+  });
+
+  it("encodes READ as flags, the size bound, the directory and each name with its byte length", () => {
+    const [frame] = frames(encodeFileRead(9, "/etc/cni/net.d", ["a.conf", "é"], true, 1e12));
+    expect([frame.type, frame.id]).toEqual([FileReq.read, 9]);
+    const p = Buffer.from(frame.payload);
+    expect(p[0]).toBe(1);
+    // A bound past what one frame carries is the most a frame carries.
+    expect(p.readUInt32LE(1)).toBe(maxFileBytes);
+    const dirLen = p.readUInt32LE(5);
+    expect(p.subarray(9, 9 + dirLen).toString()).toBe("/etc/cni/net.d");
+    let at = 9 + dirLen;
+    expect(p.readUInt32LE(at)).toBe(2);
+    at += 4;
+    const names: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const n = p.readUInt32LE(at);
+      names.push(p.subarray(at + 4, at + 4 + n).toString());
+      at += 4 + n;
+    }
+    expect(names).toEqual(["a.conf", "é"]);
+    expect(at).toBe(p.length);
+    expect(Buffer.from(frames(encodeFileRead(1, "/", [], false, 5))[0].payload)[0]).toBe(0);
   });
 
   it("rejects a stream that is not the helper's (text, say) at once", () => {

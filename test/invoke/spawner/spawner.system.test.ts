@@ -137,7 +137,7 @@ describe("spawner helper", () => {
     const helperPid = spawner.helpers[0].pid as number;
     const ownFds = await fdCount("self");
     const helperFds = await fdCount(helperPid);
-    expect(helperFds).toBe(4); // control in, control out, stderr, signalfd
+    expect(helperFds).toBe(5); // control in, control out, stderr, the file channel, signalfd
 
     let ok = 0;
     for (let batch = 0; batch < 20; batch++) {
@@ -172,7 +172,7 @@ describe("spawner helper", () => {
     expect(await processGone(pluginPid)).toBe(true);
     const helperPid = spawner.helpers[0].pid as number;
     expect(await childrenOf(helperPid)).toEqual([]);
-    expect(await fdCount(helperPid)).toBe(4);
+    expect(await fdCount(helperPid)).toBe(5); // as above: 0-2, the file channel, signalfd
   });
 
   it("a burst of 100 runs: each its own output, two helpers (both this process's children), never more in flight than the bound", async () => {
