@@ -4,7 +4,7 @@
  * - Every error a public function throws is a {@link LibcniError}: one `catch` tells the
  *   library's errors from a bug.
  * - Each class has a stable string identifier, `id` (`LIBCNI_ERR_PLUGIN_NOT_FOUND`, ...), on the
- *   class and on each instance; the README's error table lists them. `name` is the class name.
+ *   class and on each instance; docs/errors.md lists them. `name` is the class name.
  * - `instanceof` answers by a registry-symbol brand, so it holds for an error made by another
  *   copy of the package in the same process (a runtime and a plugin helper bundled apart).
  * - `code` is the spec's numeric CNI error code, on {@link CNIError} and its subclasses only
@@ -51,7 +51,7 @@ export interface LibcniErrorOptions {
 export class LibcniError extends Error {
   /** The stable identifier of this class. */
   static readonly id: string = "LIBCNI_ERR";
-  /** The stable identifier of the error's class (see the README's error table). */
+  /** The stable identifier of the error's class (docs/errors.md lists them). */
   readonly id: string;
 
   constructor(message: string, options: LibcniErrorOptions = {}) {

@@ -164,7 +164,7 @@ export class CacheWriteThread {
     this.unavailable = true;
     this.worker = undefined;
     debug(
-      "cache writes on the main thread (no cache-write thread: %s; a bundled app bundles dist/api/cache-write-worker.js as an entry of its own and sets LIBCNI_CACHE_WRITE_WORKER, README: Bundling)",
+      "cache writes on the main thread (no cache-write thread: %s; a bundled app bundles dist/api/cache-write-worker.js as an entry of its own and sets LIBCNI_CACHE_WRITE_WORKER, docs/bundling.md: Bundling)",
       (error as Error).message,
     );
     return false;

@@ -7,7 +7,7 @@
  * - `libcni:pod`: each pod-level call of libcni/runtime's CNIRuntime (its verbs and plugin
  *   runs publish on the two others, inside it).
  *
- * Their names and message shapes are a stable contract (README, "Observability"). Nothing is
+ * Their names and message shapes are a stable contract (docs/observability.md, "Diagnostics channels"). Nothing is
  * built when nobody subscribes and the debug log is off: callers test {@link verbTraced} /
  * {@link execTraced} first, and take the plain path when they are false.
  */

@@ -5,7 +5,7 @@
  * run under its verb, a verb under its pod call, the outermost under the caller's active
  * span), the verb's span reaching its plugins as `TRACEPARENT`; and metrics per operation:
  * counts, errors and durations. Attribute and instrument names are a stable contract,
- * listed in the README ("OpenTelemetry").
+ * listed in docs/observability.md ("OpenTelemetry").
  *
  * ```ts
  * import * as otel from "@opentelemetry/api";

@@ -4,7 +4,7 @@
  * conf dir; the {@link CNIRuntime} it returns sets pods up on them (interface names allocated,
  * typed capability args, rollback), tears them down from the result cache, CHECKs them, asks
  * STATUS, collects garbage across networks and watches the conf dir. Built only on the public
- * API of the rest of the library. The README maps go-cni's and ocicni's names to these.
+ * API of the rest of the library. docs/runtime.md ("Names from go-cni and ocicni") maps go-cni's and ocicni's names to these.
  * @module
  */
 

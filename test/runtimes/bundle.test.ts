@@ -1,5 +1,5 @@
 /**
- * A bundled app (esbuild, the README's "Bundling" recipe): the app bundled into one file, the
+ * A bundled app (esbuild, docs/bundling.md's "Bundling" recipe): the app bundled into one file, the
  * cache-write worker bundled as an entry of its own, the helper binary copied beside them,
  * `LIBCNI_SPAWNER_BINARY` and `LIBCNI_CACHE_WRITE_WORKER` naming them. An ADD and a DEL run
  * through the helper and the worker; without the variables they fall back (no call fails) and
