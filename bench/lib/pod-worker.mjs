@@ -32,8 +32,8 @@
  */
 import { openSync, readSync } from "node:fs";
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
+import { serveOps } from "./serve.mjs";
 
 const dist = process.env.BENCH_DIST
   ? pathToFileURL(`${process.env.BENCH_DIST}/`).href
@@ -218,18 +218,6 @@ const ops = {
   },
 };
 
-const rl = createInterface({ input: process.stdin });
-for await (const line of rl) {
-  let answer;
-  try {
-    const c = JSON.parse(line);
-    const op = ops[c.op];
-    if (op === undefined) throw new Error(`unknown op ${c.op}`);
-    answer = await op(c);
-  } catch (error) {
-    answer = { error: String(error?.stack ?? error) };
-  }
-  process.stdout.write(`${JSON.stringify(answer)}\n`);
-}
+await serveOps(ops);
 // The spawner helpers may hold the loop open; an exit also writes a --cpu-prof profile.
 process.exit(0);

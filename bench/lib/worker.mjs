@@ -10,8 +10,8 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
+import { serveOps } from "./serve.mjs";
 
 const mode = process.argv[2];
 // BENCH_DIST points at another build of the library (a candidate fix) to measure it side by side.
@@ -186,16 +186,4 @@ const ops = {
   },
 };
 
-const rl = createInterface({ input: process.stdin });
-for await (const line of rl) {
-  let answer;
-  try {
-    const c = JSON.parse(line);
-    const op = ops[c.op];
-    if (op === undefined) throw new Error(`unknown op ${c.op}`);
-    answer = await op(c);
-  } catch (error) {
-    answer = { error: String(error?.stack ?? error) };
-  }
-  process.stdout.write(`${JSON.stringify(answer)}\n`);
-}
+await serveOps(ops);
