@@ -10,6 +10,7 @@
  */
 import type { NetworkConfigList, PluginConfig } from "../conf/index.js";
 import { InvalidArgumentError } from "../errors.js";
+import { isJSONObject } from "../internal/json-kind.js";
 import type { GCArgs, RuntimeConf } from "./types.js";
 
 type Obj = Record<string, unknown>;
@@ -21,10 +22,6 @@ function kindOf(value: unknown): string {
   if (value instanceof Uint8Array) return "a Uint8Array";
   const t = typeof value;
   return t === "object" ? "an object" : t === "undefined" ? "undefined" : `a ${t}`;
-}
-
-function isObject(value: unknown): value is Obj {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function fail(path: string, expected: string, value: unknown, hint = ""): never {
@@ -43,7 +40,7 @@ function spellingHint(obj: Obj, key: string): string {
 }
 
 function object(value: unknown, path: string, what: string): Obj {
-  if (!isObject(value)) fail(path, what, value);
+  if (!isJSONObject(value)) fail(path, what, value);
   return value;
 }
 
@@ -76,7 +73,7 @@ export function checkRuntimeConf(rt: unknown, path = "rt"): asserts rt is Runtim
     });
   }
   const caps = optional(obj, "capabilityArgs");
-  if (caps !== undefined && !isObject(caps)) {
+  if (caps !== undefined && !isJSONObject(caps)) {
     fail(`${path}.capabilityArgs`, "an object of capability arguments", caps);
   }
   const cacheDir = optional(obj, "cacheDir");

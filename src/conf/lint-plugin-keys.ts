@@ -5,15 +5,13 @@
  * field Go fills with it.
  */
 
+import { isJSONObject } from "../internal/json-kind.js";
 import { escapeToken, pointerOf, unescapeToken } from "./lint-pointer.js";
 import { pluginKeys } from "./lint-schema.js";
 import type { LintFinding } from "./lint-types.js";
 
 /** A plugin's keys renamed for the schema: canonical key → the key the file has. */
 export type Renames = Map<string, string>;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * The document with each plugin's case-variant keys renamed to the spec's (when the spec's
@@ -26,11 +24,11 @@ export function normalizePluginKeys(document: unknown): {
 } {
   const renames = new Map<number, Renames>();
   const findings: LintFinding[] = [];
-  if (!isObject(document) || !Array.isArray(document.plugins)) {
+  if (!isJSONObject(document) || !Array.isArray(document.plugins)) {
     return { document, renames, findings };
   }
   const plugins = document.plugins.map((plugin: unknown, i) => {
-    if (!isObject(plugin)) return plugin;
+    if (!isJSONObject(plugin)) return plugin;
     let copy: Record<string, unknown> | undefined;
     for (const key of Object.keys(plugin)) {
       if (pluginKeys.includes(key)) continue;

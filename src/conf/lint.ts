@@ -12,6 +12,7 @@
  */
 import { parseJSON } from "../encoding/parse.js";
 import { JSONSyntaxError, messageOf } from "../errors.js";
+import { isJSONObject } from "../internal/json-kind.js";
 import { type ConfInput, inputBytes } from "./bytes.js";
 import { normalizePluginKeys, restorePointer } from "./lint-plugin-keys.js";
 import { comparePointers, pointerOf } from "./lint-pointer.js";
@@ -22,9 +23,6 @@ import type { NetworkConfigList } from "./types.js";
 
 export type { LintFinding, LintResult, LintSeverity } from "./lint-types.js";
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 function isList(input: ConfInput | NetworkConfigList): input is NetworkConfigList {
   return typeof input === "object" && !(input instanceof Uint8Array);
 }
@@ -34,7 +32,7 @@ function isList(input: ConfInput | NetworkConfigList): input is NetworkConfigLis
  * added appended to `plugins` (their pointers then index `list.plugins`).
  */
 function listDocument(list: NetworkConfigList, document: unknown): unknown {
-  if (!isObject(document)) return document;
+  if (!isJSONObject(document)) return document;
   const inline = Array.isArray(document.plugins) ? document.plugins : [];
   if (list.plugins.length <= inline.length) return document;
   const added = list.plugins.slice(inline.length).map((p) => parseJSON(p.bytes));
@@ -98,7 +96,7 @@ function whereIn(bytes: Uint8Array, error: unknown): string {
  * plugin. Linted as such, then each finding put back at its place in the file.
  */
 function asSingleConf(document: unknown): Record<string, unknown> | undefined {
-  if (!isObject(document) || Object.hasOwn(document, "plugins")) return undefined;
+  if (!isJSONObject(document) || Object.hasOwn(document, "plugins")) return undefined;
   if (!Object.hasOwn(document, "type")) return undefined;
   const { cniVersion, name, ...plugin } = document;
   const list: Record<string, unknown> = {};
@@ -123,7 +121,7 @@ function confOfList(list: NetworkConfigList): Uint8Array | undefined {
   } catch {
     return undefined;
   }
-  if (!isObject(outer) || !isObject(inner)) return undefined;
+  if (!isJSONObject(outer) || !isJSONObject(inner)) return undefined;
   const keys = Object.keys(outer).sort().join(",");
   const made =
     keys === "cniVersion,name,plugins" &&
@@ -191,7 +189,7 @@ export function lintNetworkList(input: ConfInput | NetworkConfigList): LintResul
   for (const finding of schemaFindings(normal.document)) {
     findings.push({ ...finding, pointer: restorePointer(finding.pointer, normal.renames) });
   }
-  if (isObject(document)) {
+  if (isJSONObject(document)) {
     findings.push(...versionFindings(document), ...missingPlugins(document, fromList));
   }
 

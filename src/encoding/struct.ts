@@ -9,7 +9,7 @@
  */
 
 import { UnmarshalTypeError } from "../errors.js";
-import { jsonKind } from "../internal/json-kind.js";
+import { isJSONObject, jsonKind } from "../internal/json-kind.js";
 
 export { UnmarshalTypeError } from "../errors.js";
 
@@ -63,9 +63,6 @@ function pathOf(place: Place): string {
   return names.reverse().join(".");
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 function decodeValue(value: unknown, schema: FieldSchema, place: Place): unknown {
   switch (schema.type) {
     case "struct":
@@ -74,7 +71,7 @@ function decodeValue(value: unknown, schema: FieldSchema, place: Place): unknown
       if (!Array.isArray(value)) throw typeError(value, schema, place);
       return value.map((item) => decodeElement(item, schema.items, place));
     case "map": {
-      if (!isObject(value)) throw typeError(value, schema, place);
+      if (!isJSONObject(value)) throw typeError(value, schema, place);
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
         // A data property, so that a key named "__proto__" stays a key, as in Go's map.
@@ -118,7 +115,7 @@ function decodeStruct(
   schema: Extract<FieldSchema, { type: "struct" }>,
   place: Place,
 ): Record<string, unknown> {
-  if (!isObject(value)) throw typeError(value, schema, place);
+  if (!isJSONObject(value)) throw typeError(value, schema, place);
   const { fields } = schema.struct;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {

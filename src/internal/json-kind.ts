@@ -23,3 +23,8 @@ export function jsonKind(value: unknown, integerTarget = false): string {
       return "object";
   }
 }
+
+/** True for what JSON calls an object: not null, not an array (the library's one such test). */
+export function isJSONObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

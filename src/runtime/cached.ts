@@ -32,6 +32,7 @@ import {
   type PluginConfig,
   type RuntimeConf,
 } from "../index.js";
+import { isJSONObject } from "../internal/json-kind.js";
 import { validateContainerID } from "../utils/index.js";
 import { restoreCapabilityStructs } from "./capabilities.js";
 import { readIntent } from "./intent.js";
@@ -205,9 +206,6 @@ export interface PodAttachments {
   owner?: SetupOwner | undefined;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 /**
  * The pod's records that the cache's listing skipped (upstream's `GetCachedAttachments` skips
  * what it cannot decode) but whose top level says they are the pod's (`kind` cniCacheV1 and its
@@ -245,7 +243,7 @@ async function undecodableRecords(
     } catch {
       continue;
     }
-    if (!isObject(top) || top.kind !== CNICacheV1 || top.containerId !== podID) continue;
+    if (!isJSONObject(top) || top.kind !== CNICacheV1 || top.containerId !== podID) continue;
     let reason: string | undefined;
     try {
       decodeCacheRecord(found.bytes);

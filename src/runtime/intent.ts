@@ -36,6 +36,7 @@ import {
 } from "../errors.js";
 import type { NetworkAttachment } from "../index.js";
 import { errnoCode } from "../internal/errno.js";
+import { isJSONObject } from "../internal/json-kind.js";
 import { validateContainerID } from "../utils/index.js";
 import { type SetupOwner, thisOwner } from "./owner.js";
 import type { PlannedAttachment } from "./plan.js";
@@ -99,9 +100,6 @@ export async function writeIntent(
   await writeCacheRecord(intentPath(cacheDir, podID), bytes, { durable });
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 const isPairs = (v: unknown): v is [string, string][] =>
   Array.isArray(v) &&
   v.every((p) => Array.isArray(p) && p.length === 2 && p.every((s) => typeof s === "string"));
@@ -110,7 +108,7 @@ const isPairs = (v: unknown): v is [string, string][] =>
 function decodeOwner(value: unknown): SetupOwner | undefined {
   if (value === undefined) return undefined;
   if (
-    !isObject(value) ||
+    !isJSONObject(value) ||
     typeof value.pid !== "number" ||
     !Number.isInteger(value.pid) ||
     typeof value.start !== "string" ||
@@ -133,20 +131,20 @@ function decodeIntent(
   } catch {
     throw new MalformedIntentError("it is not valid JSON");
   }
-  if (!isObject(value) || value.kind !== SETUP_INTENT_KIND || value.containerId !== podID) {
+  if (!isJSONObject(value) || value.kind !== SETUP_INTENT_KIND || value.containerId !== podID) {
     throw new MalformedIntentError(`not a ${SETUP_INTENT_KIND} record of pod ${podID}`);
   }
   if (!Array.isArray(value.attachments)) throw new MalformedIntentError("no attachments");
   const owner = decodeOwner(value.owner);
   const attachments = value.attachments.map((e: unknown, i: number) => {
     if (
-      !isObject(e) ||
+      !isJSONObject(e) ||
       typeof e.networkName !== "string" ||
       typeof e.ifName !== "string" ||
       typeof e.netns !== "string" ||
       typeof e.config !== "string" ||
       (e.cniArgs !== undefined && !isPairs(e.cniArgs)) ||
-      (e.capabilityArgs !== undefined && !isObject(e.capabilityArgs))
+      (e.capabilityArgs !== undefined && !isJSONObject(e.capabilityArgs))
     ) {
       throw new MalformedIntentError(`attachment ${i} is malformed`);
     }

@@ -6,6 +6,7 @@
  * with a string `mtu`, a null route) returns undefined, and the generic path writes it.
  */
 import { formatNumber, marshal, marshalAsMap, quoteString } from "../encoding/json.js";
+import { isJSONObject } from "../internal/json-kind.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
 import { type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText } from "./ip.js";
@@ -25,10 +26,8 @@ interface Result100Fields {
 /** Thrown inside the writer to fall back; never leaves this module. */
 const unexpected = Symbol("unexpected shape");
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
-
 function ipNet(n: unknown): string {
-  if (!isObject(n) || !(n.ip instanceof Uint8Array) || !(n.mask instanceof Uint8Array)) {
+  if (!isJSONObject(n) || !(n.ip instanceof Uint8Array) || !(n.mask instanceof Uint8Array)) {
     throw unexpected;
   }
   return quoteString(ipNetToString(n as unknown as IPNet));
@@ -63,7 +62,7 @@ function truthyString(key: string, v: unknown, parts: string[]): void {
 }
 
 function routeText(r: unknown): string {
-  if (!isObject(r)) throw unexpected;
+  if (!isJSONObject(r)) throw unexpected;
   const parts: string[] = [];
   truthyNumber("advmss", r.advmss, parts);
   parts.push(`"dst":${ipNet(r.dst)}`);
@@ -76,7 +75,7 @@ function routeText(r: unknown): string {
 }
 
 function interfaceText(i: unknown): string {
-  if (!isObject(i)) throw unexpected;
+  if (!isJSONObject(i)) throw unexpected;
   const parts: string[] = [];
   truthyString("mac", i.mac, parts);
   truthyNumber("mtu", i.mtu, parts);
@@ -91,7 +90,7 @@ function interfaceText(i: unknown): string {
 }
 
 function ipConfigText(c: unknown): string {
-  if (!isObject(c)) throw unexpected;
+  if (!isJSONObject(c)) throw unexpected;
   const parts: string[] = [`"address":${ipNet(c.address)}`];
   address("gateway", c.gateway, parts);
   presentNumber("interface", c.interface, parts);

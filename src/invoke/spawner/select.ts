@@ -145,7 +145,7 @@ export class AutoLauncher extends OwnLauncher {
 /** What to do about a missing binary: it depends on whether the path was chosen or derived. */
 function missingBinaryHint(): string {
   if (process.env.LIBCNI_SPAWNER_BINARY) return "LIBCNI_SPAWNER_BINARY names no executable file";
-  return "a bundled app: ship dist/native/<platform>-<arch>/libcni-spawner with it and set LIBCNI_SPAWNER_BINARY (docs/bundling.md, "Bundling"); a clone of the repository: npm run build:native";
+  return "a bundled app: ship dist/native/<platform>-<arch>/libcni-spawner with it and set LIBCNI_SPAWNER_BINARY (docs/bundling.md, Bundling); a clone of the repository: npm run build:native";
 }
 
 const auto = new AutoLauncher();

@@ -12,11 +12,9 @@
  * A result the decoder refuses for a reason result-sane names is result-sane's finding only.
  */
 import { messageOf } from "../../errors.js";
+import { isJSONObject } from "../../internal/json-kind.js";
 import { createResultForVersion, parseCIDR, parseIP } from "../../types/index.js";
 import { greaterThanOrEqualTo } from "../../version/index.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A JSON pointer (RFC 6901) of a path. */
 function pointer(...path: (string | number)[]): string {
@@ -40,7 +38,7 @@ const defined = (p: string | undefined): p is string => p !== undefined;
 /** The entries of a list that are objects, with their index (result-sane names the others). */
 function objectsOf(list: unknown): [Record<string, unknown>, number][] {
   return Array.isArray(list)
-    ? list.flatMap((v, i) => (isObject(v) ? [[v, i] as [Record<string, unknown>, number]] : []))
+    ? list.flatMap((v, i) => (isJSONObject(v) ? [[v, i] as [Record<string, unknown>, number]] : []))
     : [];
 }
 
@@ -55,7 +53,7 @@ function legacyProblems(result: Record<string, unknown>): string[] {
   const problems: string[] = [];
   for (const key of ["ip4", "ip6"]) {
     const ip = result[key];
-    if (!isObject(ip)) continue;
+    if (!isJSONObject(ip)) continue;
     problems.push(...[cidrProblem(`${key}.ip`, ip.ip)].filter(defined));
     problems.push(...routeDstProblems(`${key}.routes`, ip.routes));
   }
@@ -99,7 +97,7 @@ export function resultProblems(
   version: string,
   netns: string,
 ): string[] {
-  if (!isObject(json))
+  if (!isJSONObject(json))
     return [`the output is not a JSON object: ${JSON.stringify(stdout.slice(0, 200))}`];
   const problems: string[] = [];
   if (json.cniVersion !== version) {
@@ -126,7 +124,7 @@ function listFindings(path: (string | number)[], list: unknown, what: string): s
   return list.flatMap((v, i) =>
     v === null
       ? [`${pointer(...path, i)}: a null entry in ${what}`]
-      : isObject(v)
+      : isJSONObject(v)
         ? []
         : [`${pointer(...path, i)}: ${shown(v)} is not an object`],
   );
@@ -150,7 +148,7 @@ function routesFindings(path: (string | number)[], routes: unknown): string[] {
 /** `dns`: an object of `nameservers` (IP addresses), `domain`, `search` and `options`. */
 function dnsFindings(dns: unknown): string[] {
   if (dns === undefined || dns === null) return [];
-  if (!isObject(dns)) return [`${pointer("dns")}: ${shown(dns)} is not an object`];
+  if (!isJSONObject(dns)) return [`${pointer("dns")}: ${shown(dns)} is not an object`];
   const findings: string[] = [];
   if (dns.domain !== undefined && dns.domain !== null && typeof dns.domain !== "string")
     findings.push(`${pointer("dns", "domain")}: ${shown(dns.domain)} is not a string`);
@@ -177,13 +175,13 @@ function dnsFindings(dns: unknown): string[] {
  * JSON object at all, which is add-result's).
  */
 export function sanityFindings(json: unknown, version: string): string[] {
-  if (!isObject(json)) return [];
+  if (!isJSONObject(json)) return [];
   if (!greaterThanOrEqualTo(version, "0.3.0")) {
     const findings: string[] = [];
     for (const key of ["ip4", "ip6"]) {
       const ip = json[key];
       if (ip === undefined || ip === null) continue;
-      if (!isObject(ip)) {
+      if (!isJSONObject(ip)) {
         findings.push(`${pointer(key)}: ${shown(ip)} is not an object`);
         continue;
       }
@@ -217,7 +215,7 @@ export function sanityFindings(json: unknown, version: string): string[] {
       findings.push(
         `${pointer("ips", i, "interface")}: ${shown(n)} is not an index of interfaces (${interfaces.length} ${interfaces.length === 1 ? "entry" : "entries"})`,
       );
-    } else if (!isObject(interfaces[n])) {
+    } else if (!isJSONObject(interfaces[n])) {
       findings.push(
         `${pointer("ips", i, "interface")}: ${n} is the index of ${pointer("interfaces", n)}, which is no interface`,
       );
