@@ -16,6 +16,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Two files at a time on these 2-core machines (vitest's default is one fewer than the
+    // cores): most suites wait on plugin processes and namespaces, not on this process.
+    maxWorkers: 2,
     // The exec suites run with the direct spawn here, whether or not the spawner binary was
     // built; the system tier runs them again through the spawner (test/invoke/spawner/).
     env: { LIBCNI_LAUNCHER: "direct" },

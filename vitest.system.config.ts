@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: "forks",
+    // Two files at a time on these 2-core machines (vitest's default is one fewer than the
+    // cores): most suites wait on plugin processes and namespaces, not on this process.
+    maxWorkers: 2,
   },
 });

@@ -91,6 +91,11 @@ export class CheckSession {
    */
   private readonly namespaces = new Map<string, "host" | "pod">();
   private inFlight = 0;
+  /**
+   * The look for leftovers under way, if any: no call starts during one, or the look would
+   * take the new plugin (in the host namespace, leading a session of its own) for a daemon.
+   */
+  private looking: Promise<void> | undefined;
   /** The calls done since the last look for leftovers: their verbs and process groups. */
   private finished: { command: string; pid: number | undefined }[] = [];
 
@@ -162,6 +167,7 @@ export class CheckSession {
    */
   async call(spec: CallSpec): Promise<CallOutcome> {
     this.signal?.throwIfAborted();
+    while (this.looking !== undefined) await this.looking.catch(() => undefined);
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
     };
@@ -202,7 +208,12 @@ export class CheckSession {
       this.inFlight--;
       this.finished.push({ command: spec.command ?? "(no CNI_COMMAND)", pid });
     }
-    if (this.inFlight === 0) await this.endLeftovers();
+    if (this.inFlight === 0) {
+      this.looking = this.endLeftovers().finally(() => {
+        this.looking = undefined;
+      });
+      await this.looking;
+    }
     const text = new TextDecoder();
     const stdout = text.decode(outcome.stdout);
     let json: unknown;

@@ -3,7 +3,7 @@
  * error, not a pass; an aborted check rejects instead of reporting every rule failed.
  */
 import { describe, expect, it } from "vitest";
-import { InvalidArgumentError } from "../../../src/errors.js";
+import { InvalidArgumentError } from "../../../src/errors/index.js";
 import { checkPlugin } from "../../../src/testing/conformance/index.js";
 
 const loopback = "/usr/lib/cni/loopback";

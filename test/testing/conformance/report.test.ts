@@ -6,7 +6,7 @@ import { access, constants } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { InvalidArgumentError } from "../../../src/errors.js";
+import { InvalidArgumentError } from "../../../src/errors/index.js";
 import {
   type ConformanceReport,
   checkPlugin,

@@ -25,10 +25,11 @@ if [ "$BREAK" = version-honest ]; then
   SUPPORTED='"0.3.1","0.4.0","1.0.0","1.1.0"'
 fi
 
-# A JSON reader (recursive descent): `json get PATH` prints the raw text of the value at PATH,
-# nothing when it is absent; `json len PATH` the number of members of the array or object at
-# PATH. PATH is a chain of ["key"] and [index]; "" is the whole text. Exits 2 on text that is
-# not one JSON value.
+# A JSON reader (recursive descent), run once per call: it prints every value of stdin as a
+# line `v<PATH><TAB><raw text>` (newlines in the text made spaces: JSON needs none), and every
+# array and object also as `n<PATH><TAB><number of members>`. PATH is a chain of ["key"] and
+# [index]; "" is the whole text. Exits 2 on text that is not one JSON value. The lookups below
+# read its lines with the shell's own pattern matching: a call forks one awk, not one a field.
 JSON_AWK='
 function ws() { while (p <= n && index(" \t\r\n", substr(s, p, 1)) > 0) p++ }
 function str(   c) {
@@ -48,7 +49,7 @@ function num() {
 }
 function members(path, end,   c, k, start, m) {
   p++; ws(); m = 0
-  if (substr(s, p, 1) == end) { p++; if (path == want) cnt = 0; return 1 }
+  if (substr(s, p, 1) == end) { p++; count[path] = 0; return 1 }
   for (;;) {
     ws()
     if (end == "}") {
@@ -62,11 +63,11 @@ function members(path, end,   c, k, start, m) {
     } else k = "[" m "]"
     if (!value(path k)) return 0
     m++; ws(); c = substr(s, p, 1); p++
-    if (c == end) { if (path == want) cnt = m; return 1 }
+    if (c == end) { count[path] = m; return 1 }
     if (c != ",") return 0
   }
 }
-function value(path,   c, start, ok) {
+function value(path,   c, start, ok, raw) {
   start = p; c = substr(s, p, 1)
   if (c == "{") ok = members(path, "}")
   else if (c == "[") ok = members(path, "]")
@@ -75,26 +76,61 @@ function value(path,   c, start, ok) {
   else if (substr(s, p, 4) == "true" || substr(s, p, 4) == "null") { p += 4; ok = 1 }
   else if (substr(s, p, 5) == "false") { p += 5; ok = 1 }
   else ok = 0
-  if (ok && path == want) { found = 1; out = substr(s, start, p - start) }
+  if (ok) {
+    raw = substr(s, start, p - start)
+    gsub(/[\r\n]/, " ", raw)
+    lines = lines "v" path "\t" raw "\n"
+    if (path in count) lines = lines "n" path "\t" count[path] "\n"
+  }
   return ok
 }
 { s = s $0 "\n" }
 END {
-  n = length(s); p = 1; cnt = 0
+  n = length(s); p = 1
   ws()
   if (!value("")) exit 2
   ws()
   if (p <= n) exit 2
-  if (op == "len") print cnt
-  else if (found) printf "%s", out
+  printf "%s", lines
 }'
 
-json() { printf '%s' "$IN" | awk -v op="$1" -v want="$2" "$JSON_AWK"; }
-# The string at PATH, without its quotes (empty when absent or not a string).
+NL='
+'
+TAB=$(printf '\t')
+# Parses stdin ($IN) once; false when it is not one JSON value (FLAT is then empty).
+parse() {
+  FLAT=
+  flat=$(printf '%s' "$IN" | awk "$JSON_AWK") || return 1
+  FLAT="$NL$flat"
+}
+# `jget PATH` sets J to the raw text at PATH (empty when absent); `jlen PATH` to the number of
+# members of the array or object at PATH (0 when absent); `jstr PATH` to the string at PATH,
+# without its quotes (empty when absent or not a string).
+lookup() {
+  case $FLAT in
+  *"$NL$1$2$TAB"*)
+    J=${FLAT#*"$NL$1$2$TAB"}
+    J=${J%%"$NL"*}
+    ;;
+  *) J=$3 ;;
+  esac
+}
+jget() { lookup v "$1" ""; }
+jlen() { lookup n "$1" 0; }
 jstr() {
-  v=$(json get "$1")
-  case $v in \"*\") v=${v#\"} v=${v%\"} ;; *) v= ;; esac
-  printf '%s' "$v"
+  jget "$1"
+  case $J in \"*\") J=${J#\"} J=${J%\"} ;; *) J= ;; esac
+}
+# The lines of an attachment's record: R_ADDR, R_NETNS, R_ID, R_IFNAME, R_LINK (see record()).
+read_record() {
+  R_ADDR= R_NETNS= R_ID= R_IFNAME= R_LINK=
+  {
+    IFS= read -r R_ADDR
+    IFS= read -r R_NETNS
+    IFS= read -r R_ID
+    IFS= read -r R_IFNAME
+    IFS= read -r R_LINK
+  } <"$1"
 }
 
 # Prints the spec's error object on stdout and exits 1.
@@ -118,13 +154,15 @@ ns() { nsenter --net="$NETNS" "$@"; }
 
 # The host end of an attachment's veth pair: vr and 8 hex digits of cksum(containerID/ifname).
 hash() { printf '%s/%s' "$1" "$2" | cksum | cut -d' ' -f1; }
-host_end() { printf 'vr%08x' "$(hash "$1" "$2")"; }
+host_end() { printf 'vr%08x' "$1"; }
 
 # The attachment's record: address, netns, containerID, ifname, link name, one a line.
 record() {
-  DATADIR=$(jstr '["dataDir"]')
+  jstr '["dataDir"]'
+  DATADIR=$J
   [ -n "$DATADIR" ] || fail 7 "dataDir must be set to a directory"
-  STATE="$DATADIR/$(jstr '["name"]')"
+  jstr '["name"]'
+  STATE="$DATADIR/$J"
   REC="$STATE/$CNI_CONTAINERID-$CNI_IFNAME"
   # The pod's interface: CNI_IFNAME, or another name for add-ifname's bug.
   IFN=${CNI_IFNAME:-}
@@ -142,7 +180,7 @@ cmd_add() {
   NETNS=$CNI_NETNS
   h=$(hash "$CNI_CONTAINERID" "$CNI_IFNAME")
   addr="10.250.$((h / 250 % 256)).$((h % 250 + 2))/24"
-  host=$(host_end "$CNI_CONTAINERID" "$CNI_IFNAME")
+  host=$(host_end "$h")
   err=$(ip link add "$host" type veth peer name "$IFN" netns "$CNI_NETNS" 2>&1) ||
     fail 999 "cannot add $IFN in $CNI_NETNS: $err"
   if ! err=$(ip link set "$host" up 2>&1 && ns ip addr add "$addr" dev "$IFN" 2>&1 &&
@@ -160,15 +198,19 @@ cmd_add() {
   fi
 
   # Chained: the prevResult's interfaces first (their indices kept), then this one.
-  nif=$(json len '["prevResult"]["interfaces"]')
-  nip=$(json len '["prevResult"]["ips"]')
-  ifaces=$(json get '["prevResult"]["interfaces"]')
-  ifaces=${ifaces#\[} ifaces=${ifaces%\]}
-  ips=$(json get '["prevResult"]["ips"]')
-  ips=${ips#\[} ips=${ips%\]}
+  jlen '["prevResult"]["interfaces"]'
+  nif=$J
+  jlen '["prevResult"]["ips"]'
+  nip=$J
+  jget '["prevResult"]["interfaces"]'
+  ifaces=${J#\[} ifaces=${ifaces%\]}
+  jget '["prevResult"]["ips"]'
+  ips=${J#\[} ips=${ips%\]}
   [ "$BREAK" = add-prevresult ] && nip=0
-  routes=$(json get '["prevResult"]["routes"]')
-  dns=$(json get '["prevResult"]["dns"]')
+  jget '["prevResult"]["routes"]'
+  routes=$J
+  jget '["prevResult"]["dns"]'
+  dns=$J
   index=$nif
   [ "$BREAK" = add-result ] && routes='[{"dst":"default"}]'
   own_ip="{\"address\":\"$addr\",\"interface\":$index}"
@@ -200,27 +242,39 @@ cmd_check() {
     fail 1 "cannot read a prevResult of version $VER"
   record
   NETNS=$CNI_NETNS
-  [ -n "$(json get '["prevResult"]')" ] || fail 7 "CHECK needs a prevResult"
+  jget '["prevResult"]'
+  [ -n "$J" ] || fail 7 "CHECK needs a prevResult"
   [ -f "$REC" ] || fail 3 "no attachment $CNI_CONTAINERID/$CNI_IFNAME"
-  addr=$(sed -n 1p "$REC")
+  read_record "$REC"
+  addr=$R_ADDR
   link=$(ns ip -o link show dev "$IFN" 2>&1) || mismatch "$IFN is gone: $link"
   have=$(ns ip -o addr show dev "$IFN")
   i=0 own=
-  while [ "$i" -lt "$(json len '["prevResult"]["interfaces"]')" ]; do
+  jlen '["prevResult"]["interfaces"]'
+  n=$J
+  while [ "$i" -lt "$n" ]; do
     at="[\"prevResult\"][\"interfaces\"][$i]"
-    if [ "$(jstr "$at[\"name\"]")" = "$IFN" ] && [ "$(jstr "$at[\"sandbox\"]")" = "$CNI_NETNS" ]; then
+    jstr "$at[\"name\"]"
+    name=$J
+    jstr "$at[\"sandbox\"]"
+    if [ "$name" = "$IFN" ] && [ "$J" = "$CNI_NETNS" ]; then
       own=$i
-      mac=$(jstr "$at[\"mac\"]")
+      jstr "$at[\"mac\"]"
+      mac=$J
       case $link in *"link/ether $mac "*) ;; *) mismatch "$IFN has not the MAC $mac" ;; esac
     fi
     i=$((i + 1))
   done
   [ -n "$own" ] || mismatch "the prevResult has no interface $IFN in $CNI_NETNS"
   i=0 mine=
-  while [ "$i" -lt "$(json len '["prevResult"]["ips"]')" ]; do
+  jlen '["prevResult"]["ips"]'
+  n=$J
+  while [ "$i" -lt "$n" ]; do
     at="[\"prevResult\"][\"ips\"][$i]"
-    if [ "$(json get "$at[\"interface\"]")" = "$own" ]; then
-      a=$(jstr "$at[\"address\"]")
+    jget "$at[\"interface\"]"
+    if [ "$J" = "$own" ]; then
+      jstr "$at[\"address\"]"
+      a=$J
       [ "$a" = "$addr" ] && mine=1
       case $have in *" $a "*) ;; *) mismatch "$IFN has not the address $a" ;; esac
     fi
@@ -234,9 +288,9 @@ cmd_check() {
 # RECORD (the pod's link name is the record's, CNI_IFNAME in records that have none).
 remove() {
   NETNS=$1
-  host=$(host_end "$(sed -n 3p "$3")" "$2")
-  link=$(sed -n 5p "$3")
-  link=${link:-$2}
+  read_record "$3"
+  host=$(host_end "$(hash "$R_ID" "$2")")
+  link=${R_LINK:-$2}
   # The DEL rules' bugs are DEL's, not GC's.
   bug=
   [ "$cmd" = DEL ] && bug=$BREAK
@@ -264,7 +318,8 @@ cmd_del() {
   need CNI_CONTAINERID CNI_IFNAME
   record
   if [ -f "$REC" ]; then
-    remove "${CNI_NETNS:-$(sed -n 2p "$REC")}" "$CNI_IFNAME" "$REC"
+    read_record "$REC"
+    remove "${CNI_NETNS:-$R_NETNS}" "$CNI_IFNAME" "$REC"
   elif [ "$BREAK" = del-without-add ] && [ ! -f "$REC.deleted" ]; then
     fail 3 "no attachment $CNI_CONTAINERID/$CNI_IFNAME"
   fi
@@ -276,12 +331,16 @@ cmd_gc() {
   [ -d "$STATE" ] || return 0
   valid=
   i=0
-  n=$(json len '["cni.dev/valid-attachments"]')
+  jlen '["cni.dev/valid-attachments"]'
+  n=$J
   # gc-partial-list's bug: only the list's first entry is read.
   [ "$BREAK" = gc-partial-list ] && [ "$n" -gt 1 ] && n=1
   while [ "$i" -lt "$n" ]; do
     at="[\"cni.dev/valid-attachments\"][$i]"
-    valid="$valid $(jstr "$at[\"containerID\"]")/$(jstr "$at[\"ifname\"]") "
+    jstr "$at[\"containerID\"]"
+    valid="$valid $J/"
+    jstr "$at[\"ifname\"]"
+    valid="$valid$J "
     i=$((i + 1))
   done
   # gc-concurrent's bug: a GC that meets a running ADD or DEL (within its first second) loses
@@ -299,11 +358,12 @@ cmd_gc() {
   for rec in "$STATE"/*; do
     case $rec in *.deleted) continue ;; esac
     [ -f "$rec" ] || continue
-    id=$(sed -n 3p "$rec") ifname=$(sed -n 4p "$rec")
+    read_record "$rec"
+    id=$R_ID ifname=$R_IFNAME
     if [ -z "$lose" ]; then
       case $valid in *" $id/$ifname "*) continue ;; esac
     fi
-    remove "$(sed -n 2p "$rec")" "$ifname" "$rec"
+    remove "$R_NETNS" "$ifname" "$rec"
   done
   # gc-valid-attachments' bug: GC does its job, then fails all the same.
   [ "$BREAK" = gc-valid-attachments ] && fail 999 "cannot collect: the store is busy"
@@ -328,11 +388,12 @@ main() {
     fail 4 "unknown CNI_COMMAND \"$cmd\""
     ;;
   esac
-  if [ "$BREAK" != input-malformed ]; then
-    root=$(json get '') && case $root in "{"*) ;; *) false ;; esac ||
-      fail 6 "failed to decode the configuration: not a JSON object"
-  fi
-  conf=$(jstr '["cniVersion"]')
+  # input-malformed's bug: text that is no JSON object goes on, read as having no fields.
+  parse && jget '' && case $J in "{"*) ;; *) false ;; esac ||
+    [ "$BREAK" = input-malformed ] ||
+    fail 6 "failed to decode the configuration: not a JSON object"
+  jstr '["cniVersion"]'
+  conf=$J
   case ",$SUPPORTED," in *",\"$conf\","*) VER=$conf ;; esac
   [ "$cmd" = "$HANG" ] && exec sleep 600
   if [ "$cmd" = VERSION ]; then
