@@ -381,6 +381,7 @@ From a test suite (vitest), with \`checkPlugin\` and \`formatReport\`:
 
 \`\`\`ts
 import { checkPlugin, formatReport } from "libcni/testing";
+import { expect, it } from "vitest";
 
 it("my-plugin conforms", async () => {
   const report = await checkPlugin("./bin/my-plugin", {

@@ -3,10 +3,11 @@
  *
  * The main entry holds what a runtime needs to drive plugins as upstream's `libcni` package
  * does: {@link CNIConfig} and its verbs (upstream `libcni/api.go`); configuration loading,
- * injection and linting (`libcni/conf.go`, {@link lintNetworkList}); the library's error
- * classes (one model: see `LibcniError`; `libcni/runtime` exports its own); the names and
- * message types of the diagnostics channels, and {@link traceContextFromOTel}; and the types a
- * caller of the verbs meets (`Result`, `PluginConf`, `GCAttachment`, `PluginInfo`).
+ * injection and linting (`libcni/conf.go`, {@link lintNetworkList}); the core's error classes
+ * (one model: see `LibcniError`); the names and message types of the diagnostics channels; and
+ * the types a caller of the verbs meets (`Result`, `PluginConf`, `GCAttachment`, `PluginInfo`,
+ * `TraceContext`). What each entry holds, and where each error class is exported, is one rule:
+ * docs/public-surface.md.
  *
  * The other entry points (package.json `exports`; the README lists each, a test keeps the two
  * equal):
@@ -28,13 +29,10 @@ export {
   CachedConfigKindError,
   CacheRecordRemoveError,
   CacheWriteError,
-  CacheWriteThreadExitedError,
   type ChainVerb,
   CheckNotSupportedError,
   CNIError,
   type CNIErrorJSON,
-  CommandFailedError,
-  type CommandResult,
   ConfError,
   ConfFileError,
   ConversionError,
@@ -43,17 +41,13 @@ export {
   DecodeVersionError,
   ErrorCheckNotSupp,
   ErrorIncompatible,
-  EventuallyError,
   GoPathError,
   InvalidArgumentError,
   isCNIError,
   JSONSyntaxError,
   LibcniError,
   type LibcniErrorOptions,
-  MissingPluginsError,
   MultiError,
-  NetnsError,
-  type NetnsFailure,
   NoConfigsFoundError,
   NotFoundError,
   ParseError,
@@ -72,7 +66,7 @@ export {
   UnsupportedValueError,
   VersionError,
   WrappedError,
-} from "./errors.js";
+} from "./errors/index.js";
 export {
   type CacheRemoveFailedMessage,
   diagnosticsChannelNames,
@@ -83,13 +77,7 @@ export {
   type VerbMessage,
   type VerbMethod,
 } from "./internal/diagnostics.js";
-export {
-  type OTelApiLike,
-  type OTelBaggageLike,
-  type OTelSpanContextLike,
-  type TraceContext,
-  traceContextFromOTel,
-} from "./internal/trace-context.js";
+export type { TraceContext } from "./internal/trace-context.js";
 export type { GCAttachment } from "./types/gc.js";
 export type { PluginConf } from "./types/plugin-conf.js";
 export type { Result } from "./types/result.js";

@@ -21,7 +21,7 @@ import {
   UnmarshalTypeError,
   UnsupportedValueError,
   VersionError,
-} from "../src/errors.js";
+} from "../src/errors/index.js";
 import { fixupResultVersion } from "../src/invoke/fixup.js";
 import { findInPath } from "../src/invoke/index.js";
 import { validateConfig } from "../src/skel/config.js";

@@ -5,7 +5,7 @@
  */
 import { debuglog } from "node:util";
 import { checkValid } from "../encoding/parse.js";
-import { CachedConfigKindError, CorruptCacheRecordError, WrappedError } from "../errors.js";
+import { CachedConfigKindError, CorruptCacheRecordError, WrappedError } from "../errors/index.js";
 import { goQuote } from "../internal/go-quote.js";
 import { createResult, type Result } from "../types/index.js";
 import type { Attachment } from "./attachment.js";

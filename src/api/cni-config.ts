@@ -19,7 +19,7 @@ import {
   InvalidArgumentError,
   MultiError,
   WrappedError,
-} from "../errors.js";
+} from "../errors/index.js";
 import { goQuote } from "../internal/go-quote.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import { DefaultExec, type Exec } from "../invoke/index.js";

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { parseJSON } from "../encoding/parse.js";
-import { ArgsError, UnmarshalTypeError } from "../errors.js";
+import { ArgsError, UnmarshalTypeError } from "../errors/index.js";
 import { goQuote } from "../internal/go-quote.js";
 
 /** Upstream's default configuration directory. */

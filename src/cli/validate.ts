@@ -18,7 +18,7 @@ import {
   networkConfFromFile,
 } from "../conf/index.js";
 import { marshalIndent } from "../encoding/json.js";
-import { messageOf } from "../errors.js";
+import { messageOf } from "../errors/index.js";
 import { lintLines, lintOfFailedLoad } from "./lint-output.js";
 
 /** What validate writes to and how it fails, from the command's runner. */

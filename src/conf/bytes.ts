@@ -4,7 +4,7 @@
  */
 
 import { parseJSON } from "../encoding/parse.js";
-import { messageOf } from "../errors.js";
+import { messageOf } from "../errors/index.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { ConfError } from "./errors.js";

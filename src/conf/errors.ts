@@ -7,10 +7,5 @@
  * named types are subclasses, and an underlying error (JSON syntax, a Go-style type error, an
  * OS error) is kept as `cause`, as Go's `%w` keeps it. The messages are upstream's text.
  */
-export {
-  ConfError,
-  ConfFileError,
-  type LibcniErrorOptions as ConfErrorOptions,
-  NoConfigsFoundError,
-  NotFoundError,
-} from "../errors.js";
+export type { LibcniErrorOptions as ConfErrorOptions } from "../errors/base.js";
+export { ConfError, ConfFileError, NoConfigsFoundError, NotFoundError } from "../errors/conf.js";

@@ -9,7 +9,7 @@
  */
 
 import { marshal } from "../encoding/json.js";
-import { messageOf } from "../errors.js";
+import { messageOf } from "../errors/index.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { unmarshalMap, wrapErrors } from "./bytes.js";
 import { ConfError } from "./errors.js";

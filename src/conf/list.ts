@@ -4,7 +4,7 @@
  */
 
 import { marshal } from "../encoding/json.js";
-import { messageOf } from "../errors.js";
+import { messageOf } from "../errors/index.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { goQuote } from "../internal/go-quote.js";
 import { type ConfInput, inputBytes, unmarshalMap, wrapErrors } from "./bytes.js";

@@ -8,10 +8,10 @@
  * Go's first one, even for a value that a later case-variant of its key would have replaced.
  */
 
-import { UnmarshalTypeError } from "../errors.js";
+import { UnmarshalTypeError } from "../errors/index.js";
 import { isJSONObject, jsonKind } from "../internal/json-kind.js";
 
-export { UnmarshalTypeError } from "../errors.js";
+export { UnmarshalTypeError } from "../errors/index.js";
 
 /** How one field of a Go struct is typed. `goType` overrides the Go type named in errors. */
 export type FieldSchema = (

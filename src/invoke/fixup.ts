@@ -7,7 +7,7 @@
  */
 import { marshal } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
-import { messageOf, UnmarshalTypeError } from "../errors.js";
+import { messageOf, UnmarshalTypeError } from "../errors/index.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { CNIError, ErrDecodingFailure } from "../types/error.js";

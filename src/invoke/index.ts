@@ -14,7 +14,7 @@ export {
   PluginExecError,
   PluginLookupError,
   PluginNotFoundError,
-} from "../errors.js";
+} from "../errors/index.js";
 export type { TraceContext } from "../internal/trace-context.js";
 export { Args, type ArgsInit, argsFromEnv, type CNIArgs, DelegateArgs } from "./args.js";
 export {

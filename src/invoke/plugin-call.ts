@@ -7,7 +7,7 @@
  * PluginAbortedError: a time limit stopped the run (this call's `timeoutMs`, or a caller's
  * signal that aborted with a `TimeoutError`, as `AbortSignal.timeout()` does), not any abort.
  */
-import { isTimeoutReason } from "../errors.js";
+import { isTimeoutReason } from "../errors/index.js";
 import { PluginEnv } from "./plugin-env.js";
 import { defaultGraceMs, defaultMaxOutputBytes } from "./raw-exec.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";

@@ -8,11 +8,11 @@
 
 import { type JSONSyntaxError, parseJSON } from "../encoding/parse.js";
 import { defineStruct, UnmarshalTypeError } from "../encoding/struct.js";
-import { type PluginExecDetails, PluginExecError } from "../errors.js";
+import { type PluginExecDetails, PluginExecError } from "../errors/index.js";
 import { goQuoteBytes } from "../internal/go-quote.js";
 import { ErrUnknown } from "../types/error.js";
 
-export { type PluginExecDetails, PluginExecError } from "../errors.js";
+export { type PluginExecDetails, PluginExecError } from "../errors/index.js";
 
 interface ErrorFields {
   code?: number;

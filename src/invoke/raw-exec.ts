@@ -4,7 +4,12 @@
 
 import { resolve } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { InvalidArgumentError, isTimeoutReason, messageOf, PluginAbortedError } from "../errors.js";
+import {
+  InvalidArgumentError,
+  isTimeoutReason,
+  messageOf,
+  PluginAbortedError,
+} from "../errors/index.js";
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";
 import { errnoText } from "../internal/errno.js";
 import { abortText, exitStatusText, signalText, startErrorText } from "../internal/exec-text.js";

@@ -7,7 +7,7 @@
 import { execFile } from "node:child_process";
 import { unlink } from "node:fs/promises";
 import { promisify } from "node:util";
-import { NetnsError } from "../errors.js";
+import { NetnsError } from "../errors/index.js";
 import { errnoCode } from "../internal/errno.js";
 import { isNetns } from "./check.js";
 import { defaultNetnsDir, netnsErrorOf, splitNetnsPath } from "./path.js";

@@ -7,7 +7,7 @@
  */
 
 import { access, constants, stat } from "node:fs/promises";
-import { NetnsError } from "../errors.js";
+import { NetnsError } from "../errors/index.js";
 import { errnoCode, errnoText } from "../internal/errno.js";
 import { findInPath } from "../invoke/find.js";
 import { callPlugin } from "../invoke/plugin-call.js";

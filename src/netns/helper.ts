@@ -5,7 +5,7 @@
  */
 import { access, constants } from "node:fs/promises";
 import { debuglog } from "node:util";
-import { NetnsError, SpawnerExitedError } from "../errors.js";
+import { NetnsError, SpawnerExitedError } from "../errors/index.js";
 import { errnoName } from "../internal/errno.js";
 import type { SpawnerLauncher } from "../invoke/spawner/pool.js";
 import { sharedSpawner } from "../invoke/spawner/select.js";

@@ -7,7 +7,7 @@
  * "spawner", "direct" or "auto". Everything here needs CAP_SYS_ADMIN but {@link isNetns}.
  * @module
  */
-export { NetnsError, type NetnsFailure } from "../errors.js";
+export { NetnsError, type NetnsFailure } from "../errors/index.js";
 export { isNetns } from "./check.js";
 export { type ExecInNetnsOptions, type ExecInNetnsResult, execInNetns } from "./exec.js";
 export type { DeprecatedNetnsMechanism, NetnsMechanism } from "./mechanism.js";

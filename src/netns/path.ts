@@ -2,7 +2,7 @@
  * Names and paths of pinned network namespaces, and the OS's refusals as {@link NetnsError}s.
  */
 import { basename, dirname, resolve } from "node:path";
-import { NetnsError } from "../errors.js";
+import { NetnsError } from "../errors/index.js";
 import { errnoCode } from "../internal/errno.js";
 
 /** Where `ip netns` pins namespaces (iproute2's NETNS_RUN_DIR), and so the default here. */

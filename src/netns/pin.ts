@@ -6,7 +6,7 @@
  * `mechanism: "direct"`), the commands of commands.ts do.
  */
 import { lstat, mkdir, open, stat, unlink } from "node:fs/promises";
-import { NetnsError } from "../errors.js";
+import { NetnsError } from "../errors/index.js";
 import { errnoCode } from "../internal/errno.js";
 import type { LauncherName } from "../invoke/spawner/select.js";
 import { isNetns } from "./check.js";

@@ -6,7 +6,7 @@
  * function; a throw is said once per hook on `NODE_DEBUG=libcni` and the call goes on
  * without that piece of telemetry.
  */
-import { messageOf } from "../errors.js";
+import { messageOf } from "../errors/index.js";
 import { debug } from "../internal/diagnostics.js";
 
 /** The calls into the API that are fenced, as the debug line names them. */

@@ -17,7 +17,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import diagnosticsChannel from "node:diagnostics_channel";
 import { basename } from "node:path";
-import { messageOf } from "../errors.js";
+import { messageOf } from "../errors/index.js";
 import {
   diagnosticsChannelNames,
   type ExecMessage,
@@ -26,6 +26,13 @@ import {
 } from "../internal/diagnostics.js";
 import { type OTelApiLike, traceContextFromOTel } from "../internal/trace-context.js";
 import { Fence } from "./fence.js";
+
+export {
+  type OTelApiLike,
+  type OTelBaggageLike,
+  type OTelSpanContextLike,
+  traceContextFromOTel,
+} from "../internal/trace-context.js";
 
 /** An attribute value as OpenTelemetry takes it. */
 export type OTelAttributeValue = string | number | boolean;

@@ -6,8 +6,8 @@
 
 import { unlink } from "node:fs/promises";
 import { cacheFilePath } from "../api/cache.js";
-import type { NetworkFailure } from "../errors.js";
-import { CacheRecordRemoveError, CheckNotSupportedError, WrappedError } from "../errors.js";
+import type { NetworkFailure } from "../errors/index.js";
+import { CacheRecordRemoveError, CheckNotSupportedError, WrappedError } from "../errors/index.js";
 import type { CNIConfig } from "../index.js";
 import { errnoCode } from "../internal/errno.js";
 import type { TraceContext } from "../internal/trace-context.js";

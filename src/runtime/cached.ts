@@ -21,7 +21,7 @@ import {
   type DamagedIntentError,
   LibcniError,
   messageOf,
-} from "../errors.js";
+} from "../errors/index.js";
 import {
   CacheDir,
   type CNIConfig,

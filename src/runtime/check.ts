@@ -4,7 +4,7 @@
  * configuration would report a false failure). Every attachment is checked; the failures are
  * thrown together. A pod with nothing cached was never set up (or is torn down): an error.
  */
-import { PodCheckError, PodNotFoundError } from "../errors.js";
+import { PodCheckError, PodNotFoundError } from "../errors/index.js";
 import {
   type CacheCallContext,
   type CheckedAttachment,

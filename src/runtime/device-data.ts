@@ -5,11 +5,11 @@
  * result or podStatus, and held to the rules the API server checks, so a status update is not
  * refused for data the runtime could have checked itself.
  */
-import { NetworkDeviceDataError, type NetworkDeviceDataFailure } from "../errors.js";
+import { NetworkDeviceDataError, type NetworkDeviceDataFailure } from "../errors/index.js";
 import { ipToString, parseIP } from "../types/index.js";
 import type { PodSetupResult } from "./summary.js";
 
-export { NetworkDeviceDataError, type NetworkDeviceDataFailure } from "../errors.js";
+export { NetworkDeviceDataError, type NetworkDeviceDataFailure } from "../errors/index.js";
 
 /**
  * KEP-4817's NetworkDeviceData, field for field (every field optional, left out when empty, as

@@ -13,7 +13,7 @@
  * does not fail on it again, and it never stops the GC of anything else.
  */
 
-import { type NetworkFailure, RuntimeGCError } from "../errors.js";
+import { type NetworkFailure, RuntimeGCError } from "../errors/index.js";
 import type { GCAttachment } from "../types/index.js";
 import { type CacheCallContext, deleteAll, type RemovedAttachment } from "./cache-walk.js";
 import { cacheDirOf, cachedAttachments } from "./cached.js";

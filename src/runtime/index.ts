@@ -24,7 +24,7 @@ export {
   PodSetupError,
   PodTeardownError,
   RuntimeGCError,
-} from "../errors.js";
+} from "../errors/index.js";
 export type { PodMessage, PodOperation } from "../internal/diagnostics.js";
 export type { CheckedAttachment } from "./cache-walk.js";
 export {

@@ -33,7 +33,7 @@ import {
   InvalidArgumentError,
   MalformedIntentError,
   messageOf,
-} from "../errors.js";
+} from "../errors/index.js";
 import type { NetworkAttachment } from "../index.js";
 import { errnoCode } from "../internal/errno.js";
 import { isJSONObject } from "../internal/json-kind.js";

@@ -13,7 +13,7 @@ import {
   InvalidArgumentError,
   messageOf,
   NoNetworksError,
-} from "../errors.js";
+} from "../errors/index.js";
 import {
   confFiles,
   confFromFile,

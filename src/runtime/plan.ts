@@ -9,7 +9,7 @@
  * network is always `lo`.
  */
 
-import { InterfaceNameError, NetworkNotFoundError } from "../errors.js";
+import { InterfaceNameError, NetworkNotFoundError } from "../errors/index.js";
 import type { RuntimeConf } from "../index.js";
 import { type CapabilityStyle, encodeCapabilityArgs, mergeCapabilityArgs } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";

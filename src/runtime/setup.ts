@@ -28,7 +28,7 @@ import {
   SpawnerExitedError,
   SpawnerUnavailableError,
   WrappedError,
-} from "../errors.js";
+} from "../errors/index.js";
 import type { CNIConfig, Result } from "../index.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import { withDeadline } from "./deadline.js";

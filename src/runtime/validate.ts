@@ -7,7 +7,7 @@
  */
 
 import { maxNestingDepth } from "../encoding/parse.js";
-import { CapabilityArgError, InterfaceNameError, InvalidArgumentError } from "../errors.js";
+import { CapabilityArgError, InterfaceNameError, InvalidArgumentError } from "../errors/index.js";
 import { goQuote } from "../internal/go-quote.js";
 import { parseCIDR, parseIP } from "../types/index.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";

@@ -29,7 +29,7 @@ import { EventEmitter } from "node:events";
 import { type FSWatcher, watch } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import { messageOf, WrappedError } from "../errors.js";
+import { messageOf, WrappedError } from "../errors/index.js";
 import { debug } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
 import { type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";

@@ -4,7 +4,7 @@
  * flaky, so the check is retried until it passes or a deadline.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { EventuallyError, messageOf } from "../errors.js";
+import { EventuallyError, messageOf } from "../errors/index.js";
 
 /** Options of {@link eventually}. */
 export interface EventuallyOptions {

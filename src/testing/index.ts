@@ -9,17 +9,19 @@
  * left is removed by the next one's first tempNetns, testHost or checkPlugin, or by
  * {@link sweepTestLeftovers}. Namespaces need root (CAP_SYS_ADMIN). `await using` needs
  * TypeScript 5.2+ (vitest compiles it) or Node 24+; elsewhere, `remove()` in a `finally`.
+ * This entry exports its own names only (docs/public-surface.md): namespaces themselves are
+ * `libcni/netns`'s, the fake Exec `libcni/invoke`'s.
  *
  * | Go | here |
  * | --- | --- |
  * | `testutils.NewNS()` | {@link tempNetns} (`await using ns = await tempNetns()`) |
- * | `ns.WithNetNSPath(p, f)` around an exec | {@link execInNetns}, {@link runInNetns}, `ns.exec` |
+ * | `ns.WithNetNSPath(p, f)` around an exec | {@link runInNetns}, `ns.exec` (and `libcni/netns`'s `execInNetns`) |
  * | running the test in `ip netns exec <host>` | {@link testHost}: plugins run in its namespace |
  * | `testutils.Ping` | {@link ping} |
  * | `testutils.AllSpecVersions` | {@link allSpecVersions} |
  * | `testutils.SpecVersionHasCHECK`, `…HasGC`, `…HasSTATUS`, `…HasChaining`, `…HasIPVersion`, `…HasMultipleIPs` | {@link specVersionHasCheck}, {@link specVersionHasGC}, {@link specVersionHasStatus}, {@link specVersionHasChaining}, {@link specVersionHasIPVersion}, {@link specVersionHasMultipleIPs} |
  * | gomega's `Eventually` | {@link eventually} |
- * | `pkg/invoke/fakes` | {@link FakeExec}, {@link FakeCNIArgs} |
+ * | `pkg/invoke/fakes` | `FakeExec`, `FakeCNIArgs` from `libcni/invoke` |
  * | containerd's `cni-bridge-fp` | {@link failpointPlugin} |
  * | a hard-coded `/opt/cni/bin` | {@link findPluginDirs}, {@link requirePlugins} |
  * | (none: no conformance suite exists) | {@link checkPlugin}: a plugin against SPEC.md's rules |
@@ -27,18 +29,7 @@
  * @module
  */
 
-export { CommandFailedError, EventuallyError, MissingPluginsError } from "../errors.js";
-export {
-  FakeCNIArgs,
-  FakeExec,
-  type FakeExecPluginCall,
-} from "../invoke/fake-exec.js";
-export {
-  type ExecInNetnsOptions,
-  type ExecInNetnsResult,
-  execInNetns,
-  isNetns,
-} from "../netns/index.js";
+export { CommandFailedError, EventuallyError, MissingPluginsError } from "../errors/index.js";
 export {
   type CheckPluginOptions,
   type ConformanceReport,

@@ -12,9 +12,9 @@
  * const args = loadArgs("IgnoreUnknown=1;K8S_POD_NAME=web", { K8S_POD_NAME: "string" });
  * args.K8S_POD_NAME; // "web" (string | undefined)
  */
-import { ArgsError, messageOf, UnmarshalableArgsError } from "../errors.js";
+import { ArgsError, messageOf, UnmarshalableArgsError } from "../errors/index.js";
 
-export { ArgsError, UnmarshalableArgsError } from "../errors.js";
+export { ArgsError, UnmarshalableArgsError } from "../errors/index.js";
 
 import { goQuote } from "../internal/go-quote.js";
 import { ipUnmarshalText } from "./ip.js";

@@ -7,7 +7,7 @@
  */
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import { UnmarshalTypeError } from "../errors.js";
+import { UnmarshalTypeError } from "../errors/index.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { findCreator } from "./convert.js";
 // The result modules register their converters and creators at load: v100 imports v040,

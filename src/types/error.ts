@@ -12,7 +12,7 @@ export {
   type CNIErrorJSON,
   isCNIError,
   type LibcniErrorOptions as CNIErrorOptions,
-} from "../errors.js";
+} from "../errors/index.js";
 // The codes live in error-codes.ts, a module of nothing else, so each entry point re-exports
 // that one list.
 export * from "./error-codes.js";

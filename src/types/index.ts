@@ -21,7 +21,7 @@ export {
   ResultVersionMismatchError,
   UnmarshalableArgsError,
   UnsupportedResultVersionError,
-} from "../errors.js";
+} from "../errors/index.js";
 export { type GoMarshaler, RawJSON, toGoJSON } from "../internal/go-marshal.js";
 export {
   type ArgsSpec,

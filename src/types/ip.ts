@@ -6,9 +6,9 @@
  * addresses lower-case with the longest run (of two or more) of zero groups compressed.
  * Results carry addresses this way so that what Go prints, this library prints.
  */
-import { ParseError, UnsupportedValueError } from "../errors.js";
+import { ParseError, UnsupportedValueError } from "../errors/index.js";
 
-export { ParseError } from "../errors.js";
+export { ParseError } from "../errors/index.js";
 
 /** Length in bytes of an IPv4 address. */
 export const IPv4len = 4;

@@ -9,7 +9,7 @@ export {
   DecodeVersionError,
   ResultVersionMismatchError,
   UnsupportedResultVersionError,
-} from "../errors.js";
+} from "../errors/index.js";
 
 /** A plugin's result in one CNI spec version (upstream `types.Result`). */
 export interface Result extends GoMarshaler {

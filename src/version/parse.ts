@@ -2,7 +2,7 @@
  * Version strings: upstream's `ParseVersion`, `GreaterThan` and `GreaterThanOrEqualTo`
  * (pkg/version/plugin.go), with Go's `strconv.Atoi` rules and upstream's error texts.
  */
-import { messageOf, VersionError } from "../errors.js";
+import { messageOf, VersionError } from "../errors/index.js";
 import { goQuote } from "../internal/go-quote.js";
 
 /** A parsed version: `[major, minor, micro]`. */

@@ -2,9 +2,9 @@
  * Checking a configuration's version against a plugin's supported versions (upstream
  * pkg/version/reconcile.go `Reconciler`, `ErrorIncompatible`).
  */
-import { ErrorIncompatible } from "../errors.js";
+import { ErrorIncompatible } from "../errors/index.js";
 
-export { ErrorIncompatible } from "../errors.js";
+export { ErrorIncompatible } from "../errors/index.js";
 
 import type { PluginInfo } from "./plugin-info.js";
 

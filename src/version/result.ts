@@ -4,7 +4,7 @@
  */
 
 import { marshal } from "../encoding/json.js";
-import { messageOf, PrevResultError } from "../errors.js";
+import { messageOf, PrevResultError } from "../errors/index.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { createResultForVersion, type Result } from "../types/index.js";
 

@@ -13,7 +13,7 @@ import {
   newCNIConfig,
   newCNIConfigWithCacheDir,
 } from "../../src/api/index.js";
-import { MultiError, WrappedError } from "../../src/errors.js";
+import { MultiError, WrappedError } from "../../src/errors/index.js";
 import { utf8Decode } from "../../src/internal/bytes.js";
 import { goQuote } from "../../src/internal/go-quote.js";
 import { FakeExec } from "../../src/invoke/index.js";

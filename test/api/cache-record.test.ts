@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { CNICacheV1, decodeCacheRecord, encodeCacheRecord } from "../../src/api/cache-record.js";
 import { marshal, RawJSON } from "../../src/encoding/json.js";
 import { parseJSON } from "../../src/encoding/parse.js";
-import { CorruptInputError } from "../../src/errors.js";
+import { CorruptInputError } from "../../src/errors/index.js";
 import { decodeStdBase64 } from "../../src/internal/base64.js";
 import { utf8Decode } from "../../src/internal/bytes.js";
 

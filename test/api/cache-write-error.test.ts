@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CNIConfig } from "../../src/api/cni-config.js";
-import { CacheWriteError, GoPathError, LibcniError } from "../../src/errors.js";
+import { CacheWriteError, GoPathError, LibcniError } from "../../src/errors/index.js";
 import { FakeExec } from "../../src/invoke/fake-exec.js";
 import type { Result } from "../../src/types/index.js";
 import { confList, pluginConf } from "./helpers.js";

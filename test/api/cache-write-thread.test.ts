@@ -16,7 +16,7 @@ import {
   type WriteSteps,
 } from "../../src/api/atomic-write-steps.js";
 import { CacheWriteThread, defaultWorkerUrl } from "../../src/api/cache-write-thread.js";
-import { CacheWriteThreadExitedError, type LibcniError } from "../../src/errors.js";
+import { CacheWriteThreadExitedError, type LibcniError } from "../../src/errors/index.js";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

@@ -16,7 +16,7 @@ import {
 import { CNIConfig } from "../../src/api/cni-config.js";
 import type { GCArgs, RuntimeConf } from "../../src/api/types.js";
 import type { NetworkConfigList, PluginConfig } from "../../src/conf/index.js";
-import { InvalidArgumentError, LibcniError } from "../../src/errors.js";
+import { InvalidArgumentError, LibcniError } from "../../src/errors/index.js";
 import { FakeExec } from "../../src/invoke/fake-exec.js";
 import type { CNIError } from "../../src/types/index.js";
 import { confList, pluginConf } from "./helpers.js";

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PluginChainError } from "../../src/errors.js";
+import { PluginChainError } from "../../src/errors/index.js";
 import {
   CNIConfig,
   type ExecMessage,

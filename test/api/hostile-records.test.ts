@@ -20,7 +20,7 @@ import { decodeCacheRecord } from "../../src/api/cache-record.js";
 import { CNIConfig } from "../../src/api/cni-config.js";
 import { readRecord } from "../../src/api/record-read.js";
 import { JSONSyntaxError } from "../../src/encoding/parse.js";
-import { CorruptCacheRecordError } from "../../src/errors.js";
+import { CorruptCacheRecordError } from "../../src/errors/index.js";
 import { DefaultExec } from "../../src/invoke/exec.js";
 import { CNIError } from "../../src/types/error.js";
 import { confList, failure, pluginConf, type Sandbox, sandbox } from "./helpers.js";

@@ -11,7 +11,7 @@ import {
   ErrorCheckNotSupp,
   MultiError,
   PluginChainError,
-} from "../../src/errors.js";
+} from "../../src/errors/index.js";
 import { CNIError } from "../../src/types/error.js";
 import {
   readCommandLog,

@@ -1,5 +1,5 @@
 /**
- * The pod layer throws the library's own classes (errors.ts), never a plain Error: a caller
+ * The pod layer throws the library's own classes (src/errors/), never a plain Error: a caller
  * tells them apart by `id`, and one `catch` tells the library's errors from a bug. Read from
  * the text of src/runtime, as import-cycles.test.ts reads src/.
  */

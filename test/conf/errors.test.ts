@@ -3,7 +3,12 @@
  * copies of the library (the brand), which must not leak to unrelated classes.
  */
 import { describe, expect, it } from "vitest";
-import { ConfError, ConfFileError, NoConfigsFoundError, NotFoundError } from "../../src/errors.js";
+import {
+  ConfError,
+  ConfFileError,
+  NoConfigsFoundError,
+  NotFoundError,
+} from "../../src/errors/index.js";
 
 describe("conf errors", () => {
   it("carry upstream's messages and their fields", () => {

@@ -14,7 +14,7 @@ import {
   networkConfFromFile,
   networkPluginConfsFromFiles,
 } from "../../src/conf/index.js";
-import { ConfError, ConfFileError } from "../../src/errors.js";
+import { ConfError, ConfFileError } from "../../src/errors/index.js";
 import { bytesOf, textOf, thrown, useTempDir } from "./helpers.js";
 
 describe("confFiles", () => {

@@ -11,7 +11,7 @@ import {
   type PluginConfig,
 } from "../../src/conf/index.js";
 import { goStruct, toGoJSON } from "../../src/encoding/json.js";
-import { ConfError } from "../../src/errors.js";
+import { ConfError } from "../../src/errors/index.js";
 import { createResult } from "../../src/types/index.js";
 import { bytesOf, golden, textOf } from "./helpers.js";
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { selectCNIVersion } from "../../src/conf/cni-versions.js";
 import { confListFromBytes, networkConfFromBytes } from "../../src/conf/index.js";
-import { ConfError } from "../../src/errors.js";
+import { ConfError } from "../../src/errors/index.js";
 import { bytesOf, textOf } from "./helpers.js";
 
 const errorOf = (input: string): string => {

@@ -15,7 +15,12 @@ import {
   loadNetworkConf,
   networkConfFromFile,
 } from "../../src/conf/index.js";
-import { ConfError, ConfFileError, NoConfigsFoundError, NotFoundError } from "../../src/errors.js";
+import {
+  ConfError,
+  ConfFileError,
+  NoConfigsFoundError,
+  NotFoundError,
+} from "../../src/errors/index.js";
 import { bytesOf, golden, textOf, thrown, useTempDir } from "./helpers.js";
 
 describe("LoadConf", () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { confFromBytes, networkPluginConfFromBytes } from "../../src/conf/index.js";
-import { ConfError } from "../../src/errors.js";
+import { ConfError } from "../../src/errors/index.js";
 import { decodePluginConf } from "../../src/types/plugin-conf.js";
 import { bytesOf } from "./helpers.js";
 

@@ -16,7 +16,7 @@ import {
   networkConfFromBytes,
   networkPluginConfFromBytes,
 } from "../../src/conf/index.js";
-import { ConfError } from "../../src/errors.js";
+import { ConfError } from "../../src/errors/index.js";
 import { bytesOf, textOf } from "./helpers.js";
 
 const knownPluginKeys = [

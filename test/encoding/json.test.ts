@@ -11,7 +11,7 @@ import {
   toGoJSON,
 } from "../../src/encoding/json.js";
 import { parseJSON } from "../../src/encoding/parse.js";
-import { UnsupportedValueError } from "../../src/errors.js";
+import { UnsupportedValueError } from "../../src/errors/index.js";
 
 describe("marshal: Go maps", () => {
   it("sorts keys by UTF-8 bytes at every level; integer-like keys are not special", () => {

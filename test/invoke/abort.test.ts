@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LibcniError, PluginAbortedError } from "../../src/errors.js";
+import { LibcniError, PluginAbortedError } from "../../src/errors/index.js";
 import { PluginExecError } from "../../src/invoke/plugin-error.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
 import { CNIError } from "../../src/types/error.js";

@@ -4,7 +4,7 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PluginLookupError, PluginNotFoundError } from "../../src/errors.js";
+import { PluginLookupError, PluginNotFoundError } from "../../src/errors/index.js";
 import { executableFileExtensions, findInPath, splitList } from "../../src/invoke/find.js";
 import { makeTempDir, removeTempDir } from "./helpers.js";
 

@@ -8,7 +8,7 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { NetnsError, SpawnerExitedError } from "../../src/errors.js";
+import { NetnsError, SpawnerExitedError } from "../../src/errors/index.js";
 import { sharedSpawner } from "../../src/invoke/spawner/select.js";
 import { createNetns, execInNetns, isNetns, removeNetns } from "../../src/netns/index.js";
 

@@ -4,7 +4,7 @@
  * (no namespace needed: the option is read before anything is done).
  */
 import { describe, expect, it } from "vitest";
-import { NetnsError } from "../../src/errors.js";
+import { NetnsError } from "../../src/errors/index.js";
 import type { LauncherName } from "../../src/invoke/index.js";
 import {
   createNetns,

@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { CNIConfig } from "../../src/api/index.js";
 import { confListFromBytes } from "../../src/conf/index.js";
-import { NetnsError } from "../../src/errors.js";
+import { NetnsError } from "../../src/errors/index.js";
 import { DefaultExec } from "../../src/invoke/index.js";
 import {
   createNetns,

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NetnsError } from "../../src/errors.js";
+import { NetnsError } from "../../src/errors/index.js";
 import {
   createNetns,
   execInNetns,

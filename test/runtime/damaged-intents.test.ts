@@ -27,7 +27,7 @@ import {
   PodSetupError,
   PodTeardownError,
   RuntimeGCError,
-} from "../../src/errors.js";
+} from "../../src/errors/index.js";
 import { type CNIRuntime, loadNetworks, planPod } from "../../src/runtime/index.js";
 import {
   intentsDir,

@@ -15,7 +15,7 @@ import {
   DamagedIntentError,
   PodCheckError,
   PodTeardownError,
-} from "../../src/errors.js";
+} from "../../src/errors/index.js";
 import { type CNIRuntime, loadNetworks, planPod } from "../../src/runtime/index.js";
 import { intentsDir, writeIntent } from "../../src/runtime/intent.js";
 import { MAX_CAPABILITY_DEPTH } from "../../src/runtime/validate.js";

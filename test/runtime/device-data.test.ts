@@ -5,7 +5,7 @@
  * IsValidInterfaceAddress), each failure naming its field.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { InvalidArgumentError, LibcniError } from "../../src/errors.js";
+import { InvalidArgumentError, LibcniError } from "../../src/errors/index.js";
 import {
   type InterfaceSummary,
   loadNetworks,

@@ -11,7 +11,6 @@ import {
   type CNIRuntime,
   DefaultNetworkNotFoundError,
   loadNetworks,
-  type NetworkSetChange,
   type NetworkWatcher,
   NoNetworksError,
 } from "../../src/runtime/index.js";

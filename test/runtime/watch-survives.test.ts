@@ -11,7 +11,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type CNIRuntime,
   loadNetworks,
-  type NetworkSetChange,
   type NetworkWatcher,
   NoNetworksError,
 } from "../../src/runtime/index.js";

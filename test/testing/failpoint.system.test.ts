@@ -10,7 +10,7 @@ import {
   PluginAbortedError,
   PluginExecError,
   PodSetupError,
-} from "../../src/errors.js";
+} from "../../src/errors/index.js";
 import { loadNetworks } from "../../src/runtime/index.js";
 import {
   eventually,

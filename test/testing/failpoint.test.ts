@@ -4,7 +4,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { InvalidArgumentError, PluginAbortedError, PluginExecError } from "../../src/errors.js";
+import {
+  InvalidArgumentError,
+  PluginAbortedError,
+  PluginExecError,
+} from "../../src/errors/index.js";
 import { RawExec } from "../../src/invoke/index.js";
 import { type FailpointOptions, failpointPlugin } from "../../src/testing/index.js";
 

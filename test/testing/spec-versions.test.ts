@@ -4,7 +4,7 @@
  * version; a version that does not parse throws instead of reading as false.
  */
 import { describe, expect, it } from "vitest";
-import { VersionError } from "../../src/errors.js";
+import { VersionError } from "../../src/errors/index.js";
 import * as testing from "../../src/testing/index.js";
 
 const { allSpecVersions, specVersionHasCheck, specVersionHasGC, specVersionHasStatus } = testing;

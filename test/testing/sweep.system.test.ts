@@ -12,8 +12,8 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createNetns, removeNetns } from "../../src/netns/index.js";
-import { isNetns, sweepTestLeftovers, tempNetns } from "../../src/testing/index.js";
+import { createNetns, isNetns, removeNetns } from "../../src/netns/index.js";
+import { sweepTestLeftovers, tempNetns } from "../../src/testing/index.js";
 import { parseTestName, processStart } from "../../src/testing/names.js";
 import { deadPid, nameFor, ownerOf } from "./leftovers.js";
 

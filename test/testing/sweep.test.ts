@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { NetnsError } from "../../src/errors.js";
+import { NetnsError } from "../../src/errors/index.js";
 import {
   checkNamePrefix,
   ownerPart,

@@ -4,14 +4,8 @@ import { access, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  CommandFailedError,
-  execInNetns,
-  isNetns,
-  ping,
-  type TempNetns,
-  tempNetns,
-} from "../../src/testing/index.js";
+import { execInNetns, isNetns } from "../../src/netns/index.js";
+import { CommandFailedError, ping, type TempNetns, tempNetns } from "../../src/testing/index.js";
 
 const exists = (path: string) =>
   access(path).then(

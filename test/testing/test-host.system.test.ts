@@ -5,11 +5,10 @@ import { access, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { networkConfFromBytes } from "../../src/conf/index.js";
+import { execInNetns, isNetns } from "../../src/netns/index.js";
 import { loadNetworks } from "../../src/runtime/index.js";
 import {
   eventually,
-  execInNetns,
-  isNetns,
   ping,
   requirePlugins,
   type TestHost,

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { marshal } from "../../src/encoding/json.js";
-import { InvalidArgumentError } from "../../src/errors.js";
+import { InvalidArgumentError } from "../../src/errors/index.js";
 import { cidrMask, ipNetToString, zeroIPNet } from "../../src/types/cidr.js";
 import { ParseError, parseCIDR, parseIP } from "../../src/types/index.js";
 import { IPv4len, ipTo4, ipToString, ipv4 } from "../../src/types/ip.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { VersionError } from "../../src/errors.js";
+import { VersionError } from "../../src/errors/index.js";
 import {
   compareVersions,
   greaterThan,

@@ -10,7 +10,7 @@
 import { access, constants } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { debuglog } from "node:util";
-import { InvalidArgumentError, messageOf, SpawnerUnavailableError } from "../../errors.js";
+import { InvalidArgumentError, messageOf, SpawnerUnavailableError } from "../../errors/index.js";
 import type { PluginEnv } from "../plugin-env.js";
 import {
   directLauncher,

@@ -4,7 +4,7 @@
  */
 import { access, constants } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import { InvalidArgumentError } from "../../errors.js";
+import { InvalidArgumentError } from "../../errors/index.js";
 import { greaterThanOrEqualTo, all as knownVersions } from "../../version/index.js";
 import { compareVersions } from "../../version/parse.js";
 import { countsOf } from "./report.js";

@@ -4,7 +4,8 @@
  * process must keep serving them.
  */
 import { execa } from "execa";
-import { execInNetns, runInNetns } from "../../../src/testing/index.js";
+import { execInNetns } from "../../../src/netns/index.js";
+import { runInNetns } from "../../../src/testing/index.js";
 import { netnsPath } from "./netns.js";
 
 /** What a finished command left behind. */

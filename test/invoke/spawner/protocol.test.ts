@@ -3,7 +3,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { SpawnerError } from "../../../src/errors.js";
+import { SpawnerError } from "../../../src/errors/index.js";
 import { decodeWaitStatus } from "../../../src/invoke/spawner/child.js";
 import {
   encodeEmpty,

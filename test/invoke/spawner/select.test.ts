@@ -5,7 +5,11 @@
 import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { InvalidArgumentError, LibcniError, SpawnerUnavailableError } from "../../../src/errors.js";
+import {
+  InvalidArgumentError,
+  LibcniError,
+  SpawnerUnavailableError,
+} from "../../../src/errors/index.js";
 import { PluginExecError } from "../../../src/invoke/plugin-error.js";
 import { RawExec } from "../../../src/invoke/raw-exec.js";
 import { directLauncher } from "../../../src/invoke/spawner/launcher.js";

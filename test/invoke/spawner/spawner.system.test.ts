@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { SpawnerExitedError } from "../../../src/errors.js";
+import type { SpawnerExitedError } from "../../../src/errors/index.js";
 import { PluginExecError } from "../../../src/invoke/plugin-error.js";
 import { RawExec } from "../../../src/invoke/raw-exec.js";
 import { SpawnerLauncher } from "../../../src/invoke/spawner/pool.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LibcniError, messageOf, WrappedError } from "../src/errors.js";
+import { LibcniError, messageOf, WrappedError } from "../../src/errors/index.js";
 
 class AError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_TEST_A";

@@ -1,0 +1,84 @@
+/**
+ * api: CNIConfig's operations (CHECK, plugin chains, validation, GC).
+ */
+import { goQuote } from "../internal/go-quote.js";
+import { LibcniError, messageOf } from "./base.js";
+
+/**
+ * The sentinel of a CHECK on a configuration older than 0.4.0 (upstream `ErrorCheckNotSupp`):
+ * the thrown {@link CheckNotSupportedError} has it as its `cause`, as Go's `%w` does.
+ */
+export const ErrorCheckNotSupp: LibcniError = new LibcniError("does not support the CHECK command");
+
+/** CHECK on a configuration older than 0.4.0: `configuration version "<v>" does not support the CHECK command`. */
+export class CheckNotSupportedError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_CHECK_NOT_SUPPORTED";
+  /** The configuration's CNI version. */
+  readonly cniVersion: string;
+  constructor(cniVersion: string) {
+    super(`configuration version ${goQuote(cniVersion)} ${ErrorCheckNotSupp.message}`, {
+      cause: ErrorCheckNotSupp,
+    });
+    this.cniVersion = cniVersion;
+  }
+}
+
+/** The verb a {@link PluginChainError} names, as upstream writes it. */
+export type ChainVerb = "add" | "delete";
+
+/**
+ * A plugin of a list failed on ADD or DEL:
+ * `plugin type="<t>" name="<n>" failed (add): <the plugin's error>`. `cause` is the plugin's
+ * error (a CNIError with its code when the plugin reported one).
+ */
+export class PluginChainError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_PLUGIN_CHAIN";
+  /** "add" or "delete". */
+  readonly verb: ChainVerb;
+  /** The failing plugin's `type`. */
+  readonly pluginType: string | undefined;
+  /** The failing plugin's position in the list (0 for the first), when known. */
+  readonly index: number | undefined;
+  /** @param description upstream's `pluginDescription` of the plugin (`type="t" name="n"`) */
+  constructor(
+    verb: ChainVerb,
+    description: string,
+    pluginType: string | undefined,
+    cause: unknown,
+    index?: number,
+  ) {
+    super(`plugin ${description} failed (${verb}): ${messageOf(cause)}`, { cause });
+    this.verb = verb;
+    this.pluginType = pluginType;
+    this.index = index;
+  }
+}
+
+/** ValidateNetwork(List): `plugin <type> does not support config version "<v>"`. */
+export class PluginVersionError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_PLUGIN_VERSION";
+  /** The plugin's `type`. */
+  readonly pluginType: string;
+  /** The configuration version it does not support. */
+  readonly cniVersion: string;
+  constructor(pluginType: string, cniVersion: string) {
+    super(`plugin ${pluginType} does not support config version ${goQuote(cniVersion)}`);
+    this.pluginType = pluginType;
+    this.cniVersion = cniVersion;
+  }
+}
+
+/**
+ * Several errors reported together, as Go's `errors.Join` (GC: one per line) or `%v` of an
+ * error slice (validation: `[e1 e2]`). `errors` holds them in order.
+ */
+export class MultiError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_MULTIPLE";
+  /** The errors, in order. */
+  readonly errors: readonly unknown[];
+  constructor(errors: readonly unknown[], format: "lines" | "list") {
+    const messages = errors.map(messageOf);
+    super(format === "lines" ? messages.join("\n") : `[${messages.join(" ")}]`);
+    this.errors = Object.freeze([...errors]);
+  }
+}

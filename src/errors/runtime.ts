@@ -1,0 +1,342 @@
+/**
+ * runtime (libcni/runtime): loading networks; pod setup, check, teardown; GC.
+ */
+import { InvalidArgumentError, LibcniError, type LibcniErrorOptions, messageOf } from "./base.js";
+
+/** One network's failure inside a pod-level operation. */
+export interface NetworkFailure {
+  /** The network's name ("" when the failure is the pod's, not one network's: its setup intent). */
+  network: string;
+  /** The pod's interface on that network ("" for a network's own GC, or none known). */
+  ifName: string;
+  /** What the network's plugins (or the layer) threw. */
+  error: unknown;
+  /** The pod the failure is about, in a GC (which works on many pods); absent elsewhere. */
+  podID?: string;
+}
+
+/** `[pod <id>: ][<network> (<ifName>): ]<message>`, an empty part left out. */
+function failureLine(f: NetworkFailure): string {
+  const pod = f.podID ? `pod ${f.podID}: ` : "";
+  const where = f.network
+    ? f.ifName
+      ? `${f.network} (${f.ifName}): `
+      : `${f.network}: `
+    : f.ifName
+      ? `${f.ifName}: `
+      : "";
+  return `${pod}${where}${failureText(f)}`;
+}
+
+/**
+ * The failure's error as its line goes on after naming the network: a NetworkTimeoutError of
+ * that network leaves its own `network <name>: ` out, so the line names it once.
+ */
+function failureText(f: NetworkFailure): string {
+  const e = f.error;
+  return e instanceof NetworkTimeoutError && f.network !== "" && e.network === f.network
+    ? timeoutText(e.verb, e.timeout)
+    : messageOf(e);
+}
+
+function failureLines(failures: readonly NetworkFailure[]): string {
+  return failures.map(failureLine).join("; ");
+}
+
+/**
+ * The runtime has no usable network yet: the conf dir is missing, empty, or every file in it is
+ * broken, or the default network is not among them. A state, not a failure of the load: the
+ * runtime reports it from `status()` and throws it from `setupPod` until a reload (or the
+ * watcher) brings a network in. `reason` says which of these it is.
+ */
+export class NoNetworksError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_NO_NETWORKS";
+  /** The conf dir. */
+  readonly confDir: string;
+  /** Each file that could not be used, with its error. */
+  readonly problems: readonly { file: string; error: unknown }[];
+  /** Why: the dir is missing or unreadable, holds no usable network, or lacks the default one. */
+  readonly reason: string;
+  constructor(
+    confDir: string,
+    problems: readonly { file: string; error: unknown }[],
+    reason = `no valid networks found in ${confDir}`,
+    options: LibcniErrorOptions = {},
+  ) {
+    const detail =
+      problems.length === 0
+        ? ""
+        : `: ${problems.map((p) => `${p.file}: ${messageOf(p.error)}`).join("; ")}`;
+    super(`${reason}${detail}`, options);
+    this.confDir = confDir;
+    this.problems = problems;
+    this.reason = reason;
+  }
+}
+
+/**
+ * The runtime's named default network (`defaultNetwork`) is not among the conf dir's usable
+ * networks: its file is missing, broken or names another network. A NoNetworksError: the
+ * runtime is not ready, and a pod that names no networks is refused, while a pod that names its
+ * networks may still be set up on those (ocicni's rule). `problems` lists the files skipped.
+ */
+export class DefaultNetworkNotFoundError extends NoNetworksError {
+  static override readonly id: string = "LIBCNI_ERR_DEFAULT_NETWORK_NOT_FOUND";
+  /** The default network's name. */
+  readonly network: string;
+  constructor(
+    confDir: string,
+    network: string,
+    problems: readonly { file: string; error: unknown }[] = [],
+  ) {
+    super(confDir, problems, `default network ${JSON.stringify(network)} not found in ${confDir}`);
+    this.network = network;
+  }
+}
+
+/** A conf file's network has the name of an earlier file's: the later one is skipped. */
+export class DuplicateNetworkError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_DUPLICATE_NETWORK";
+  /** The repeated name. */
+  readonly network: string;
+  constructor(network: string) {
+    super(`network ${JSON.stringify(network)} is already defined by an earlier file`);
+    this.network = network;
+  }
+}
+
+/** A pod asked for a network that is not loaded. */
+export class NetworkNotFoundError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_NETWORK_NOT_FOUND";
+  /** The name asked for. */
+  readonly network: string;
+  constructor(network: string) {
+    super(`network ${JSON.stringify(network)} not found`);
+    this.network = network;
+  }
+}
+
+/**
+ * A pod's interface names collide or are not valid (found when the pod's plan is made, before
+ * any lock is taken or plugin runs). `argument` names the request (`pod.networks[1].ifName`);
+ * `cause` is upstream's validation error (a CNIError with its code) when there is one.
+ */
+export class InterfaceNameError extends InvalidArgumentError {
+  static override readonly id: string = "LIBCNI_ERR_INTERFACE_NAME";
+}
+
+/**
+ * A capability argument of a pod does not have the form the CNI conventions give it (an `ips`
+ * entry that is neither an address nor a CIDR, a `mac` Go's `net.ParseMAC` refuses, a port out
+ * of range): found before any lock is taken or plugin runs. `argument` names the field
+ * (`pod.capabilities.ips[0]`, `pod.networks[0].capabilities.mac`).
+ */
+export class CapabilityArgError extends InvalidArgumentError {
+  static override readonly id: string = "LIBCNI_ERR_CAPABILITY_ARG";
+}
+
+/** Which of the API server's rules a NetworkDeviceData breaks (Kubernetes' field error types). */
+export type NetworkDeviceDataFailure = "too-long" | "too-many" | "invalid" | "duplicate";
+
+/**
+ * A KEP-4817 NetworkDeviceData (a ResourceClaim's `status.devices[].networkData`) breaks a rule
+ * the API server enforces: `interfaceName` over 256 bytes, `hardwareAddress` over 128, more
+ * than 16 `ips`, an entry of `ips` that is not an interface address in canonical CIDR form, or
+ * one given twice. `argument` is the field's path as the API server names it
+ * (`networkData.ips[2]`), `reason` the rule, `network` the network whose interface it is (from
+ * `networkDeviceData`; undefined from `validateNetworkDeviceData`).
+ */
+export class NetworkDeviceDataError extends InvalidArgumentError {
+  static override readonly id: string = "LIBCNI_ERR_NETWORK_DEVICE_DATA";
+  /** The rule broken. */
+  readonly reason: NetworkDeviceDataFailure;
+  /** The network that reported the interface, when known. */
+  readonly network: string | undefined;
+  constructor(
+    argument: string,
+    reason: NetworkDeviceDataFailure,
+    message: string,
+    network?: string,
+  ) {
+    super(argument, message);
+    this.reason = reason;
+    this.network = network;
+  }
+}
+
+function timeoutText(verb: string, timeout: number): string {
+  return `${verb} timed out after ${timeout} ms`;
+}
+
+/**
+ * One network of a pod took longer than the per-network timeout: `network <name>: <verb> timed
+ * out after <n> ms`. Inside a pod-level error, whose line names the network already, the
+ * line reads `<name> (<ifName>): <verb> timed out after <n> ms`.
+ */
+export class NetworkTimeoutError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_NETWORK_TIMEOUT";
+  /** The timeout, in milliseconds. */
+  readonly timeout: number;
+  /** The network's name. */
+  readonly network: string;
+  /** The verb that took too long (`ADD`, `CHECK`, `DEL`, `GC`). */
+  readonly verb: string;
+  constructor(network: string, verb: string, timeout: number, cause?: unknown) {
+    super(`network ${network}: ${timeoutText(verb, timeout)}`, { cause });
+    this.timeout = timeout;
+    this.network = network;
+    this.verb = verb;
+  }
+}
+
+/** One attachment of a pod: its network and interface. */
+export interface PodAttachmentRef {
+  network: string;
+  ifName: string;
+}
+
+/**
+ * Setting a pod up failed: `failure` is the network that failed (`cause` is its error); the
+ * networks whose plugins had started were rolled back (`rolledBack`, in DEL order), and
+ * `rollbackFailures` lists the DELs that ran and failed (empty when the rollback was clean). A
+ * network none of whose plugins started (a plugin not installed, a time limit hit before the
+ * first plugin ran) had nothing to undo and is in neither list.
+ */
+export class PodSetupError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_POD_SETUP";
+  /** The pod's ID. */
+  readonly podID: string;
+  /** The network whose ADD failed (the first one, in attach order). */
+  readonly failure: NetworkFailure;
+  /** Every other network whose ADD failed (parallel setup only). */
+  readonly otherFailures: readonly NetworkFailure[];
+  /** The rollback DELs that failed: what may be left behind. */
+  readonly rollbackFailures: readonly NetworkFailure[];
+  /** The attachments the rollback DELeted, in DEL order. */
+  readonly rolledBack: readonly PodAttachmentRef[];
+  constructor(
+    podID: string,
+    failure: NetworkFailure,
+    otherFailures: readonly NetworkFailure[],
+    rollbackFailures: readonly NetworkFailure[],
+    rolledBack: readonly PodAttachmentRef[] = [],
+  ) {
+    const rb =
+      rollbackFailures.length > 0
+        ? `rollback failed: ${failureLines(rollbackFailures)}`
+        : rolledBack.length > 0
+          ? "rolled back"
+          : "nothing to undo";
+    super(
+      `set up pod ${podID}: network ${failure.network} (${failure.ifName}): ${failureText(failure)} (${rb})`,
+      { cause: failure.error },
+    );
+    this.podID = podID;
+    this.failure = failure;
+    this.otherFailures = otherFailures;
+    this.rollbackFailures = rollbackFailures;
+    this.rolledBack = rolledBack;
+  }
+}
+
+/** Tearing a pod down left attachments behind: each failed DEL, after trying every one. */
+export class PodTeardownError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_POD_TEARDOWN";
+  /** The pod's ID. */
+  readonly podID: string;
+  /** Each attachment whose DEL failed. */
+  readonly failures: readonly NetworkFailure[];
+  constructor(podID: string, failures: readonly NetworkFailure[]) {
+    super(`tear down pod ${podID}: ${failureLines(failures)}`, { cause: failures[0]?.error });
+    this.podID = podID;
+    this.failures = failures;
+  }
+}
+
+/** CHECK of a pod failed on one or more of its attachments. */
+export class PodCheckError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_POD_CHECK";
+  /** The pod's ID. */
+  readonly podID: string;
+  /** Each attachment whose CHECK failed. */
+  readonly failures: readonly NetworkFailure[];
+  constructor(podID: string, failures: readonly NetworkFailure[]) {
+    super(`check pod ${podID}: ${failureLines(failures)}`, { cause: failures[0]?.error });
+    this.podID = podID;
+    this.failures = failures;
+  }
+}
+
+/** A pod has no attachment in the result cache (CHECK of a pod never set up, or torn down). */
+export class PodNotFoundError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_POD_NOT_FOUND";
+  /** The pod's ID. */
+  readonly podID: string;
+  constructor(podID: string) {
+    super(`pod ${podID} has no cached attachments`);
+    this.podID = podID;
+  }
+}
+
+/** Garbage collection across networks: every failure, after trying everything. */
+export class RuntimeGCError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_RUNTIME_GC";
+  /** Stale attachments whose DEL failed, and networks whose GC failed (`ifName` ""). */
+  readonly failures: readonly NetworkFailure[];
+  constructor(failures: readonly NetworkFailure[]) {
+    super(`gc: ${failureLines(failures)}`, { cause: failures[0]?.error });
+    this.failures = failures;
+  }
+}
+
+/**
+ * A pod's setup intent (`<cacheDir>/libcni/setup-intents/<podID>`) that cannot be used: not a
+ * regular file (a directory, a FIFO, a symlink, a device), over the intents' size cap, or not an
+ * intent (not JSON, another kind or pod, a malformed attachment, capability args nested past
+ * what a cache record can hold). What its setup had started cannot be known from it: teardown
+ * and GC DEL what the records hold, set the file aside under a name no later call lists
+ * (`setAsideAs`), and report it once, in their error; CHECK and `podStatus` report it and leave
+ * it. The message never quotes the file's content.
+ */
+export class DamagedIntentError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_SETUP_INTENT_DAMAGED";
+  /** The pod's ID. */
+  readonly podID: string;
+  /** The intent's path. */
+  readonly path: string;
+  /** What is wrong with it (`is a directory, not a regular file`, `cannot be read: ...`). */
+  readonly reason: string;
+  /** Where teardown or GC moved it; undefined while it is still at `path`. */
+  readonly setAsideAs: string | undefined;
+  constructor(
+    podID: string,
+    path: string,
+    reason: string,
+    options: { setAsideAs?: string | undefined; setAsideFailure?: unknown } = {},
+  ) {
+    const { setAsideAs, setAsideFailure } = options;
+    const aside =
+      setAsideAs !== undefined
+        ? `; set aside as ${setAsideAs}`
+        : setAsideFailure !== undefined
+          ? `; it could not be set aside: ${messageOf(setAsideFailure)}`
+          : "";
+    super(`setup intent ${path} of pod ${podID} ${reason}${aside}`, {
+      cause: setAsideFailure,
+    });
+    this.podID = podID;
+    this.path = path;
+    this.reason = reason;
+    this.setAsideAs = setAsideAs;
+  }
+}
+
+/**
+ * What is wrong with the content of a setup intent (not JSON, another kind or pod, a malformed
+ * owner or attachment, capability args nested too deep). Internal: reading the intent turns it
+ * into a {@link DamagedIntentError}, whose `reason` is `cannot be read: <this message>`; the
+ * message never quotes the file's content.
+ */
+export class MalformedIntentError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_SETUP_INTENT_MALFORMED";
+}

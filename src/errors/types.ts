@@ -1,0 +1,137 @@
+/**
+ * types: the CNI error (the spec's error object), results, addresses, CNI_ARGS.
+ */
+import { RawJSON, toGoJSON } from "../internal/go-marshal.js";
+import { goQuote } from "../internal/go-quote.js";
+import { quoteString } from "../internal/json-string.js";
+import { LibcniError, type LibcniErrorOptions, messageOf } from "./base.js";
+
+/** The spec's error object, as a plugin prints it. */
+export interface CNIErrorJSON {
+  /** The error code. */
+  code: number;
+  /** The short message. */
+  msg: string;
+  /** Longer details; absent when empty. */
+  details?: string;
+}
+
+/**
+ * A CNI error (upstream `types.Error`): `code`, `msg` and `details`, as the spec's error
+ * object. Its `message` is upstream's `Error()`: msg, then "; " + details when there are details.
+ */
+export class CNIError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_CNI";
+  /** The spec's error code (`ErrUnknown` … `ErrInternal`, or a plugin's own code above 99). */
+  readonly code: number;
+  /** The short message (the wire's `msg`). */
+  readonly msg: string;
+  /** Longer details, "" when there are none (the wire's `details`, omitted when empty). */
+  readonly details: string;
+
+  constructor(code: number, msg: string, details = "", options: LibcniErrorOptions = {}) {
+    super(details === "" ? msg : `${msg}; ${details}`, options);
+    this.code = code;
+    this.msg = msg;
+    this.details = details;
+  }
+
+  /** The wire form, in Go's field order, `details` omitted when empty. */
+  toJSON(): CNIErrorJSON {
+    return this.details === ""
+      ? { code: this.code, msg: this.msg }
+      : { code: this.code, msg: this.msg, details: this.details };
+  }
+
+  /** Go's encoding of the error: the wire form, in struct field order. */
+  [toGoJSON](): RawJSON {
+    return new RawJSON(this.printWith("", ""));
+  }
+
+  /** The error as upstream's `Print` writes it: 4-space indented JSON, without a newline. */
+  print(): string {
+    return this.printWith("\n    ", "\n");
+  }
+
+  private printWith(field: string, end: string): string {
+    const sep = field === "" ? ":" : ": ";
+    let out = `{${field}"code"${sep}${this.code},${field}"msg"${sep}${quoteString(this.msg)}`;
+    if (this.details !== "") out += `,${field}"details"${sep}${quoteString(this.details)}`;
+    return `${out}${end}}`;
+  }
+}
+
+/** True when `value` is a CNIError, from this copy of the library or another. */
+export function isCNIError(value: unknown): value is CNIError {
+  return value instanceof CNIError;
+}
+
+/** No result type handles this version (upstream `unsupported CNI result version "X"`). */
+export class UnsupportedResultVersionError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_RESULT_VERSION_UNSUPPORTED";
+  /** The version asked for. */
+  readonly version: string;
+  constructor(version: string) {
+    super(`unsupported CNI result version ${goQuote(version)}`);
+    this.version = version;
+  }
+}
+
+/**
+ * The JSON's `cniVersion` is not one the chosen result type supports (upstream
+ * `result type supports [..] but unmarshalled CNIVersion is "X"`).
+ */
+export class ResultVersionMismatchError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_RESULT_VERSION_MISMATCH";
+  /** The versions the result type supports. */
+  readonly supported: readonly string[];
+  /** The version found in the JSON. */
+  readonly version: string;
+  constructor(supported: readonly string[], version: string) {
+    super(
+      `result type supports [${supported.join(" ")}] but unmarshalled CNIVersion is ${goQuote(version)}`,
+    );
+    this.supported = supported;
+    this.version = version;
+  }
+}
+
+/**
+ * A result cannot be converted: no converter between the versions (`no converter for CNI
+ * result version X to Y`) or nothing the target can hold (`cannot convert: no valid IP addresses`).
+ */
+export class ConversionError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_RESULT_CONVERSION";
+}
+
+/** `DecodeVersion` failed: the JSON is malformed (the cause holds Go's decoding error). */
+export class DecodeVersionError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_DECODE_VERSION";
+  constructor(cause: unknown) {
+    super(`decoding version from network config: ${messageOf(cause)}`, { cause });
+  }
+}
+
+/** An IP address or CIDR could not be parsed (`invalid CIDR address: x`). */
+export class ParseError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_PARSE";
+  /** What was being parsed ("IP address", "CIDR address"). */
+  readonly type: string;
+  /** The text that failed to parse. */
+  readonly text: string;
+  constructor(type: string, text: string) {
+    super(`invalid ${type}: ${text}`);
+    this.type = type;
+    this.text = text;
+  }
+}
+
+/** A CNI_ARGS string could not be loaded (invalid pair, bad value, unknown arguments). */
+export class ArgsError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_ARGS";
+}
+
+/** Upstream `UnmarshalableArgsError`: the spec names a type that cannot read text. */
+export class UnmarshalableArgsError extends ArgsError {
+  static override readonly id: string = "LIBCNI_ERR_ARGS_UNMARSHALABLE";
+}
