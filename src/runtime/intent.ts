@@ -71,6 +71,7 @@ export async function writeIntent(
   plan: readonly PlannedAttachment[],
   durable: boolean,
 ): Promise<void> {
+  const path = intentPath(cacheDir, podID);
   const attachments = plan.map(({ network, ifName, rt }) =>
     goStruct({
       networkName: network.name,
@@ -97,7 +98,7 @@ export async function writeIntent(
       `the setup intent of pod ${podID} would be ${bytes.byteLength} bytes, more than ${MAX_INTENT_BYTES} (its networks' configurations and capability args are too large to record)`,
     );
   }
-  await writeCacheRecord(intentPath(cacheDir, podID), bytes, { durable });
+  await writeCacheRecord(path, bytes, { durable });
 }
 
 const isPairs = (v: unknown): v is [string, string][] =>
@@ -229,6 +230,15 @@ export async function removeIntent(cacheDir: string, podID: string): Promise<voi
   } catch (error) {
     if (errnoCode(error) !== "ENOENT") throw error;
   }
+}
+
+/**
+ * Removes the pod's intent once nothing depends on it (its setup is done, or fully rolled back).
+ * A removal that fails leaves an intent whose attachments all have records or were undone: a
+ * later teardown DELs them once more, which the spec allows, so the setup's outcome stands.
+ */
+export async function clearIntent(cacheDir: string, podID: string): Promise<void> {
+  await removeIntent(cacheDir, podID).catch(() => undefined);
 }
 
 /**

@@ -9,17 +9,11 @@
  * network is always `lo`.
  */
 
-import { InterfaceNameError, NetworkNotFoundError } from "../errors/index.js";
 import type { RuntimeConf } from "../index.js";
 import { type CapabilityStyle, encodeCapabilityArgs, mergeCapabilityArgs } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
 import type { Network, Pod, PodArgs, PodNetworkRequest } from "./types.js";
-import {
-  checkCapabilityArgs,
-  checkInterfaceName,
-  checkNetworkName,
-  checkPodID,
-} from "./validate.js";
+import { checkInterfaceName, checkPod } from "./validate.js";
 
 /** One planned attachment of a pod. */
 export interface PlannedAttachment {
@@ -39,21 +33,33 @@ function candidate(prefix: string | undefined, n: number): string {
   return n === 0 ? "eth0" : `net${n}`;
 }
 
-/**
- * A pod that names its networks still gets the loopback network when the runtime has one
- * (`loopback: true`), first, as ocicni brings `lo` up for every pod and go-cni's
- * `WithLoNetwork` promises: a container without `lo` cannot reach its own localhost.
- */
-function withLoopback(set: NetworkSet, requests: PodNetworkRequest[]): PodNetworkRequest[] {
-  const loopback = set.networks.find((n) => n.loopback);
-  if (loopback === undefined || requests.some((r) => r.name === loopback.name)) return requests;
-  return [{ name: loopback.name }, ...requests];
+/** A network request as the plan reads it: the pod's `CNI_ARGS` and the request's, as pairs. */
+interface Request extends PodNetworkRequest {
+  readonly pairs: [string, string][];
 }
 
 /**
- * The pod's attachments, in attach order. Everything the pod brings is checked here, before
- * any lock or plugin: its ID, each network's name and interface name, and the capability
- * values (the pod's and each network's).
+ * The pod's network requests: its `networks` (default: every network of the set, the default
+ * first). A pod that names its networks still gets the loopback network when the runtime has
+ * one (`loopback: true`), first, as ocicni brings `lo` up for every pod and go-cni's
+ * `WithLoNetwork` promises: a container without `lo` cannot reach its own localhost.
+ */
+function requestsOf(set: NetworkSet, pod: Pod): Request[] {
+  const podPairs = pairs(pod.args);
+  const request = (r: PodNetworkRequest): Request => ({
+    ...r,
+    pairs: [...podPairs, ...pairs(r.args)],
+  });
+  if (pod.networks === undefined) return set.networks.map((n) => request({ name: n.name }));
+  const requests = pod.networks.map((r) => request(typeof r === "string" ? { name: r } : r));
+  const loopback = set.networks.find((n) => n.loopback);
+  if (loopback === undefined || requests.some((r) => r.name === loopback.name)) return requests;
+  return [request({ name: loopback.name }), ...requests];
+}
+
+/**
+ * The pod's attachments, in attach order. Everything the pod brings is checked first
+ * (validate.ts's `checkPod`), before any lock or plugin.
  * @throws InvalidArgumentError (`pod.id`, a network's name), InterfaceNameError,
  *   CapabilityArgError, NetworkNotFoundError.
  */
@@ -63,44 +69,12 @@ export function planPod(
   interfacePrefix: string | undefined,
   style: CapabilityStyle = "go-cni",
 ): PlannedAttachment[] {
-  checkPodID(pod.id);
-  checkCapabilityArgs(pod.capabilities, "pod.capabilities");
-  const requests: PodNetworkRequest[] =
-    pod.networks === undefined
-      ? set.networks.map((n) => ({ name: n.name }))
-      : withLoopback(
-          set,
-          pod.networks.map((r) => (typeof r === "string" ? { name: r } : r)),
-        );
-  // What each request is called in an error: the pod's own index (a loopback added here is
-  // the runtime's, named as a network).
-  const added = requests.length - (pod.networks?.length ?? requests.length);
-  const label = (i: number): string =>
-    pod.networks === undefined || i < added ? "network" : `pod.networks[${i - added}]`;
-  const taken = new Set<string>();
-  requests.forEach((r, i) => {
-    const at = label(i);
-    checkCapabilityArgs(r.capabilities, `${at}.capabilities`);
-    if (r.ifName === undefined) return;
-    checkInterfaceName(r.ifName, `${at}.ifName`);
-    if (taken.has(r.ifName)) {
-      throw new InterfaceNameError(
-        `${at}.ifName`,
-        `network ${JSON.stringify(r.name)} requested interface name ${JSON.stringify(r.ifName)} already assigned`,
-      );
-    }
-    taken.add(r.ifName);
-  });
-  const seen = new Set<string>();
+  const requests = requestsOf(set, pod);
+  const networks = checkPod(set, pod, requests);
+  const taken = new Set(requests.flatMap((r) => (r.ifName === undefined ? [] : [r.ifName])));
   let n = 0;
   return requests.map((r, i) => {
-    const network = set.get(r.name);
-    if (network === undefined) throw new NetworkNotFoundError(r.name);
-    checkNetworkName(network.name, label(i));
-    if (seen.has(r.name)) {
-      throw new InterfaceNameError(label(i), `network ${JSON.stringify(r.name)} requested twice`);
-    }
-    seen.add(r.name);
+    const network = networks[i];
     let ifName = r.ifName;
     if (ifName === undefined && network.loopback) ifName = "lo";
     if (ifName === undefined) {
@@ -111,7 +85,6 @@ export function planPod(
       taken.add(ifName);
       n++;
     }
-    const args = [...pairs(pod.args), ...pairs(r.args)];
     const rt: RuntimeConf = {
       containerID: pod.id,
       netNS: pod.netns,
@@ -121,7 +94,7 @@ export function planPod(
         style,
       ),
     };
-    if (args.length > 0) rt.args = args;
+    if (r.pairs.length > 0) rt.args = r.pairs;
     return { network, ifName, rt };
   });
 }

@@ -32,7 +32,7 @@ import {
 import type { CNIConfig, Result } from "../index.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import { withDeadline } from "./deadline.js";
-import { removeIntent, writeIntent } from "./intent.js";
+import { clearIntent, writeIntent } from "./intent.js";
 import type { PlannedAttachment } from "./plan.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
 
@@ -154,15 +154,6 @@ const failureOf = (a: PlannedAttachment, error: unknown): NetworkFailure => ({
   error,
 });
 
-/**
- * Removes the pod's intent once nothing depends on it. A removal that fails leaves an intent
- * whose attachments all have records or were undone: a later teardown DELs them once more,
- * which the spec allows, so the setup's outcome stands.
- */
-async function clearIntent(ctx: SetupContext, podID: string): Promise<void> {
-  await removeIntent(ctx.cacheDir, podID).catch(() => undefined);
-}
-
 /** Attaches the pod to every planned network, or to none. */
 export async function setupAttachments(
   ctx: SetupContext,
@@ -214,10 +205,10 @@ export async function setupAttachments(
   if (failures.length > 0) {
     const undo = await rollback(ctx, started);
     // A failed rollback DEL keeps the intent: the next teardown or GC DELs it again.
-    if (undo.failures.length === 0) await clearIntent(ctx, podID);
+    if (undo.failures.length === 0) await clearIntent(ctx.cacheDir, podID);
     throw new PodSetupError(podID, failures[0], failures.slice(1), undo.failures, undo.done);
   }
   // Every attachment has its record now.
-  await clearIntent(ctx, podID);
+  await clearIntent(ctx.cacheDir, podID);
   return summarize(podID, results);
 }

@@ -7,11 +7,18 @@
  */
 
 import { maxNestingDepth } from "../encoding/parse.js";
-import { CapabilityArgError, InterfaceNameError, InvalidArgumentError } from "../errors/index.js";
+import {
+  CapabilityArgError,
+  InterfaceNameError,
+  InvalidArgumentError,
+  NetworkNotFoundError,
+} from "../errors/index.js";
 import { goQuote } from "../internal/go-quote.js";
 import { parseCIDR, parseIP } from "../types/index.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import type { CapabilityArgs, IPRange, PortMapping } from "./capabilities.js";
+import type { NetworkSet } from "./load.js";
+import type { Network, Pod, PodNetworkRequest } from "./types.js";
 
 /** The pod's ID, by upstream's container ID rule. */
 export function checkPodID(id: unknown, argument = "pod.id"): asserts id is string {
@@ -41,6 +48,53 @@ export function checkPodRef(ref: unknown): string {
   }
   checkPodID(ref, "pod");
   return ref;
+}
+
+/**
+ * Everything a pod brings, checked once, before it is planned: its ID, its capability values and
+ * each request's, each requested interface name (valid, not asked for twice), each network
+ * (found, a valid name, not requested twice). `requests` are the pod's as the plan reads them:
+ * the runtime's loopback network first when it adds one (`pod.networks` then has one fewer).
+ * @returns the requests' networks, in order.
+ * @throws InvalidArgumentError (`pod.id`, a network's name), InterfaceNameError,
+ *   CapabilityArgError, NetworkNotFoundError.
+ */
+export function checkPod(
+  set: NetworkSet,
+  pod: Pod,
+  requests: readonly PodNetworkRequest[],
+): Network[] {
+  checkPodID(pod.id);
+  checkCapabilityArgs(pod.capabilities, "pod.capabilities");
+  // What each request is called in an error: the pod's own index (a loopback the runtime
+  // added is a network of its own).
+  const added = requests.length - (pod.networks?.length ?? requests.length);
+  const at = (i: number): string =>
+    pod.networks === undefined || i < added ? "network" : `pod.networks[${i - added}]`;
+  const ifNames = new Set<string>();
+  requests.forEach((r, i) => {
+    checkCapabilityArgs(r.capabilities, `${at(i)}.capabilities`);
+    if (r.ifName === undefined) return;
+    checkInterfaceName(r.ifName, `${at(i)}.ifName`);
+    if (ifNames.has(r.ifName)) {
+      throw new InterfaceNameError(
+        `${at(i)}.ifName`,
+        `network ${JSON.stringify(r.name)} requested interface name ${JSON.stringify(r.ifName)} already assigned`,
+      );
+    }
+    ifNames.add(r.ifName);
+  });
+  const names = new Set<string>();
+  return requests.map((r, i) => {
+    const network = set.get(r.name);
+    if (network === undefined) throw new NetworkNotFoundError(r.name);
+    checkNetworkName(network.name, at(i));
+    if (names.has(r.name)) {
+      throw new InterfaceNameError(at(i), `network ${JSON.stringify(r.name)} requested twice`);
+    }
+    names.add(r.name);
+    return network;
+  });
 }
 
 /** A network's name, by upstream's rule (it is part of every cache path). */

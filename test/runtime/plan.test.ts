@@ -94,6 +94,16 @@ describe("planPod: interface names and runtime confs", () => {
     );
   });
 
+  it("checks the whole pod before it allocates: the pod's own fault is named before the runtime's prefix", async () => {
+    const s = await set();
+    const pod = { id: "p", netns: "/n", networks: ["a", "zz"] };
+    // Both wrong: an unknown second network, and a prefix too long for any interface name.
+    expect(() => planPod(s, pod, "a-prefix-far-too-long")).toThrow(NetworkNotFoundError);
+    expect(() => planPod(s, { ...pod, networks: ["a"] }, "a-prefix-far-too-long")).toThrow(
+      expect.objectContaining({ argument: "interfacePrefix" }),
+    );
+  });
+
   it("builds each RuntimeConf: pod args then the network's, capabilities merged per field", async () => {
     const s = await set();
     const [a, b] = planPod(
