@@ -230,6 +230,41 @@ export interface ListOptions {
   sweep?: boolean;
 }
 
+/** What one listing of `<cacheDir>/results` found. */
+export interface CacheListing {
+  /** The decodable records, as {@link listCachedAttachments} returns them. */
+  readonly attachments: NetworkAttachment[];
+  /** Every name the directory held, in byte order (temporary files included). */
+  readonly names: readonly string[];
+}
+
+/**
+ * {@link listCachedAttachments} with the names it listed: a caller that looks again at the
+ * files the listing skipped (the runtime, for a pod's undecodable records) reads the directory
+ * once.
+ */
+export async function listCacheDir(
+  cacheDir: string,
+  containerID: string,
+  options: ListOptions = {},
+): Promise<CacheListing> {
+  const dir = resultsDir(cacheDir);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { attachments: [], names: [] };
+    throw error;
+  }
+  if (options.sweep) await sweepTempFiles(dir, names, STALE_TEMP_MS);
+  names.sort(compareUTF8);
+  const candidates = names.filter((name) => !isTempName(name) && nameMayHold(name, containerID));
+  const found = await mapLimit(candidates, READ_CONCURRENCY, (name) =>
+    readAttachment(dir, name, containerID),
+  );
+  return { attachments: found.filter((a): a is NetworkAttachment => a !== undefined), names };
+}
+
 /**
  * Upstream's `GetCachedAttachments`: the records of `<cacheDir>/results` in byte order of
  * their names, optionally only those of one container. A missing directory gives an empty
@@ -241,19 +276,5 @@ export async function listCachedAttachments(
   containerID: string,
   options: ListOptions = {},
 ): Promise<NetworkAttachment[]> {
-  const dir = resultsDir(cacheDir);
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
-  if (options.sweep) await sweepTempFiles(dir, names, STALE_TEMP_MS);
-  names.sort(compareUTF8);
-  const candidates = names.filter((name) => !isTempName(name) && nameMayHold(name, containerID));
-  const found = await mapLimit(candidates, READ_CONCURRENCY, (name) =>
-    readAttachment(dir, name, containerID),
-  );
-  return found.filter((a): a is NetworkAttachment => a !== undefined);
+  return (await listCacheDir(cacheDir, containerID, options)).attachments;
 }

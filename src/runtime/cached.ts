@@ -10,10 +10,10 @@
  * File timestamps are coarse (a kernel tick), so attachments ADDed within one tick tie and the
  * names decide; a parallel setup has no order to keep.
  */
-import { readdir, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { isTempName } from "../api/atomic-write.js";
-import { cacheFilePath, resultsDir } from "../api/cache.js";
+import { cacheFilePath, listCacheDir, resultsDir } from "../api/cache.js";
 import { CNICacheV1, decodeCacheRecord } from "../api/cache-record.js";
 import { readRecord } from "../api/record-read.js";
 import {
@@ -218,16 +218,11 @@ export interface PodAttachments {
 async function undecodableRecords(
   cacheDir: string,
   podID: string,
+  names: readonly string[],
   listed: readonly NetworkAttachment[],
 ): Promise<UnusableAttachment[]> {
   if (podID === "") return [];
   const dir = resultsDir(cacheDir);
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return [];
-  }
   const seen = new Set(listed.map((a) => `${a.network}-${a.containerID}-${a.ifName}`));
   const part = `-${podID}-`;
   const out: UnusableAttachment[] = [];
@@ -274,8 +269,8 @@ export async function cachedAttachments(
 ): Promise<PodAttachments> {
   const cacheDir = cacheDirOf(cni);
   // A pod ID that could not be a file name (a record's, read by GC) has no intent.
-  const [found, intent] = await Promise.all([
-    cni.getCachedAttachments(podID),
+  const [{ attachments: found, names }, intent] = await Promise.all([
+    listCacheDir(cacheDir, podID),
     validateContainerID(podID) === undefined
       ? readIntent(cacheDir, podID)
       : ({ kind: "none" } as const),
@@ -294,7 +289,7 @@ export async function cachedAttachments(
       out.unusable.push({ network: att.network, ifName: att.ifName, error });
     }
   }
-  out.unusable.push(...(await undecodableRecords(cacheDir, podID, found)));
+  out.unusable.push(...(await undecodableRecords(cacheDir, podID, names, found)));
   if (intent.kind === "unusable") {
     out.intent = "unusable";
     out.damagedIntent = intent.error;
