@@ -24,7 +24,9 @@
  *   process's own loop delay over the same windows (go-cni's bursts above all).
  *
  * Environment: BENCH_ROUNDS (8), BENCH_PODS_INSTANT (10 per round), BENCH_PODS_REAL (3 per
- * round), BENCH_BURST (20), BENCH_HEAP_MB (1024), BENCH_POD_SERIAL=1, BENCH_JSON=<file> (every
+ * round), BENCH_BURST (20), BENCH_HEAP_MB (1024), BENCH_POD_SERIAL=1, BENCH_CANDIDATE=<dist dir>
+ * (another build of the library, in a fourth worker at the default heap, in the same rounds; a
+ * last table gives this build over it), BENCH_JSON=<file> (every
  * sample), BENCH_CPU_PROF=<dir>: the Node workers run under --cpu-prof into <dir>/<worker>/
  * (one profile per thread: the main thread's, the event loop's, has thread id 0 in its name;
  * the cache-write thread has its own) and time the loop's stalls during the bursts (the gaps
@@ -49,6 +51,7 @@ const BURST = Number(process.env.BENCH_BURST ?? 20);
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 1024);
 const SERIAL = process.env.BENCH_POD_SERIAL === "1";
 const PROF = process.env.BENCH_CPU_PROF;
+const CANDIDATE = process.env.BENCH_CANDIDATE;
 const realBin = "/usr/lib/cni";
 const realPlugins = ["bridge", "host-local", "loopback", "portmap", "ptp"];
 const goCniSource = join(goPath, "src/github.com/containerd/go-cni/cni.go");
@@ -178,6 +181,7 @@ async function main() {
       go: { label: "go-cni 1.1.7" },
       ts: { label: "libcni/runtime", heapMb: 0 },
       ts1g: { label: `libcni/runtime, ${HEAP_MB} MiB heap`, heapMb: HEAP_MB },
+      ...(CANDIDATE && { cand: { label: `candidate ${CANDIDATE}`, heapMb: 0, dist: CANDIDATE } }),
     };
     for (const [key, side] of Object.entries(sides)) {
       side.dir = join(work, key);
@@ -212,7 +216,7 @@ async function main() {
       servers.push(sides.go.server);
     }
     const worker = join(benchDir, "lib/pod-worker.mjs");
-    for (const key of ["ts", "ts1g"]) {
+    for (const key of ["ts", "ts1g", ...(CANDIDATE ? ["cand"] : [])]) {
       const s = sides[key];
       const [cmd, args] = inNetns(s);
       const node = [process.execPath];
@@ -223,6 +227,7 @@ async function main() {
         node.push("--cpu-prof", `--cpu-prof-dir=${join(PROF, key)}`);
       }
       const env = { ...process.env, BENCH_HEAP_MB: String(s.heapMb) };
+      if (s.dist) env.BENCH_DIST = s.dist;
       if (PROF) env.BENCH_STALL_MS = process.env.BENCH_STALL_MS ?? "5";
       s.server = new Server(key, cmd, [...args, ...node, worker], { env });
       servers.push(s.server);
@@ -279,14 +284,20 @@ async function main() {
       tsNoSync: seqRun("ts", "instant-nosync"),
       ts1g: seqRun("ts1g", "instant"),
       ts1gNoSync: seqRun("ts1g", "instant-nosync"),
+      ...(CANDIDATE && {
+        cand: seqRun("cand", "instant"),
+        candNoSync: seqRun("cand", "instant-nosync"),
+      }),
     };
     const realVariants = {
       go: seqRun("go", "real", true),
       ts: seqRun("ts", "real", true),
       ts1g: seqRun("ts1g", "real", true),
+      ...(CANDIDATE && { cand: seqRun("cand", "real", true) }),
     };
-    const windows = { ts: [], ts1g: [] };
-    const stallWindows = { ts: [], ts1g: [] };
+    const nodeKeys = ["ts", "ts1g", ...(CANDIDATE ? ["cand"] : [])];
+    const windows = Object.fromEntries(nodeKeys.map((k) => [k, []]));
+    const stallWindows = Object.fromEntries(nodeKeys.map((k) => [k, []]));
     /** One burst up and one down, each inside an idle-probe window. */
     const burstRun = (key) => async () => {
       const s = sides[key];
@@ -328,7 +339,12 @@ async function main() {
         await delNetns(nsOf(pods));
       }
     };
-    const burstVariants = { go: burstRun("go"), ts: burstRun("ts"), ts1g: burstRun("ts1g") };
+    const burstVariants = {
+      go: burstRun("go"),
+      ts: burstRun("ts"),
+      ts1g: burstRun("ts1g"),
+      ...(CANDIDATE && { cand: burstRun("cand") }),
+    };
 
     const samples = {};
     const runGroup = async (figure, variants, r) => {
@@ -458,6 +474,33 @@ async function main() {
     }
     const mib = (kb) => `${(kb / 1024).toFixed(0)} MiB`;
     console.log(`| peak RSS of the worker | ${mib(rss.go)} | ${mib(rss.ts)} | ${mib(rss.ts1g)} |`);
+    if (CANDIDATE) {
+      console.log(
+        `\n| this build over the candidate (${CANDIDATE}), default heap | this | candidate | this / candidate |`,
+      );
+      console.log("| --- | --- | --- | --- |");
+      const pair = (text, fig, v, c, k) => {
+        const x = col(fig, v, k);
+        const y = col(fig, c, k);
+        console.log(
+          `| ${text} | ${fmt(median(x))} | ${fmt(median(y))} | ${medianRatio(x, y).toFixed(2)}x |`,
+        );
+      };
+      for (const phase of ["setup", "teardown"]) {
+        pair(`instant plugins, ${phase}, durable (ms per pod)`, "instant", "ts", "cand", phase);
+        pair(`instant plugins, ${phase}, no fsync`, "instant", "tsNoSync", "candNoSync", phase);
+        pair(`real plugins, ${phase}, durable`, "real", "ts", "cand", phase);
+      }
+      for (const [phase, text] of [
+        ["up", "setup"],
+        ["down", "teardown"],
+      ]) {
+        pair(`${BURST} pods at once, ${text} burst, wall (ms)`, "burst", "ts", "cand", phase);
+        pair(`${text} burst, loop delay p99 (ms)`, "burst", "ts", "cand", `${phase}P99`);
+        pair(`${text} burst, the caller's turn (ms)`, "burst", "ts", "cand", `${phase}Turn`);
+      }
+      console.log(`| peak RSS of the worker | ${mib(rss.ts)} | ${mib(rss.cand)} | |`);
+    }
     if (process.env.BENCH_JSON)
       await writeFile(process.env.BENCH_JSON, JSON.stringify({ samples, rss, windows }, null, 1));
     if (PROF) {
