@@ -457,6 +457,12 @@ async function main() {
       console.log(
         `| ${text} burst: Node loop p99 / max over the control's during go-cni's burst | | ${over("ts", "P99")}x / ${over("ts", "Max")}x | ${over("ts1g", "P99")}x / ${over("ts1g", "Max")}x |`,
       );
+      // The control at the same time as the Node worker's own burst: the machine as loaded by
+      // that burst (its plugins and helpers), which go-cni's burst loads less.
+      const same = (v, k) => medianRatio(b(v, `${phase}${k}`), b(v, `${phase}Idle${k}`)).toFixed(1);
+      console.log(
+        `| ${text} burst: Node loop p99 / max over the control's during the same burst | | ${same("ts", "P99")}x / ${same("ts", "Max")}x | ${same("ts1g", "P99")}x / ${same("ts1g", "Max")}x |`,
+      );
       const turnGc = (v) =>
         `${fmt(median(b(v, `${phase}Turn`)))} / ${fmt(median(b(v, `${phase}Gc`)))} ms`;
       console.log(
