@@ -234,7 +234,10 @@ export interface ListOptions {
 export interface CacheListing {
   /** The decodable records, as {@link listCachedAttachments} returns them. */
   readonly attachments: NetworkAttachment[];
-  /** Every name the directory held, in byte order (temporary files included). */
+  /**
+   * Every name the directory held when it was listed, in byte order: temporary files included
+   * (with `sweep`, also those it just removed), records written since not.
+   */
   readonly names: readonly string[];
 }
 

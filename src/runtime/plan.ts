@@ -12,8 +12,8 @@
 import type { RuntimeConf } from "../index.js";
 import { type CapabilityStyle, encodeCapabilityArgs, mergeCapabilityArgs } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
-import type { Network, Pod, PodArgs, PodNetworkRequest } from "./types.js";
-import { checkInterfaceName, checkPod } from "./validate.js";
+import type { Network, Pod, PodNetworkRequest } from "./types.js";
+import { checkInterfaceName, validatePod } from "./validate.js";
 
 /** One planned attachment of a pod. */
 export interface PlannedAttachment {
@@ -22,20 +22,9 @@ export interface PlannedAttachment {
   readonly rt: RuntimeConf;
 }
 
-function pairs(args: PodArgs | undefined): [string, string][] {
-  if (args === undefined) return [];
-  if (Array.isArray(args)) return args.map(([k, v]) => [k, v]);
-  return Object.entries(args as Record<string, string>);
-}
-
 function candidate(prefix: string | undefined, n: number): string {
   if (prefix !== undefined) return `${prefix}${n}`;
   return n === 0 ? "eth0" : `net${n}`;
-}
-
-/** A network request as the plan reads it: the pod's `CNI_ARGS` and the request's, as pairs. */
-interface Request extends PodNetworkRequest {
-  readonly pairs: [string, string][];
 }
 
 /**
@@ -44,22 +33,17 @@ interface Request extends PodNetworkRequest {
  * one (`loopback: true`), first, as ocicni brings `lo` up for every pod and go-cni's
  * `WithLoNetwork` promises: a container without `lo` cannot reach its own localhost.
  */
-function requestsOf(set: NetworkSet, pod: Pod): Request[] {
-  const podPairs = pairs(pod.args);
-  const request = (r: PodNetworkRequest): Request => ({
-    ...r,
-    pairs: [...podPairs, ...pairs(r.args)],
-  });
-  if (pod.networks === undefined) return set.networks.map((n) => request({ name: n.name }));
-  const requests = pod.networks.map((r) => request(typeof r === "string" ? { name: r } : r));
+function requestsOf(set: NetworkSet, pod: Pod): PodNetworkRequest[] {
+  if (pod.networks === undefined) return set.networks.map((n) => ({ name: n.name }));
+  const requests = pod.networks.map((r) => (typeof r === "string" ? { name: r } : r));
   const loopback = set.networks.find((n) => n.loopback);
   if (loopback === undefined || requests.some((r) => r.name === loopback.name)) return requests;
-  return [request({ name: loopback.name }), ...requests];
+  return [{ name: loopback.name }, ...requests];
 }
 
 /**
  * The pod's attachments, in attach order. Everything the pod brings is checked first
- * (validate.ts's `checkPod`), before any lock or plugin.
+ * (validate.ts's `validatePod`), before any lock or plugin.
  * @throws InvalidArgumentError (`pod.id`, a network's name), InterfaceNameError,
  *   CapabilityArgError, NetworkNotFoundError.
  */
@@ -70,11 +54,11 @@ export function planPod(
   style: CapabilityStyle = "go-cni",
 ): PlannedAttachment[] {
   const requests = requestsOf(set, pod);
-  const networks = checkPod(set, pod, requests);
+  const checked = validatePod(set, pod, requests);
   const taken = new Set(requests.flatMap((r) => (r.ifName === undefined ? [] : [r.ifName])));
   let n = 0;
   return requests.map((r, i) => {
-    const network = networks[i];
+    const { network, args } = checked[i];
     let ifName = r.ifName;
     if (ifName === undefined && network.loopback) ifName = "lo";
     if (ifName === undefined) {
@@ -94,7 +78,7 @@ export function planPod(
         style,
       ),
     };
-    if (r.pairs.length > 0) rt.args = r.pairs;
+    if (args.length > 0) rt.args = args;
     return { network, ifName, rt };
   });
 }

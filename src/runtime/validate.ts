@@ -18,7 +18,7 @@ import { parseCIDR, parseIP } from "../types/index.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import type { CapabilityArgs, IPRange, PortMapping } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
-import type { Network, Pod, PodNetworkRequest } from "./types.js";
+import type { Network, Pod, PodArgs, PodNetworkRequest } from "./types.js";
 
 /** The pod's ID, by upstream's container ID rule. */
 export function checkPodID(id: unknown, argument = "pod.id"): asserts id is string {
@@ -51,21 +51,48 @@ export function checkPodRef(ref: unknown): string {
 }
 
 /**
+ * `CNI_ARGS` as pairs: `[key, value]` arrays or a record. A pair that is not an array, or
+ * `null` args, is the caller's typed error (it used to be a TypeError from deep inside).
+ */
+function argPairs(args: PodArgs | undefined, argument: string): [string, string][] {
+  if (args === undefined) return [];
+  if (args === null) throw new InvalidArgumentError(argument, `${argument} must not be null`);
+  if (!Array.isArray(args)) return Object.entries(args as Record<string, string>);
+  return args.map((p: unknown, i): [string, string] => {
+    if (!Array.isArray(p)) {
+      throw new InvalidArgumentError(
+        `${argument}[${i}]`,
+        `${argument}[${i}] must be a [key, value] pair, got ${p === null ? "null" : typeof p}`,
+      );
+    }
+    return [p[0], p[1]];
+  });
+}
+
+/** A request checked: its network, and its `CNI_ARGS` (the pod's, then the request's). */
+export interface CheckedRequest {
+  readonly network: Network;
+  readonly args: [string, string][];
+}
+
+/**
  * Everything a pod brings, checked once, before it is planned: its ID, its capability values and
  * each request's, each requested interface name (valid, not asked for twice), each network
- * (found, a valid name, not requested twice). `requests` are the pod's as the plan reads them:
- * the runtime's loopback network first when it adds one (`pod.networks` then has one fewer).
- * @returns the requests' networks, in order.
- * @throws InvalidArgumentError (`pod.id`, a network's name), InterfaceNameError,
+ * (found, a valid name, not requested twice), the shape of its `CNI_ARGS`. `requests` are the
+ * pod's as the plan reads them: the runtime's loopback network first when it adds one
+ * (`pod.networks` then has one fewer).
+ * @returns each request's network and `CNI_ARGS` pairs, in order.
+ * @throws InvalidArgumentError (`pod.id`, a network's name, `args`), InterfaceNameError,
  *   CapabilityArgError, NetworkNotFoundError.
  */
-export function checkPod(
+export function validatePod(
   set: NetworkSet,
   pod: Pod,
   requests: readonly PodNetworkRequest[],
-): Network[] {
+): CheckedRequest[] {
   checkPodID(pod.id);
   checkCapabilityArgs(pod.capabilities, "pod.capabilities");
+  const podArgs = argPairs(pod.args, "pod.args");
   // What each request is called in an error: the pod's own index (a loopback the runtime
   // added is a network of its own).
   const added = requests.length - (pod.networks?.length ?? requests.length);
@@ -93,7 +120,12 @@ export function checkPod(
       throw new InterfaceNameError(at(i), `network ${JSON.stringify(r.name)} requested twice`);
     }
     names.add(r.name);
-    return network;
+    // Fresh pairs for each attachment: a RuntimeConf's args are its own.
+    const args = [
+      ...podArgs.map(([k, v]): [string, string] => [k, v]),
+      ...argPairs(r.args, `${at(i)}.args`),
+    ];
+    return { network, args };
   });
 }
 

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { InvalidArgumentError } from "../../src/index.js";
 import { compareIfNames } from "../../src/runtime/cached.js";
 import {
   InterfaceNameError,
@@ -102,6 +103,27 @@ describe("planPod: interface names and runtime confs", () => {
     expect(() => planPod(s, { ...pod, networks: ["a"] }, "a-prefix-far-too-long")).toThrow(
       expect.objectContaining({ argument: "interfacePrefix" }),
     );
+  });
+
+  it("refuses CNI_ARGS that are not pairs with a typed error, after the pod's ID", async () => {
+    const s = await set();
+    const bad = (p: object) => {
+      try {
+        planPod(s, { id: "p", netns: "/n", ...p }, undefined);
+      } catch (error) {
+        return error as InvalidArgumentError;
+      }
+      throw new Error("planned");
+    };
+    const nullArgs = bad({ args: null });
+    expect(nullArgs).toBeInstanceOf(InvalidArgumentError);
+    expect(nullArgs.argument).toBe("pod.args");
+    const notAPair = bad({ networks: [{ name: "a", args: [["K", "v"], "K2=v2"] }] });
+    expect(notAPair).toBeInstanceOf(InvalidArgumentError);
+    expect(notAPair.argument).toBe("pod.networks[0].args[1]");
+    expect(notAPair.message).toContain("must be a [key, value] pair, got string");
+    // The ID is checked first, as the other faults are.
+    expect(bad({ id: "", args: null }).argument).toBe("pod.id");
   });
 
   it("builds each RuntimeConf: pod args then the network's, capabilities merged per field", async () => {
