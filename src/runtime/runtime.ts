@@ -20,7 +20,7 @@ import { ownedElsewhere } from "./owner.js";
 import { planPod } from "./plan.js";
 import { type PodStatus, podStatusFromCache } from "./pod-status.js";
 import { checkPluginsInstalled, setupAttachments } from "./setup.js";
-import { networkStatus, type StatusReport } from "./status.js";
+import { networkStatus, PluginVersions, type StatusReport } from "./status.js";
 import type { PodSetupResult } from "./summary.js";
 import type { CacheCallContext } from "./teardown.js";
 import {
@@ -67,6 +67,8 @@ export class CNIRuntime {
   private readonly locks = new RuntimeLocks();
   /** Pods whose setup runs in this runtime now (their intent is no interrupted setup). */
   private readonly settingUp = new Set<string>();
+  /** The plugins' VERSION answers, kept per binary for status(). */
+  private readonly versions = new PluginVersions();
 
   constructor(set: NetworkSet, options: RuntimeOptions) {
     this.current = set;
@@ -252,10 +254,24 @@ export class CNIRuntime {
     );
   }
 
-  /** STATUS of every network; ready when at least `minReady` (default 1) are. */
+  /**
+   * Readiness, for a kubelet's NetworkReady: each network's plugins looked up and asked
+   * VERSION (a plugin missing, or not supporting the network's version, is reported and gets no
+   * STATUS), then STATUS of every network. Ready when the conf dir has its networks, the
+   * default network (and the loopback) has its plugins installed and supporting its version,
+   * and at least `minReady` (default 1) networks are ready; `reason` says why not, always.
+   */
   async status(options: PodCallOptions & { minReady?: number } = {}): Promise<StatusReport> {
     return this.traced("status", "", options, (o) =>
-      networkStatus(this.context(this.current, o), o.minReady ?? 1),
+      networkStatus(
+        {
+          ...this.context(this.current, o),
+          binDirs: this.cni.path,
+          find: (type) => findPlugin(type, this.cni.path, this.options.exec),
+          versions: this.versions,
+        },
+        o.minReady ?? 1,
+      ),
     );
   }
 

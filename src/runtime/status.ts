@@ -1,28 +1,58 @@
 /**
- * STATUS of every network at once (ocicni asks the default network only, go-cni stops at the
- * first failure): each network's outcome, and readiness as "at least `minReady` networks
- * ready". A network below CNI 1.1.0 has no STATUS verb and counts as ready, as upstream's
- * GetStatusNetworkList reports it.
+ * Readiness, as a kubelet reads it: STATUS of every network at once (ocicni asks the default
+ * network only, go-cni stops at the first failure), each network's plugins looked at first.
+ *
+ * A network is ready when every plugin of it is installed in the plugin dirs, answers VERSION
+ * with the network's version among those it supports (asked through CNIConfig's
+ * getVersionInfo, remembered per binary), and, from CNI 1.1.0, answers STATUS without error. A
+ * plugin missing or not supporting the version is reported as such and STATUS is not run into
+ * it: such a plugin would fail STATUS with an error of its own that says nothing of the cause
+ * (a 1.0.0 plugin takes STATUS for a verb with a container: `missing containerID`). Below
+ * 1.1.0 there is no STATUS verb, and the plugin check alone decides, as upstream's
+ * GetStatusNetworkList reports success there.
+ *
+ * The runtime is ready when it has its networks (the conf dir's default network found), the
+ * networks every pod gets (the default network, and the loopback when asked for) are usable
+ * (their plugins installed and supporting their version: go-cni#133 fails Status on a missing
+ * binary), and at least `minReady` networks are ready. `reason` says why whenever it is not.
  */
+
+import { stat } from "node:fs/promises";
+import { messageOf, PluginVersionError } from "../errors/index.js";
+import type { CNIConfig } from "../index.js";
+import type { PluginInfo } from "../version/index.js";
 import { withDeadline } from "./deadline.js";
 import type { CacheCallContext } from "./teardown.js";
+import type { Network } from "./types.js";
 
-/** One network's STATUS. */
+/** One network's readiness. */
 export interface NetworkStatus {
   network: string;
   ready: boolean;
-  /** What STATUS threw (a CNIError with the plugin's code, e.g. 50), when not ready. */
+  /**
+   * Why it is not ready: a plugin not installed (the lookup's `PluginNotFoundError`), a plugin
+   * that does not support the network's version (`PluginVersionError`) or whose VERSION failed
+   * (STATUS is not run in these three cases), or what STATUS threw (a CNIError with the
+   * plugin's code, e.g. 50).
+   */
   error?: unknown;
 }
 
 /** The runtime's readiness. */
 export interface StatusReport {
-  /** At least `minReady` networks are ready, and the runtime has its networks (see `reason`). */
+  /**
+   * The runtime has its networks, the default network (and the loopback, when asked for) has
+   * every plugin installed and supporting its version, and at least `minReady` networks are
+   * ready. When false, `reason` says why.
+   */
   ready: boolean;
   /**
-   * Why the runtime is not ready, when it has no networks yet or a reload lost them: the conf
-   * dir missing (named as such), unreadable, without a usable network, or without the named
-   * default network (its file deleted, broken or renamed; the skipped files named).
+   * Why the runtime is not ready; set whenever `ready` is false: the conf dir missing (named as
+   * such), unreadable, without a usable network, or without the named default network (its
+   * file deleted, broken or renamed; the skipped files named); a plugin of the default network
+   * (or of the loopback) not installed, or not supporting the network's version (the file, the
+   * plugin and the plugin dirs named); fewer than `minReady` networks ready (each one that is
+   * not named with its error).
    */
   reason?: string;
   /** The default network is ready (false when there is none). */
@@ -30,16 +60,139 @@ export interface StatusReport {
   networks: NetworkStatus[];
 }
 
-/** Asks every network of the set. */
-export async function networkStatus(
-  ctx: CacheCallContext,
-  minReady: number,
-): Promise<StatusReport> {
+/** What a status call needs beyond the pod calls' context. */
+export interface StatusContext extends CacheCallContext {
+  /** The plugin dirs, for the reason's text. */
+  readonly binDirs: readonly string[];
+  /** Looks a plugin up in the plugin dirs (through the runtime's Exec when it has one). */
+  find(pluginType: string): Promise<string>;
+  /** The VERSION answers, remembered. */
+  readonly versions: PluginVersions;
+}
+
+/** A file's identity: a binary replaced (or rebuilt in place) gets a new one. */
+async function identityOf(path: string): Promise<string | undefined> {
+  try {
+    const s = await stat(path, { bigint: true });
+    if (!s.isFile()) return undefined;
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+// Far more than any host's plugins: a bound, not a policy.
+const maxVersions = 256;
+
+/**
+ * VERSION answers per plugin binary, kept while the binary is the same file (device, inode,
+ * size, modification and change times): a kubelet asks for the runtime's status every few
+ * seconds, and a plugin's VERSION answer only changes with its binary. A path that is not a
+ * regular file on this host (a custom Exec's) is asked every time.
+ */
+export class PluginVersions {
+  private readonly known = new Map<string, { identity: string; info: PluginInfo }>();
+
+  async get(
+    cni: CNIConfig,
+    pluginType: string,
+    path: string,
+    signal: AbortSignal | undefined,
+  ): Promise<PluginInfo> {
+    const key = `${pluginType}\0${path}`;
+    const identity = await identityOf(path);
+    const known = this.known.get(key);
+    if (identity !== undefined && known?.identity === identity) return known.info;
+    const info = await cni.getVersionInfo(pluginType, { signal });
+    if (identity !== undefined) {
+      if (this.known.size >= maxVersions) this.known.clear();
+      this.known.set(key, { identity, info });
+    } else {
+      this.known.delete(key);
+    }
+    return info;
+  }
+}
+
+/** Why a network's plugins cannot serve it, for the runtime's `reason`. */
+interface PluginProblem {
+  readonly plugin: string;
+  readonly kind: "missing" | "version" | "version-failed";
+  readonly path?: string;
+  readonly supported?: readonly string[];
+  readonly error: unknown;
+}
+
+/** The first plugin of the network (in list order) that cannot serve it, or undefined. */
+async function pluginProblem(
+  ctx: StatusContext,
+  n: Network,
+  signal: AbortSignal | undefined,
+): Promise<PluginProblem | undefined> {
+  const version = n.config.cniVersion;
+  const checks = n.config.plugins.map(async (p): Promise<PluginProblem | undefined> => {
+    const plugin = p.network.type;
+    let path: string;
+    try {
+      path = await ctx.find(plugin);
+    } catch (error) {
+      return { plugin, kind: "missing", error };
+    }
+    let info: PluginInfo;
+    try {
+      info = await ctx.versions.get(ctx.cni, plugin, path, signal);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      return { plugin, kind: "version-failed", path, error };
+    }
+    const supported = info.supportedVersions();
+    if (supported.includes(version)) return undefined;
+    const error = new PluginVersionError(plugin, version);
+    return { plugin, kind: "version", path, supported, error };
+  });
+  const problems = await Promise.all(checks);
+  return problems.find((p) => p !== undefined);
+}
+
+const quoted = (s: string): string => JSON.stringify(s);
+
+/** The default network (with its file) or the loopback, as the reason names it. */
+function networkLabel(n: Network): string {
+  return n.loopback
+    ? `loopback network ${quoted(n.name)}`
+    : `default network ${quoted(n.name)} (${n.file})`;
+}
+
+function problemText(n: Network, p: PluginProblem, binDirs: readonly string[]): string {
+  const where = `${networkLabel(n)}: plugin ${quoted(p.plugin)}`;
+  switch (p.kind) {
+    case "missing": {
+      const dirs = binDirs.length === 0 ? "no plugin dirs" : `plugin dirs ${binDirs.join(", ")}`;
+      return `${where} is not installed (${dirs}): ${messageOf(p.error)}`;
+    }
+    case "version":
+      return `${where} (${p.path}) does not support the network's cniVersion ${n.config.cniVersion} (it supports ${(p.supported ?? []).join(", ") || "none"})`;
+    case "version-failed":
+      return `${where} (${p.path}) did not answer VERSION: ${messageOf(p.error)}`;
+  }
+}
+
+/** Readiness of the set; see the module comment. */
+export async function networkStatus(ctx: StatusContext, minReady: number): Promise<StatusReport> {
   const set = ctx.set;
   const networks = set?.networks ?? [];
+  const problems = new Map<Network, PluginProblem>();
   const statuses = await Promise.all(
     networks.map(async (n): Promise<NetworkStatus> => {
       try {
+        const problem = await withDeadline(n.name, "VERSION", ctx.timeout, ctx.signal, (signal) =>
+          pluginProblem(ctx, n, signal),
+        );
+        if (problem !== undefined) {
+          problems.set(n, problem);
+          return { network: n.name, ready: false, error: problem.error };
+        }
+        // Below 1.1.0 this runs no plugin and succeeds, as upstream's (the verb is still traced).
         await withDeadline(n.name, "STATUS", ctx.timeout, ctx.signal, (signal) =>
           ctx.cni.getStatusNetworkList(n.config, { signal, traceContext: ctx.traceContext }),
         );
@@ -50,12 +203,30 @@ export async function networkStatus(
     }),
   );
   const readyCount = statuses.filter((s) => s.ready).length;
-  const defaultName = set?.defaultNetwork?.name;
+  const defaultNetwork = set?.defaultNetwork;
   const report: StatusReport = {
-    ready: set?.notReady === undefined && networks.length > 0 && readyCount >= minReady,
-    defaultReady: statuses.some((s) => s.network === defaultName && s.ready),
+    ready: false,
+    defaultReady: statuses.some((s) => s.network === defaultNetwork?.name && s.ready),
     networks: statuses,
   };
-  if (set?.notReady !== undefined) report.reason = set.notReady.message;
+  const required = networks.filter((n) => n.loopback || n === defaultNetwork);
+  const unusable = required.flatMap((n) => {
+    const p = problems.get(n);
+    return p === undefined ? [] : [problemText(n, p, ctx.binDirs)];
+  });
+  if (set?.notReady !== undefined) {
+    report.reason = set.notReady.message;
+  } else if (networks.length === 0) {
+    report.reason = "no networks loaded";
+  } else if (unusable.length > 0) {
+    report.reason = unusable.join("; ");
+  } else if (readyCount < minReady) {
+    const notReady = statuses
+      .filter((s) => !s.ready)
+      .map((s) => `${s.network}: ${messageOf(s.error)}`);
+    report.reason = `${readyCount} of ${networks.length} networks ready, ${minReady} needed (minReady)${notReady.length > 0 ? `: ${notReady.join("; ")}` : ""}`;
+  } else {
+    report.ready = true;
+  }
   return report;
 }
