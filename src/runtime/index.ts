@@ -48,7 +48,7 @@ export {
   type PodNetworkDeviceData,
   validateNetworkDeviceData,
 } from "./device-data.js";
-export type { GCReport } from "./gc.js";
+export type { CollectedAttachment, GCOptions, GCReport } from "./gc.js";
 export { defaultBinDirs, defaultConfDir, type LoadOptions, type NetworkSet } from "./load.js";
 export { type PlannedAttachment, planPod } from "./plan.js";
 export type { PodAttachmentStatus, PodStatus } from "./pod-status.js";
@@ -76,4 +76,11 @@ export type {
   TeardownOptions,
 } from "./types.js";
 export { type StaticAddress, staticAddressArgs } from "./validate.js";
+export {
+  type ConfDirFinding,
+  type ConfDirFindingKind,
+  type ConfDirReport,
+  type ValidateConfDirOptions,
+  validateConfDir,
+} from "./validate-conf-dir.js";
 export { type NetworkSetChange, NetworkWatcher, type WatchOptions } from "./watch.js";

@@ -64,7 +64,9 @@ export interface NetworkSet {
 
 export const defaultConfDir = "/etc/cni/net.d";
 export const defaultBinDirs: readonly string[] = ["/opt/cni/bin"];
-const extensions = [".conf", ".conflist", ".json"];
+/** The conf files the runtime loads, by extension (`.conflist` as a list, the others single). */
+export const confExtensions: readonly string[] = [".conf", ".conflist", ".json"];
+const extensions = confExtensions;
 
 /** go-cni's WithLoNetwork list, byte for byte. */
 const loopbackBytes = `{
@@ -75,7 +77,8 @@ const loopbackBytes = `{
 }]
 }`;
 
-async function loadFile(file: string): Promise<NetworkConfigList> {
+/** One conf file as the runtime loads it: a `.conflist` as a list, the others as one plugin. */
+export async function loadFile(file: string): Promise<NetworkConfigList> {
   if (file.endsWith(".conflist")) return networkConfFromFile(file);
   const list = confListFromConf(await confFromFile(file));
   if (list.plugins.length === 0) throw new NoNetworksError(file, []);
@@ -140,7 +143,7 @@ function makeSet(
 const couldNotLook = new WeakSet<NoNetworksError>();
 
 /** The conf dir's files, or why they cannot be listed (a missing dir said as such). */
-async function listConfDir(confDir: string): Promise<string[] | NoNetworksError> {
+export async function listConfDir(confDir: string): Promise<string[] | NoNetworksError> {
   try {
     const files = await confFiles(confDir, extensions);
     // confFiles answers a missing dir with no files, as upstream's ConfFiles does.
@@ -166,7 +169,7 @@ async function listConfDir(confDir: string): Promise<string[] | NoNetworksError>
 }
 
 /** Directories of the conf dir whose names end like conf files. */
-async function confNamedDirs(confDir: string): Promise<string[]> {
+export async function confNamedDirs(confDir: string): Promise<string[]> {
   try {
     const entries = await readdir(confDir, { withFileTypes: true });
     return entries

@@ -1,0 +1,529 @@
+/**
+ * A conf dir validated in one call: every file the runtime would load (load.ts's extensions,
+ * order and skip rules), each linted, loaded as the runtime loads it, its plugins looked up in
+ * the bin dirs and asked for VERSION, and every finding placed in its file with a JSON Pointer.
+ * What a tooling author (a CI check of a conf repo, an installer, an operator's preflight)
+ * otherwise builds from `lintNetworkList`, `loadNetworks`' problems and `MultiError` entries.
+ */
+import { dirname, join } from "node:path";
+import { isPathSafeName, readConfFile } from "../conf/files.js";
+import { comparePointers, pointerOf, tokensOf } from "../conf/lint-pointer.js";
+import { parseJSON } from "../encoding/parse.js";
+import {
+  ConfFileError,
+  InvalidArgumentError,
+  messageOf,
+  PluginVersionError,
+} from "../errors/index.js";
+import { confFiles, type LintFinding, lintNetworkList, type NetworkConfigList } from "../index.js";
+import { isJSONObject } from "../internal/json-kind.js";
+import { type Exec, getVersionInfo } from "../invoke/index.js";
+import type { PluginInfo } from "../version/index.js";
+import {
+  confNamedDirs,
+  defaultBinDirs,
+  defaultConfDir,
+  findPlugin,
+  listConfDir,
+  loadFile,
+} from "./load.js";
+
+/** What a finding is about (a stable name to filter on; the message says it in words). */
+export type ConfDirFindingKind =
+  /** The conf dir is missing, unreadable or holds no conf file; a directory in it is named like one. */
+  | "conf-dir"
+  /** The runtime cannot load the file (it would skip it): read or parse error, no plugins. */
+  | "load"
+  /** A finding of the conflist linter (`lintNetworkList`). */
+  | "lint"
+  /** A single plugin's config in a `.conflist`, or a list in a `.conf`/`.json`. */
+  | "wrong-extension"
+  /** The network's name is an earlier file's: the runtime skips this file. */
+  | "duplicate-network"
+  /** A plugin (or its IPAM plugin) is not in the bin dirs. */
+  | "plugin-not-found"
+  /** A plugin does not support the list's version, or did not answer VERSION. */
+  | "plugin-version"
+  /** The same plugin type twice in one list. */
+  | "duplicate-plugin-type"
+  /** No bin dir was given, so no plugin was looked for. */
+  | "plugins-unchecked";
+
+/** One finding: where (a file, and a JSON Pointer into it), how serious, and what. */
+export interface ConfDirFinding {
+  /** The file (a conf file, a drop-in plugin file, or the conf dir itself). */
+  file: string;
+  /** RFC 6901 pointer into `file`: `/plugins/0/type`; `""` is the whole file. */
+  pointer: string;
+  /** `error`: the network breaks or the runtime skips the file; `warning`: likely a mistake. */
+  severity: "error" | "warning";
+  /** What is wrong, in a sentence. */
+  message: string;
+  /** What kind of check found it. */
+  kind: ConfDirFindingKind;
+}
+
+/** The outcome of {@link validateConfDir}. */
+export interface ConfDirReport {
+  /** The conf dir validated. */
+  confDir: string;
+  /** Where plugins were looked for. */
+  binDirs: string[];
+  /** The conf files examined, in the order the runtime loads them. */
+  files: string[];
+  /** Every finding: the conf dir's first, then each file's in file order and document order. */
+  findings: ConfDirFinding[];
+}
+
+/** Where the conf dir and the plugins are, and how plugins are run. */
+export interface ValidateConfDirOptions {
+  /** The conf dir; default `/etc/cni/net.d`. */
+  confDir?: string;
+  /** Plugin directories; default `["/opt/cni/bin"]`; `[]`: plugins are not checked (a warning). */
+  binDirs?: readonly string[];
+  /** How plugins are found and run (a FakeExec in tests). */
+  exec?: Exec;
+  /** The limit on each plugin's VERSION, in ms; default 10 000; 0: none. */
+  timeout?: number;
+  /** Aborting stops the running VERSION and rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+const defaultVersionTimeout = 10_000;
+
+function checkOptions(options: ValidateConfDirOptions): void {
+  const { confDir, binDirs, timeout } = options;
+  if (confDir !== undefined && (typeof confDir !== "string" || confDir === "")) {
+    throw new InvalidArgumentError("confDir", "confDir must be a non-empty string");
+  }
+  if (
+    binDirs !== undefined &&
+    (!Array.isArray(binDirs) || binDirs.some((d) => typeof d !== "string" || d === ""))
+  ) {
+    throw new InvalidArgumentError("binDirs", "binDirs must be an array of non-empty strings");
+  }
+  if (timeout !== undefined && !(Number.isFinite(timeout) && timeout >= 0)) {
+    throw new InvalidArgumentError(
+      "timeout",
+      `timeout must be a non-negative number of ms, got ${timeout}`,
+    );
+  }
+}
+
+/** The key `name` of `object` as Go's decoder finds it: exact, else case-insensitively. */
+function keyOf(object: Record<string, unknown>, name: string): string | undefined {
+  if (Object.hasOwn(object, name)) return name;
+  return Object.keys(object).find((k) => k.toLowerCase() === name);
+}
+
+/** A plugin's VERSION: its answer, the error it failed with, or the limit it ran past. */
+type Answer = { info: PluginInfo } | { error: unknown } | { timedOut: number };
+
+/** What a plugin entry points at: the file it is written in and its pointer there. */
+interface Place {
+  file: string;
+  prefix: string[];
+}
+
+/** One validation's state: the findings, and each plugin looked up and asked once. */
+class Validation {
+  readonly findings: ConfDirFinding[] = [];
+  private readonly paths = new Map<string, Promise<string>>();
+  private readonly infos = new Map<string, Promise<Answer>>();
+  readonly networks = new Map<string, string>();
+
+  constructor(
+    readonly binDirs: readonly string[],
+    readonly exec: Exec | undefined,
+    readonly timeout: number,
+    readonly signal: AbortSignal | undefined,
+  ) {}
+
+  add(finding: ConfDirFinding): void {
+    this.findings.push(finding);
+  }
+
+  private find(type: string): Promise<string> {
+    let found = this.paths.get(type);
+    if (found === undefined) {
+      found = findPlugin(type, this.binDirs, this.exec);
+      found.catch(() => {});
+      this.paths.set(type, found);
+    }
+    return found;
+  }
+
+  private version(path: string): Promise<Answer> {
+    let answer = this.infos.get(path);
+    if (answer === undefined) {
+      answer = this.askVersion(path);
+      answer.catch(() => {});
+      this.infos.set(path, answer);
+    }
+    return answer;
+  }
+
+  /** The plugin's VERSION, within the limit; rejects only when the caller aborted. */
+  private async askVersion(path: string): Promise<Answer> {
+    const limit = new AbortController();
+    const timer = this.timeout > 0 ? setTimeout(() => limit.abort(), this.timeout) : undefined;
+    const signal =
+      this.signal === undefined ? limit.signal : AbortSignal.any([this.signal, limit.signal]);
+    try {
+      return { info: await getVersionInfo(path, this.exec, { signal }) };
+    } catch (error) {
+      if (this.signal?.aborted) throw this.signal.reason;
+      return limit.signal.aborted ? { timedOut: this.timeout } : { error };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * The plugin `type` (written at `pointer` of `file`) is in the bin dirs and its VERSION
+   * lists `cniVersion`; each failure a finding.
+   */
+  async checkPlugin(
+    type: string,
+    cniVersion: string,
+    file: string,
+    pointer: string,
+    what: "plugin" | "IPAM plugin",
+  ): Promise<void> {
+    let path: string;
+    try {
+      path = await this.find(type);
+    } catch (error) {
+      this.add({
+        file,
+        pointer,
+        severity: "error",
+        message: `${messageOf(error)}${what === "plugin" ? "" : ` (the ${what})`}`,
+        kind: "plugin-not-found",
+      });
+      return;
+    }
+    const answer = await this.version(path);
+    if (!("info" in answer)) {
+      const why =
+        "timedOut" in answer
+          ? `did not answer VERSION within ${answer.timedOut} ms`
+          : `did not answer VERSION: ${messageOf(answer.error)}`;
+      this.add({
+        file,
+        pointer,
+        severity: "error",
+        message: `${what} ${type} (${path}) ${why}`,
+        kind: "plugin-version",
+      });
+      return;
+    }
+    const wanted = cniVersion === "" ? "0.1.0" : cniVersion;
+    const supported = answer.info.supportedVersions();
+    if (!supported.includes(wanted)) {
+      const text = new PluginVersionError(type, wanted).message;
+      this.add({
+        file,
+        pointer,
+        severity: "error",
+        message: `${what === "plugin" ? text : `IPAM ${text}`} (it supports ${supported.join(", ") || "none"})`,
+        kind: "plugin-version",
+      });
+    }
+  }
+}
+
+/** A finding's text without the ` (file <path>)` its error added: the finding names the file. */
+function withoutFile(message: string, file: string): string {
+  const suffix = ` (file ${file})`;
+  return message.endsWith(suffix) ? message.slice(0, -suffix.length) : message;
+}
+
+/** The drop-in plugin files a list loaded, in load order (as networkPluginConfsFromFiles). */
+async function dropInFiles(file: string, list: NetworkConfigList): Promise<string[]> {
+  if (list.loadOnlyInlinedPlugins || !isPathSafeName(list.name)) return [];
+  try {
+    return await confFiles(join(dirname(file), list.name), [".conf"]);
+  } catch {
+    return [];
+  }
+}
+
+function parsed(bytes: Uint8Array): unknown {
+  try {
+    return parseJSON(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The findings of one conf file (and of its drop-in plugin files). */
+async function validateFile(v: Validation, file: string): Promise<void> {
+  const isList = file.endsWith(".conflist");
+  let bytes: Uint8Array;
+  try {
+    bytes = await readConfFile(file);
+  } catch (error) {
+    v.add({
+      file,
+      pointer: "",
+      severity: "error",
+      message: `not loaded: ${withoutFile(messageOf(error), file)}`,
+      kind: "load",
+    });
+    return;
+  }
+  const document = parsed(bytes);
+  const top = isJSONObject(document) ? document : undefined;
+
+  // The shape the extension does not read: a plugin in a .conflist, a list in a .conf.
+  let typeIgnored = false;
+  if (top !== undefined && isList && !Object.hasOwn(top, "plugins") && Object.hasOwn(top, "type")) {
+    typeIgnored = true;
+    v.add({
+      file,
+      pointer: "/type",
+      severity: "error",
+      message:
+        'a single plugin\'s config ("type", no "plugins") in a .conflist: read as a list, its "type" is ignored and the network gets plugins only from its drop-in directory; name the file .conf, or put the plugin in "plugins"',
+      kind: "wrong-extension",
+    });
+  }
+  if (
+    top !== undefined &&
+    !isList &&
+    Object.hasOwn(top, "plugins") &&
+    keyOf(top, "type") === undefined
+  ) {
+    const ext = file.slice(file.lastIndexOf("."));
+    v.add({
+      file,
+      pointer: "/plugins",
+      severity: "error",
+      message: `a network configuration list ("plugins", no "type") in a ${ext} file: the runtime reads it as a single plugin's config, which fails; name the file .conflist`,
+      kind: "wrong-extension",
+    });
+  }
+
+  let list: NetworkConfigList;
+  try {
+    list = await loadFile(file);
+  } catch (error) {
+    const where = error instanceof ConfFileError ? error.file : file;
+    v.add({
+      file: where,
+      pointer: "",
+      severity: "error",
+      message: `not loaded: ${withoutFile(messageOf(error), where)}`,
+      kind: "load",
+    });
+    addLint(v, lintNetworkList(bytes), { file, inline: Number.POSITIVE_INFINITY, dropIns: [] });
+    return;
+  }
+
+  const inline = isList && top !== undefined && Array.isArray(top.plugins) ? top.plugins.length : 0;
+  const dropIns = isList ? await dropInFiles(file, list) : [];
+  // Drop-in plugins are linted in the list (as loaded); a file of its own is linted as written.
+  const added =
+    isList && list.plugins.length > inline && inline + dropIns.length === list.plugins.length;
+  const lint = lintNetworkList(added ? list : bytes);
+  addLint(
+    v,
+    lint,
+    { file, inline: added ? inline : Number.POSITIVE_INFINITY, dropIns },
+    typeIgnored,
+  );
+
+  const nameKey = top === undefined ? "name" : (keyOf(top, "name") ?? "name");
+  const earlier = v.networks.get(list.name);
+  if (earlier !== undefined) {
+    v.add({
+      file,
+      pointer: pointerOf([nameKey]),
+      severity: "error",
+      message: `network ${JSON.stringify(list.name)} is already defined by ${earlier}: the runtime skips this file`,
+      kind: "duplicate-network",
+    });
+    return;
+  }
+  v.networks.set(list.name, file);
+
+  // Each plugin where it is written: inline in the list, in a drop-in file, or the file itself.
+  const placeOf = (i: number): Place => {
+    if (!isList) return { file, prefix: [] };
+    if (i < inline || !added) return { file, prefix: ["plugins", String(i)] };
+    return { file: dropIns[i - inline], prefix: [] };
+  };
+  const seenTypes = new Map<string, { file: string; pointer: string }>();
+  const checks: Promise<void>[] = [];
+  list.plugins.forEach((plugin, i) => {
+    const place = placeOf(i);
+    const doc = parsed(plugin.bytes);
+    const object = isJSONObject(doc) ? doc : {};
+    const type = plugin.network.type;
+    const typePointer = pointerOf([...place.prefix, keyOf(object, "type") ?? "type"]);
+    const first = seenTypes.get(type);
+    if (first !== undefined) {
+      v.add({
+        file: place.file,
+        pointer: typePointer,
+        severity: "warning",
+        message: `plugin type ${JSON.stringify(type)} is already in the list (${first.file === place.file ? "" : `${first.file}:`}${first.pointer}): each runs in turn with the previous one's result, so a chain rarely means to run one twice`,
+        kind: "duplicate-plugin-type",
+      });
+    } else {
+      seenTypes.set(type, { file: place.file, pointer: typePointer });
+    }
+    if (v.binDirs.length === 0) return;
+    // A type that is no file name is the linter's error; nothing to look up.
+    if (isPathSafeName(type)) {
+      checks.push(v.checkPlugin(type, list.cniVersion, place.file, typePointer, "plugin"));
+    }
+    const ipamKey = keyOf(object, "ipam");
+    const ipam = ipamKey === undefined ? undefined : object[ipamKey];
+    if (ipamKey !== undefined && isJSONObject(ipam)) {
+      const key = keyOf(ipam, "type");
+      const ipamType = key === undefined ? undefined : ipam[key];
+      if (key !== undefined && typeof ipamType === "string" && isPathSafeName(ipamType)) {
+        const pointer = pointerOf([...place.prefix, ipamKey, key]);
+        checks.push(v.checkPlugin(ipamType, list.cniVersion, place.file, pointer, "IPAM plugin"));
+      }
+    }
+  });
+  await Promise.all(checks);
+}
+
+/** The linter's findings, each placed in the file it is written in. */
+function addLint(
+  v: Validation,
+  lint: { errors: LintFinding[]; warnings: LintFinding[] },
+  where: { file: string; inline: number; dropIns: readonly string[] },
+  typeIgnored = false,
+): void {
+  for (const finding of [...lint.errors, ...lint.warnings]) {
+    // The top-level "type" of a plugin in a .conflist is said once, as such.
+    if (
+      typeIgnored &&
+      finding.pointer === "/type" &&
+      finding.message.startsWith("unknown top-level key")
+    ) {
+      continue;
+    }
+    let file = where.file;
+    let pointer = finding.pointer;
+    const tokens = tokensOf(pointer);
+    if (tokens[0] === "plugins" && tokens.length >= 2 && /^\d+$/.test(tokens[1])) {
+      const index = Number(tokens[1]);
+      if (index >= where.inline && where.dropIns[index - where.inline] !== undefined) {
+        file = where.dropIns[index - where.inline];
+        pointer = tokens
+          .slice(2)
+          .map((t) => `/${t}`)
+          .join("");
+      }
+    }
+    v.add({ file, pointer, severity: finding.severity, message: finding.message, kind: "lint" });
+  }
+}
+
+/** At one place, what the runtime does with the file first, then why, then advice. */
+const kindOrder: readonly ConfDirFindingKind[] = [
+  "conf-dir",
+  "plugins-unchecked",
+  "load",
+  "duplicate-network",
+  "wrong-extension",
+  "plugin-not-found",
+  "plugin-version",
+  "lint",
+  "duplicate-plugin-type",
+];
+
+/** Document order within a file; at one place errors first, then by kind, then the message. */
+function compareFindings(a: ConfDirFinding, b: ConfDirFinding): number {
+  return (
+    comparePointers(a.pointer, b.pointer) ||
+    (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1) ||
+    kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind) ||
+    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)
+  );
+}
+
+/** `findings` grouped by file in first-seen order, each group in document order. */
+function ordered(findings: readonly ConfDirFinding[]): ConfDirFinding[] {
+  const groups = new Map<string, ConfDirFinding[]>();
+  for (const f of findings) {
+    const group = groups.get(f.file);
+    if (group === undefined) groups.set(f.file, [f]);
+    else group.push(f);
+  }
+  return [...groups.values()].flatMap((group) => group.sort(compareFindings));
+}
+
+/**
+ * Validates every conf file the runtime would load from `confDir` (`.conf`, `.conflist` and
+ * `.json`, in name order, as {@link loadNetworks}): each is linted (`lintNetworkList`), loaded
+ * as the runtime loads it (a file that fails is one the runtime skips; so is a second file of
+ * one network name), and every plugin of each network it loads (and its IPAM plugin) is looked
+ * up in `binDirs` and asked for VERSION once, which must list the network's version. Also
+ * flagged: the same plugin type twice in a list, a single plugin's config in a `.conflist`
+ * (it loads as a list without plugins) or a list in a `.conf`, a directory named like a conf
+ * file. Every finding names its file and a JSON Pointer into it; a drop-in plugin's findings
+ * name its own file. Nothing is written; only VERSION is run.
+ * @throws InvalidArgumentError for bad options; rejects with the signal's reason when aborted.
+ */
+export async function validateConfDir(
+  options: ValidateConfDirOptions = {},
+): Promise<ConfDirReport> {
+  checkOptions(options);
+  const confDir = options.confDir ?? defaultConfDir;
+  const binDirs = [...(options.binDirs ?? defaultBinDirs)];
+  const v = new Validation(
+    binDirs,
+    options.exec,
+    options.timeout ?? defaultVersionTimeout,
+    options.signal,
+  );
+  const listed = await listConfDir(confDir);
+  const files = Array.isArray(listed) ? listed : [];
+  if (!Array.isArray(listed)) {
+    v.add({
+      file: confDir,
+      pointer: "",
+      severity: "error",
+      message: listed.message,
+      kind: "conf-dir",
+    });
+  } else if (files.length === 0) {
+    v.add({
+      file: confDir,
+      pointer: "",
+      severity: "error",
+      message: "no conf file (.conf, .conflist, .json): a runtime on this dir has no network",
+      kind: "conf-dir",
+    });
+  }
+  for (const dir of Array.isArray(listed) ? await confNamedDirs(confDir) : []) {
+    v.add({
+      file: dir,
+      pointer: "",
+      severity: "warning",
+      message: "a directory named like a conf file: the runtime skips it",
+      kind: "conf-dir",
+    });
+  }
+  if (files.length > 0 && binDirs.length === 0) {
+    v.add({
+      file: confDir,
+      pointer: "",
+      severity: "warning",
+      message: "no plugin directory given: no plugin was looked for",
+      kind: "plugins-unchecked",
+    });
+  }
+  for (const file of files) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    await validateFile(v, file);
+  }
+  return { confDir, binDirs, files, findings: ordered(v.findings) };
+}
