@@ -114,7 +114,7 @@ async function recordGone(ctx: CacheCallContext, a: CachedAttachment): Promise<v
 export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Promise<WalkOutcome> {
   // A setup whose owner died may have left a plugin running: it must be gone before its DEL,
   // or it could finish its ADD after it (owner.ts).
-  if (pod.intent === "read") await endOrphanedRuns(pod.podID, pod.owner);
+  if (pod.run !== undefined) await endOrphanedRuns(pod.run);
   const failures: NetworkFailure[] = [];
   for (const u of pod.unusable) {
     if (pod.damagedIntent !== undefined && u.error === pod.damagedIntent) {

@@ -37,7 +37,7 @@ import { validateContainerID } from "../utils/index.js";
 import { restoreCapabilityStructs } from "./capabilities.js";
 import { readIntent } from "./intent.js";
 import type { NetworkSet } from "./load.js";
-import type { SetupOwner } from "./owner.js";
+import type { IntentRun, SetupOwner } from "./owner.js";
 
 /**
  * The configuration a record holds, as upstream's `GetNetworkCachedConfig` serves it: a network
@@ -204,6 +204,8 @@ export interface PodAttachments {
   damagedIntent?: DamagedIntentError | undefined;
   /** The process that wrote the intent (when one was read and names it). */
   owner?: SetupOwner | undefined;
+  /** The setup the intent records, as recovery tells its plugins (when one was read). */
+  run?: IntentRun | undefined;
 }
 
 /**
@@ -297,6 +299,16 @@ export async function cachedAttachments(
   } else if (intent.kind === "attachments") {
     out.intent = "read";
     out.owner = intent.owner;
+    out.run = {
+      podID,
+      owner: intent.owner,
+      runID: intent.runID,
+      attachments: intent.attachments.map((a) => ({
+        netNS: a.netNS ?? "",
+        ifName: a.ifName,
+        cniArgs: a.cniArgs,
+      })),
+    };
     const recorded = new Set(found.map((a) => `${a.network}\0${a.ifName}`));
     for (const att of intent.attachments) {
       if (recorded.has(`${att.network}\0${att.ifName}`)) continue;

@@ -10,7 +10,8 @@
  * `<cacheDir>/libcni/setup-intents/<podID>`; Go's `results/` stays byte for byte Go's. The
  * format (docs/reliability.md):
  *
- *   {"kind":"libcniSetupIntentV1","containerId":"<pod>","owner":{"pid":<n>,"start":"<ticks>"},
+ *   {"kind":"libcniSetupIntentV1","containerId":"<pod>",
+ *    "owner":{"pid":<n>,"start":"<ticks>","run":"<run ID>"},
  *    "attachments":[
  *     {"networkName":"<n>","ifName":"<if>","netns":"<path>","config":"<base64 of the list>",
  *      "cniArgs":[["K","V"]],"capabilityArgs":{...}}, ...]}
@@ -38,7 +39,7 @@ import type { NetworkAttachment } from "../index.js";
 import { errnoCode } from "../internal/errno.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { validateContainerID } from "../utils/index.js";
-import { type SetupOwner, thisOwner } from "./owner.js";
+import { isRunID, type SetupOwner, thisOwner } from "./owner.js";
 import type { PlannedAttachment } from "./plan.js";
 import { checkPodID, MAX_CAPABILITY_DEPTH, nestsDeeperThan } from "./validate.js";
 
@@ -64,12 +65,16 @@ function intentPath(cacheDir: string, podID: string): string {
   return join(intentsDir(cacheDir), podID);
 }
 
-/** Records durably what `plan` is about to attach for the pod. */
+/**
+ * Records durably what `plan` is about to attach for the pod; `runID` is the one its plugins
+ * carry (owner.ts), undefined when the runtime runs them through an Exec of the caller's.
+ */
 export async function writeIntent(
   cacheDir: string,
   podID: string,
   plan: readonly PlannedAttachment[],
   durable: boolean,
+  runID?: string,
 ): Promise<void> {
   const path = intentPath(cacheDir, podID);
   const attachments = plan.map(({ network, ifName, rt }) =>
@@ -87,7 +92,13 @@ export async function writeIntent(
     goStruct({
       kind: SETUP_INTENT_KIND,
       containerId: podID,
-      ...(owner !== undefined && { owner: goStruct({ pid: owner.pid, start: owner.start }) }),
+      ...(owner !== undefined && {
+        owner: goStruct({
+          pid: owner.pid,
+          start: owner.start,
+          ...(runID !== undefined && { run: runID }),
+        }),
+      }),
       attachments,
     }),
   );
@@ -105,26 +116,35 @@ const isPairs = (v: unknown): v is [string, string][] =>
   Array.isArray(v) &&
   v.every((p) => Array.isArray(p) && p.length === 2 && p.every((s) => typeof s === "string"));
 
-/** The owner an intent names; undefined for none (an intent of an earlier version). */
-function decodeOwner(value: unknown): SetupOwner | undefined {
-  if (value === undefined) return undefined;
+/** What an intent says of its writer. */
+interface IntentWriter {
+  /** Undefined for none (an intent of an earlier version, or written off Linux). */
+  owner: SetupOwner | undefined;
+  /** The run ID its plugins carry; undefined for none. */
+  runID: string | undefined;
+}
+
+/** The owner an intent names and its run ID. */
+function decodeOwner(value: unknown): IntentWriter {
+  if (value === undefined) return { owner: undefined, runID: undefined };
   if (
     !isJSONObject(value) ||
     typeof value.pid !== "number" ||
     !Number.isInteger(value.pid) ||
     typeof value.start !== "string" ||
-    !/^\d+$/.test(value.start)
+    !/^\d+$/.test(value.start) ||
+    (value.run !== undefined && !isRunID(value.run))
   ) {
     throw new MalformedIntentError("its owner is malformed");
   }
-  return { pid: value.pid, start: value.start };
+  return { owner: { pid: value.pid, start: value.start }, runID: value.run };
 }
 
 /** An intent's attachments, as the cache's attachments are listed; a bad entry is an error. */
 function decodeIntent(
   podID: string,
   bytes: Uint8Array,
-): { attachments: NetworkAttachment[]; owner: SetupOwner | undefined } {
+): { attachments: NetworkAttachment[] } & IntentWriter {
   let value: unknown;
   try {
     // V8's parser takes any depth; its message would quote the file's bytes, so it is dropped.
@@ -136,7 +156,7 @@ function decodeIntent(
     throw new MalformedIntentError(`not a ${SETUP_INTENT_KIND} record of pod ${podID}`);
   }
   if (!Array.isArray(value.attachments)) throw new MalformedIntentError("no attachments");
-  const owner = decodeOwner(value.owner);
+  const writer = decodeOwner(value.owner);
   const attachments = value.attachments.map((e: unknown, i: number) => {
     if (
       !isJSONObject(e) ||
@@ -169,13 +189,13 @@ function decodeIntent(
       capabilityArgs: e.capabilityArgs as Record<string, unknown> | undefined,
     };
   });
-  return { attachments, owner };
+  return { attachments, ...writer };
 }
 
 /** What the pod's intent holds: nothing, its attachments, or why it cannot be used. */
 export type IntentRead =
   | { kind: "none" }
-  | { kind: "attachments"; attachments: NetworkAttachment[]; owner: SetupOwner | undefined }
+  | ({ kind: "attachments"; attachments: NetworkAttachment[] } & IntentWriter)
   | { kind: "unusable"; error: DamagedIntentError };
 
 /**

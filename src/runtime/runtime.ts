@@ -16,7 +16,7 @@ import { collectGarbage, type GCReport } from "./gc.js";
 import { podsWithIntents, readIntent } from "./intent.js";
 import { findPlugin, type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import { RuntimeLocks, withLock } from "./locks.js";
-import { ownedElsewhere } from "./owner.js";
+import { newRunID, ownedElsewhere, RunMarkedExec } from "./owner.js";
 import { planPod } from "./plan.js";
 import { type PodStatus, podStatusFromCache } from "./pod-status.js";
 import { checkPluginsInstalled, setupAttachments } from "./setup.js";
@@ -70,14 +70,30 @@ export class CNIRuntime {
   /** The plugins' VERSION answers, kept per binary for status(). */
   private readonly versions = new PluginVersions();
 
+  /**
+   * What every plugin this runtime runs carries, so that recovery in another process ends
+   * only this runtime's orphans (owner.ts); undefined when the caller gave its own Exec.
+   */
+  private readonly runID: string | undefined;
+
   constructor(set: NetworkSet, options: RuntimeOptions) {
     this.current = set;
     this.options = options;
+    // The library's own Exec, marked; the caller's Exec is used as it is.
+    const marked =
+      options.exec === undefined
+        ? new RunMarkedExec(
+            newRunID(),
+            options.pluginNetns === undefined ? undefined : { netns: options.pluginNetns },
+          )
+        : undefined;
+    this.runID = marked?.runID;
     this.cni = new CNIConfig({
       path: options.binDirs ?? ["/opt/cni/bin"],
       cacheDir: options.cacheDir,
-      exec: options.exec,
-      pluginNetns: options.pluginNetns,
+      exec: options.exec ?? marked,
+      // With the caller's Exec, CNIConfig refuses a pluginNetns beside it, as before.
+      pluginNetns: marked === undefined ? options.pluginNetns : undefined,
       durableCache: options.durableCache,
     });
   }
@@ -168,6 +184,7 @@ export class CNIRuntime {
       parallel: options.parallel ?? false,
       cacheDir: cacheDirOf(this.cni),
       durable: this.options.durableCache ?? true,
+      runID: this.runID,
     };
     return withLock(this.locks.pod(pod.id, options.signal), async () => {
       this.settingUp.add(pod.id);

@@ -48,6 +48,8 @@ export interface SetupContext {
   readonly cacheDir: string;
   /** fsync the intent (the runtime's `durableCache`). */
   readonly durable: boolean;
+  /** The run ID the runtime's plugins carry (owner.ts); undefined with the caller's Exec. */
+  readonly runID: string | undefined;
 }
 
 function add(ctx: SetupContext, a: PlannedAttachment): Promise<Result | undefined> {
@@ -162,7 +164,7 @@ export async function setupAttachments(
 ): Promise<PodSetupResult> {
   // What is about to be attached, on disk before the first plugin runs (see intent.ts).
   try {
-    await writeIntent(ctx.cacheDir, podID, plan, ctx.durable);
+    await writeIntent(ctx.cacheDir, podID, plan, ctx.durable, ctx.runID);
   } catch (error) {
     const first = plan[0];
     if (first === undefined) throw error;

@@ -223,3 +223,71 @@ console.log("set up");
     await d.cleanup();
   }
 }
+
+/** How the dead owner's intent of the cross-cache trial names its setup. */
+export interface CrossCacheVariant {
+  /** The netns the dead setup was for: another pod's, or the live setup's own. */
+  netns: "other" | "same";
+  /** Whether the intent records a run ID (an intent of an earlier version has none). */
+  runID: boolean;
+}
+
+export interface CrossCacheOutcome {
+  /** The live runtime's setup: "ok", or why it failed. */
+  setup: string;
+  /** The dead intent was collected (its DEL ran), so recovery did look for orphans. */
+  collected: boolean;
+}
+
+/**
+ * Two runtimes, two cache dirs, one pod ID: runtime A (this process) sets pod `p` up on cache
+ * dir X with a 2 s ADD; cache dir Y holds a setup intent of pod `p` whose owner is gone; while
+ * A's plugin runs, a runtime over Y collects it (`gc([])`). Recovery must end only the dead
+ * owner's plugins: A's setup succeeds.
+ */
+export async function crossCacheTrial(variant: CrossCacheVariant): Promise<CrossCacheOutcome> {
+  const d = await trialDirs();
+  const cacheY = join(d.base, "cache-y");
+  const previous = process.env.STATEFUL_DIR;
+  process.env.STATEFUL_DIR = d.stateDir;
+  try {
+    const conf = await writeNetwork(d.confDir, "10-slow.conflist", "slow", ["stateful-slow"]);
+    const liveNetns = "/run/netns/lcni-cross-live";
+    // The dead owner: this process's pid with another start time (a pid since reused).
+    const intent = {
+      kind: "libcniSetupIntentV1",
+      containerId: "p",
+      owner: {
+        pid: process.pid,
+        start: "1",
+        ...(variant.runID && { run: "0123456789abcdef0123456789abcdef" }),
+      },
+      attachments: [
+        {
+          networkName: "slow",
+          ifName: "eth0",
+          netns: variant.netns === "same" ? liveNetns : "/run/netns/lcni-cross-dead",
+          config: (await readFile(conf)).toString("base64"),
+        },
+      ],
+    };
+    await mkdir(join(cacheY, "libcni", "setup-intents"), { recursive: true });
+    await writeFile(join(cacheY, "libcni", "setup-intents", "p"), JSON.stringify(intent));
+    const options = { confDir: d.confDir, binDirs: [d.binDir] };
+    const a = await loadNetworks({ ...options, cacheDir: d.cacheDir });
+    const b = await loadNetworks({ ...options, cacheDir: cacheY });
+    const setup = a.setupPod({ id: "p", netns: liveNetns }).then(
+      () => "ok",
+      (error: unknown) => String(error),
+    );
+    for (let i = 0; i < 2000 && (await running(d)) === 0; i++) await sleep(5);
+    const report = await b.gc([]);
+    const outcome = { setup: await setup, collected: report.removed.some((r) => r.podID === "p") };
+    await a.teardownPod("p");
+    return outcome;
+  } finally {
+    if (previous === undefined) delete process.env.STATEFUL_DIR;
+    else process.env.STATEFUL_DIR = previous;
+    await d.cleanup();
+  }
+}

@@ -2,12 +2,13 @@
  * The orphan trials of orphans.test.ts through the built spawner helper (npm run build:native):
  * a helper SIGKILLed under 40 setups, and a runtime SIGKILLed during a plugin's ADD (the
  * helper ends its plugins when its parent goes; the teardown's own check backs it up).
- * ORPHAN_TRIALS=<n> repeats each (the closing figures: 10).
+ * ORPHAN_TRIALS=<n> repeats each (the closing figures: 10). And two runtimes on two cache dirs
+ * with one pod ID: recovery on one never ends the other's plugin, started through the helper.
  */
 import { access, constants } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { spawnerBinaryPath } from "../../src/invoke/spawner/select.js";
-import { helperKillTrial, lateKillTrial } from "./orphan-trials.js";
+import { crossCacheTrial, helperKillTrial, lateKillTrial } from "./orphan-trials.js";
 
 const trials = Number(process.env.ORPHAN_TRIALS ?? 2);
 
@@ -32,4 +33,15 @@ describe("plugins die with their owner (the built helper)", () => {
       expect(outcome.leaks).toEqual([]);
     }
   }, 300_000);
+});
+
+describe("recovery ends only the dead owner's plugins (the built helper)", () => {
+  it("a live runtime on another cache dir keeps its plugin, even on the same netns", async () => {
+    await access(spawnerBinaryPath(), constants.X_OK);
+    for (const netns of ["other", "same"] as const) {
+      const outcome = await crossCacheTrial({ netns, runID: true });
+      expect(outcome.collected).toBe(true);
+      expect(outcome.setup).toBe("ok");
+    }
+  }, 120_000);
 });

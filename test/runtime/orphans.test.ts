@@ -5,9 +5,10 @@
  *   fail, and the setups roll them back; nothing keeps state without a record.
  * - A runtime killed while a plugin's ADD runs (the direct spawn, plugins in sessions of their
  *   own): teardown from another process ends the plugin before its DEL.
+ * - Recovery on one cache dir never ends a live runtime's plugin for the same pod ID on another.
  */
 import { describe, expect, it } from "vitest";
-import { fakeSpawner, helperKillTrial, lateKillTrial } from "./orphan-trials.js";
+import { crossCacheTrial, fakeSpawner, helperKillTrial, lateKillTrial } from "./orphan-trials.js";
 
 // ORPHAN_TRIALS=<n> repeats each trial (the closing figures: 10).
 const trials = Number(process.env.ORPHAN_TRIALS ?? 1);
@@ -30,4 +31,20 @@ describe("plugins die with their owner (fake helper, direct spawn)", () => {
       expect(outcome.leaks).toEqual([]);
     }
   }, 300_000);
+});
+
+describe("recovery ends only the dead owner's plugins (direct spawn)", () => {
+  // The dead setup's netns is another pod's, or the live one's own (then only the run ID tells
+  // them apart); an intent of an earlier version has no run ID.
+  for (const variant of [
+    { netns: "other", runID: true },
+    { netns: "same", runID: true },
+    { netns: "other", runID: false },
+  ] as const) {
+    it(`a live runtime on another cache dir keeps its plugin (netns ${variant.netns}, run ID ${variant.runID})`, async () => {
+      const outcome = await crossCacheTrial(variant);
+      expect(outcome.collected).toBe(true);
+      expect(outcome.setup).toBe("ok");
+    }, 60_000);
+  }
 });
