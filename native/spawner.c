@@ -24,7 +24,8 @@
  *   PIN       u8 1 to make the path's directory a shared mount first (as `ip netns add`
  *             does for /run/netns), u32 length, path of an existing empty file: a new
  *             network namespace is bind-mounted on it
- *   UNPIN     u32 length, path: unmounted lazily (MNT_DETACH), as `ip netns del` does
+ *   UNPIN     u32 length, path: unmounted lazily (MNT_DETACH), as `ip netns del` does, but
+ *             never through a symbolic link (UMOUNT_NOFOLLOW: a link is EINVAL, not a mount)
  * Replies (fd 1):
  *   HELLO     id = protocol version, u32 pid of the helper
  *   STARTED   u32 pid of the plugin (leader of a new session, so of its own process group)
@@ -317,10 +318,11 @@ static int pin_netns(const unsigned char *p, size_t len) {
 	return e;
 }
 
-/* UNPIN: the namespace's bind mount detached (it lives on while a process is in it). */
+/* UNPIN: the namespace's bind mount detached (it lives on while a process is in it). A link
+ * at the path is not followed: umount2 would unpin what it points to, another's namespace. */
 static int unpin_netns(const unsigned char *p, size_t len) {
 	char *path = path_of(p, len);
-	int e = umount2(path, MNT_DETACH) == 0 ? 0 : errno;
+	int e = umount2(path, MNT_DETACH | UMOUNT_NOFOLLOW) == 0 ? 0 : errno;
 	free(path);
 	return e;
 }

@@ -2,7 +2,8 @@
  * The fallback where the spawner helper cannot run: the commands iproute2 and util-linux ship
  * (`ip netns add` / `ip netns del` for the default dir, as `ip netns` itself pins there;
  * `unshare --net=<file>` and `umount --lazy` for another dir). Each costs a fork of this
- * process (Node's spawn), which the helper avoids.
+ * process (Node's spawn), which the helper avoids. Both removal commands follow a symbolic
+ * link, so the path is looked at (lstat) right before they run and a link is refused.
  */
 import { execFile } from "node:child_process";
 import { unlink } from "node:fs/promises";
@@ -10,7 +11,7 @@ import { promisify } from "node:util";
 import { NetnsError } from "../errors/index.js";
 import { errnoCode } from "../internal/errno.js";
 import { isNetns } from "./check.js";
-import { defaultNetnsDir, netnsErrorOf, splitNetnsPath } from "./path.js";
+import { defaultNetnsDir, entryAt, netnsErrorOf, splitNetnsPath } from "./path.js";
 
 const execFileP = promisify(execFile);
 
@@ -59,9 +60,20 @@ export async function pinWithCommands(path: string): Promise<void> {
   else await command("create network namespace", path, "unshare", [`--net=${path}`, "true"]);
 }
 
-/** Unpins the namespace at `path` (lazily, as `ip netns del`) and removes its file. */
+/**
+ * Unpins the namespace at `path` (lazily, as `ip netns del`) and removes its file. A symbolic
+ * link there is refused first (`not-a-netns`): `ip netns del` and `umount` both follow it and
+ * would unpin what it points to (util-linux's umount has no option not to).
+ */
 export async function unpinWithCommands(path: string): Promise<void> {
   const { name } = splitNetnsPath(path);
+  const action = "remove network namespace";
+  try {
+    await entryAt(action, path);
+  } catch (error) {
+    if (error instanceof NetnsError) throw error;
+    throw netnsErrorOf(action, path, error);
+  }
   if (commandsCreateFile(path)) {
     await command("remove network namespace", path, "ip", ["netns", "del", name]);
     return;

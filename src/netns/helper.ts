@@ -18,7 +18,7 @@ const debug = debuglog("libcni");
 export interface NetnsPinner {
   /** Pins a new network namespace on the existing empty file `path`. */
   pin(path: string): Promise<void>;
-  /** Unmounts the namespace pinned at `path` (lazily; the file stays). */
+  /** Unmounts the namespace pinned at `path` (lazily; the file stays), never through a link. */
   unpin(path: string): Promise<void>;
 }
 
@@ -66,7 +66,8 @@ function pinnerOf(spawner: SpawnerLauncher): NetnsPinner {
       const errno = await request(spawner, false, path, false).catch((error: unknown) => {
         throw netnsErrorOf(action, path, error);
       });
-      // EINVAL: nothing is mounted there (any more).
+      // EINVAL: nothing is mounted there (any more), or a symbolic link is (the helper does
+      // not follow one: UMOUNT_NOFOLLOW); removeNetns looks at the path again before its unlink.
       if (errno !== 0 && errnoName(errno) !== "EINVAL") {
         throw netnsErrorOf(action, path, osError(errno));
       }

@@ -1,6 +1,8 @@
 /**
  * Names and paths of pinned network namespaces, and the OS's refusals as {@link NetnsError}s.
  */
+import type { Stats } from "node:fs";
+import { lstat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { NetnsError } from "../errors/index.js";
 import { errnoCode } from "../internal/errno.js";
@@ -83,4 +85,33 @@ export function netnsErrorOf(action: string, path: string, error: unknown): Netn
     cause: error,
     errno,
   });
+}
+
+/**
+ * The refusal of a symbolic link where a namespace's file is expected: a pinned namespace is a
+ * mount on a regular file, never a link, and whatever a link points to (another's live
+ * namespace, say) is not the caller's to unpin. Neither the link nor its target is touched.
+ */
+export function linkRefusal(action: string, path: string): NetnsError {
+  return new NetnsError(
+    `${action} ${path}: a symbolic link, not a network namespace (neither it nor what it points to is removed)`,
+    "not-a-netns",
+    path,
+  );
+}
+
+/**
+ * What is at `path` itself, its last component not followed (lstat); undefined when nothing
+ * is. A symbolic link is refused ({@link linkRefusal}); any other error is thrown as it came.
+ */
+export async function entryAt(action: string, path: string): Promise<Stats | undefined> {
+  let entry: Stats;
+  try {
+    entry = await lstat(path);
+  } catch (error) {
+    if (errnoCode(error) === "ENOENT") return undefined;
+    throw error;
+  }
+  if (entry.isSymbolicLink()) throw linkRefusal(action, path);
+  return entry;
 }

@@ -5,7 +5,8 @@
  * and returns to its own, so this process never forks); where the helper cannot run (or
  * `mechanism: "direct"`), the commands of commands.ts do.
  */
-import { lstat, mkdir, open, stat, unlink } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { lstat, mkdir, open, unlink } from "node:fs/promises";
 import { NetnsError } from "../errors/index.js";
 import { errnoCode } from "../internal/errno.js";
 import type { LauncherName } from "../invoke/spawner/select.js";
@@ -15,6 +16,7 @@ import { helperPinner } from "./helper.js";
 import { mechanismOf, type NetnsMechanism } from "./mechanism.js";
 import {
   absoluteNetnsPath,
+  entryAt,
   netnsDirOf,
   netnsErrorOf,
   netnsPathOf,
@@ -86,8 +88,11 @@ const removing = new Map<string, Promise<unknown>>();
  * concurrent call removes: in this process always; in another, too, but for a namespace outside
  * `options.dir` that the other call has unmounted and not yet unlinked (an empty file there is
  * nobody's mount point: `not-a-netns`). So does removing an empty mount point a crash left in
- * `options.dir` (default /run/netns).
- * @throws NetnsError: `not-a-netns` for a path that is something else (it is left alone);
+ * `options.dir` (default /run/netns). A symbolic link is never followed: a path whose last
+ * component is a link is refused (`not-a-netns`), and neither the link nor what it points to
+ * is unmounted or removed (`ip netns del` would unpin the link's target).
+ * @throws NetnsError: `not-a-netns` for a path that is something else, a symbolic link
+ *   included (it is left alone);
  *   `invalid-name`; `permission`; `failed` (the spawner helper's error, if it failed, is the
  *   `cause`).
  */
@@ -132,35 +137,23 @@ async function gone(path: string): Promise<boolean> {
 }
 
 async function removeOnce(path: string, dir: string, mechanism: LauncherName): Promise<void> {
+  const action = "remove network namespace";
+  // Nothing is followed through a link: a link at the path is refused before anything acts on
+  // it (an unmount through it would unpin the namespace it points to, another's), the helper
+  // unmounts with UMOUNT_NOFOLLOW, and the commands look again before they run.
+  if ((await entryOrRefusal(action, path)) === undefined) return;
   if (!(await isNetns(path))) {
-    let size: number;
-    try {
-      const st = await stat(path);
-      if (!st.isFile()) throw new Error("not a regular file");
-      size = st.size;
-    } catch (error) {
-      if (errnoCode(error) === "ENOENT") return;
-      throw new NetnsError(
-        `remove network namespace ${path}: not a network namespace`,
-        "not-a-netns",
-        path,
-        {
-          cause: error,
-        },
-      );
-    }
-    // Only in the namespaces' dir: an empty file elsewhere is nobody's mount point.
-    if (size !== 0 || splitNetnsPath(path).dir !== dir) {
-      throw new NetnsError(
-        `remove network namespace ${path}: not a network namespace`,
-        "not-a-netns",
-        path,
-      );
+    // Looked at again: another process may have removed the namespace meanwhile.
+    const entry = await entryOrRefusal(action, path);
+    if (entry === undefined) return;
+    // Only an empty regular file in the namespaces' dir: an empty file elsewhere is nobody's
+    // mount point.
+    if (!entry.isFile() || entry.size !== 0 || splitNetnsPath(path).dir !== dir) {
+      throw new NetnsError(`${action} ${path}: not a network namespace`, "not-a-netns", path);
     }
     // An empty mount point nothing is mounted on: what a crash between its creation and the pin leaves.
     await unlink(path).catch((error: unknown) => {
-      if (errnoCode(error) !== "ENOENT")
-        throw netnsErrorOf("remove network namespace", path, error);
+      if (errnoCode(error) !== "ENOENT") throw netnsErrorOf(action, path, error);
     });
     return;
   }
@@ -173,9 +166,26 @@ async function removeOnce(path: string, dir: string, mechanism: LauncherName): P
     if (await gone(path)) return;
     throw error;
   }
+  // A link that took the unmounted file's place is refused too, not unlinked.
+  if ((await entryOrRefusal(action, path)) === undefined) return;
   try {
     await unlink(path);
   } catch (error) {
-    if (errnoCode(error) !== "ENOENT") throw netnsErrorOf("remove network namespace", path, error);
+    if (errnoCode(error) !== "ENOENT") throw netnsErrorOf(action, path, error);
+  }
+}
+
+/**
+ * What is at `path` itself (lstat), undefined when nothing is; a symbolic link, or a path that
+ * cannot be looked at, is refused as `not-a-netns`.
+ */
+async function entryOrRefusal(action: string, path: string): Promise<Stats | undefined> {
+  try {
+    return await entryAt(action, path);
+  } catch (error) {
+    if (error instanceof NetnsError) throw error;
+    throw new NetnsError(`${action} ${path}: not a network namespace`, "not-a-netns", path, {
+      cause: error,
+    });
   }
 }
