@@ -35,7 +35,7 @@ import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
 import { lockNetwork, withLock } from "./lock.js";
 import { PluginRunner } from "./runner.js";
-import { traceVerbs } from "./trace-verbs.js";
+import { collectedList, traceVerbs } from "./trace-verbs.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
 
 /** The trailing options of every call (upstream's `context.Context`). */
@@ -469,6 +469,7 @@ export class CNIConfig {
       runner: this.runner,
       delList: (l: NetworkConfigList, rt: RuntimeConf, o: CallOptions) =>
         this.delUnlocked(chainOf(l), this.attachment(l.name, rt), o),
+      collected: collectedList(options),
     };
     await withLock(lockNetwork(cacheDir, list.name, signal), async () => {
       const errors = await collectGarbage(ctx, list, args, options);

@@ -11,6 +11,7 @@ import { gcAttachmentToGo } from "../types/gc.js";
 import { greaterThanOrEqualTo } from "../version/index.js";
 import { listCachedAttachments } from "./cache.js";
 import type { PluginRunner } from "./runner.js";
+import type { CollectedAttachment } from "./trace-verbs.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
 import { validateNames } from "./validate-names.js";
 
@@ -22,6 +23,8 @@ export interface GCContext {
   readonly runner: PluginRunner;
   /** DEL of the list for one attachment, without locking (GC holds the network). */
   delList(list: NetworkConfigList, rt: RuntimeConf, options: ExecOptions): Promise<void>;
+  /** Where a traced GC lists each attachment it DELeted (`libcni:verb`'s `collected`). */
+  readonly collected?: CollectedAttachment[] | undefined;
 }
 
 /**
@@ -63,6 +66,7 @@ async function deleteStale(
       // A record is a file anyone could write: its names must not steer a removal.
       validateNames(list.name, rt);
       await ctx.delList(list, rt, options);
+      ctx.collected?.push({ containerID: rt.containerID, ifName: rt.ifName });
     } catch (error) {
       errors.push(
         new WrappedError(`failed to delete stale attachment ${rt.containerID} ${rt.ifName}`, error),

@@ -5,7 +5,13 @@
  * on. The table below says which methods are verbs and where each finds its message fields.
  */
 import type { NetworkConfigList, PluginConfig } from "../conf/index.js";
-import { traceVerb, type Verb, type VerbMethod, verbTraced } from "../internal/diagnostics.js";
+import {
+  traceVerb,
+  type Verb,
+  type VerbMessage,
+  type VerbMethod,
+  verbTraced,
+} from "../internal/diagnostics.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import type { RuntimeConf } from "./types.js";
 
@@ -47,6 +53,20 @@ interface CallOptionsLike {
   traceContext?: TraceContext;
 }
 
+/** One attachment a GC DELeted, as `libcni:verb`'s `collected` lists it. */
+export type CollectedAttachment = { readonly containerID: string; readonly ifName: string };
+
+/**
+ * The key under which a traced GC gets its message's `collected` list in its options: a symbol
+ * no caller can write, so the verb's signature stays upstream's.
+ */
+const collectedKey: unique symbol = Symbol("libcni gc collected");
+
+/** The list a traced GC fills with what it DELeted, or undefined when it is not traced. */
+export function collectedList(options: object): CollectedAttachment[] | undefined {
+  return (options as { [collectedKey]?: CollectedAttachment[] })[collectedKey];
+}
+
 type VerbFn = (...args: unknown[]) => Promise<unknown>;
 
 function traced(method: VerbMethod, spec: VerbSpec, original: VerbFn): VerbFn {
@@ -60,7 +80,8 @@ function traced(method: VerbMethod, spec: VerbSpec, original: VerbFn): VerbFn {
     } catch {
       fields = { network: "", cniVersion: "", rt: undefined };
     }
-    const message = {
+    const collected: CollectedAttachment[] | undefined = spec.verb === "GC" ? [] : undefined;
+    const message: VerbMessage = {
       verb: spec.verb,
       method,
       network: String(fields.network ?? ""),
@@ -69,10 +90,12 @@ function traced(method: VerbMethod, spec: VerbSpec, original: VerbFn): VerbFn {
       cniVersion: String(fields.cniVersion ?? ""),
       traceContext: options.traceContext,
       durationMs: undefined,
+      ...(collected && { collected }),
     };
     return traceVerb(message, (traceContext) => {
-      if (traceContext !== options.traceContext) {
-        args[spec.optionsAt] = { ...options, traceContext };
+      if (traceContext !== options.traceContext || collected !== undefined) {
+        const sink = collected === undefined ? {} : { [collectedKey]: collected };
+        args[spec.optionsAt] = { ...options, traceContext, ...sink };
       }
       return original.apply(this, args);
     });

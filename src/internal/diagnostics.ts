@@ -49,10 +49,15 @@ export interface VerbMessage {
   readonly method: VerbMethod;
   /** The network (list) name. */
   readonly network: string;
-  /** The container ID; "" for GC and STATUS. */
+  /** The container ID; "" for GC and STATUS, which are about no one attachment. */
   readonly containerID: string;
   /** The interface name; "" for GC and STATUS. */
   readonly ifName: string;
+  /**
+   * GC only: the network's cached attachments the GC DELeted, in DEL order (filled as it goes,
+   * so a GC that fails still lists those it collected); undefined for the other verbs.
+   */
+  collected?: { readonly containerID: string; readonly ifName: string }[];
   /** The configuration's cniVersion. */
   readonly cniVersion: string;
   /**
@@ -113,8 +118,16 @@ export type PodOperation = "setup" | "teardown" | "check" | "gc" | "status";
 export interface PodMessage {
   /** The call: setupPod, teardownPod, checkPod, gc or status. */
   readonly operation: PodOperation;
-  /** The pod's ID; "" for gc and status. */
+  /** The pod's ID; "" for gc and status, which are about no one pod. */
   readonly podID: string;
+  /**
+   * gc only: the stale attachments the GC DELeted, in DEL order (filled pod by pod, so a GC
+   * that fails still lists those it collected; empty for a dry run, whose `result` lists what
+   * a GC would collect); undefined for the other operations.
+   */
+  collected?: { readonly podID: string; readonly network: string; readonly ifName: string }[];
+  /** gc only: true for a dry run (nothing run, nothing removed). */
+  dryRun?: boolean;
   /** The call's trace context; a `start` subscriber may replace it (plugins get the result). */
   traceContext: TraceContext | undefined;
   /** Milliseconds from start to settlement; set before `asyncStart`. */
@@ -234,23 +247,50 @@ export function tracePod<T>(
   return traceCall(podChannel, message, fn, debugPod);
 }
 
+/**
+ * What a debug line says a call was about: its pod or attachment; for GC, what it collected,
+ * as `[<network>/<pod>:<ifname> ...]` (pod level) or `[<container>:<ifname> ...]` (a verb, whose
+ * network is on the line: the `cnitool gc --valid` form); nothing for STATUS.
+ */
+function subject(
+  operation: string,
+  one: string,
+  collected: readonly string[] | undefined,
+  dryRun?: boolean,
+): string {
+  if (collected !== undefined) {
+    return `${dryRun ? "dryRun=true " : ""}collected=[${collected.join(" ")}]`;
+  }
+  return operation === "status" || operation === "STATUS" ? "" : one;
+}
+
 function debugPod(m: PodMessage, outcome: string): void {
-  debug(
-    "pod %s pod=%s duration=%sms outcome=%s",
+  const about = subject(
     m.operation,
-    m.podID === "" ? "-" : m.podID,
+    `pod=${m.podID}`,
+    m.collected?.map((a) => `${a.network}/${a.podID}:${a.ifName}`),
+    m.dryRun,
+  );
+  debug(
+    "pod %s %sduration=%sms outcome=%s",
+    m.operation,
+    about === "" ? "" : `${about} `,
     m.durationMs,
     outcome,
   );
 }
 
 function debugVerb(m: VerbMessage, outcome: string): void {
+  const about = subject(
+    m.verb,
+    `container=${m.containerID} ifname=${m.ifName}`,
+    m.collected?.map((a) => `${a.containerID}:${a.ifName}`),
+  );
   debug(
-    "verb %s network=%s container=%s ifname=%s cniVersion=%s duration=%sms outcome=%s",
+    "verb %s network=%s %scniVersion=%s duration=%sms outcome=%s",
     m.verb,
     JSON.stringify(m.network),
-    m.containerID,
-    m.ifName,
+    about === "" ? "" : `${about} `,
     m.cniVersion,
     m.durationMs,
     outcome,

@@ -11,38 +11,92 @@
  * to it. Everything is tried; the failures are thrown together, each stale pod's named. A stale pod's
  * damaged setup intent is set aside and reported once (see cache-walk.ts): a GC on a timer
  * does not fail on it again, and it never stops the GC of anything else.
+ *
+ * A dry run reads the same cache and intents the same way and stops there: it lists what step 1
+ * would DEL, in the order it would, and what it could not (records that cannot be used, damaged
+ * intents), and runs no plugin, ends no process and removes, moves or writes no file.
  */
 
 import { type NetworkFailure, RuntimeGCError } from "../errors/index.js";
 import type { GCAttachment } from "../types/index.js";
 import { type CacheCallContext, deleteAll, type RemovedAttachment } from "./cache-walk.js";
-import { cacheDirOf, cachedAttachments } from "./cached.js";
+import { cacheDirOf, cachedAttachments, type PodAttachments } from "./cached.js";
 import { withDeadline } from "./deadline.js";
 import { podsWithIntents } from "./intent.js";
 import { ownedElsewhere } from "./owner.js";
+import type { PodCallOptions } from "./types.js";
 
-/** What a GC removed. */
+/** One stale attachment of a GC: the pod, the network and the interface. */
+export interface CollectedAttachment extends RemovedAttachment {
+  podID: string;
+}
+
+/** What a GC removed, or (a dry run) would remove. */
 export interface GCReport {
-  /** Stale attachments DELeted, per pod ID. */
-  removed: (RemovedAttachment & { podID: string })[];
+  /**
+   * Stale attachments DELeted, per pod ID, in DEL order; for a dry run, those a GC would DEL
+   * now, in the order it would.
+   */
+  removed: CollectedAttachment[];
   /**
    * Pods not valid whose setup is in flight in another live process (its intent names it):
    * left to that process, not DELeted under it.
    */
   inFlightElsewhere: string[];
+  /** True for a dry run (nothing was run, removed or written); absent for a GC. */
+  dryRun?: true;
+  /**
+   * Dry run only: the stale attachments a GC would try and fail on as the cache stands (a
+   * record that cannot be used, a damaged setup intent, which a GC sets aside), each with its
+   * pod and error: a GC would throw them in its RuntimeGCError.
+   */
+  unusable?: NetworkFailure[];
 }
 
-/** Runs the GC; the caller holds the runtime's exclusive lock. */
+/** Options of `gc`. */
+export interface GCOptions extends PodCallOptions {
+  /**
+   * Collect nothing: return what a GC would DEL now (`removed`, `unusable`,
+   * `inFlightElsewhere`), running no plugin (no DEL, no plugin GC) and removing no file.
+   */
+  dryRun?: boolean;
+}
+
+/** What step 1 would do for a stale pod, in deleteAll's order (cache-walk.ts). */
+function planned(pod: PodAttachments): {
+  removed: CollectedAttachment[];
+  unusable: NetworkFailure[];
+} {
+  const { podID } = pod;
+  const ref = (a: { network: string; ifName: string }) => ({
+    podID,
+    network: a.network,
+    ifName: a.ifName,
+  });
+  return {
+    removed: [...[...pod.interrupted].reverse(), ...[...pod.usable].reverse()].map(ref),
+    unusable: pod.unusable.map((u) => ({ ...u, podID })),
+  };
+}
+
+/**
+ * Runs the GC (or its dry run); the caller holds the runtime's exclusive lock. `removed` is
+ * filled as each stale pod is collected (the caller's diagnostics message holds it, so a GC
+ * that fails or is aborted still says what it collected).
+ */
 export async function collectGarbage(
   ctx: CacheCallContext,
   validPodIDs: ReadonlySet<string>,
+  dryRun: boolean,
+  removed: CollectedAttachment[] = [],
 ): Promise<GCReport> {
   const [all, interrupted] = await Promise.all([
     ctx.cni.getCachedAttachments(""),
-    podsWithIntents(cacheDirOf(ctx.cni), { sweep: true }),
+    podsWithIntents(cacheDirOf(ctx.cni), { sweep: !dryRun }),
   ]);
   const failures: NetworkFailure[] = [];
-  const removed: GCReport["removed"] = [];
+  const unusable: NetworkFailure[] = [];
+  const preview: CollectedAttachment[] = [];
   // Pods with records, and pods whose setup was interrupted before any record was written.
   const stalePods = [...new Set([...all.map((a) => a.containerID), ...interrupted])].filter(
     (id) => !validPodIDs.has(id),
@@ -55,15 +109,22 @@ export async function collectGarbage(
         inFlightElsewhere.push(podID);
         continue;
       }
+      if (dryRun) {
+        const plan = planned(pod);
+        preview.push(...plan.removed);
+        unusable.push(...plan.unusable);
+        continue;
+      }
       const outcome = await deleteAll(ctx, pod);
       failures.push(...outcome.failures.map((f) => ({ ...f, podID })));
       removed.push(...outcome.done.map((a) => ({ podID, network: a.network, ifName: a.ifName })));
     } catch (error) {
       // An abort ends the GC; anything else is this pod's failure, and the next pod is tried.
       if (ctx.signal?.aborted) throw error;
-      failures.push({ podID, network: "", ifName: "", error });
+      (dryRun ? unusable : failures).push({ podID, network: "", ifName: "", error });
     }
   }
+  if (dryRun) return { removed: preview, inFlightElsewhere, dryRun, unusable };
   const valid = new Map<string, GCAttachment[]>();
   for (const a of all) {
     if (!validPodIDs.has(a.containerID)) continue;

@@ -6,13 +6,19 @@
  * pod and make GC exclusive (see locks.ts).
  */
 
+import { InvalidArgumentError } from "../errors/index.js";
 import { CNIConfig } from "../index.js";
-import { type PodOperation, podTraced, tracePod } from "../internal/diagnostics.js";
+import {
+  type PodMessage,
+  type PodOperation,
+  podTraced,
+  tracePod,
+} from "../internal/diagnostics.js";
 import type { CheckedAttachment } from "./cache-walk.js";
 import { cacheDirOf } from "./cached.js";
 import type { CapabilityStyle } from "./capabilities.js";
 import { checkFromCache } from "./check.js";
-import { collectGarbage, type GCReport } from "./gc.js";
+import { type CollectedAttachment, collectGarbage, type GCOptions, type GCReport } from "./gc.js";
 import { podsWithIntents, readIntent } from "./intent.js";
 import { findPlugin, type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import { RuntimeLocks, withLock } from "./locks.js";
@@ -296,14 +302,28 @@ export class CNIRuntime {
    * GC: the cached attachments of pods not in `validPods` are DELeted (cached config), then
    * each network's plugins get GC with their valid attachments. Exclusive with pod calls. A pod
    * whose setup is in flight in another live process is left to it (`inFlightElsewhere`).
-   * @throws RuntimeGCError with every failure, after trying everything.
+   * With `dryRun: true` nothing runs and no file is touched: the report lists what a GC would
+   * DEL now (`removed`) and what it could not (`unusable`).
+   * @throws RuntimeGCError with every failure, after trying everything; InvalidArgumentError
+   *   for a `dryRun` that is not a boolean, before anything.
    */
-  async gc(validPods: Iterable<PodRef>, options: PodCallOptions = {}): Promise<GCReport> {
+  async gc(validPods: Iterable<PodRef>, options: GCOptions = {}): Promise<GCReport> {
+    const dryRun = options.dryRun === undefined ? false : options.dryRun;
+    if (typeof dryRun !== "boolean") {
+      throw new InvalidArgumentError("dryRun", `dryRun must be a boolean, got ${typeof dryRun}`);
+    }
     const valid = new Set([...validPods].map(podID));
-    return this.traced("gc", "", options, (o) =>
-      withLock(this.locks.exclusive(o.signal), () =>
-        collectGarbage(this.context(this.current, o), valid),
-      ),
+    // Filled as pods are collected: the diagnostics message says what a GC that fails collected.
+    const collected: CollectedAttachment[] = [];
+    return this.traced(
+      "gc",
+      "",
+      options,
+      (o) =>
+        withLock(this.locks.exclusive(o.signal), () =>
+          collectGarbage(this.context(this.current, o), valid, dryRun, collected),
+        ),
+      { collected, dryRun },
     );
   }
 
@@ -316,13 +336,15 @@ export class CNIRuntime {
     id: string,
     options: O,
     fn: (options: O) => Promise<T>,
+    gc?: Pick<PodMessage, "collected" | "dryRun">,
   ): Promise<T> {
     if (!podTraced()) return fn(options);
-    const message = {
+    const message: PodMessage = {
       operation,
       podID: id,
       traceContext: options.traceContext,
       durationMs: undefined,
+      ...gc,
     };
     return tracePod(message, (traceContext) =>
       fn(traceContext === options.traceContext ? options : { ...options, traceContext }),
