@@ -46,6 +46,7 @@ export {
   isCNIError,
   JSONSyntaxError,
   LibcniError,
+  type LibcniErrorJSON,
   type LibcniErrorOptions,
   MultiError,
   NoConfigsFoundError,

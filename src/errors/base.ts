@@ -24,6 +24,137 @@ function classIds(cls: unknown): string[] {
   return ids;
 }
 
+/**
+ * What `JSON.stringify` writes of a library error (its `toJSON()`): `name`, `id` and `message`,
+ * then every field of its class (`code`, `pluginPath`, `exitCode`, ...; bytes such as `stdout`
+ * as UTF-8 text, at most 4096 bytes of them), then `cause` summarised. Never the
+ * stack: a log line says what failed, not where in the library.
+ */
+export interface LibcniErrorJSON {
+  /** The class name. */
+  name: string;
+  /** The stable identifier of the class (docs/errors.md). */
+  id: string;
+  /** The message, as `error.message`. */
+  message: string;
+  /**
+   * The cause, summarised: a library error as its own JSON, another error as its `name`,
+   * `message` and, where it has them, Node's `code`, `errno`, `syscall` and `path`, with its own
+   * cause in turn (at most 8 levels deep); any other value as its text.
+   */
+  cause?: unknown;
+  /** The fields of the error's class. */
+  [field: string]: unknown;
+}
+
+/** The most bytes of a byte field (a plugin's `stdout`, `stderr`) an error's JSON carries. */
+const maxJSONBytes = 4096;
+/** The most causes (and nested errors) an error's JSON follows, so a cycle ends. */
+const maxCauseDepth = 8;
+
+/** Fields every error's JSON writes first, or never (`stack`), or last (`cause`). */
+const ownJSONKeys = new Set(["name", "id", "message", "stack", "cause"]);
+
+/** A byte field as text: UTF-8, cut at {@link maxJSONBytes} with the full length said. */
+function bytesText(bytes: Uint8Array): string {
+  const text = new TextDecoder().decode(bytes.subarray(0, maxJSONBytes));
+  return bytes.length > maxJSONBytes ? `${text}… (${bytes.length} bytes)` : text;
+}
+
+/** True for an object JSON writes key by key that may hold errors (not a class instance). */
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * How deep the error JSON being written is (causes, fields that hold errors, their causes):
+ * `JSON.stringify` calls `toJSON` synchronously, so one counter serves every nested call, a
+ * library error's own `toJSON` (a subclass's override) included, and a cycle ends.
+ */
+let nesting = 0;
+
+/** Runs `fn` one level deeper, or says the value is too deep. */
+function deeper<T, U>(fn: () => T, tooDeep: () => U): T | U {
+  if (nesting >= maxCauseDepth) return tooDeep();
+  nesting++;
+  try {
+    return fn();
+  } finally {
+    nesting--;
+  }
+}
+
+/** A field's value as the error's JSON holds it: errors summarised, bytes as text. */
+function fieldJSON(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (value instanceof Uint8Array) return bytesText(value);
+  if (value instanceof Error || idsOf(value) !== undefined) return causeJSON(value);
+  if (Array.isArray(value))
+    return deeper(
+      () => value.map(fieldJSON),
+      () => "…",
+    );
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function" || !isPlainObject(value)) {
+    return value;
+  }
+  return deeper(
+    () => {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) out[k] = fieldJSON(v);
+      return out;
+    },
+    // Deeper than a cause is followed: said, not written (a cycle would make JSON throw).
+    () => "…",
+  );
+}
+
+/** Node's fields of a system error, kept in a summary when present. */
+const systemErrorKeys = ["code", "errno", "syscall", "path", "dest"] as const;
+
+/**
+ * The summary of a cause (or of an error held in a field): a library error's own JSON, another
+ * error's name, message, Node's system error fields and cause, any other value's text.
+ */
+function causeJSON(cause: unknown): unknown {
+  if (typeof cause !== "object" || cause === null) return messageOf(cause);
+  const toJSON = (cause as { toJSON?: unknown }).toJSON;
+  if (idsOf(cause) !== undefined && typeof toJSON === "function") {
+    return deeper(
+      () => toJSON.call(cause) as unknown,
+      () => messageOf(cause),
+    );
+  }
+  if (!(cause instanceof Error)) return messageOf(cause);
+  const e = cause as Error & Record<string, unknown>;
+  return deeper(
+    () => {
+      const out: Record<string, unknown> = {
+        name: typeof e.name === "string" ? e.name : "Error",
+        message: messageOf(cause),
+      };
+      for (const key of systemErrorKeys) {
+        const v = e[key];
+        if (typeof v === "string" || typeof v === "number") out[key] = v;
+      }
+      if (Array.isArray(e.errors)) out.errors = e.errors.map(causeJSON);
+      if (e.cause !== undefined) out.cause = causeJSON(e.cause);
+      return out;
+    },
+    () => messageOf(cause),
+  );
+}
+
+/** A library error's JSON: name, id, message, the class's fields, the cause summarised. */
+function errorJSON(error: LibcniError): LibcniErrorJSON {
+  const out: LibcniErrorJSON = { name: error.name, id: error.id, message: messageOf(error) };
+  for (const [key, value] of Object.entries(error)) {
+    if (!ownJSONKeys.has(key)) out[key] = fieldJSON(value);
+  }
+  if (error.cause !== undefined) out.cause = causeJSON(error.cause);
+  return out;
+}
+
 /** Options every library error takes. */
 export interface LibcniErrorOptions {
   /** The underlying error (Go's `%w` operand). */
@@ -44,6 +175,19 @@ export class LibcniError extends Error {
     this.id = ids[0] ?? LibcniError.id;
     this.name = cls.name;
     Object.defineProperty(this, brandKey, { value: ids });
+  }
+
+  /**
+   * What `JSON.stringify(error)` writes: `name`, `id`, `message`, the class's fields and the
+   * cause summarised, never the stack (see {@link LibcniErrorJSON}). A logger that serialises
+   * errors as JSON keeps the whole story of a library error, not `{}`. Never throws.
+   */
+  toJSON(): LibcniErrorJSON {
+    try {
+      return errorJSON(this);
+    } catch {
+      return { name: this.name, id: this.id, message: messageOf(this) };
+    }
   }
 
   /**

@@ -4,7 +4,7 @@
 import { RawJSON, toGoJSON } from "../internal/go-marshal.js";
 import { goQuote } from "../internal/go-quote.js";
 import { quoteString } from "../internal/json-string.js";
-import { LibcniError, type LibcniErrorOptions, messageOf } from "./base.js";
+import { LibcniError, type LibcniErrorJSON, type LibcniErrorOptions, messageOf } from "./base.js";
 
 /** The spec's error object, as a plugin prints it. */
 export interface CNIErrorJSON {
@@ -36,11 +36,16 @@ export class CNIError extends LibcniError {
     this.details = details;
   }
 
-  /** The wire form, in Go's field order, `details` omitted when empty. */
-  toJSON(): CNIErrorJSON {
-    return this.details === ""
-      ? { code: this.code, msg: this.msg }
-      : { code: this.code, msg: this.msg, details: this.details };
+  /**
+   * What `JSON.stringify` writes: every library error's JSON (`name`, `id`, `message`, the
+   * class's fields, the cause summarised), which holds the wire form's `code`, `msg` and
+   * `details` (omitted when empty, as the wire omits it), so a decoder of the spec's error
+   * object reads it as the error. The exact wire bytes are `print()` and the Go encoding.
+   */
+  override toJSON(): LibcniErrorJSON & CNIErrorJSON {
+    const json = super.toJSON() as LibcniErrorJSON & CNIErrorJSON;
+    if (this.details === "") delete json.details;
+    return json;
   }
 
   /** Go's encoding of the error: the wire form, in struct field order. */

@@ -48,7 +48,12 @@ describe("pluginErr", () => {
     expect(e.msg).toBe("bad config");
     expect(e.details).toBe("no name");
     expect(e.message).toBe("bad config; no name");
-    expect(e.toJSON()).toEqual({ code: 7, msg: "bad config", details: "no name" });
+    // The spec's error object inside the error's JSON (issue 42: the whole story, no stack).
+    expect(e.toJSON()).toMatchObject({ code: 7, msg: "bad config", details: "no name" });
+    expect(e.toJSON()).toMatchObject({
+      id: "LIBCNI_ERR_PLUGIN_EXEC",
+      pluginPath: "/opt/cni/bin/p",
+    });
     expect(e.exitCode).toBe(1);
     expect(new TextDecoder().decode(e.stderr)).toBe("ignored");
   });
@@ -136,6 +141,10 @@ describe("PluginExecError", () => {
     expect(e.exitCode).toBeUndefined();
     expect(e.aborted).toBe(true);
     expect(e.cause).toBe(cause);
-    expect(JSON.stringify(e)).toBe('{"code":0,"msg":"m"}');
+    expect(JSON.stringify(e)).toBe(
+      '{"name":"PluginExecError","id":"LIBCNI_ERR_PLUGIN_EXEC","message":"m","code":0,"msg":"m",' +
+        '"pluginPath":"/p","signal":"SIGKILL","stdout":"o","stderr":"e","aborted":true,' +
+        '"cause":{"name":"Error","message":"spawn ENOENT"}}',
+    );
   });
 });
