@@ -10,6 +10,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { messageOf } from "../errors/index.js";
+import { MAX_TIMER_MS } from "../internal/timer-limit.js";
 import { findInPath } from "../invoke/find.js";
 import { checkPlugin, formatReport, rules } from "../testing/conformance/index.js";
 import { all as specVersions } from "../version/index.js";
@@ -66,9 +67,18 @@ const durationUnits: Readonly<Record<string, number>> = {
   h: 3_600_000,
 };
 
+/** Milliseconds as Go's `time.Duration.String()` writes them (`596h31m23.647s`). */
+function goDurationText(ms: number): string {
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = (ms % 60_000) / 1000;
+  return `${h > 0 ? `${h}h` : ""}${h > 0 || m > 0 ? `${m}m` : ""}${s}s`;
+}
+
 /**
  * A Go duration (`time.ParseDuration`: `30s`, `1m30s`, `1.5s`, `500ms`) in milliseconds; a
- * usage error for anything else, or for a limit of zero or less.
+ * usage error for anything else, for a limit under 1ms, or for one longer than a timer waits
+ * (which would stop every call at once: the library's rule, docs/reliability.md).
  */
 export function parseTimeout(text: string): number {
   const bad = (why: string) =>
@@ -85,7 +95,11 @@ export function parseTimeout(text: string): number {
     ms += Number(number) * scale;
   }
   if (!(ms >= 1)) throw bad("the per-call limit must be 1ms or more");
-  return Math.round(ms);
+  const rounded = Math.round(ms);
+  if (rounded > MAX_TIMER_MS) {
+    throw bad(`the per-call limit must be at most ${goDurationText(MAX_TIMER_MS)}`);
+  }
+  return rounded;
 }
 
 /** A comma-separated flag value as a list; undefined when the flag is absent. */

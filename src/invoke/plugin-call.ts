@@ -8,6 +8,7 @@
  * signal that aborted with a `TimeoutError`, as `AbortSignal.timeout()` does), not any abort.
  */
 import { isTimeoutReason } from "../errors/index.js";
+import { checkDuration } from "../internal/timer-limit.js";
 import { PluginEnv } from "./plugin-env.js";
 import { defaultGraceMs, defaultMaxOutputBytes } from "./raw-exec.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
@@ -21,9 +22,9 @@ export interface PluginCallOptions {
   stdin?: Uint8Array | string | undefined;
   /** The caller's signal: aborting stops the run's process group. */
   signal?: AbortSignal | undefined;
-  /** Stops the run after this many milliseconds. Default: no limit. */
+  /** Stops the run after this many milliseconds (at most 2147483647). Default: no limit. */
   timeoutMs?: number | undefined;
-  /** Milliseconds between SIGTERM and SIGKILL. Default RawExec's `defaultGraceMs`. */
+  /** Milliseconds between SIGTERM and SIGKILL (at most 2147483647). Default RawExec's `defaultGraceMs`. */
   graceMs?: number | undefined;
   /** The most bytes kept of each of stdout and stderr. Default RawExec's `defaultMaxOutputBytes`. */
   maxOutputBytes?: number | undefined;
@@ -44,11 +45,20 @@ export interface PluginCallOutcome extends RunOutcome {
   timedOut: boolean;
 }
 
-/** Runs `path` once, bounded; never rejects (every way it ends is in the outcome). */
+/**
+ * Runs `path` once, bounded. Every way the run ends is in the outcome; it rejects only for a
+ * limit no timer can hold, before anything starts: its callers check their own options first,
+ * and this is the last line against a limit that would otherwise fire at once (a run reported
+ * as timed out in its first millisecond).
+ * @throws InvalidArgumentError for a `timeoutMs` or `graceMs` that is not an integer from 0 to
+ *   2147483647.
+ */
 export async function callPlugin(
   path: string,
   options: PluginCallOptions,
 ): Promise<PluginCallOutcome> {
+  checkDuration("timeoutMs", options.timeoutMs);
+  checkDuration("graceMs", options.graceMs);
   const limit =
     options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
   const signals = [options.signal, limit].filter((s): s is AbortSignal => s !== undefined);

@@ -13,6 +13,7 @@ import {
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";
 import { errnoText } from "../internal/errno.js";
 import { abortText, exitStatusText, signalText, startErrorText } from "../internal/exec-text.js";
+import { checkDuration } from "../internal/timer-limit.js";
 import {
   normalizeTraceContext,
   type TraceContext,
@@ -38,13 +39,16 @@ export interface RawExecOptions {
    * Default: `process.stderr`; `null` discards it.
    */
   stderr?: StderrSink | null;
-  /** Milliseconds between SIGTERM and SIGKILL when a run is stopped. Default 3000. */
+  /**
+   * Milliseconds between SIGTERM and SIGKILL when a run is stopped. Default 3000; at most
+   * 2147483647 (the longest a Node timer waits: a longer value is refused).
+   */
   graceMs?: number;
   /** The most bytes read from each of stdout and stderr before the plugin is stopped. Default 16 MiB. */
   maxOutputBytes?: number;
   /** How many times a start failing with "text file busy" is retried. Default 5, as upstream. */
   textBusyRetries?: number;
-  /** Milliseconds between those retries. Default 1000, as upstream. */
+  /** Milliseconds between those retries. Default 1000, as upstream; at most 2147483647. */
   textBusyDelayMs?: number;
   /**
    * What starts plugin processes: `"auto"` (default: the posix_spawn helper on Linux when its
@@ -134,6 +138,12 @@ function count(name: string, value: number): number {
   return value;
 }
 
+/** A RawExec option that becomes a timer: a count, and no longer than a timer waits. */
+function duration(name: string, value: number): number {
+  checkDuration(name, value, { subject: `RawExec option ${name}` });
+  return value;
+}
+
 /** Waits `ms`: true when the time passed, false when `signal` aborted first. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   return delay(ms, true, signal === undefined ? {} : { signal }).catch(() => false);
@@ -178,13 +188,16 @@ export class RawExec {
   // The launcher as runs start it: a custom one wrapped once, here.
   private readonly starter: PluginStarter;
 
-  /** Throws a RangeError for a negative or non-integer option. */
+  /**
+   * @throws InvalidArgumentError for a negative or non-integer option, or a duration (`graceMs`,
+   *   `textBusyDelayMs`) longer than a timer holds.
+   */
   constructor(options: RawExecOptions = {}) {
     this.stderr = options.stderr === undefined ? process.stderr : options.stderr;
-    this.graceMs = count("graceMs", options.graceMs ?? defaultGraceMs);
+    this.graceMs = duration("graceMs", options.graceMs ?? defaultGraceMs);
     this.maxOutputBytes = count("maxOutputBytes", options.maxOutputBytes ?? defaultMaxOutputBytes);
     this.textBusyRetries = count("textBusyRetries", options.textBusyRetries ?? 5);
-    this.textBusyDelayMs = count("textBusyDelayMs", options.textBusyDelayMs ?? 1000);
+    this.textBusyDelayMs = duration("textBusyDelayMs", options.textBusyDelayMs ?? 1000);
     this.launcher = selectLauncher(options.launcher);
     this.starter = pluginStarter(this.launcher);
     if (

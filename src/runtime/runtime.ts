@@ -14,6 +14,7 @@ import {
   podTraced,
   tracePod,
 } from "../internal/diagnostics.js";
+import { checkDuration } from "../internal/timer-limit.js";
 import type { CheckedAttachment } from "./cache-walk.js";
 import { cacheDirOf } from "./cached.js";
 import type { CapabilityStyle } from "./capabilities.js";
@@ -52,12 +53,24 @@ export interface RuntimeOptions extends LoadOptions {
   cacheDir?: string;
   /** Interface names `<prefix>0`, `<prefix>1`, ... (go-cni); default `eth0`, `net1`, `net2`, ... */
   interfacePrefix?: string;
-  /** Per-network time limit of every verb, in ms; default 0 (none). */
+  /**
+   * Per-network time limit of every verb, in ms; default 0 (none). At most 2147483647 (about
+   * 24.8 days, the longest a Node timer waits): a longer limit is refused, never a timeout that
+   * fires at once.
+   */
   timeout?: number;
   /** Bytes of the structured capability args: go-cni's (default) or ocicni's keys. */
   capabilityStyle?: CapabilityStyle;
   /** fsync cache records (CNIConfig's `durableCache`); default true. */
   durableCache?: boolean;
+}
+
+/**
+ * A call's own `timeout`, checked where it enters (before any lock or plugin): a limit longer
+ * than a timer holds would otherwise stop every plugin in its first millisecond.
+ */
+function checkCallOptions(options: PodCallOptions): void {
+  checkDuration("timeout", options.timeout);
 }
 
 const podID = (ref: PodRef): string => (typeof ref === "string" ? ref : ref.id);
@@ -174,6 +187,7 @@ export class CNIRuntime {
   }
 
   private async setup(pod: Pod, options: SetupOptions): Promise<PodSetupResult> {
+    checkCallOptions(options);
     const set = this.current;
     // No networks yet (or no default network for a pod that names none): the runtime's state,
     // said before anything else is looked at.
@@ -237,6 +251,7 @@ export class CNIRuntime {
     options: TeardownOptions = {},
   ): Promise<TornDownAttachment[]> {
     const id = checkPodRef(pod);
+    checkCallOptions(options);
     checkTeardownOptions(options);
     return this.traced("teardown", id, options, (o) =>
       withLock(this.locks.pod(id, o.signal), () => {
@@ -257,6 +272,7 @@ export class CNIRuntime {
    */
   async checkPod(pod: PodRef, options: PodCallOptions = {}): Promise<CheckedAttachment[]> {
     const id = checkPodRef(pod);
+    checkCallOptions(options);
     return this.traced("check", id, options, (o) =>
       withLock(this.locks.pod(id, o.signal), () =>
         checkFromCache(this.context(this.current, o, pod), id),
@@ -272,6 +288,7 @@ export class CNIRuntime {
    */
   async podStatus(pod: PodRef, options: PodCallOptions = {}): Promise<PodStatus> {
     const id = checkPodRef(pod);
+    checkCallOptions(options);
     return withLock(this.locks.pod(id, options.signal), () =>
       podStatusFromCache(this.context(this.current, options, pod), id),
     );
@@ -285,6 +302,7 @@ export class CNIRuntime {
    * and at least `minReady` (default 1) networks are ready; `reason` says why not, always.
    */
   async status(options: PodCallOptions & { minReady?: number } = {}): Promise<StatusReport> {
+    checkCallOptions(options);
     return this.traced("status", "", options, (o) =>
       networkStatus(
         {
@@ -308,6 +326,7 @@ export class CNIRuntime {
    *   for a `dryRun` that is not a boolean, before anything.
    */
   async gc(validPods: Iterable<PodRef>, options: GCOptions = {}): Promise<GCReport> {
+    checkCallOptions(options);
     const dryRun = options.dryRun === undefined ? false : options.dryRun;
     if (typeof dryRun !== "boolean") {
       throw new InvalidArgumentError("dryRun", `dryRun must be a boolean, got ${typeof dryRun}`);
@@ -351,7 +370,11 @@ export class CNIRuntime {
     );
   }
 
-  /** Watches the conf dir and swaps in each new set; `close()` the watcher to stop. */
+  /**
+   * Watches the conf dir and swaps in each new set; `close()` the watcher to stop.
+   * @throws InvalidArgumentError for a `debounce` or `poll` that is not an integer from 0 to
+   *   2147483647.
+   */
   watch(options: WatchOptions = {}): NetworkWatcher {
     return new NetworkWatcher(this, this.options, options);
   }
@@ -367,5 +390,6 @@ export class CNIRuntime {
  * @throws InvalidArgumentError for bad options only.
  */
 export async function loadNetworks(options: RuntimeOptions = {}): Promise<CNIRuntime> {
+  checkDuration("timeout", options.timeout);
   return new CNIRuntime(await loadNetworkSet(options), options);
 }

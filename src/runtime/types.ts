@@ -74,7 +74,10 @@ export interface PodCallOptions {
   signal?: AbortSignal | undefined;
   /** W3C trace context passed to every plugin the call runs (as CNIConfig's `traceContext`). */
   traceContext?: TraceContext | undefined;
-  /** Per-network time limit in ms, overriding the runtime's `timeout` (0: none). */
+  /**
+   * Per-network time limit in ms, overriding the runtime's `timeout` (0: none); at most
+   * 2147483647, the longest a Node timer waits (a longer one is refused).
+   */
   timeout?: number;
 }
 

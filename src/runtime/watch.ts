@@ -32,19 +32,21 @@ import { dirname, join, resolve, sep } from "node:path";
 import { messageOf, WrappedError } from "../errors/index.js";
 import { debug } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
+import { checkDuration } from "../internal/timer-limit.js";
 import { type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import type { Network } from "./types.js";
 
 /** Watch options. */
 export interface WatchOptions {
-  /** Quiet time before a reload, in ms; default 100. */
+  /** Quiet time before a reload, in ms; default 100, at most 2147483647 (a timer's longest). */
   debounce?: number;
   /** Keep the process alive while watching (fs.watch's `persistent`); default true. */
   persistent?: boolean;
   /**
    * Also look at the conf dir every `poll` ms and reload when its listing changed (names,
    * sizes, times, inodes), for what file events miss (NFS, some FUSE and overlay mounts, an
-   * inotify limit reached); default 2000, 0 turns it off.
+   * inotify limit reached); default 2000, 0 turns it off, at most 2147483647 (a longer one
+   * would poll every millisecond, so it is refused).
    */
   poll?: number;
   /** Use file events (fs.watch); default true. False leaves the poll alone to see changes. */
@@ -129,6 +131,9 @@ export class NetworkWatcher extends EventEmitter {
     options: WatchOptions = {},
   ) {
     super();
+    // Before anything is watched: a refused option leaves nothing armed.
+    checkDuration("debounce", options.debounce);
+    checkDuration("poll", options.poll);
     this.debounce = options.debounce ?? 100;
     this.persistent = options.persistent ?? true;
     this.fsEvents = options.fsEvents ?? true;

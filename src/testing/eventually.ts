@@ -5,12 +5,13 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { EventuallyError, messageOf } from "../errors/index.js";
+import { checkDuration } from "../internal/timer-limit.js";
 
 /** Options of {@link eventually}. */
 export interface EventuallyOptions {
-  /** Give up after this many milliseconds. Default 5000. */
+  /** Give up after this many milliseconds. Default 5000; at most 2147483647 (a timer's longest). */
   timeoutMs?: number;
-  /** Milliseconds between attempts. Default 100. */
+  /** Milliseconds between attempts. Default 100; at most 2147483647. */
   intervalMs?: number;
   /** Aborting stops the retries (the last error is thrown, as at the deadline). */
   signal?: AbortSignal;
@@ -23,11 +24,15 @@ export interface EventuallyOptions {
  * @throws EventuallyError when the deadline passes (or `signal` aborts) while `fn` still
  *   throws: its message says how long it waited and how many attempts ran, with the last
  *   error's message; `cause` is that error.
+ * @throws InvalidArgumentError, before the first attempt, for a `timeoutMs` or `intervalMs`
+ *   that is not an integer from 0 to 2147483647.
  */
 export async function eventually<T>(
   fn: () => T | Promise<T>,
   options: EventuallyOptions = {},
 ): Promise<T> {
+  checkDuration("timeoutMs", options.timeoutMs);
+  checkDuration("intervalMs", options.intervalMs);
   const timeoutMs = options.timeoutMs ?? 5_000;
   const intervalMs = options.intervalMs ?? 100;
   const start = Date.now();

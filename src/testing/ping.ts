@@ -2,13 +2,18 @@
  * Reachability from inside a namespace, as upstream's `testutils.Ping` checks it: ICMP echo
  * with iputils `ping`, run in the namespace.
  */
+import { InvalidArgumentError } from "../errors/index.js";
+import { checkDuration, MAX_TIMER_MS } from "../internal/timer-limit.js";
 import { execInNetns } from "../netns/index.js";
 
 /** Options of {@link ping}. */
 export interface PingOptions {
   /** Echo requests to send. Default 1. */
   count?: number;
-  /** Milliseconds to wait for each reply (ping's `-W`, rounded up to whole seconds). Default 2000. */
+  /**
+   * Milliseconds to wait for each reply (ping's `-W`, rounded up to whole seconds). Default
+   * 2000; at most 2147483647 (a timer's longest).
+   */
   timeoutMs?: number;
   /** Aborting stops the ping (`ok` false). */
   signal?: AbortSignal;
@@ -26,22 +31,32 @@ export interface PingResult {
  * Pings `address` from inside the network namespace at `netnsPath`. An unanswered ping is
  * `{ ok: false }` with ping's output, not an error, so a test can assert either way
  * (`expect(r.ok, r.output).toBe(true)`).
- * @throws NetnsError when the namespace is not one, or `ping` (iputils-ping) is not installed.
+ * @throws NetnsError when the namespace is not one, or `ping` (iputils-ping) is not installed;
+ *   InvalidArgumentError for a `timeoutMs` that is not an integer from 0 to 2147483647, or a
+ *   `count` whose waits add up to more.
  */
 export async function ping(
   netnsPath: string,
   address: string,
   options: PingOptions = {},
 ): Promise<PingResult> {
+  checkDuration("timeoutMs", options.timeoutMs);
   const count = options.count ?? 1;
   const waitSeconds = Math.max(1, Math.ceil((options.timeoutMs ?? 2_000) / 1000));
+  // ping ends by itself; the bound only guards a ping that never does, and must fit a timer.
+  const boundMs = (count * waitSeconds + 5) * 1000;
+  if (!(boundMs <= MAX_TIMER_MS)) {
+    throw new InvalidArgumentError(
+      "count",
+      `ping: count ${count} with timeoutMs ${options.timeoutMs ?? 2_000} waits longer than ${MAX_TIMER_MS} ms, the longest a Node timer waits`,
+    );
+  }
   // -n: no DNS lookups of the replies' sources (a pod has no resolver); -6 for an IPv6 address.
   const family = address.includes(":") ? ["-6"] : [];
   const result = await execInNetns(
     netnsPath,
     ["ping", ...family, "-n", "-c", String(count), "-W", String(waitSeconds), address],
-    // ping ends by itself; the bound only guards a ping that never does.
-    { timeoutMs: (count * waitSeconds + 5) * 1000, signal: options.signal },
+    { timeoutMs: boundMs, signal: options.signal },
   );
   return {
     ok: result.exitCode === 0 && !result.timedOut,

@@ -5,6 +5,7 @@
 import { access, constants } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { InvalidArgumentError } from "../../errors/index.js";
+import { checkDuration } from "../../internal/timer-limit.js";
 import { greaterThanOrEqualTo, all as knownVersions } from "../../version/index.js";
 import { compareVersions } from "../../version/parse.js";
 import { countsOf } from "./report.js";
@@ -139,14 +140,16 @@ async function claimedVersions(
  * resolves to the report; a failing rule is a result, not an error, and so is a plugin that
  * hangs (on VERSION too: version-output says so) or claims no version there is. Needs root
  * (namespaces).
- * @throws InvalidArgumentError for a plugin that is not an executable file, a bad config, an
- *   unknown rule, or `versions` (or a chained config) that leave none of the versions the
- *   plugin claims; a NetnsError when namespaces cannot be made.
+ * @throws InvalidArgumentError for a plugin that is not an executable file, a `callTimeoutMs`
+ *   that is not an integer from 1 to 2147483647, a bad config, an unknown rule, or `versions`
+ *   (or a chained config) that leave none of the versions the plugin claims; a NetnsError when
+ *   namespaces cannot be made.
  */
 export async function checkPlugin(
   plugin: string,
   options: CheckPluginOptions = {},
 ): Promise<ConformanceReport> {
+  checkDuration("callTimeoutMs", options.callTimeoutMs, { min: 1 });
   const path = resolve(plugin);
   try {
     await access(path, constants.X_OK);

@@ -70,7 +70,9 @@ export interface CheckPluginOptions {
   path?: readonly string[];
   /**
    * Milliseconds each plugin call may take; a call still running then is stopped (SIGTERM to
-   * its process group, SIGKILL a second later) and reported as a hang of its verb. Default 30000.
+   * its process group, SIGKILL a second later) and reported as a hang of its verb. Default
+   * 30000; an integer from 1 to 2147483647 (about 24.8 days, the longest a Node timer waits:
+   * a longer limit is refused, never turned into an instant hang).
    */
   callTimeoutMs?: number;
   /** Aborting stops the check. */
