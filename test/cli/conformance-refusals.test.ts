@@ -1,10 +1,11 @@
 /**
  * `cnitool conformance` refuses, with its own usage error (exit 2, cobra's layout), what the
  * check could never run with, before any namespace is made: a per-call limit longer than a
- * timer holds (which would stop every call at once, or reach Node's own range error). The real
- * checker here, not conformance.test.ts's stub: the refusals are its and parseTimeout's.
+ * timer holds (which would stop every call at once, or reach Node's own range error) and a
+ * plugin that is a directory (every call would fail with EACCES). The real checker here, not
+ * conformance.test.ts's stub: the refusals are its and parseTimeout's.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,5 +39,12 @@ describe("cnitool conformance refuses up front", () => {
       out,
       `invalid argument "${timeout}" for "--timeout" flag: the per-call limit must be at most ${max}`,
     );
+  });
+
+  it("a directory given as the plugin, as a file that is not executable", async () => {
+    expectUsageError(await run([dir]), `${dir} is not an executable file`);
+    // A relative path is taken from the working directory, and named as the checker got it.
+    await mkdir(join(dir, "plugins"));
+    expectUsageError(await run(["./plugins"]), `${join(dir, "plugins")} is not an executable file`);
   });
 });

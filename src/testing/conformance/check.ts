@@ -2,7 +2,7 @@
  * `checkPlugin`: runs a plugin binary, of any language, through the rules (rules.ts) for every
  * spec version it claims, in namespaces of the checker's own, and reports each rule's outcome.
  */
-import { access, constants } from "node:fs/promises";
+import { access, constants, stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { InvalidArgumentError } from "../../errors/index.js";
 import { checkDuration } from "../../internal/timer-limit.js";
@@ -136,14 +136,28 @@ async function claimedVersions(
 }
 
 /**
+ * True for a regular file (a link followed) this process may execute. X_OK alone passes a
+ * directory (its search bit), which every call would then fail to start with EACCES.
+ */
+async function isExecutableFile(path: string): Promise<boolean> {
+  try {
+    if (!(await stat(path)).isFile()) return false;
+    await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Checks a plugin against the spec's rules, for each version it claims (or `versions`), and
  * resolves to the report; a failing rule is a result, not an error, and so is a plugin that
  * hangs (on VERSION too: version-output says so) or claims no version there is. Needs root
  * (namespaces).
- * @throws InvalidArgumentError for a plugin that is not an executable file, a `callTimeoutMs`
- *   that is not an integer from 1 to 2147483647, a bad config, an unknown rule, or `versions`
- *   (or a chained config) that leave none of the versions the plugin claims; a NetnsError when
- *   namespaces cannot be made.
+ * @throws InvalidArgumentError for a plugin that is not an executable file (a directory
+ *   included), a `callTimeoutMs` that is not an integer from 1 to 2147483647, a bad config, an
+ *   unknown rule, or `versions` (or a chained config) that leave none of the versions the
+ *   plugin claims; a NetnsError when namespaces cannot be made.
  */
 export async function checkPlugin(
   plugin: string,
@@ -151,9 +165,7 @@ export async function checkPlugin(
 ): Promise<ConformanceReport> {
   checkDuration("callTimeoutMs", options.callTimeoutMs, { min: 1 });
   const path = resolve(plugin);
-  try {
-    await access(path, constants.X_OK);
-  } catch {
+  if (!(await isExecutableFile(path))) {
     throw new InvalidArgumentError("plugin", `${plugin} is not an executable file`);
   }
   const unknown = (options.rules ?? []).filter((id) => !allRules.some((r) => r.id === id));

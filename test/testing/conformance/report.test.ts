@@ -85,13 +85,15 @@ describe("rules", () => {
 
 describe("checkPlugin's arguments", () => {
   // Refused before any namespace is made: no root needed.
-  it("refuses a plugin that is not an executable file, and unknown rules", async () => {
+  it("refuses a plugin that is not an executable file (a directory too), and unknown rules", async () => {
     await expect(checkPlugin(join(plugins, "no-such-plugin"))).rejects.toThrow(
       InvalidArgumentError,
     );
     await expect(checkPlugin(join(plugins, "lib", "plugin.sh"))).rejects.toThrow(
       /is not an executable file/,
     );
+    // A directory passes an X_OK test (its search bit); every call of it would fail with EACCES.
+    await expect(checkPlugin(plugins)).rejects.toThrow(`${plugins} is not an executable file`);
     await expect(
       checkPlugin(join(plugins, "reference"), { rules: ["status", "no-such-rule"] }),
     ).rejects.toThrow(/unknown rules: no-such-rule; the rules are version-output, /);
