@@ -19,7 +19,7 @@ import { createNetns, execInNetns, removeNetns } from "../../netns/index.js";
 import { checkNamePrefix, labelledTestName, uniqueTestName } from "../names.js";
 import { runInNetns } from "../run.js";
 import { sweepLeftoversOnce } from "../sweep.js";
-import { endLeftovers, type Leftover } from "./leftovers.js";
+import { endLeftovers, type Leftover, type PluginGroup, pluginGroup } from "./leftovers.js";
 
 /** One plugin call as a rule asks for it. */
 export interface CallSpec {
@@ -96,8 +96,11 @@ export class CheckSession {
    * take the new plugin (in the host namespace, leading a session of its own) for a daemon.
    */
   private looking: Promise<void> | undefined;
-  /** The calls done since the last look for leftovers: their verbs and process groups. */
-  private finished: { command: string; pid: number | undefined }[] = [];
+  /**
+   * The calls done since the last look for leftovers: their verbs and process groups, each
+   * with its plugin's start time (read as it started), which tells a reused pid apart.
+   */
+  private finished: { command: string; group: Promise<PluginGroup> | undefined }[] = [];
 
   private constructor(
     readonly plugin: string,
@@ -179,12 +182,14 @@ export class CheckSession {
     set("CNI_NETNS", spec.netns);
     set("CNI_IFNAME", spec.ifName);
     set("CNI_PATH", this.cniPath);
-    let pid: number | undefined;
-    // The plugin leads its own process group: its pid names the group its children stay in.
+    let group: Promise<PluginGroup> | undefined;
+    // The plugin leads its own process group: its pid names the group its children stay in,
+    // for as long as the group lasts. Its start time is read at once, while it surely runs (or
+    // is a zombie) under that pid, so the hunt never takes a later process with the pid for it.
     const starter: PluginStarter = {
       start: (path, pluginEnv, run) => {
         const seen = (child: LaunchedChild) => {
-          pid = child.pid;
+          if (child.pid !== undefined) group = pluginGroup(child.pid);
           return child;
         };
         const child = this.base.start(path, pluginEnv, run);
@@ -206,7 +211,7 @@ export class CheckSession {
       });
     } finally {
       this.inFlight--;
-      this.finished.push({ command: spec.command ?? "(no CNI_COMMAND)", pid });
+      this.finished.push({ command: spec.command ?? "(no CNI_COMMAND)", group });
     }
     if (this.inFlight === 0) {
       this.looking = this.endLeftovers().finally(() => {
@@ -243,7 +248,7 @@ export class CheckSession {
   private async endLeftovers(): Promise<void> {
     const finished = this.finished;
     this.finished = [];
-    const groups = finished.map((f) => f.pid).filter((p): p is number => p !== undefined);
+    const groups = await Promise.all(finished.flatMap((f) => (f.group ? [f.group] : [])));
     const found = await endLeftovers(groups, this.namespaces);
     if (found.length === 0) return;
     const verbs = [...new Set(finished.map((f) => f.command))].join(", ");
