@@ -40,7 +40,7 @@ import {
   suggestions,
   usageOf,
 } from "./usage.js";
-import { validateCommand } from "./validate.js";
+import { validateCommand, validateDirCommand } from "./validate.js";
 
 /** Where cnitool writes and what it runs in. */
 export interface CnitoolIO {
@@ -58,11 +58,23 @@ export interface CnitoolIO {
 
 /**
  * A failure cobra reports with the command's usage: `Error: <msg>`, the usage, main's line.
- * Exit status 1, as upstream's; 2 for conformance, whose 1 means a rule failed.
+ * Exit status 1, as upstream's; 2 for conformance, whose 1 means a rule failed. validate (an
+ * addition, whose 1 means an invalid config too) says the error once, before the usage, and
+ * exits 2.
  */
 function failWithUsage(io: CnitoolIO, command: string | undefined, message: string): number {
+  if (command === "validate") {
+    io.stderr.write(`Error: ${message}\n${usageOf(command)}`);
+    return 2;
+  }
   io.stderr.write(`Error: ${message}\n${usageOf(command)}\n${message}\n`);
   return command === "conformance" ? 2 : 1;
+}
+
+/** A failed validation: the error once, no usage (the command line was right), exit 1. */
+function failOnce(io: CnitoolIO, message: string): number {
+  io.stderr.write(`Error: ${message}\n`);
+  return 1;
 }
 
 /** cobra's `Find`: the subcommand named by the first non-flag word, and the other words. */
@@ -116,6 +128,7 @@ export async function runCnitool(argv: string[], io: CnitoolIO): Promise<number>
   try {
     return (await runCommand(command, parsed, io)) ?? 0;
   } catch (error) {
+    if (command === "validate") return failOnce(io, messageOf(error));
     return failWithUsage(io, command, messageOf(error));
   }
 }
@@ -175,21 +188,29 @@ async function runCommand(
       );
     case "validate": {
       const file = parsed.values.get("file");
-      if (file && positionals.length > 0) {
-        return failWithUsage(io, command, "give a network name or --file, not both");
+      const dir = parsed.values.get("dir");
+      const json = flagIsTrue(parsed, "json");
+      const given = [positionals.length > 0, Boolean(file), Boolean(dir)].filter(Boolean).length;
+      if (given !== 1) {
+        return failWithUsage(
+          io,
+          command,
+          given === 0
+            ? "give a network name, --file <path> or --dir <dir>"
+            : "give one of a network name, --file and --dir, not several",
+        );
       }
-      if (!file && positionals.length === 0) {
-        return failWithUsage(io, command, "accepts 1 arg(s), received 0");
+      if (json && !dir) return failWithUsage(io, command, "--json goes with --dir");
+      if (dir) {
+        const binDirs = pluginPaths(io.env)
+          .filter((p) => p !== "")
+          .map((p) => absolutePath(p, io.cwd));
+        return validateDirCommand({ dir: absolutePath(dir, io.cwd), binDirs, json }, io, io.signal);
       }
       const target = file
         ? { file: absolutePath(file, io.cwd) }
         : { dir: netDir(io.env), name: positionals[0] };
-      return validateCommand(
-        cni,
-        target,
-        { ...io, fail: (m) => failWithUsage(io, command, m) },
-        io.signal,
-      );
+      return validateCommand(cni, target, { ...io, fail: (m) => failOnce(io, m) }, io.signal);
     }
   }
   const [netName, netnsArg] = positionals;

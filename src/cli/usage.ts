@@ -175,17 +175,30 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
     ],
   },
   validate: {
-    use: "validate <network-name>",
+    use: "validate <network-name> | --file <path> | --dir <dir>",
     short: "Validate a network configuration against its plugins",
-    long: "Validate a network configuration against its plugins.\nThis command checks that every plugin exists and supports the configuration's version, and prints the capabilities the network accepts.\nIt also lints the configuration against the CNI spec and conventions: each finding goes to stderr as a JSON pointer and a message, and a lint error fails the command.",
+    long: "Validate a network configuration against its plugins.\nThis command checks that every plugin exists and supports the configuration's version, and prints the capabilities the network accepts.\nIt also lints the configuration against the CNI spec and conventions: each finding goes to stderr as a JSON pointer and a message, and a lint error fails the command.\nWith --dir it validates every conf file of a dir as a runtime loads it (lint, plugins in CNI_PATH, their VERSION, duplicate networks and plugin types, files whose extension does not fit their content) and prints one finding a line, <file>:<JSON pointer>: <severity>: <message> (--json: an object with the findings).\nExit status: 0, 1 when a finding (or a failure) is an error, 2 for a bad command line.",
     args: { max: 1 },
     flags: [
+      {
+        name: "dir",
+        kind: "string",
+        usage:
+          "Validate every conf file of this dir as a runtime loads it, instead of one network of NETCONFPATH",
+        defValue: "",
+      },
       {
         name: "file",
         kind: "string",
         usage:
           "Validate this conf file (.conflist, or a single plugin's .conf) instead of a network of NETCONFPATH",
         defValue: "",
+      },
+      {
+        name: "json",
+        kind: "bool",
+        usage: "With --dir: print the findings as JSON",
+        defValue: "false",
       },
     ],
   },

@@ -4,7 +4,9 @@
  * `--file <path>` takes one conf file (a `.conflist`, or a single plugin's `.conf`) instead of
  * a network of the conf dir. A broken file of the conf dir fails upstream's lookup
  * (`LoadConfList` stops at the first file it cannot parse); validate then looks again past
- * it, so that one broken file never masks another network.
+ * it, so that one broken file never masks another network. `--dir <dir> [--json]` validates
+ * every conf file of a dir as the runtime loads it (libcni/runtime's `validateConfDir`) and
+ * prints the findings, one a line on stdout (or as JSON).
  */
 import { readFile } from "node:fs/promises";
 import type { CNIConfig } from "../api/index.js";
@@ -19,13 +21,18 @@ import {
 } from "../conf/index.js";
 import { marshalIndent } from "../encoding/json.js";
 import { messageOf } from "../errors/index.js";
+import {
+  type ConfDirFinding,
+  type ConfDirReport,
+  validateConfDir,
+} from "../runtime/validate-conf-dir.js";
 import { lintLines, lintOfFailedLoad } from "./lint-output.js";
 
 /** What validate writes to and how it fails, from the command's runner. */
 export interface ValidateIO {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
-  /** cobra's `Error: <msg>` and usage, on stderr. */
+  /** `Error: <msg>` on stderr, once (a failed validation is no usage error). */
   fail(message: string): void;
 }
 
@@ -88,4 +95,50 @@ export async function validateCommand(
   );
   io.stderr.write(lintLines(lint));
   return lint.errors.length > 0 ? 1 : 0;
+}
+
+/** One finding as a line: `<file>:<pointer>: <severity>: <message>` (no `:<pointer>` for ""). */
+export function findingLine(f: ConfDirFinding): string {
+  const where = f.pointer === "" ? f.file : `${f.file}:${f.pointer}`;
+  return `${where}: ${f.severity}: ${f.message}\n`;
+}
+
+/** The count of `n` things, `1 error`, `2 errors`. */
+function count(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * Runs `validate --dir`: every finding on stdout (a line each, or the report as JSON), a
+ * summary line on stderr; resolves to 1 when a finding is an error, else 0.
+ */
+export async function validateDirCommand(
+  target: { dir: string; binDirs: string[]; json: boolean },
+  io: Omit<ValidateIO, "fail">,
+  signal: AbortSignal | undefined,
+): Promise<number> {
+  const report: ConfDirReport = await validateConfDir({
+    confDir: target.dir,
+    binDirs: target.binDirs,
+    signal,
+  });
+  // The library says no dir was given; here that is CNI_PATH, with the fix.
+  for (const f of report.findings) {
+    if (f.kind === "plugins-unchecked") {
+      f.message = "CNI_PATH is empty: no plugin was looked for (CNI_PATH=/opt/cni/bin checks them)";
+    }
+  }
+  const errors = report.findings.filter((f) => f.severity === "error").length;
+  const warnings = report.findings.length - errors;
+  io.stdout.write(
+    target.json
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : report.findings.map(findingLine).join(""),
+  );
+  if (!target.json) {
+    io.stderr.write(
+      `${count(report.files.length, "conf file")}: ${count(errors, "error")}, ${count(warnings, "warning")}\n`,
+    );
+  }
+  return errors > 0 ? 1 : 0;
 }

@@ -5,6 +5,7 @@
  * sweep, validate and version, the flags --cache-dir and gc's --valid. Upstream's `completion` command is absent.
  */
 import { describe, expect, it } from "vitest";
+import { usageOf } from "../../src/cli/usage.js";
 import { runInProcess } from "./helpers.js";
 
 const env = { NETCONFPATH: "/nonexistent", CNI_PATH: "" };
@@ -128,14 +129,16 @@ describe("command help", () => {
     expect(r.stdout.endsWith(globalFlags)).toBe(true);
   });
 
-  it("validate --help: its description, use line and flags (--file)", async () => {
+  it("validate --help: its description, use line and flags (--dir, --file, --json)", async () => {
     const r = await run(["validate", "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout.split("\n")[0]).toBe("Validate a network configuration against its plugins.");
     expect(r.stdout).toContain(
-      "\n\nUsage:\n  cnitool validate <network-name> [flags]\n\nFlags:\n" +
+      "\n\nUsage:\n  cnitool validate <network-name> | --file <path> | --dir <dir> [flags]\n\nFlags:\n" +
+        "      --dir string    Validate every conf file of this dir as a runtime loads it, instead of one network of NETCONFPATH\n" +
         "      --file string   Validate this conf file (.conflist, or a single plugin's .conf) instead of a network of NETCONFPATH\n" +
-        `  -h, --help          help for validate\n\n${globalFlags}`,
+        "  -h, --help          help for validate\n" +
+        `      --json          With --dir: print the findings as JSON\n\n${globalFlags}`,
     );
   });
 
@@ -198,9 +201,6 @@ describe("usage errors", () => {
   });
 
   it.each([
-    [["validate"], "accepts 1 arg(s), received 0"],
-    [["validate", "a", "b"], "accepts at most 1 arg(s), received 2"],
-    [["validate", "a", "--file", "x.conflist"], "give a network name or --file, not both"],
     [["version"], "accepts 1 arg(s), received 0"],
     [["attachments", "a", "b"], "accepts at most 1 arg(s), received 2"],
   ])("%j: %s", async (argv, message) => {
@@ -208,6 +208,28 @@ describe("usage errors", () => {
     expect(r.code).toBe(1);
     expect(r.stderr.startsWith(`Error: ${message}\nUsage:\n  cnitool ${argv[0]} `)).toBe(true);
     expect(r.stderr.endsWith(`\n\n${message}\n`)).toBe(true);
+  });
+
+  it.each([
+    [["validate"], "give a network name, --file <path> or --dir <dir>"],
+    [["validate", "a", "b"], "accepts at most 1 arg(s), received 2"],
+    [
+      ["validate", "a", "--file", "x.conflist"],
+      "give one of a network name, --file and --dir, not several",
+    ],
+    [
+      ["validate", "--dir", "d", "--file", "x.conflist"],
+      "give one of a network name, --file and --dir, not several",
+    ],
+    [["validate", "a", "--json"], "--json goes with --dir"],
+    [["validate", "--dir"], "flag needs an argument: --dir"],
+    [
+      ["validate", "--json=maybe", "--dir", "d"],
+      'invalid argument "maybe" for "--json" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
+    ],
+  ])("validate %j: the error once, then the usage; exit 2", async (argv, message) => {
+    const r = await run(argv);
+    expect(r).toEqual({ code: 2, stdout: "", stderr: `Error: ${message}\n${usageOf("validate")}` });
   });
 
   it("an unknown command: cobra's two lines, then main's line; no usage", async () => {

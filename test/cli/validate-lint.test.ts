@@ -59,7 +59,7 @@ describe("validate: lint findings", () => {
     });
   });
 
-  it('the issue\'s typo {"plugin": [...]}: the load fails as before, then the lint says why', async () => {
+  it("the issue's typo {\"plugin\": [...]}: the load's error once (no usage), then the lint says why", async () => {
     await writeFile(
       join(box.netd, "10-net.conflist"),
       JSON.stringify({ cniVersion: "1.0.0", name: "net", plugin: [{ type: "noop.mjs" }] }),
@@ -71,15 +71,13 @@ describe("validate: lint findings", () => {
     expect(r.stderr).toBe(
       [
         `Error: ${error}`,
-        usageOf("validate"),
-        error,
         'lint error "/plugin": the list has no "plugins" (did you mean "plugins"?): its plugins are never run',
         "",
       ].join("\n"),
     );
   });
 
-  it("a plugin check that fails: cobra's error as before, then the lint lines, exit 1", async () => {
+  it("a plugin check that fails: the error once (no usage), then the lint lines, exit 1", async () => {
     await box.network("net", "1.0.0", { type: "nope", capabilities: { macc: true } });
     const r = await box.run(["validate", "net"]);
     expect(r.code).toBe(1);
@@ -88,12 +86,20 @@ describe("validate: lint findings", () => {
     expect(r.stderr).toBe(
       [
         `Error: ${error}`,
-        usageOf("validate"),
-        error,
         'lint warning "/plugins/0/capabilities/macc": unknown capability (not in the CNI conventions) (did you mean "mac"?)',
         "",
       ].join("\n"),
     );
+  });
+
+  it("a network that is not there: the error once, no usage, exit 1", async () => {
+    const r = await box.run(["validate", "other"]);
+    expect(r).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `Error: no net configuration with name "other" in ${box.netd}\n`,
+    });
+    expect(r.stderr).not.toContain(usageOf("validate"));
   });
 
   it("a file that is not a conflist (a broken drop-in plugin .conf) is not linted: the error alone", async () => {
