@@ -19,6 +19,7 @@ import {
   parseFlags,
   stripFlags,
 } from "./flags.js";
+import { gcCommand } from "./gc.js";
 import {
   absolutePath,
   type CnitoolEnv,
@@ -239,7 +240,12 @@ async function runCommand(
     case "gc": {
       // Upstream passes no GC args, so every cached attachment of the network is collected.
       const valid = parsed.values.get("valid");
-      await cni.gcNetworkList(list, valid === undefined ? undefined : parseValid(valid), opts);
+      const flags = {
+        args: valid === undefined ? undefined : parseValid(valid),
+        dryRun: flagIsTrue(parsed, "dry-run"),
+        json: flagIsTrue(parsed, "json"),
+      };
+      await gcCommand(cni, list, flags, io, io.signal);
       return;
     }
     case "status":

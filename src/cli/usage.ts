@@ -131,9 +131,21 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
   gc: {
     use: "gc <network-name> <netns>",
     short: "Garbage collect network interfaces",
-    long: "Garbage collect network interfaces.\nThis command will clean up unused network interfaces in the specified network namespace.",
+    long: "Garbage collect network interfaces.\nThis command will clean up unused network interfaces in the specified network namespace.\nIt prints each attachment it collected as <container-id>:<ifname>, one a line (--json: an object); --dry-run prints what it would collect and runs nothing.",
     args: twoArgs,
     flags: [
+      {
+        name: "dry-run",
+        kind: "bool",
+        usage: "Print what would be collected; run no plugin and remove nothing",
+        defValue: "false",
+      },
+      {
+        name: "json",
+        kind: "bool",
+        usage: "Print what was collected as JSON",
+        defValue: "false",
+      },
       {
         name: "valid",
         kind: "string",

@@ -5,9 +5,13 @@
  * result or podStatus, and held to the rules the API server checks, so a status update is not
  * refused for data the runtime could have checked itself.
  */
-import { NetworkDeviceDataError, type NetworkDeviceDataFailure } from "../errors/index.js";
+import {
+  InvalidArgumentError,
+  NetworkDeviceDataError,
+  type NetworkDeviceDataFailure,
+} from "../errors/index.js";
 import { ipToString, parseIP } from "../types/index.js";
-import type { PodSetupResult } from "./summary.js";
+import type { InterfaceSummary, PodSetupResult } from "./summary.js";
 
 export { NetworkDeviceDataError, type NetworkDeviceDataFailure } from "../errors/index.js";
 
@@ -141,24 +145,71 @@ export function validateNetworkDeviceData(data: NetworkDeviceData): void {
   check(data);
 }
 
+const kindOf = (value: unknown): string =>
+  value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+
+/**
+ * The interfaces of what should be a setup result or a pod status (or either after a JSON round
+ * trip, which keeps their shape): anything else is the caller's mistake, said as the field at
+ * fault rather than a TypeError from inside. Values of the right type that the API server
+ * would refuse are NetworkDeviceDataError's, later.
+ */
+function interfacesOf(pod: unknown): readonly InterfaceSummary[] {
+  const bad = (argument: string, what: string, value: unknown) =>
+    new InvalidArgumentError(argument, `${argument} must be ${what}, got ${kindOf(value)}`);
+  if (typeof pod !== "object" || pod === null || Array.isArray(pod)) {
+    throw bad("pod", "a setup result or a pod status (an object with interfaces)", pod);
+  }
+  const { interfaces } = pod as { interfaces?: unknown };
+  if (!Array.isArray(interfaces)) throw bad("pod.interfaces", "an array", interfaces);
+  for (const [i, iface] of interfaces.entries()) {
+    const at = `pod.interfaces[${i}]`;
+    if (typeof iface !== "object" || iface === null || Array.isArray(iface)) {
+      throw bad(at, "an object", iface);
+    }
+    const fields = iface as Record<string, unknown>;
+    for (const field of ["name", "network", "sandbox", "mac"]) {
+      const value = fields[field];
+      const optional = field === "sandbox" || field === "mac";
+      if (typeof value !== "string" && !(optional && value === undefined)) {
+        throw bad(`${at}.${field}`, "a string", value);
+      }
+    }
+    if (!Array.isArray(fields.ips)) throw bad(`${at}.ips`, "an array", fields.ips);
+    for (const [j, ip] of fields.ips.entries()) {
+      const address =
+        typeof ip === "object" && ip !== null ? (ip as { address?: unknown }).address : ip;
+      if (typeof ip !== "object" || ip === null || typeof address !== "string") {
+        throw bad(`${at}.ips[${j}].address`, "a string", address);
+      }
+    }
+  }
+  return interfaces as InterfaceSummary[];
+}
+
 /**
  * KEP-4817 NetworkDeviceData for each of a pod's interfaces, from `setupPod`'s result or
  * `podStatus`: one entry per interface inside the pod (host-side interfaces, a bridge or a
  * veth's host end, have no `sandbox` and are left out; so is `lo` unless asked for), in attach
  * order, each with the network that made it. `interfaceName` is the interface's name, `ips` its
  * addresses in CIDR form (`10.88.0.2/24`), `hardwareAddress` its MAC; a field the plugins did
- * not report is left out. Each entry is checked as {@link validateNetworkDeviceData} checks it.
- * @throws NetworkDeviceDataError naming the network, the interface and the field a plugin's
- *   result made break a rule (17 addresses on one interface, an address given twice).
+ * not report (or reported empty: a result's `"name": null` is Go's `""`) is left out, as the
+ * API's `omitempty` leaves it out. Each entry is checked as {@link validateNetworkDeviceData}
+ * checks it.
+ * @throws InvalidArgumentError naming the field (`pod.interfaces[0].ips`) when `pod` is not a
+ *   setup result or pod status in shape (`interfaces: [null]`, `ips: null`); NetworkDeviceDataError
+ *   naming the network, the interface and the field a plugin's result made break a rule (17
+ *   addresses on one interface, an address given twice).
  */
 export function networkDeviceData(
   pod: Pick<PodSetupResult, "interfaces">,
   options: NetworkDeviceDataOptions = {},
 ): PodNetworkDeviceData[] {
   const entries: PodNetworkDeviceData[] = [];
-  for (const i of pod.interfaces) {
+  for (const i of interfacesOf(pod)) {
     if (i.sandbox === undefined || (i.name === "lo" && options.includeLoopback !== true)) continue;
-    const networkData: NetworkDeviceData = { interfaceName: i.name };
+    const networkData: NetworkDeviceData = {};
+    if (i.name !== "") networkData.interfaceName = i.name;
     if (i.ips.length > 0) networkData.ips = i.ips.map((ip) => ip.address);
     if (i.mac !== undefined && i.mac !== "") networkData.hardwareAddress = i.mac;
     check(networkData, i.network, i.name);

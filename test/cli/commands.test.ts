@@ -154,7 +154,9 @@ describe("gc", () => {
 
   it("without --valid (upstream): every cached attachment is DELeted, then GC without a valid list", async () => {
     const r = await box.run(["--cache-dir", box.cache, "gc", "net", blue]);
-    expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
+    // Each collected attachment, in record order (an addition: upstream prints nothing).
+    const collected = [`${blueID}:eth0`, `${greenID}:eth0`].sort();
+    expect(r).toEqual({ code: 0, stdout: `${collected.join("\n")}\n`, stderr: "" });
     expect(await cachedRecords()).toEqual([]);
     const call = await box.lastCall();
     expect(call.command).toBe("GC");
@@ -173,7 +175,7 @@ describe("gc", () => {
       "net",
       blue,
     ]);
-    expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(r).toEqual({ code: 0, stdout: `${blueID}:eth0\n`, stderr: "" });
     expect(await cachedRecords()).toEqual([`net-${greenID}-eth0`]);
     const gc = JSON.parse(stdinText(await box.lastCall()));
     expect(gc["cni.dev/valid-attachments"]).toEqual([

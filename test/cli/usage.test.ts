@@ -61,12 +61,15 @@ ${globalFlags}`;
 
 const gcHelp = `Garbage collect network interfaces.
 This command will clean up unused network interfaces in the specified network namespace.
+It prints each attachment it collected as <container-id>:<ifname>, one a line (--json: an object); --dry-run prints what it would collect and runs nothing.
 
 Usage:
   cnitool gc <network-name> <netns> [flags]
 
 Flags:
+      --dry-run        Print what would be collected; run no plugin and remove nothing
   -h, --help           help for gc
+      --json           Print what was collected as JSON
       --valid string   Attachments to keep, as <container-id>:<ifname>,...; without it, every attachment is collected
 
 ${globalFlags}`;
@@ -102,7 +105,7 @@ describe("command help", () => {
     expect(await run(argv)).toEqual({ code: 0, stdout: addHelp, stderr: "" });
   });
 
-  it("gc's help lists its own --valid flag", async () => {
+  it("gc's help lists its own flags (--valid, --dry-run, --json)", async () => {
     expect(await run(["gc", "--help"])).toEqual({ code: 0, stdout: gcHelp, stderr: "" });
   });
 

@@ -106,6 +106,82 @@ describe("networkDeviceData", () => {
   });
 });
 
+describe("networkDeviceData given what is not a setup result or pod status", () => {
+  const at0 = (over: Record<string, unknown>) => ({
+    interfaces: [{ name: "eth0", network: "pods", sandbox: "/run/netns/p1", ips: [], ...over }],
+  });
+  it.each([
+    ["null", null, "pod"],
+    ["an array", [], "pod"],
+    ["no interfaces", {}, "pod.interfaces"],
+    ["interfaces: null", { interfaces: null }, "pod.interfaces"],
+    ["interfaces: [null]", { interfaces: [null] }, "pod.interfaces[0]"],
+    [
+      "an interface without ips",
+      { interfaces: [{ name: "eth0", network: "pods", sandbox: "/x" }] },
+      "pod.interfaces[0].ips",
+    ],
+    ["ips: null", at0({ ips: null }), "pod.interfaces[0].ips"],
+    ["ips: [null]", at0({ ips: [null] }), "pod.interfaces[0].ips[0].address"],
+    ["ips: [{}]", at0({ ips: [{}] }), "pod.interfaces[0].ips[0].address"],
+    ["an address not a string", at0({ ips: [{ address: 5 }] }), "pod.interfaces[0].ips[0].address"],
+    ["name: null", at0({ name: null }), "pod.interfaces[0].name"],
+    ["no network", at0({ network: undefined }), "pod.interfaces[0].network"],
+    ["sandbox: null", at0({ sandbox: null }), "pod.interfaces[0].sandbox"],
+    ["mac: 5", at0({ mac: 5 }), "pod.interfaces[0].mac"],
+  ])("%s: an InvalidArgumentError naming the field, never a TypeError", (_, pod, argument) => {
+    let thrown: unknown;
+    try {
+      networkDeviceData(pod as never);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InvalidArgumentError);
+    expect(thrown).not.toBeInstanceOf(NetworkDeviceDataError);
+    expect((thrown as InvalidArgumentError).argument).toBe(argument);
+    expect((thrown as Error).message).toMatch(
+      new RegExp(`^${argument.replace(/[.[\]]/g, "\\$&")} must be `),
+    );
+  });
+
+  it("a JSON round trip of a setup result is still one", async () => {
+    const pod = { interfaces: [iface({ ips: [{ address: "10.1.0.2/24", gateway: "10.1.0.1" }] })] };
+    expect(networkDeviceData(JSON.parse(JSON.stringify(pod)))).toEqual(networkDeviceData(pod));
+  });
+});
+
+describe("networkDeviceData and omitempty", () => {
+  let d: Dirs;
+  beforeEach(async () => {
+    d = await dirs();
+  });
+  afterEach(() => d.cleanup());
+
+  it('an interface a plugin named null (Go\'s "") has no interfaceName, as the API leaves it out', async () => {
+    await writeNetwork(d.confDir, "10-pods.conflist", "pods", ["bridge"]);
+    const fake = new FakePlugins();
+    const play = fake.exec.execPluginCall.handler;
+    fake.exec.execPluginCall.handler = async (call) => {
+      const out = await play?.(call);
+      if (typeof out !== "string" || out === "") return out ?? "";
+      const result = JSON.parse(out);
+      result.interfaces[1].name = null;
+      return JSON.stringify(result);
+    };
+    const rt = await loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
+    const setup = await rt.setupPod({ id: "p1", netns: "/run/netns/p1" });
+    const entries = networkDeviceData(setup);
+    expect(entries).toEqual([
+      {
+        network: "pods",
+        networkData: { ips: ["10.1.0.2/24"], hardwareAddress: "02:00:00:00:01:01" },
+      },
+    ]);
+    expect(Object.keys(entries[0].networkData)).not.toContain("interfaceName");
+    expect(networkDeviceData(await rt.podStatus("p1"))).toEqual(entries);
+  });
+});
+
 describe("validateNetworkDeviceData", () => {
   it("accepts what the API server accepts, at the limits", () => {
     const atLimits: NetworkDeviceData = {
