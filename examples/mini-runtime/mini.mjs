@@ -41,6 +41,24 @@ global options:
 
 class UsageError extends Error {}
 
+// The name is the runc ID, libcni's container ID, the container's hostname (at most 64 bytes:
+// sethostname refuses more, after the networks were set up) and a file name under --root.
+const maxNameLength = 64;
+
+/**
+ * A container's name as a command takes it, checked before anything is looked up or made:
+ * libcni's container ID rule (which keeps `../x` or `a/b` from naming a path outside --root)
+ * and the hostname limit. A usage error (exit 2) otherwise.
+ */
+function checkName(command, name, flag = "") {
+  if (validateContainerID(name) !== undefined || name.length > maxNameLength) {
+    throw new UsageError(
+      `${command}: ${flag}${JSON.stringify(name)}: 1 to ${maxNameLength} letters, digits, "_", "." and "-", starting with a letter or digit`,
+    );
+  }
+  return name;
+}
+
 /** Parses a command's options; what follows `--` is the container's command. */
 function parse(args, options) {
   const dash = args.indexOf("--");
@@ -115,10 +133,7 @@ async function run(mini, args) {
     publish: { type: "string", short: "p", multiple: true, default: [] },
     detach: { type: "boolean", short: "d", default: false },
   });
-  const name = values.name ?? "";
-  if (validateContainerID(name) !== undefined) {
-    throw new UsageError(`run: --name ${JSON.stringify(name)}: letters, digits, "_", "." and "-"`);
-  }
+  const name = checkName("run", values.name ?? "", "--name ");
   if (positionals.length !== 1 || command.length === 0) {
     throw new UsageError("run: expected ROOTFS -- CMD [ARG...]");
   }
@@ -191,7 +206,7 @@ async function exec(mini, args) {
   if (positionals.length !== 1 || command.length === 0) {
     throw new UsageError("exec: expected NAME -- CMD [ARG...]");
   }
-  return mini.runc.exec(positionals[0], command);
+  return mini.runc.exec(checkName("exec", positionals[0]), command);
 }
 
 /** Everything known of a container: its record, its state, and its networks from the cache. */
@@ -256,7 +271,7 @@ function printTable(rows) {
 async function inspect(mini, args) {
   const { values, positionals } = parse(args, { json: { type: "boolean", default: false } });
   if (positionals.length !== 1) throw new UsageError("inspect: expected NAME");
-  const d = await containerInfo(mini, positionals[0], await mini.runc.list());
+  const d = await containerInfo(mini, checkName("inspect", positionals[0]), await mini.runc.list());
   const network = d.network;
   const info = {
     name: d.name,
@@ -282,7 +297,9 @@ async function inspect(mini, args) {
   console.log(`  ports    ${info.ports.join(", ") || "-"}`);
   for (const { network: net, networkData: n } of info.networkData) {
     const ips = (n.ips ?? []).join(", ") || "-";
-    console.log(`  ${n.interfaceName.padEnd(8)} ${net}  ${ips}  ${n.hardwareAddress ?? ""}`);
+    // interfaceName is left out when a plugin reported none (omitempty).
+    const name = n.interfaceName ?? "-";
+    console.log(`  ${name.padEnd(8)} ${net}  ${ips}  ${n.hardwareAddress ?? ""}`);
   }
   for (const dns of info.dns) console.log(`  dns      ${dns.network}: ${dns.nameservers ?? []}`);
   for (const p of info.problems) console.log(`  problem  ${p.network} (${p.ifName}): ${p.error}`);
@@ -293,6 +310,8 @@ async function rmCommand(mini, args) {
     force: { type: "boolean", short: "f", default: false },
   });
   if (positionals.length === 0) throw new UsageError("rm: expected NAME...");
+  // Every name first: a bad one removes none of them.
+  for (const name of positionals) checkName("rm", name);
   const states = await mini.runc.list();
   for (const name of positionals) {
     if ((await mini.store.read(name)) === undefined) throw new Error(`no such container: ${name}`);
