@@ -72,11 +72,18 @@ describe("a cache write failing after the plugins succeeded", () => {
   });
 
   it("a plugin failure is not a CacheWriteError", async () => {
-    exec.execPluginCall.handler = async () => {
-      throw new Error("plugin failed");
+    // The plugin fails, and the results dir is unwritable too: the ADD rejects with the
+    // plugin's own error, not a cache error (nothing succeeded, so nothing is cached).
+    const failure = new Error("plugin failed");
+    const breakCache = exec.execPluginCall.handler;
+    exec.execPluginCall.handler = async (call) => {
+      await breakCache?.(call);
+      throw failure;
     };
     const net = pluginConf('{"cniVersion":"1.1.0","name":"e11one","type":"a"}');
     const error = await cni.addNetwork(net, rt).catch((e: unknown) => e);
+    expect(error).toBe(failure);
     expect(error).not.toBeInstanceOf(CacheWriteError);
+    expect(exec.calls).toHaveLength(1);
   });
 });

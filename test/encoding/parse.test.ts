@@ -83,6 +83,13 @@ describe("parseJSON: bytes", () => {
   });
 });
 
+/** True when a number JSON.parse made anywhere in `value` is not finite (1e400 is Infinity). */
+function nestsNonFinite(value: unknown): boolean {
+  if (typeof value === "number") return !Number.isFinite(value);
+  if (typeof value !== "object" || value === null) return false;
+  return Object.values(value).some(nestsNonFinite);
+}
+
 describe("property: the Go scanner and V8 agree on what is JSON", () => {
   it("for arbitrary strings", () => {
     fc.assert(
@@ -102,16 +109,39 @@ describe("property: the Go scanner and V8 agree on what is JSON", () => {
     );
   });
 
-  it("parseJSON throws only its two typed errors", () => {
+  it("parseJSON throws only its two typed errors, each where it is due, and nothing for JSON", () => {
+    const seen = { values: 0, syntaxErrors: 0 };
+    // Numbers beyond float64, nested (Go's type error) or alone (left to the caller).
+    const overflows = fc.constantFrom('{"a":[1,1e400]}', "[-1e999]", "1e400", '{"a":2e308}');
     fc.assert(
-      fc.property(fc.string({ unit: "binary" }), (text) => {
+      fc.property(fc.oneof(fc.string({ unit: "binary" }), fc.json(), overflows), (text) => {
+        let v8: unknown;
+        let v8Valid = true;
+        try {
+          v8 = JSON.parse(text);
+        } catch {
+          v8Valid = false;
+        }
+        let thrown: unknown;
         try {
           parseJSON(text);
         } catch (e) {
-          expect(e instanceof JSONSyntaxError || e instanceof UnmarshalTypeError).toBe(true);
+          thrown = e;
+        }
+        if (!v8Valid) {
+          seen.syntaxErrors++;
+          expect(thrown).toBeInstanceOf(JSONSyntaxError);
+        } else if (typeof v8 === "object" && nestsNonFinite(v8)) {
+          expect(thrown).toBeInstanceOf(UnmarshalTypeError);
+        } else {
+          seen.values++;
+          expect(thrown).toBeUndefined();
         }
       }),
     );
+    // Both kinds of input were tried.
+    expect(seen.values).toBeGreaterThan(10);
+    expect(seen.syntaxErrors).toBeGreaterThan(10);
   });
 });
 

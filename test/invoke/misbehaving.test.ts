@@ -4,8 +4,10 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ExecMessage } from "../../src/index.js";
 import type { PluginExecError } from "../../src/invoke/plugin-error.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
+import { recordEvents } from "../internal/channel-recorder.js";
 import {
   envWith,
   fixture,
@@ -143,16 +145,25 @@ describe("RawExec with misbehaving plugins", () => {
   });
 
   it('a plugin merely saying "text file busy" is not retried: only the exec error counts', async () => {
-    const started = Date.now();
-    const error = await rejection(
-      exec.execPlugin(
-        fixture("non-json"),
-        stdin,
-        envWith({ NON_JSON_OUTPUT: "", NON_JSON_STDERR: "text file busy", NON_JSON_EXIT: "1" }),
-      ),
-    );
-    expect(Date.now() - started).toBeLessThan(900);
+    // libcni:exec counts the starts of a run (RawExec's retry loop): one, not a retry.
+    const recorder = recordEvents();
+    let error: Error;
+    try {
+      error = await rejection(
+        exec.execPlugin(
+          fixture("non-json"),
+          stdin,
+          envWith({ NON_JSON_OUTPUT: "", NON_JSON_STDERR: "text file busy", NON_JSON_EXIT: "1" }),
+        ),
+      );
+    } finally {
+      recorder.stop();
+    }
     expect(error.message).toBe('netplugin failed: "text file busy": exit status 1');
+    const ends = recorder.events.filter((e) => e.channel === "exec" && e.event === "asyncEnd");
+    expect(ends).toHaveLength(1);
+    expect((ends[0].message as ExecMessage).pluginPath).toBe(fixture("non-json"));
+    expect(ends[0].snapshot.attempts).toBe(1);
   });
 
   it("runs many plugins concurrently, each with its own output", async () => {

@@ -6,18 +6,37 @@
 import { chmod, type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ExecMessage } from "../../src/index.js";
 import { PluginExecError } from "../../src/invoke/plugin-error.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
+import { type Recorder, recordEvents } from "../internal/channel-recorder.js";
 import { makeTempDir, rejection, removeTempDir, sleep } from "./helpers.js";
 
 const stdin = new TextEncoder().encode("{}");
+
+/**
+ * How many starts the settled run of `path` attempted, as `libcni:exec` reports it (its
+ * `attempts`, counted by RawExec's retry loop): the count, not the clock, says whether it retried.
+ */
+function attemptsOf(recorder: Recorder, path: string): number {
+  const ends = recorder.events.filter(
+    (e) =>
+      e.channel === "exec" &&
+      e.event === "asyncEnd" &&
+      (e.message as ExecMessage).pluginPath === path,
+  );
+  expect(ends, `one traced run of ${path}`).toHaveLength(1);
+  return ends[0].snapshot.attempts as number;
+}
 
 describe("RawExec text file busy", () => {
   let dir: string;
   let pluginPath: string;
   let writer: FileHandle | undefined;
+  let recorder: Recorder;
 
   beforeEach(async () => {
+    recorder = recordEvents();
     dir = await makeTempDir();
     pluginPath = join(dir, "being-written");
     // The plugin is being written: its file is open for writing while the runtime execs it.
@@ -27,6 +46,7 @@ describe("RawExec text file busy", () => {
   });
 
   afterEach(async () => {
+    recorder.stop();
     await writer?.close();
     writer = undefined;
     await removeTempDir(dir);
@@ -36,15 +56,15 @@ describe("RawExec text file busy", () => {
     const exec = new RawExec({ stderr: null });
     expect(exec.textBusyRetries).toBe(5);
     expect(exec.textBusyDelayMs).toBe(1000);
-    const started = Date.now();
     const call = exec.execPlugin(pluginPath, stdin, []);
     await sleep(1500);
     await writer?.close();
     writer = undefined;
     const out = await call;
     expect(new TextDecoder().decode(out)).toBe('{"cniVersion":"1.1.0"}');
-    // At least the first retries failed: the call waited for the writer.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+    // The first start was refused (only "text file busy" is retried): the call waited for the
+    // writer, and a start after it ran the plugin.
+    expect(attemptsOf(recorder, pluginPath)).toBeGreaterThanOrEqual(2);
   });
 
   // Upstream #1183 (merged, for issue #855): Go built one exec.Cmd, with its stdin reader and
@@ -61,14 +81,13 @@ describe("RawExec text file busy", () => {
       textBusyRetries: 50,
       textBusyDelayMs: 100,
     });
-    const started = Date.now();
     const call = exec.execPlugin(pluginPath, big, []);
     await sleep(350);
     await writer?.close();
     writer = undefined;
     const out = await call;
-    // Several starts were refused before this one.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+    // Starts were refused before this one: the output is that of a retry.
+    expect(attemptsOf(recorder, pluginPath)).toBeGreaterThanOrEqual(2);
     expect(Buffer.from(out).equals(Buffer.from(big))).toBe(true);
     expect(Buffer.concat(forwarded).toString()).toBe("ran");
   });
@@ -78,6 +97,8 @@ describe("RawExec text file busy", () => {
     const started = Date.now();
     const error = await rejection(exec.execPlugin(pluginPath, stdin, []));
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    // The first start and its 3 retries, not one more.
+    expect(attemptsOf(recorder, pluginPath)).toBe(4);
     expect(error).toBeInstanceOf(PluginExecError);
     expect(error.message).toBe(
       `netplugin failed with no error message: fork/exec ${pluginPath}: text file busy`,
@@ -92,17 +113,19 @@ describe("RawExec text file busy", () => {
       new RawExec({ stderr: null, textBusyRetries: 0 }).execPlugin(pluginPath, stdin, []),
     );
     expect(error.message).toContain("text file busy");
+    expect(attemptsOf(recorder, pluginPath)).toBe(1);
   });
 
   it("stops retrying when the signal aborts during the wait", async () => {
-    const exec = new RawExec({ stderr: null, textBusyDelayMs: 10_000 });
+    // A wait that outlasts the test's timeout: the call settles in time only if the abort ends it.
+    const exec = new RawExec({ stderr: null, textBusyDelayMs: 3_600_000 });
     const controller = new AbortController();
     const call = exec.execPlugin(pluginPath, stdin, [], { signal: controller.signal });
     await sleep(200);
-    const started = Date.now();
     controller.abort();
     const error = (await rejection(call)) as PluginExecError;
-    expect(Date.now() - started).toBeLessThan(1000);
+    // The refused start only: no retry after the abort.
+    expect(attemptsOf(recorder, pluginPath)).toBe(1);
     expect(error.message).toBe(
       `netplugin failed with no error message: context canceled (aborted: This operation was aborted)`,
     );

@@ -65,8 +65,12 @@ describe("the spawner helper killed before it answers", () => {
   it("a remove, and its retry: a NetnsError with the helper's error as cause; the namespace stays", async () => {
     const path = await createNetns(uniqueName("remove-twice"), { mechanism });
     created.push(path);
-    killHelperOnRequests(2);
+    const killed = killHelperOnRequests(2);
     const error = await removeNetns(path, { mechanism }).catch((e) => e);
+    // The retry happened, on a new helper: two requests, each to a helper of its own.
+    expect(spawner.netnsRequest).toHaveBeenCalledTimes(2);
+    expect(killed.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(killed).size).toBe(killed.length);
     expect(error).toBeInstanceOf(NetnsError);
     expect(error.reason).toBe("failed");
     expect(error.path).toBe(path);
@@ -90,9 +94,12 @@ describe("the spawner helper killed before it answers", () => {
   });
 
   it("a create, and its retry: a NetnsError with the helper's error as cause; nothing left", async () => {
-    killHelperOnRequests(2);
+    const killed = killHelperOnRequests(2);
     const name = uniqueName("create-twice");
     const error = await createNetns(name, { mechanism }).catch((e) => e);
+    expect(spawner.netnsRequest).toHaveBeenCalledTimes(2);
+    expect(killed.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(killed).size).toBe(killed.length);
     expect(error).toBeInstanceOf(NetnsError);
     expect(error.reason).toBe("failed");
     expect(error.cause).toBeInstanceOf(SpawnerExitedError);

@@ -27,6 +27,10 @@ describe("the README's entry points", () => {
       .split("\n")
       .filter((l) => /^\|\s*`libcni[^`]*`\s*\|/.test(l))
       .map((l) => l.split("|").map((cell) => cell.trim()));
+    // A row for each export, no fewer: rows that match nothing would check nothing.
+    const exported = await exportedEntryPoints(repo);
+    expect(exported.length).toBeGreaterThanOrEqual(10);
+    expect(rows.map(([, name]) => name.replaceAll("`", "")).sort()).toEqual([...exported].sort());
     for (const [, name, holds] of rows) expect(holds, name).toMatch(/\w{3,}/);
   });
 });

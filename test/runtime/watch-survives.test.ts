@@ -16,9 +16,6 @@ import {
 } from "../../src/runtime/index.js";
 import { type Dirs, dirs, FakePlugins, nextChange, writeNetwork } from "./helpers.js";
 
-const nextReload = (w: NetworkWatcher) =>
-  new Promise<void>((resolve) => w.once("reload", () => resolve()));
-
 describe("a watcher that survives", () => {
   let d: Dirs;
   let rt: CNIRuntime;
@@ -83,12 +80,19 @@ describe("a watcher that survives", () => {
     expect(rt.problems.map((p) => p.file)).toContain(join(d.confDir, "15-pipe.conflist"));
   });
 
-  it("close settles with a reload in flight", async () => {
-    w = rt.watch({ debounce: 0, persistent: false });
-    const reloaded = nextReload(w);
+  it("close settles with a reload in flight: it waits for that reload, which swaps nothing", async () => {
+    // No file events and no poll: the flush below is the only reload.
+    w = rt.watch({ debounce: 0, persistent: false, fsEvents: false, poll: 0 });
+    const events: string[] = [];
+    for (const name of ["reload", "change", "close"]) w.on(name, () => events.push(name));
+    // What the reload would swap in, had the watcher stayed open: "b" added.
     await writeNetwork(d.confDir, "20-b.conflist", "b");
-    void w.flush();
+    const flushed = w.flush().then(() => events.push("flushed"));
     await w.close();
-    await Promise.race([reloaded, new Promise((r) => setTimeout(r, 50))]);
+    // close resolved only once the reload in flight had finished (the flush settled with it),
+    // and that reload, finishing after the close, emitted and swapped nothing.
+    expect([...events].sort()).toEqual(["close", "flushed"]);
+    await flushed;
+    expect(rt.networks.map((n) => n.name)).toEqual(["a"]);
   });
 });

@@ -122,12 +122,19 @@ describe("loadArgs: upstream's texts for every failure", () => {
   });
 
   it("keeps the cause of a value that failed to parse", () => {
+    let caught: unknown;
     try {
       loadArgs("IP=x", spec);
-      expect.unreachable();
     } catch (error) {
-      expect((error as Error).cause).toBeInstanceOf(Error);
+      caught = error;
     }
+    expect(caught).toBeInstanceOf(ArgsError);
+    expect((caught as Error).message).toBe(
+      'ARGS: error parsing value of pair "IP=x": invalid IP address: x',
+    );
+    const cause = (caught as Error).cause;
+    expect(cause).toBeInstanceOf(Error);
+    expect((cause as Error).message).toBe("invalid IP address: x");
   });
 });
 
