@@ -4,9 +4,11 @@
  * cache dir is compared before and after, stale temporary files and damaged intents included).
  * The GC events name what was collected: `libcni:pod`'s and `libcni:verb`'s `collected`.
  */
+import { execFile } from "node:child_process";
 import diagnosticsChannel from "node:diagnostics_channel";
 import { mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   DamagedIntentError,
@@ -209,5 +211,56 @@ describe("libcni:verb of a GC", () => {
     ]);
     // The plugin's own GC got the options as the caller gave them (no sink key leaked).
     expect(fake.seq()).toContain("GC a:");
+  });
+});
+
+// NODE_DEBUG=libcni is read when the process starts: a child process runs the built library.
+const root = join(import.meta.dirname, "../..");
+const script = `
+import { FakeExec } from ${JSON.stringify(join(root, "dist/invoke/index.js"))};
+import { loadNetworks } from ${JSON.stringify(join(root, "dist/runtime/index.js"))};
+const [confDir, cacheDir] = process.argv.slice(1);
+const exec = new FakeExec();
+exec.findInPathCall.returns.path = "/fake/p";
+exec.execPluginCall.handler = (call) => {
+  const env = call.environ ?? [];
+  if (env.includes("CNI_COMMAND=VERSION")) return '{"cniVersion":"1.1.0","supportedVersions":["1.1.0"]}';
+  return env.includes("CNI_COMMAND=ADD") ? '{"cniVersion":"1.1.0"}' : "";
+};
+const rt = await loadNetworks({ confDir, cacheDir, exec });
+for (const id of ["p1", "p2", "p3"]) await rt.setupPod({ id, netns: "/run/netns/" + id });
+await rt.gc(["p2", "p3"], { dryRun: true });
+await rt.gc(["p2", "p3"]);
+await rt.cni.gcNetworkList(rt.networks[0].config, { validAttachments: [{ containerID: "p3", ifname: "eth0" }] });
+await rt.status();
+`;
+
+describe("debug lines of a GC", () => {
+  let d: Dirs;
+  beforeEach(async () => {
+    d = await dirs();
+    await writeNetwork(d.confDir, "10-a.conflist", "a", ["fake"], "1.1.0");
+  });
+  afterEach(() => d.cleanup());
+
+  it("name what was collected, not an empty container or pod", async () => {
+    const { stderr } = await promisify(execFile)(
+      process.execPath,
+      ["--input-type=module", "-e", script, d.confDir, d.cacheDir],
+      { env: { ...process.env, NODE_DEBUG: "libcni" } },
+    );
+    const lines = stderr
+      .split("\n")
+      .filter((l) => / (pod (gc|status)|verb (GC|STATUS)) /.test(l))
+      .map((l) => l.replace(/^LIBCNI \d+: /, "").replace(/duration=[\d.]+ms/, "duration=Xms"));
+    expect(lines).toEqual([
+      "pod gc dryRun=true collected=[] duration=Xms outcome=ok",
+      // The pod-level GC DELs p1 itself; the network's own GC then finds nothing stale.
+      'verb GC network="a" collected=[] cniVersion=1.1.0 duration=Xms outcome=ok',
+      "pod gc collected=[a/p1:eth0] duration=Xms outcome=ok",
+      'verb GC network="a" collected=[p2:eth0] cniVersion=1.1.0 duration=Xms outcome=ok',
+      'verb STATUS network="a" cniVersion=1.1.0 duration=Xms outcome=ok',
+      "pod status duration=Xms outcome=ok",
+    ]);
   });
 });
