@@ -390,8 +390,10 @@ export class CNIConfig {
   }
 
   /**
-   * The attachments in the cache, all or those of one container, sorted by record name
-   * (upstream `GetCachedAttachments`). The options are accepted for symmetry; reading is local.
+   * The attachments in the cache, sorted by record name (upstream `GetCachedAttachments`):
+   * those of `containerID`, or with `""` every container's, of every network (what a GC
+   * lists). Records that cannot be decoded are skipped, as upstream's. The options are accepted
+   * for symmetry; reading is local.
    */
   async getCachedAttachments(
     containerID: string,
