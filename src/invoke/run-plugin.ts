@@ -2,12 +2,18 @@
  * One run of a plugin executable: spawn, feed stdin, collect output, and stop it when asked.
  *
  * The plugin is spawned detached so that it leads its own process group; stopping it means
- * SIGTERM to the group, then SIGKILL to the group once the grace period is over. The run ends
- * when the plugin's output pipes close, which a grandchild can delay forever by holding them:
- * after an abort the pipes are closed from this side once the group has been SIGKILLed, and
- * after a normal exit once the grace period has passed, the group SIGKILLed first, so neither
- * the call nor any process of the plugin's group outlives its bounds. A grandchild that left
- * the group (`setsid`) is beyond reach: see docs/reliability.md.
+ * SIGTERM to the group, then SIGKILL to the group once the grace period is over. A run is
+ * stopped only when the caller's signal aborts (an abort or a time limit) or its output passes
+ * the cap: the call then settles once no process of the group runs.
+ *
+ * After a plugin exits, nothing is killed, as upstream's exec kills nothing: a process it left
+ * in its group that holds none of its pipes (a daemon, a background job) outlives the call, and
+ * the conformance checker's no-leftover-processes rule is what reports such a plugin. The one
+ * exception bounds the call itself: the run ends when the plugin's output pipes close, which a
+ * process it left can delay forever by holding them (upstream's `cmd.Run()` then waits
+ * forever); such a holder gets the grace period after the exit, then the group is SIGKILLed and
+ * the pipes are closed from this side. A process that left the group (`setsid`) is beyond any
+ * group signal: see docs/reliability.md, "Process cleanup".
  *
  * Starts go through the {@link spawnGate} (one per turn of the event loop), and use the
  * RawExec's launcher (spawner/launcher.ts: `child_process.spawn` itself, or the spawner
@@ -215,7 +221,8 @@ async function supervise(child: LaunchedChild, options: RunOptions): Promise<Run
 
   // A grandchild may hold the pipes after the plugin exited; give it the grace period, no more.
   // Then what is left of the group is SIGKILLed (it outlived its plugin and holds its pipes)
-  // and the pipes are closed from this side.
+  // and the pipes are closed from this side. When the pipes close first, this timer is cleared
+  // with the others: what the plugin left without its pipes is not the call's to end.
   let lingered = false;
   child.once("exit", () => {
     if (terminating || pid === undefined) return;
