@@ -2,7 +2,8 @@
  * Readiness, as a kubelet reads it: STATUS of every network at once (ocicni asks the default
  * network only, go-cni stops at the first failure), each network's plugins looked at first.
  *
- * A network is ready when every plugin of it is installed in the plugin dirs, answers VERSION
+ * A network is ready when every plugin of it (and every IPAM plugin its plugins name, which gets
+ * the same version by delegation) is installed in the plugin dirs, answers VERSION
  * with the network's version among those it supports (asked through CNIConfig's
  * getVersionInfo, remembered per binary), and, from CNI 1.1.0, answers STATUS without error. A
  * plugin missing or not supporting the version is reported as such and STATUS is not run into
@@ -30,7 +31,8 @@ export interface NetworkStatus {
   network: string;
   ready: boolean;
   /**
-   * Why it is not ready: a plugin not installed (the lookup's `PluginNotFoundError`), a plugin
+   * Why it is not ready: a plugin (or IPAM plugin) not installed (the lookup's
+   * `PluginNotFoundError`), a plugin
    * that does not support the network's version (`PluginVersionError`) or whose VERSION failed
    * (STATUS is not run in these three cases), or what STATUS threw (a CNIError with the
    * plugin's code, e.g. 50).
@@ -116,6 +118,8 @@ export class PluginVersions {
 
 /** Why a network's plugins cannot serve it, for the runtime's `reason`. */
 interface PluginProblem {
+  /** `plugin`, or `IPAM plugin` for a plugin's `ipam.type` (which gets the same version). */
+  readonly role: string;
   readonly plugin: string;
   readonly kind: "missing" | "version" | "version-failed";
   readonly path?: string;
@@ -123,32 +127,49 @@ interface PluginProblem {
   readonly error: unknown;
 }
 
-/** The first plugin of the network (in list order) that cannot serve it, or undefined. */
+/** Looks one plugin (or IPAM plugin) up and asks its VERSION; undefined when it serves. */
+async function checkPlugin(
+  ctx: StatusContext,
+  role: string,
+  plugin: string,
+  version: string,
+  signal: AbortSignal | undefined,
+): Promise<PluginProblem | undefined> {
+  let path: string;
+  try {
+    path = await ctx.find(plugin);
+  } catch (error) {
+    return { role, plugin, kind: "missing", error };
+  }
+  let info: PluginInfo;
+  try {
+    info = await ctx.versions.get(ctx.cni, plugin, path, signal);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return { role, plugin, kind: "version-failed", path, error };
+  }
+  const supported = info.supportedVersions();
+  if (supported.includes(version)) return undefined;
+  const error = new PluginVersionError(plugin, version);
+  return { role, plugin, kind: "version", path, supported, error };
+}
+
+/**
+ * The first plugin of the network (in list order, each before its IPAM plugin) that cannot
+ * serve it, or undefined.
+ */
 async function pluginProblem(
   ctx: StatusContext,
   n: Network,
   signal: AbortSignal | undefined,
 ): Promise<PluginProblem | undefined> {
   const version = n.config.cniVersion;
-  const checks = n.config.plugins.map(async (p): Promise<PluginProblem | undefined> => {
-    const plugin = p.network.type;
-    let path: string;
-    try {
-      path = await ctx.find(plugin);
-    } catch (error) {
-      return { plugin, kind: "missing", error };
-    }
-    let info: PluginInfo;
-    try {
-      info = await ctx.versions.get(ctx.cni, plugin, path, signal);
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      return { plugin, kind: "version-failed", path, error };
-    }
-    const supported = info.supportedVersions();
-    if (supported.includes(version)) return undefined;
-    const error = new PluginVersionError(plugin, version);
-    return { plugin, kind: "version", path, supported, error };
+  const checks = n.config.plugins.flatMap((p) => {
+    const ipam = p.network.ipam?.type ?? "";
+    return [
+      checkPlugin(ctx, "plugin", p.network.type, version, signal),
+      ...(ipam === "" ? [] : [checkPlugin(ctx, "IPAM plugin", ipam, version, signal)]),
+    ];
   });
   const problems = await Promise.all(checks);
   return problems.find((p) => p !== undefined);
@@ -164,7 +185,7 @@ function networkLabel(n: Network): string {
 }
 
 function problemText(n: Network, p: PluginProblem, binDirs: readonly string[]): string {
-  const where = `${networkLabel(n)}: plugin ${quoted(p.plugin)}`;
+  const where = `${networkLabel(n)}: ${p.role} ${quoted(p.plugin)}`;
   switch (p.kind) {
     case "missing": {
       const dirs = binDirs.length === 0 ? "no plugin dirs" : `plugin dirs ${binDirs.join(", ")}`;

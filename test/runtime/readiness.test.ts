@@ -104,6 +104,27 @@ esac
     expect(await rt.status()).toMatchObject({ ready: true, defaultReady: true });
   });
 
+  it("an IPAM plugin of the default network missing: not ready, the IPAM plugin named", async () => {
+    await plugin("bridge");
+    const file = await writeNetwork(
+      d.confDir,
+      "10-pods.conflist",
+      "pods",
+      [{ type: "bridge", ipam: { type: "host-local" } }],
+      "1.1.0",
+    );
+    const report = await (await load()).status();
+    expect(report.ready).toBe(false);
+    expect(report.reason).toBe(
+      `default network "pods" (${file}): IPAM plugin "host-local" is not installed (plugin dirs ${bin}): failed to find plugin "host-local" in path [${bin}]`,
+    );
+    await plugin("host-local", upTo100);
+    expect((await (await load()).status()).reason).toMatch(
+      /IPAM plugin "host-local" \(.*\) does not support the network's cniVersion 1\.1\.0/,
+    );
+    expect(await commands()).not.toContain("bridge STATUS");
+  });
+
   it("a 1.1.0 list over 1.0.0 plugins: not ready, the version named, STATUS never run into them", async () => {
     await plugin("bridge", upTo100);
     const file = await writeNetwork(d.confDir, "10-pods.conflist", "pods", ["bridge"], "1.1.0");
