@@ -17,6 +17,7 @@ import {
 } from "../errors/index.js";
 import { confFiles, type LintFinding, lintNetworkList, type NetworkConfigList } from "../index.js";
 import { isJSONObject } from "../internal/json-kind.js";
+import { checkDuration } from "../internal/timer-limit.js";
 import { type Exec, getVersionInfo } from "../invoke/index.js";
 import type { PluginInfo } from "../version/index.js";
 import {
@@ -83,7 +84,7 @@ export interface ValidateConfDirOptions {
   binDirs?: readonly string[];
   /** How plugins are found and run (a FakeExec in tests). */
   exec?: Exec;
-  /** The limit on each plugin's VERSION, in ms; default 10 000; 0: none. */
+  /** The limit on each plugin's VERSION, in ms; default 10 000; 0: none; at most 2147483647. */
   timeout?: number;
   /** Aborting stops the running VERSION and rejects with the signal's reason. */
   signal?: AbortSignal;
@@ -102,12 +103,8 @@ function checkOptions(options: ValidateConfDirOptions): void {
   ) {
     throw new InvalidArgumentError("binDirs", "binDirs must be an array of non-empty strings");
   }
-  if (timeout !== undefined && !(Number.isFinite(timeout) && timeout >= 0)) {
-    throw new InvalidArgumentError(
-      "timeout",
-      `timeout must be a non-negative number of ms, got ${timeout}`,
-    );
-  }
+  // A limit past the longest a timer waits would fire at once: every VERSION "not in time".
+  checkDuration("timeout", timeout);
 }
 
 /** The key `name` of `object` as Go's decoder finds it: exact, else case-insensitively. */

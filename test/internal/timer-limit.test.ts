@@ -10,7 +10,7 @@ import { checkDuration, durationProblem, MAX_TIMER_MS } from "../../src/internal
 import { callPlugin } from "../../src/invoke/plugin-call.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
 import type { PluginStarter } from "../../src/invoke/spawner/launcher.js";
-import { loadNetworks } from "../../src/runtime/index.js";
+import { loadNetworks, validateConfDir } from "../../src/runtime/index.js";
 import { checkPlugin } from "../../src/testing/conformance/index.js";
 import { eventually, ping } from "../../src/testing/index.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "../runtime/helpers.js";
@@ -129,6 +129,14 @@ describe("libcni/runtime", () => {
       () => rt.gc([], options),
     ];
     for (const call of calls) expect((await refusal(call)).argument).toBe("timeout");
+    expect(fake.calls).toEqual([]);
+  });
+
+  it("validateConfDir refuses a timeout past the maximum (every VERSION would be late)", async () => {
+    const error = await refusal(() =>
+      validateConfDir({ confDir: d.confDir, exec: fake.exec, timeout: tooLong }),
+    );
+    expect(error.argument).toBe("timeout");
     expect(fake.calls).toEqual([]);
   });
 
