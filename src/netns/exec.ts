@@ -9,6 +9,7 @@
 import { access, constants, stat } from "node:fs/promises";
 import { NetnsError } from "../errors/index.js";
 import { errnoCode, errnoText } from "../internal/errno.js";
+import { MAX_TIMER_MS } from "../internal/timer-limit.js";
 import { findInPath } from "../invoke/find.js";
 import { callPlugin } from "../invoke/plugin-call.js";
 import { pluginStarter } from "../invoke/spawner/launcher.js";
@@ -80,8 +81,8 @@ function badArgument(nsPath: string, text: string): NetnsError {
   return new NetnsError(`exec in ${nsPath}: ${text}`, "failed", nsPath);
 }
 
-// AbortSignal.timeout takes no more.
-const maxTimeoutMs = 0xffffffff;
+// The longest a Node timer waits (a longer one fires at once): the library's one rule.
+const maxTimeoutMs = MAX_TIMER_MS;
 
 function checkCount(nsPath: string, name: string, value: number | undefined, max: number): void {
   if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0 && value <= max)) {

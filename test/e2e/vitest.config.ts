@@ -12,5 +12,9 @@ export default defineConfig({
     pool: "forks",
     // Each file builds its own namespaces; files in parallel are isolated from each other.
     fileParallelism: true,
+    // Two files at a time (vitest's default on these 2-core machines is one): each file has a
+    // host namespace and subnets of its own, and most of a file's time is spent waiting on
+    // plugins and namespaces, not on this process.
+    maxWorkers: 2,
   },
 });

@@ -1,13 +1,12 @@
 /**
  * execInNetns's time limit, which needs root (a namespace to enter): past the longest a Node
- * timer waits it is refused, with a LibcniError naming the maximum, before the program runs;
+ * timer waits it is refused, with its NetnsError naming the maximum, before the program runs;
  * it used to come back `timedOut` at once. At the maximum the program runs to its end. The
  * other entry points are timer-limit.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { LibcniError } from "../../src/errors/index.js";
 import { MAX_TIMER_MS } from "../../src/internal/timer-limit.js";
-import { execInNetns } from "../../src/netns/index.js";
+import { execInNetns, NetnsError } from "../../src/netns/index.js";
 
 const here = "/proc/self/ns/net";
 
@@ -19,7 +18,9 @@ describe("execInNetns", () => {
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).toBeInstanceOf(LibcniError);
+    // execInNetns throws NetnsError only (its contract), the argument's reason "failed".
+    expect(thrown).toBeInstanceOf(NetnsError);
+    expect((thrown as NetnsError).reason).toBe("failed");
     expect((thrown as Error).message).toMatch(/timeoutMs .*2147483647/);
     const run = await execInNetns(here, ["sh", "-c", "sleep 0.2; echo ran"], {
       timeoutMs: MAX_TIMER_MS,
