@@ -6,12 +6,14 @@
  */
 import { InvalidArgumentError } from "../errors/index.js";
 import {
+  copyIP,
   hexString,
   IPv4len,
   IPv6len,
   ipTo4,
   ipToString,
   isV4Mapped,
+  newIP,
   ParseError,
   parseIP,
 } from "./ip.js";
@@ -24,9 +26,36 @@ export interface IPNet {
   mask: Uint8Array;
 }
 
+/**
+ * A network the library made (parsed, decoded or copied): `JSON.stringify` writes it as its
+ * CIDR text, as upstream's `types.IPNet` marshals ("10.1.2.3/24"; "<nil>" for the zero value).
+ * The Go encoder (src/encoding) never calls `toJSON`: what it writes is unchanged.
+ */
+class IPNetValue implements IPNet {
+  ip: Uint8Array;
+  mask: Uint8Array;
+  constructor(ip: Uint8Array, mask: Uint8Array) {
+    this.ip = ip;
+    this.mask = mask;
+  }
+  toJSON(): string {
+    return ipNetToString(this);
+  }
+}
+
+/** A network of `ip` and `mask` (not copied), which `JSON.stringify` writes as its CIDR. */
+export function newIPNet(ip: Uint8Array, mask: Uint8Array): IPNet {
+  return new IPNetValue(ip, mask);
+}
+
+/** Upstream's copy of a `types.IPNet`: the address and mask copied. */
+export function copyIPNet(n: IPNet): IPNet {
+  return new IPNetValue(copyIP(n.ip), n.mask.slice());
+}
+
 /** Go's zero `net.IPNet{}`: what a missing `address` or `dst` decodes to; prints as "<nil>". */
 export function zeroIPNet(): IPNet {
-  return { ip: new Uint8Array(0), mask: new Uint8Array(0) };
+  return new IPNetValue(newIP(0), new Uint8Array(0));
 }
 
 /** Go's `net.CIDRMask(ones, bits)`: `ones` leading 1 bits out of `bits` (32 or 128). */
@@ -139,7 +168,7 @@ function splitCIDR(s: string): { ip: Uint8Array; bits: number; ones: number } {
  */
 export function parseCIDR(s: string): IPNet {
   const { ip, bits, ones } = splitCIDR(s);
-  return { ip, mask: cidrMask(ones, bits) };
+  return new IPNetValue(ip, cidrMask(ones, bits));
 }
 
 /** Go's `IP.Mask(mask)`: the network number, or undefined when lengths do not fit. */

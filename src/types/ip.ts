@@ -15,10 +15,32 @@ export const IPv4len = 4;
 /** Length in bytes of an IPv6 address. */
 export const IPv6len = 16;
 
+/**
+ * An address the library made (parsed, decoded or copied): Go's `net.IP` bytes, which
+ * `JSON.stringify` writes as the address text, as Go's `MarshalText` does ("" for the nil
+ * address), so a result's `ips` or `routes` log readably. The Go encoder (src/encoding) never
+ * calls `toJSON`: it writes what Go writes for a byte slice, as before.
+ */
+class IPAddress extends Uint8Array {
+  toJSON(): string {
+    return this.length === 0 ? "" : ipToString(this);
+  }
+}
+
+/** A new zeroed address of `length` bytes (0 is Go's nil `net.IP`). */
+export function newIP(length: number): Uint8Array {
+  return new IPAddress(length);
+}
+
+/** A copy of `ip`, which `JSON.stringify` writes as its text (an address of the library's). */
+export function copyIP(ip: Uint8Array): Uint8Array {
+  return new IPAddress(ip);
+}
+
 /** Go's `net.IPv4(a, b, c, d)`: the 16-byte IPv4-mapped form. */
 export function ipv4(a: number, b: number, c: number, d: number): Uint8Array {
   // Written byte by byte: a result of 500k routes makes one per address.
-  const ip = new Uint8Array(IPv6len);
+  const ip = new IPAddress(IPv6len);
   ip[10] = 0xff;
   ip[11] = 0xff;
   ip[12] = a;
@@ -90,7 +112,7 @@ const hexValue = (c: number): number => {
 function parseIPv6(input: string): Uint8Array | undefined {
   if (input.includes("%")) return undefined;
   let s = input;
-  const ip = new Uint8Array(IPv6len);
+  const ip = new IPAddress(IPv6len);
   let ellipsis = -1;
   if (s.length >= 2 && s[0] === ":" && s[1] === ":") {
     ellipsis = 0;
@@ -216,7 +238,7 @@ export function ipMarshalText(ip: Uint8Array): string {
  * address, anything else must parse or a `ParseError` ("invalid IP address: ...") is thrown.
  */
 export function ipUnmarshalText(text: string): Uint8Array {
-  if (text === "") return new Uint8Array(0);
+  if (text === "") return new IPAddress(0);
   const ip = parseIP(text);
   if (!ip) throw new ParseError("IP address", text);
   return ip;

@@ -9,11 +9,12 @@ import { marshal, marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema, type StructDecoder } from "../encoding/struct.js";
 import { toGoJSON } from "../internal/go-marshal.js";
-import type { IPNet } from "./cidr.js";
+import { copyIPNet, type IPNet } from "./cidr.js";
 import { convert } from "./convert.js";
 import { decodeList, structValue } from "./decode.js";
 import type { DNS } from "./dns.js";
 import { dnsField } from "./dns.js";
+import { copyIP } from "./ip.js";
 import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
 import { decodeRoute, type Route } from "./route.js";
 
@@ -251,8 +252,8 @@ export function copyIPConfigFields<T extends object>(
   out: T,
 ): T & { address: IPNet; interface?: number; gateway?: Uint8Array } {
   const copy = out as T & { address: IPNet; interface?: number; gateway?: Uint8Array };
-  copy.address = { ip: ip.address.ip.slice(), mask: ip.address.mask.slice() };
+  copy.address = copyIPNet(ip.address);
   if (ip.interface !== undefined) copy.interface = ip.interface;
-  if (ip.gateway) copy.gateway = ip.gateway.slice();
+  if (ip.gateway) copy.gateway = copyIP(ip.gateway);
   return copy;
 }

@@ -6,9 +6,9 @@
  */
 import { goStruct } from "../encoding/json.js";
 import { defineStruct } from "../encoding/struct.js";
-import { type IPNet, ipNetToString } from "./cidr.js";
+import { copyIPNet, type IPNet, ipNetToString } from "./cidr.js";
 import { decodeIP, decodeIPNet, goInt, structValue } from "./decode.js";
-import { ipMarshalText } from "./ip.js";
+import { copyIP, ipMarshalText } from "./ip.js";
 
 /** A route (upstream `types.Route`). */
 export interface Route {
@@ -80,8 +80,8 @@ export function routeToGo(route: Route): object {
 
 /** Upstream `Route.Copy()`: a deep copy. */
 export function copyRoute(route: Route): Route {
-  const out: Route = { dst: { ip: route.dst.ip.slice(), mask: route.dst.mask.slice() } };
-  if (route.gw) out.gw = route.gw.slice();
+  const out: Route = { dst: copyIPNet(route.dst) };
+  if (route.gw) out.gw = copyIP(route.gw);
   if (route.mtu !== undefined) out.mtu = route.mtu;
   if (route.advmss !== undefined) out.advmss = route.advmss;
   if (route.priority !== undefined) out.priority = route.priority;

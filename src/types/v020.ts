@@ -6,11 +6,11 @@
 import { goStruct, marshal, marshalIndent, toGoJSON } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import { type IPNet, ipNetToString } from "./cidr.js";
+import { copyIPNet, type IPNet, ipNetToString } from "./cidr.js";
 import { convert, registerConverter, registerCreator } from "./convert.js";
 import { decodeIP, decodeIPNet, inField, structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsField, dnsToGo } from "./dns.js";
-import { ipMarshalText } from "./ip.js";
+import { copyIP, ipMarshalText } from "./ip.js";
 import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
 import { resultAsVersion } from "./result-common.js";
 import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
@@ -44,8 +44,8 @@ export interface Result020Init {
 
 /** Upstream `IPConfig.Copy()`. */
 export function copyIPConfig020(ipc: IPConfig020): IPConfig020 {
-  const out: IPConfig020 = { ip: { ip: ipc.ip.ip.slice(), mask: ipc.ip.mask.slice() } };
-  if (ipc.gateway) out.gateway = ipc.gateway.slice();
+  const out: IPConfig020 = { ip: copyIPNet(ipc.ip) };
+  if (ipc.gateway) out.gateway = copyIP(ipc.gateway);
   if (ipc.routes?.length) out.routes = ipc.routes.map(copyRoute);
   return out;
 }

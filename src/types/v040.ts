@@ -6,11 +6,11 @@
  */
 import { goStruct, toGoJSON } from "../encoding/json.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
-import { type IPNet, ipNetToString } from "./cidr.js";
+import { copyIPNet, type IPNet, ipNetToString } from "./cidr.js";
 import { registerConverter, registerCreator } from "./convert.js";
 import { decodeIP, decodeIPNet, goInt, structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsToGo } from "./dns.js";
-import { ipMarshalText, ipTo4 } from "./ip.js";
+import { copyIP, ipMarshalText, ipTo4 } from "./ip.js";
 import { ConversionError, type Result } from "./result.js";
 import {
   copyIPConfigFields,
@@ -175,8 +175,8 @@ export function convertFrom020To040(from: Result, toVersion: string): Result {
 }
 
 function copy020(ipc: IPConfig020): IPConfig020 {
-  const out: IPConfig020 = { ip: { ip: ipc.ip.ip.slice(), mask: ipc.ip.mask.slice() } };
-  if (ipc.gateway) out.gateway = ipc.gateway.slice();
+  const out: IPConfig020 = { ip: copyIPNet(ipc.ip) };
+  if (ipc.gateway) out.gateway = copyIP(ipc.gateway);
   return out;
 }
 

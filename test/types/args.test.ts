@@ -12,7 +12,7 @@ import {
   parseUnmarshallableString,
   UnmarshalableArgsError,
 } from "../../src/types/index.js";
-import { ipToString } from "../../src/types/ip.js";
+import { ipToString, newIP } from "../../src/types/ip.js";
 
 describe("UnmarshallableBool (upstream)", () => {
   it.each([
@@ -141,7 +141,7 @@ describe("loadArgs: upstream's texts for every failure", () => {
 describe("loadArgs: values as Go loads them", () => {
   it.each([
     ["IgnoreUnknown=True;Unk=nown", { IgnoreUnknown: true }],
-    ["IP=", { IP: new Uint8Array(0) }],
+    ["IP=", { IP: newIP(0) }],
     ["Name=", { Name: "" }],
     ["Name=a b", { Name: "a b" }],
     ["Flag=TRUE", { Flag: true }],

@@ -20,7 +20,12 @@ describe("CNIError", () => {
     expect(marshal(new CNIError(999, "a<b", "d"))).toBe(
       '{"code":999,"msg":"a\\u003cb","details":"d"}',
     );
-    expect(JSON.stringify(new CNIError(1, "m", "d"))).toBe('{"code":1,"msg":"m","details":"d"}');
+    // JSON.stringify writes every library error's JSON (issue 42), the wire's fields among it.
+    expect(JSON.parse(JSON.stringify(new CNIError(1, "m", "d")))).toMatchObject({
+      code: 1,
+      msg: "m",
+      details: "d",
+    });
   });
 
   it("prints as upstream's Print: 4-space indented", () => {
