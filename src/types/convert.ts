@@ -65,7 +65,38 @@ export function convert(from: Result, toVersion: string): Result {
   if (!converter || !owner || !(from instanceof owner.owner)) {
     throw new ConversionError(`no converter for CNI result version ${fromVersion} to ${target}`);
   }
+  checkEntries(from);
   return converter.fn(from, target);
+}
+
+/** The lists whose entries the converters read, on each result class. */
+const listFields = ["interfaces", "ips", "routes"] as const;
+
+/**
+ * Every entry a converter reads is an object. Decoding never makes another (a `null` entry is
+ * a type error there), but a result built in JavaScript can hold one, and a converter would
+ * crash on it (upstream's panics on a nil entry, containernetworking/cni#1191): the entry is
+ * named in a ConversionError instead.
+ */
+function checkEntries(from: Result): void {
+  const r = from as unknown as Record<string, unknown>;
+  const check = (list: unknown, field: string): void => {
+    if (!Array.isArray(list)) return;
+    for (let i = 0; i < list.length; i++) {
+      const entry: unknown = list[i];
+      if (typeof entry !== "object" || entry === null) {
+        throw new ConversionError(
+          `cannot convert: ${field}[${i}] is ${entry === null ? "null" : typeof entry}, not an object`,
+        );
+      }
+    }
+  };
+  for (const field of listFields) check(r[field], field);
+  // 0.2.0: each IP configuration's routes.
+  for (const family of ["ip4", "ip6"] as const) {
+    const ipc = r[family] as { routes?: unknown } | null | undefined;
+    if (typeof ipc === "object" && ipc !== null) check(ipc.routes, `${family}.routes`);
+  }
 }
 
 /**

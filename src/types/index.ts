@@ -34,6 +34,7 @@ export {
 } from "./args.js";
 export { type IPNet, ipNetToString, parseCIDR } from "./cidr.js";
 export { convertResult, createResult, createResultForVersion, decodeVersion } from "./create.js";
+export { currentResult } from "./current.js";
 export type { DNS } from "./dns.js";
 export * from "./error-codes.js";
 export type { GCAttachment } from "./gc.js";
