@@ -3,8 +3,8 @@
  * The libcni demo: takes the bundled network `hello` through the whole life of two
  * attachments with cnitool (this package's drop-in for upstream's), printing every command and
  * what it printed: version, validate, add (with a port mapping from CAP_ARGS), attachments,
- * check, del, gc (keeping one attachment with --valid, then upstream's collect-everything) and
- * status.
+ * check, del, gc (keeping one attachment with --valid, then a --dry-run and upstream's
+ * collect-everything) and status.
  *
  *   npm run demo                  example plugins (examples/plugins/, written with libcni/skel),
  *                                 fake netns paths: any machine, no root
@@ -302,8 +302,11 @@ class Demo {
       note: "garbage-collect, keeping green (gc --valid is an addition)",
     });
     await this.cnitool(["attachments", greenID], { note: "green survived" });
+    await this.cnitool(["gc", "--dry-run", "hello", this.green], {
+      note: "what would upstream's gc collect? (--dry-run is an addition: nothing runs)",
+    });
     await this.cnitool(["gc", "hello", this.green], {
-      note: "upstream's gc: no valid list, so every attachment of the network is collected",
+      note: "upstream's gc: no valid list, so every attachment of the network is collected (printed: an addition)",
     });
     await this.cnitool(["attachments"], { note: "the cache is empty" });
     await this.inspect("after gc");

@@ -27,7 +27,8 @@ const steps = [
   /\$ cnitool --cache-dir \$DEMO\/cache check hello \S+blue\nError: .+\nUsage:\n {2}cnitool check <network-name> <netns> \[flags\]\n[\s\S]+?\(exit status 1\)\n\n/,
   /\$ cnitool --cache-dir \$DEMO\/cache gc --valid cnitool-[0-9a-f]{20}:eth0 hello \S+green\n\n/,
   /\$ cnitool --cache-dir \$DEMO\/cache attachments cnitool-[0-9a-f]{20}\n\[\n {4}\{\n {8}"containerID": "cnitool-[0-9a-f]{20}",\n {8}"ifName": "eth0",\n {8}"netNS": "\S+green",\n {8}"network": "hello"\n {4}\}\n\]\n/,
-  /\$ cnitool --cache-dir \$DEMO\/cache gc hello \S+green\n\n/,
+  /\$ cnitool --cache-dir \$DEMO\/cache gc --dry-run hello \S+green\ncnitool-[0-9a-f]{20}:eth0\n\n/,
+  /\$ cnitool --cache-dir \$DEMO\/cache gc hello \S+green\ncnitool-[0-9a-f]{20}:eth0\n\n/,
   /\$ cnitool --cache-dir \$DEMO\/cache attachments\n\[\]\n/,
   /\$ cnitool --cache-dir \$DEMO\/cache status hello \S+green\n\n/,
 ];
