@@ -41,14 +41,14 @@ describe(
       });
     });
 
-    it("hello-net passes every rule for every version it claims", async () => {
+    it.concurrent("hello-net passes every rule for every version it claims", async () => {
       const report = await check(join(examples, "hello-net.mjs"), {
         config: { type: "hello-net", subnet: "10.22.0.0/24" },
       });
       expectOnlyKnownBug("hello-net", report);
     });
 
-    it("hello-portmap, chained, passes every rule for every version it claims", async () => {
+    it.concurrent("hello-portmap, chained, passes every rule for every version it claims", async () => {
       const report = await check(join(examples, "hello-portmap.mjs"), {
         chained: true,
         config: {
