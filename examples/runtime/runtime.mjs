@@ -55,6 +55,8 @@ try {
     cacheDir: join(root, "cache"),
     capabilityStyle: "ocicni",
     timeout: 10_000,
+    // The example plugins never enter the pods' namespaces, which this example does not make.
+    checkNetns: false,
   });
   say(
     `networks: ${runtime.networks.map((n) => n.name).join(", ")} (default ${runtime.defaultNetwork?.name})`,

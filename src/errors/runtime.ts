@@ -125,6 +125,53 @@ export class InterfaceNameError extends InvalidArgumentError {
   static override readonly id: string = "LIBCNI_ERR_INTERFACE_NAME";
 }
 
+/** Why a pod's netns was refused before its setup ran anything. */
+export type PodNetnsProblem = "missing" | "not-a-netns" | "unreadable";
+
+/**
+ * A pod's `netns` is not a network namespace, found before its setup takes a lock or runs a
+ * plugin (issue 42; upstream checks nothing and leaves it to each plugin's `ns.GetNS`, after
+ * the plugins before it ran): no path or a path that does not exist (`missing`), a path that is
+ * neither an nsfs mount nor a `/proc/<pid>/ns/net` link (`not-a-netns`: a regular file, a
+ * directory, a pinned namespace of another kind), or one that cannot be looked at
+ * (`unreadable`, `cause` the fs error). `argument` is `pod.netns`. A runtime whose plugins
+ * create the namespace themselves turns the check off (`checkNetns: false`).
+ */
+export class PodNetnsError extends InvalidArgumentError {
+  static override readonly id: string = "LIBCNI_ERR_POD_NETNS";
+  /** The pod's ID. */
+  readonly podID: string;
+  /** The netns path given (`CNI_NETNS`). */
+  readonly netns: string;
+  /** What is wrong with it. */
+  readonly reason: PodNetnsProblem;
+  constructor(
+    podID: string,
+    netns: string,
+    reason: PodNetnsProblem,
+    options: LibcniErrorOptions = {},
+  ) {
+    const what =
+      netns === ""
+        ? "no netns given"
+        : `netns ${JSON.stringify(netns)} ${
+            reason === "missing"
+              ? "does not exist"
+              : reason === "not-a-netns"
+                ? "is not a network namespace (an nsfs mount or a /proc/<pid>/ns/net link)"
+                : `cannot be looked at: ${messageOf(options.cause)}`
+          }`;
+    super(
+      "pod.netns",
+      `set up pod ${podID}: ${what} (nothing was run; checkNetns: false if the plugins create it)`,
+      options,
+    );
+    this.podID = podID;
+    this.netns = netns;
+    this.reason = reason;
+  }
+}
+
 /**
  * A capability argument of a pod does not have the form the CNI conventions give it (an `ips`
  * entry that is neither an address nor a CIDR, a `mac` Go's `net.ParseMAC` refuses, a port out

@@ -20,6 +20,8 @@ export {
   NoNetworksError,
   type PodAttachmentRef,
   PodCheckError,
+  PodNetnsError,
+  type PodNetnsProblem,
   PodNotFoundError,
   PodSetupError,
   PodTeardownError,

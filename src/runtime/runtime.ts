@@ -23,6 +23,7 @@ import { type CollectedAttachment, collectGarbage, type GCOptions, type GCReport
 import { podsWithIntents, readIntent } from "./intent.js";
 import { findPlugin, type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import { RuntimeLocks, withLock } from "./locks.js";
+import { checkPodNetns } from "./netns-check.js";
 import { newRunID, ownedElsewhere, RunMarkedExec } from "./owner.js";
 import { planPod } from "./plan.js";
 import { type PodStatus, podStatusFromCache } from "./pod-status.js";
@@ -63,6 +64,15 @@ export interface RuntimeOptions extends LoadOptions {
   capabilityStyle?: CapabilityStyle;
   /** fsync cache records (CNIConfig's `durableCache`); default true. */
   durableCache?: boolean;
+  /**
+   * Check before a setup runs anything that the pod's netns exists and is a network namespace
+   * (an nsfs mount or a `/proc/<pid>/ns/net` link), else PodNetnsError (upstream checks
+   * nothing: the first plugin that enters it fails, after the plugins before it ran).
+   * Default: true when the runtime runs the plugins itself (no `exec`: they run here, where the
+   * path must resolve), false with your own `exec` (its plugins may run elsewhere: a VM, a
+   * fake). `false` for plugins that create the namespace themselves; `setupPod`'s option wins.
+   */
+  checkNetns?: boolean;
 }
 
 /**
@@ -179,7 +189,8 @@ export class CNIRuntime {
    * PodSetupError thrown. The pod's ID, interface names, network names and capability values
    * are checked, and every plugin looked up, before any lock is taken or plugin runs.
    * @throws NoNetworksError while the runtime is not ready; InvalidArgumentError,
-   *   InterfaceNameError, CapabilityArgError or NetworkNotFoundError before anything runs;
+   *   InterfaceNameError, CapabilityArgError, NetworkNotFoundError or PodNetnsError (the netns
+   *   is missing or no network namespace, unless `checkNetns: false`) before anything runs;
    *   PodSetupError (a plugin not installed: with nothing to undo).
    */
   async setupPod(pod: Pod, options: SetupOptions = {}): Promise<PodSetupResult> {
@@ -195,6 +206,10 @@ export class CNIRuntime {
       throw set.notReady;
     }
     const plan = planPod(set, pod, this.options.interfacePrefix, this.options.capabilityStyle);
+    // The pod's own values are checked before any plugin is looked up or run (issue 42).
+    const checkNetns =
+      options.checkNetns ?? this.options.checkNetns ?? this.options.exec === undefined;
+    if (checkNetns) await checkPodNetns(pod.id, pod.netns);
     const binDirs = this.cni.path;
     await checkPluginsInstalled(pod.id, plan, (type) =>
       findPlugin(type, binDirs, this.options.exec),

@@ -105,4 +105,11 @@ export interface TeardownOptions extends PodCallOptions {
 export interface SetupOptions extends PodCallOptions {
   /** Attach the networks at once instead of one after another (go-cni `Setup`). */
   parallel?: boolean;
+  /**
+   * Check before anything runs that `pod.netns` exists and is a network namespace (an nsfs
+   * mount or a `/proc/<pid>/ns/net` link), else throw PodNetnsError; overrides the runtime's
+   * `checkNetns` (default: on when the runtime runs its plugins itself, off with your own
+   * `exec`). `false` for plugins that create the namespace themselves.
+   */
+  checkNetns?: boolean;
 }
