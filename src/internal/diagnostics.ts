@@ -128,6 +128,22 @@ export interface PodMessage {
   collected?: { readonly podID: string; readonly network: string; readonly ifName: string }[];
   /** gc only: true for a dry run (nothing run, nothing removed). */
   dryRun?: boolean;
+  /**
+   * The pod's netns: setupPod's `pod.netns`, or the `netns` of the pod given to teardownPod or
+   * checkPod when it names one; undefined otherwise (a pod given by ID, gc, status).
+   */
+  netns?: string;
+  /**
+   * setupPod only: true when its networks are attached at once (go-cni's `Setup`), false when
+   * one after another (`SetupSerially`, the default).
+   */
+  parallel?: boolean;
+  /**
+   * The runtime's networks by name, in attach order, when the call started (go-cni's
+   * `Networks()`): a network's position in it is go-cni's `cni.index` (libcni/otel's go-cni
+   * span names put it on each verb's span).
+   */
+  networks?: readonly string[];
   /** The call's trace context; a `start` subscriber may replace it (plugins get the result). */
   traceContext: TraceContext | undefined;
   /** Milliseconds from start to settlement; set before `asyncStart`. */

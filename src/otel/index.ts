@@ -17,7 +17,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import diagnosticsChannel from "node:diagnostics_channel";
 import { basename } from "node:path";
-import { messageOf } from "../errors/index.js";
+import { InvalidArgumentError, messageOf } from "../errors/index.js";
 import {
   diagnosticsChannelNames,
   type ExecMessage,
@@ -81,8 +81,25 @@ export interface OTelInstrumentApi extends OTelApiLike {
   };
 }
 
+/**
+ * How the pod layer's spans are named: the library's own names, or containerd/go-cni's
+ * (go-cni#132), for dashboards and queries written for go-cni.
+ */
+export type SpanNames = "libcni" | "go-cni";
+
 /** Options of {@link instrument}. */
 export interface InstrumentOptions {
+  /**
+   * The names of the pod layer's spans and their attributes. `"libcni"` (the default): `cni.pod
+   * <operation>` with `cni.operation` and `cni.pod.id`. `"go-cni"`: go-cni's, `cni.Setup`
+   * (`setupPod` with `parallel`), `cni.SetupSerially` (`setupPod`), `cni.Remove`
+   * (`teardownPod`), `cni.Check` (`checkPod`), and `cni.Status` and `cni.GC` (go-cni has no GC),
+   * with `cni.id` (the pod) and `cni.path` (its netns, when the call was given one); each verb's
+   * span inside them also gets go-cni's per-network `cni.name`, `cni.ifname` and `cni.index`
+   * (the network's position among the runtime's networks, as go-cni's `Networks()`). Verb and
+   * plugin spans keep their names, and the metrics are the same either way.
+   */
+  spanNames?: SpanNames;
   /** The tracer's and the meter's name; default `libcni`. */
   name?: string;
   /** Make spans; default true. */
@@ -146,6 +163,46 @@ const describePod = (m: PodMessage): Described => ({
   metric: { "cni.kind": "pod", "cni.operation": m.operation } as OTelAttributes,
 });
 
+/** go-cni's span name of each pod-level call (go-cni#132; it has no GC: named as the rest). */
+function goCNIName(m: PodMessage): string {
+  switch (m.operation) {
+    case "setup":
+      return m.parallel === true ? "cni.Setup" : "cni.SetupSerially";
+    case "teardown":
+      return "cni.Remove";
+    case "check":
+      return "cni.Check";
+    case "status":
+      return "cni.Status";
+    case "gc":
+      return "cni.GC";
+  }
+}
+
+/** A pod-level call as go-cni names it: `cni.id` and `cni.path` (when known). */
+const describePodGoCNI = (m: PodMessage): Described => {
+  const attributes: OTelAttributes = {};
+  if (m.podID !== "") attributes["cni.id"] = m.podID;
+  if (typeof m.netns === "string") attributes["cni.path"] = m.netns;
+  return {
+    name: goCNIName(m),
+    attributes,
+    metric: { "cni.kind": "pod", "cni.operation": m.operation } as OTelAttributes,
+  };
+};
+
+/**
+ * go-cni's per-network attributes of a verb inside a pod-level call: `cni.name`, `cni.ifname`
+ * and `cni.index`, the network's position among the runtime's networks when the call started
+ * (left out for a network no longer loaded, torn down from its record).
+ */
+function goCNINetwork(pod: PodMessage, m: VerbMessage): OTelAttributes {
+  const attributes: OTelAttributes = { "cni.name": m.network, "cni.ifname": m.ifName };
+  const index = pod.networks?.indexOf(m.network) ?? -1;
+  if (index >= 0) attributes["cni.index"] = index;
+  return attributes;
+}
+
 const describeVerb = (m: VerbMessage): Described => ({
   name: `cni ${m.verb} ${m.network}`,
   attributes: {
@@ -192,9 +249,19 @@ export function instrument(
   options: InstrumentOptions = {},
 ): Instrumentation {
   const name = options.name ?? "libcni";
+  const spanNames = options.spanNames ?? "libcni";
+  if (spanNames !== "libcni" && spanNames !== "go-cni") {
+    throw new InvalidArgumentError(
+      "spanNames",
+      `spanNames must be "libcni" or "go-cni", got ${JSON.stringify(spanNames)}`,
+    );
+  }
+  const goCNI = spanNames === "go-cni";
   const tracer = options.traces === false ? undefined : api.trace.getTracer(name);
   // The context of the libcni call in progress (its span), for the calls it makes.
   const store = new AsyncLocalStorage<object | undefined>();
+  // The pod-level call in progress (go-cni names only): its verbs get go-cni's attributes.
+  const podStore = new AsyncLocalStorage<PodMessage | undefined>();
   const open = new WeakMap<object, Open>();
 
   // Every call into the API, fenced (./fence.ts): made once here, nothing per call.
@@ -349,17 +416,23 @@ export function instrument(
   // the `start` subscribers), and the pod call's and verb's trace context replaced by their
   // span's, so that the plugins run under it.
   const onPod = (m: PodMessage): object | undefined => {
-    const ctx = begin(m, "pod", describePod(m));
+    const ctx = begin(m, "pod", goCNI ? describePodGoCNI(m) : describePod(m));
     m.traceContext = traceContextOf(ctx) ?? m.traceContext;
     return ctx;
   };
   const onVerb = (m: VerbMessage): object | undefined => {
-    const ctx = begin(m, "verb", describeVerb(m));
+    const described = describeVerb(m);
+    const pod = goCNI ? podStore.getStore() : undefined;
+    if (pod !== undefined) {
+      described.attributes = { ...described.attributes, ...goCNINetwork(pod, m) };
+    }
+    const ctx = begin(m, "verb", described);
     m.traceContext = traceContextOf(ctx) ?? m.traceContext;
     return ctx;
   };
   const onExec = (m: ExecMessage): object | undefined => begin(m, "plugin", describeExec(m));
   pod.start.bindStore(store, onPod);
+  if (goCNI) pod.start.bindStore(podStore, (m: PodMessage) => m);
   verb.start.bindStore(store, onVerb);
   exec.start.bindStore(store, onExec);
 
@@ -390,6 +463,7 @@ export function instrument(
   return {
     disable(): void {
       pod.start.unbindStore(store);
+      if (goCNI) pod.start.unbindStore(podStore);
       verb.start.unbindStore(store);
       exec.start.unbindStore(store);
       pod.unsubscribe(podHandlers);

@@ -194,7 +194,10 @@ export class CNIRuntime {
    *   PodSetupError (a plugin not installed: with nothing to undo).
    */
   async setupPod(pod: Pod, options: SetupOptions = {}): Promise<PodSetupResult> {
-    return this.traced("setup", pod.id, options, (o) => this.setup(pod, o));
+    return this.traced("setup", pod.id, options, (o) => this.setup(pod, o), {
+      netns: pod.netns,
+      parallel: options.parallel ?? false,
+    });
   }
 
   private async setup(pod: Pod, options: SetupOptions): Promise<PodSetupResult> {
@@ -268,14 +271,19 @@ export class CNIRuntime {
     const id = checkPodRef(pod);
     checkCallOptions(options);
     checkTeardownOptions(options);
-    return this.traced("teardown", id, options, (o) =>
-      withLock(this.locks.pod(id, o.signal), () => {
-        const set = this.current;
-        return teardownPodWith({ ...this.context(set, o, pod), set }, pod, id, o, {
-          interfacePrefix: this.options.interfacePrefix,
-          capabilityStyle: this.options.capabilityStyle,
-        });
-      }),
+    return this.traced(
+      "teardown",
+      id,
+      options,
+      (o) =>
+        withLock(this.locks.pod(id, o.signal), () => {
+          const set = this.current;
+          return teardownPodWith({ ...this.context(set, o, pod), set }, pod, id, o, {
+            interfacePrefix: this.options.interfacePrefix,
+            capabilityStyle: this.options.capabilityStyle,
+          });
+        }),
+      { netns: podNetns(pod) },
     );
   }
 
@@ -288,10 +296,15 @@ export class CNIRuntime {
   async checkPod(pod: PodRef, options: PodCallOptions = {}): Promise<CheckedAttachment[]> {
     const id = checkPodRef(pod);
     checkCallOptions(options);
-    return this.traced("check", id, options, (o) =>
-      withLock(this.locks.pod(id, o.signal), () =>
-        checkFromCache(this.context(this.current, o, pod), id),
-      ),
+    return this.traced(
+      "check",
+      id,
+      options,
+      (o) =>
+        withLock(this.locks.pod(id, o.signal), () =>
+          checkFromCache(this.context(this.current, o, pod), id),
+        ),
+      { netns: podNetns(pod) },
     );
   }
 
@@ -370,7 +383,7 @@ export class CNIRuntime {
     id: string,
     options: O,
     fn: (options: O) => Promise<T>,
-    gc?: Pick<PodMessage, "collected" | "dryRun">,
+    extra?: Pick<PodMessage, "collected" | "dryRun" | "netns" | "parallel">,
   ): Promise<T> {
     if (!podTraced()) return fn(options);
     const message: PodMessage = {
@@ -378,7 +391,8 @@ export class CNIRuntime {
       podID: id,
       traceContext: options.traceContext,
       durationMs: undefined,
-      ...gc,
+      networks: this.current.networks.map((n) => n.name),
+      ...extra,
     };
     return tracePod(message, (traceContext) =>
       fn(traceContext === options.traceContext ? options : { ...options, traceContext }),
