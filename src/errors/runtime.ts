@@ -125,6 +125,42 @@ export class InterfaceNameError extends InvalidArgumentError {
   static override readonly id: string = "LIBCNI_ERR_INTERFACE_NAME";
 }
 
+/**
+ * checkPod found the pod's loopback interface not up (go-cni#124's check): `lo` is down in the
+ * pod's netns (`reason` `down`, `flags` as `ip link` shows them), or the netns is gone
+ * (`no-netns`). A runtime set up with `loopback: true` brought it up at setup; a pod whose `lo`
+ * is down cannot reach itself on localhost.
+ */
+export class LoopbackDownError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_LOOPBACK_DOWN";
+  /** The pod's ID. */
+  readonly podID: string;
+  /** The netns looked in. */
+  readonly netns: string;
+  /** `down`: lo is there and not up; `no-netns`: the netns is not a network namespace any more. */
+  readonly reason: "down" | "no-netns";
+  /** lo's flags as `ip link` showed them (`LOOPBACK`, ...), when it was seen. */
+  readonly flags: readonly string[];
+  constructor(
+    podID: string,
+    netns: string,
+    reason: "down" | "no-netns",
+    flags: readonly string[] = [],
+    options: LibcniErrorOptions = {},
+  ) {
+    super(
+      reason === "down"
+        ? `check pod ${podID}: lo is not up in ${netns} (flags <${flags.join(",")}>)`
+        : `check pod ${podID}: lo cannot be up: ${netns} is not a network namespace`,
+      options,
+    );
+    this.podID = podID;
+    this.netns = netns;
+    this.reason = reason;
+    this.flags = Object.freeze([...flags]);
+  }
+}
+
 /** Why a pod's netns was refused before its setup ran anything. */
 export type PodNetnsProblem = "missing" | "not-a-netns" | "unreadable";
 

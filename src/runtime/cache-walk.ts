@@ -51,6 +51,12 @@ export interface CheckedAttachment extends RemovedAttachment {
    * list sets `disableCheck`. Absent when the attachment was CHECKed.
    */
   skipped?: string;
+  /**
+   * checkPod only, on the runtime's loopback network (`loopback: true`): true when `lo` was
+   * found up in the pod's netns (go-cni#124). Absent when it could not be looked at (no `ip`
+   * here, no right to enter the namespace); `lo` down is a failure (LoopbackDownError).
+   */
+  loopbackUp?: true;
 }
 
 /** What a walk did: the attachments whose call succeeded, in call order, and the failures. */

@@ -14,6 +14,7 @@ export {
   DefaultNetworkNotFoundError,
   DuplicateNetworkError,
   InterfaceNameError,
+  LoopbackDownError,
   type NetworkFailure,
   NetworkNotFoundError,
   NetworkTimeoutError,

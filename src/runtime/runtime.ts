@@ -73,6 +73,16 @@ export interface RuntimeOptions extends LoadOptions {
    * fake). `false` for plugins that create the namespace themselves; `setupPod`'s option wins.
    */
   checkNetns?: boolean;
+  /**
+   * With `loopback: true`, `checkPod` also looks at `lo` in the pod's netns: it must be up
+   * (go-cni#124), else the check fails with LoopbackDownError (the loopback network's
+   * configuration, 0.3.1, has no CHECK of its own). `ip -o link show dev lo` runs inside the
+   * namespace (libcni/netns's execInNetns); without `ip` here, or the right to enter the
+   * namespace, `lo` is not looked at and the attachment stays as CHECK left it. Default: true
+   * when the runtime runs its plugins itself, false with your own `exec` (its plugins, and the
+   * `lo` they brought up, may be elsewhere).
+   */
+  checkLoopback?: boolean;
 }
 
 /**
@@ -291,7 +301,10 @@ export class CNIRuntime {
    * CHECKs every cached attachment of the pod with the configuration it was ADDed with. An
    * attachment whose configuration has no CHECK (below 0.4.0, as the built-in loopback's
    * 0.3.1, or `disableCheck`) is not run and comes back marked `skipped`, with the reason.
-   * @throws PodCheckError with every failure; PodNotFoundError when nothing is cached.
+   * With the loopback network (`loopback: true`, `checkLoopback`), `lo` must be up in the
+   * pod's netns (go-cni#124): the loopback attachment says `loopbackUp: true`.
+   * @throws PodCheckError with every failure (`lo` down: a LoopbackDownError); PodNotFoundError
+   *   when nothing is cached.
    */
   async checkPod(pod: PodRef, options: PodCallOptions = {}): Promise<CheckedAttachment[]> {
     const id = checkPodRef(pod);
@@ -302,7 +315,11 @@ export class CNIRuntime {
       options,
       (o) =>
         withLock(this.locks.pod(id, o.signal), () =>
-          checkFromCache(this.context(this.current, o, pod), id),
+          checkFromCache(
+            this.context(this.current, o, pod),
+            id,
+            this.options.checkLoopback ?? this.options.exec === undefined,
+          ),
         ),
       { netns: podNetns(pod) },
     );
