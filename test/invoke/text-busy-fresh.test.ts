@@ -1,0 +1,9 @@
+/** upstream #1183 on the direct spawn: see text-busy-fresh.ts. */
+import { describe, it } from "vitest";
+import { expectRetriesAfresh } from "./text-busy-fresh.js";
+
+describe('"text file busy" retries start afresh (upstream #1183)', () => {
+  it("direct spawn: a new start with the whole stdin, only that run's output", async () => {
+    await expectRetriesAfresh("direct");
+  });
+});
