@@ -1,7 +1,7 @@
 /**
  * cnitool: a drop-in for upstream's command line. `add|check|del|gc|status <net> <netns>`
  * behave, read the environment and print exactly as the Go tool (cobra's help, usage and error
- * layout included); `attachments`, `conformance`, `sweep`, `validate`, `version`, `--cache-dir`
+ * layout included); `attachments`, `conformance`, `rootless`, `sweep`, `validate`, `version`, `--cache-dir`
  * and `gc --valid` are additions that leave those defaults alone. Differences: docs/deviations/cnitool.md.
  */
 import { CNIConfig, type NetworkAttachment } from "../api/index.js";
@@ -20,6 +20,7 @@ import {
   stripFlags,
 } from "./flags.js";
 import { gcCommand } from "./gc.js";
+import { rootlessCommand } from "./rootless.js";
 import {
   absolutePath,
   type CnitoolEnv,
@@ -182,6 +183,8 @@ async function runCommand(
         },
         { ...io, fail: (m) => failWithUsage(io, command, m) },
       );
+    case "rootless":
+      return rootlessCommand(positionals, io);
     case "sweep":
       return sweepCommand(
         { netnsDir: parsed.values.get("netns-dir"), tmpDir: parsed.values.get("tmp-dir") },

@@ -73,7 +73,7 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
   conformance: {
     use: "conformance <plugin>",
     short: "Check a plugin binary against the CNI spec's rules",
-    long: "Check a plugin binary against the CNI spec's rules.\nThis command runs the plugin (a name is looked up in --path, else CNI_PATH) through every rule of the conformance checker, for each spec version it claims, in network namespaces of its own (root needed), and prints the report (text, JSON, or a Markdown table for the plugin's README). A rule the spec words as \"should\" warns instead of failing; a plugin call that hangs past --timeout is stopped and reported as a hang of its verb.\nExit status: 0 when no rule failed, 1 when one did, 2 for a bad command line or a check that could not run.",
+    long: "Check a plugin binary against the CNI spec's rules.\nThis command runs the plugin (a name is looked up in --path, else CNI_PATH) through every rule of the conformance checker, for each spec version it claims, in network namespaces of its own (root needed, or cnitool rootless -- cnitool conformance ...), and prints the report (text, JSON, or a Markdown table for the plugin's README). A rule the spec words as \"should\" warns instead of failing; a plugin call that hangs past --timeout is stopped and reported as a hang of its verb.\nExit status: 0 when no rule failed, 1 when one did, 2 for a bad command line or a check that could not run.",
     args: { min: 1, max: 1 },
     flags: [
       {
@@ -159,6 +159,12 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
     use: "help [command]",
     short: "Help about any command",
     long: "Help provides help for any command in the application.\nSimply type cnitool help [path to command] for full details.",
+  },
+  rootless: {
+    use: "rootless -- <command> [args...]",
+    short: "Run a command as root of a sandbox of its own, without root",
+    long: "Run a command as root of a sandbox of its own, without root.\nThis command runs the command (after --) in a user namespace where the user is root, with network, mount and pid namespaces of its own: its network namespace is the plugins' host, /run/netns, /var/lib/cni and TMPDIR are private tmpfs dirs, and everything is gone when the command ends. cnitool conformance, a test runner using libcni/testing, or a plugin run by hand work there as under root, and nothing outside is touched. The kernel must allow unprivileged user namespaces; when it does not, the setting that refuses and its fix are said.\nExit status: the command's (128+n when signal n killed it), or 125 when the sandbox cannot be made.",
+    args: { min: 1 },
   },
   status: {
     use: "status <network-name> <netns>",

@@ -56,3 +56,46 @@ export class MissingPluginsError extends LibcniError {
     this.dirs = dirs;
   }
 }
+
+/**
+ * Why a rootless sandbox could not be made: `userns-disabled` (Debian's and Ubuntu's older
+ * kernels: kernel.unprivileged_userns_clone=0), `userns-limit` (user.max_user_namespaces=0),
+ * `apparmor` (Ubuntu 24.04: kernel.apparmor_restrict_unprivileged_userns=1), `missing-command`
+ * (util-linux's `unshare` or `setpriv`, or `mount`, not installed), `failed` (anything else:
+ * a container's seccomp profile, a /proc that cannot be mounted).
+ */
+export type RootlessFailure =
+  | "userns-disabled"
+  | "userns-limit"
+  | "apparmor"
+  | "missing-command"
+  | "failed";
+
+/**
+ * `runRootless` (and `cnitool rootless`) could not make the sandbox: the kernel refuses
+ * unprivileged user namespaces, or a command the sandbox is made with is missing. `setting`
+ * names the kernel setting that refused (`kernel.unprivileged_userns_clone=0`), `fix` says how
+ * to change it, `output` is what the sandbox's setup printed. The command never ran.
+ */
+export class RootlessError extends LibcniError {
+  static override readonly id: string = "LIBCNI_ERR_ROOTLESS";
+  /** Why, in one word. */
+  readonly reason: RootlessFailure;
+  /** The kernel setting that refuses, with its value, when one does. */
+  readonly setting: string | undefined;
+  /** How to allow it (a command for root), when there is a known fix. */
+  readonly fix: string | undefined;
+  /** What the setup (unshare, mount) printed, trimmed. */
+  readonly output: string;
+  constructor(
+    message: string,
+    reason: RootlessFailure,
+    details: { setting?: string; fix?: string; output?: string; cause?: unknown } = {},
+  ) {
+    super(message, details.cause === undefined ? {} : { cause: details.cause });
+    this.reason = reason;
+    this.setting = details.setting;
+    this.fix = details.fix;
+    this.output = details.output ?? "";
+  }
+}

@@ -35,7 +35,10 @@ async function command(action: string, path: string, file: string, args: string[
         : /busy/i.test(text)
           ? "busy"
           : "failed";
-    const hint = reason === "permission" ? " (network namespaces need CAP_SYS_ADMIN)" : "";
+    const hint =
+      reason === "permission"
+        ? " (network namespaces need CAP_SYS_ADMIN: run as root, or without root in a sandbox of your own: cnitool rootless -- <command>)"
+        : "";
     throw new NetnsError(
       `${action} ${path}: ${file} ${args.join(" ")}: ${text}${hint}`,
       reason,

@@ -78,7 +78,7 @@ export function netnsErrorOf(action: string, path: string, error: unknown): Netn
             : "failed";
   const hint =
     reason === "permission"
-      ? " (network namespaces need CAP_SYS_ADMIN: run as root, or give the process that capability)"
+      ? " (network namespaces need CAP_SYS_ADMIN: run as root, or without root in a sandbox of your own: cnitool rootless -- <command>)"
       : "";
   const text = error instanceof Error ? error.message : String(error);
   return new NetnsError(`${action} ${path}: ${text}${hint}`, reason, path, {

@@ -7,7 +7,8 @@
  * (namespaces, network names, container IDs), `<n>` one counter for the whole process. It is
  * removed by `await using` (or `remove()`), also when the test throws; what a killed process
  * left is removed by the next one's first tempNetns, testHost or checkPlugin, or by
- * {@link sweepTestLeftovers}. Namespaces need root (CAP_SYS_ADMIN). `await using` needs
+ * {@link sweepTestLeftovers}. Namespaces need root (CAP_SYS_ADMIN), or a rootless sandbox
+ * ({@link runRootless}, `cnitool rootless`) where the kernel allows unprivileged user namespaces. `await using` needs
  * TypeScript 5.2+ (vitest compiles it) or Node 24+; elsewhere, `remove()` in a `finally`.
  * This entry exports its own names only (docs/public-surface.md): namespaces themselves are
  * `libcni/netns`'s, the fake Exec `libcni/invoke`'s.
@@ -26,10 +27,17 @@
  * | a hard-coded `/opt/cni/bin` | {@link findPluginDirs}, {@link requirePlugins} |
  * | (none: no conformance suite exists) | {@link checkPlugin}: a plugin against SPEC.md's rules |
  * | (none: a killed `go test` leaves its namespaces) | {@link sweepTestLeftovers} (also run by the first helper call) |
+ * | (none: `sudo go test`) | {@link runRootless}, `cnitool rootless -- <command>`: all of the above without root, in a user namespace |
  * @module
  */
 
-export { CommandFailedError, EventuallyError, MissingPluginsError } from "../errors/index.js";
+export {
+  CommandFailedError,
+  EventuallyError,
+  MissingPluginsError,
+  RootlessError,
+  type RootlessFailure,
+} from "../errors/index.js";
 export {
   type CheckPluginOptions,
   type ConformanceReport,
@@ -59,6 +67,11 @@ export {
   requirePlugins,
   wellKnownPluginDirs,
 } from "./plugin-dirs.js";
+export {
+  type RootlessResult,
+  type RunRootlessOptions,
+  runRootless,
+} from "./rootless.js";
 export { runInNetns } from "./run.js";
 export {
   allSpecVersions,

@@ -5,7 +5,7 @@
  * random sequences of commands, flags and words), in the same sandbox with the noop plugin.
  * The port must print the same bytes and return the same status, once the documented
  * differences are taken out of both (docs/deviations/cnitool.md): the lines of this port's
- * additions (commands attachments, conformance, sweep, validate, version; flags --cache-dir,
+ * additions (commands attachments, conformance, rootless, sweep, validate, version; flags --cache-dir,
  * and gc's --valid, --dry-run and --json, which also widen the flag-name column; gc's line on
  * what it prints) and of cobra's completion command; and the
  * empty `"dns": {}` that the reference's libcni 1.1.2 prints in 1.0.0 results where upstream
@@ -55,7 +55,7 @@ async function layOut(dir: string): Promise<void> {
 }
 
 const additionLine =
-  /^ {2}(attachments|conformance|sweep|validate|version|completion) |--cache-dir string|--valid string|--dry-run |--json |^It prints each attachment it collected/;
+  /^ {2}(attachments|conformance|rootless|sweep|validate|version|completion) |--cache-dir string|--valid string|--dry-run |--json |^It prints each attachment it collected/;
 const flagLine = /^( {2}-\S, --| {6}--)/;
 
 /** Takes the documented differences out of a text. */

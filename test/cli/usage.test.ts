@@ -2,7 +2,7 @@
  * Help and usage bytes. The texts are upstream cnitool's as its cobra 1.9.1 prints them
  * (checked against the Go tool built from upstream's cnitool/cmd with cobra 1.9.1 and pflag
  * 1.0.6), plus the lines of this port's additions: the commands attachments, conformance,
- * sweep, validate and version, the flags --cache-dir and gc's --valid. Upstream's `completion` command is absent.
+ * rootless, sweep, validate and version, the flags --cache-dir and gc's --valid. Upstream's `completion` command is absent.
  */
 import { describe, expect, it } from "vitest";
 import { usageOf } from "../../src/cli/usage.js";
@@ -23,6 +23,7 @@ const commandList = `Available Commands:
   del         Delete network interface from a network namespace
   gc          Garbage collect network interfaces
   help        Help about any command
+  rootless    Run a command as root of a sandbox of its own, without root
   status      Get status of network interfaces
   sweep       Remove what killed test runs left behind
   validate    Validate a network configuration against its plugins
