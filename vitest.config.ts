@@ -2,7 +2,8 @@ import { defineConfig } from "vitest/config";
 
 // `npm test`: everything that runs after `npm ci` alone. Suites that need root, Go or Debian's
 // plugins are *.system.test.ts (npm run test:system), test/e2e and test/conformance; the ones
-// that need other runtimes are test/runtimes (npm run test:runtimes); CI runs all.
+// that need other runtimes are test/runtimes (npm run test:runtimes), those run by a user who is
+// not root test/rootless (npm run test:rootless); CI runs all.
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
@@ -11,6 +12,7 @@ export default defineConfig({
       "test/e2e/**",
       "test/conformance/**",
       "test/runtimes/**",
+      "test/rootless/**",
       "node_modules/**",
     ],
     testTimeout: 30_000,

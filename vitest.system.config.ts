@@ -12,11 +12,11 @@ const alone = ["test/testing/sweep.system.test.ts"];
 
 // Run on the main Node line only (scripts/test-node-lines.mjs leaves this project out): they
 // measure plugins, not the Node line (the checker on each broken test plugin and on the skel
-// examples, Debian's plugins against their table), and take more than half of the tier's time.
+// examples), and take more than half of the tier's time. Debian's plugins against their table
+// run in the rootless tier (test/rootless/, npm run test:rootless), which writes the same table.
 const mainLineOnly = [
   "test/testing/conformance/broken-plugins.system.test.ts",
   "test/testing/conformance/examples.system.test.ts",
-  "test/cli/debian-table.system.test.ts",
 ];
 
 // A renamed suite would otherwise drop out of a project, or run everywhere again, unnoticed.

@@ -71,15 +71,21 @@ function formatText(report: ConformanceReport): string {
 
 /**
  * The evidence without what changes from run to run: the names of the checker's namespaces,
- * pods and network (`lcnicheck-…`), pids, addresses in memory, timestamps, goroutine numbers.
+ * pods and network (`lcnicheck-…`), pids, addresses in memory, timestamps, goroutine numbers,
+ * the magic of the filesystem a netns path is on.
  */
 export function stableText(text: string): string {
-  return text
-    .replace(/lcnicheck-\d+-[0-9a-z]+(?:\.[0-9a-z]+)?-\d+/g, "lcnicheck-…")
-    .replace(/\bpid \d+/g, "pid …")
-    .replace(/0x[0-9a-f]{6,}/g, "0x…")
-    .replace(/\d{4}[/-]\d{2}[/-]\d{2}[ T]\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?/g, "…")
-    .replace(/goroutine \d+/g, "goroutine …");
+  return (
+    text
+      .replace(/lcnicheck-\d+-[0-9a-z]+(?:\.[0-9a-z]+)?-\d+/g, "lcnicheck-…")
+      .replace(/\bpid \d+/g, "pid …")
+      .replace(/0x[0-9a-f]{6,}/g, "0x…")
+      .replace(/\d{4}[/-]\d{2}[/-]\d{2}[ T]\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?/g, "…")
+      .replace(/goroutine \d+/g, "goroutine …")
+      // The magic of the filesystem under a netns path (ext4 where /run is on the root disk,
+      // tmpfs where it is a tmpfs, as in a rootless sandbox) says where, not what.
+      .replace(/(unknown FS magic on \S+): [0-9a-f]+\b/g, "$1: …")
+  );
 }
 
 /** A table cell's text: no pipes or line breaks. */

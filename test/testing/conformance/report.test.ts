@@ -257,6 +257,13 @@ describe("formatReport, markdown", () => {
       ),
     ).toBe("lcnicheck-…-pod, lcnicheck-…, pid …, pc=0x…, …, goroutine … [running]");
     expect(stableText("address 10.1.0.2/24, 2 processes")).toBe("address 10.1.0.2/24, 2 processes");
+    // sbr's refusal of a stray file names its filesystem's magic: ext4 under root on a VM
+    // whose /run is its root disk, tmpfs in a rootless sandbox.
+    for (const magic of ["ef53", "1021994"]) {
+      expect(stableText(`unknown FS magic on \\"/run/netns/x\\": ${magic}; exit 1`)).toBe(
+        'unknown FS magic on \\"/run/netns/x\\": …; exit 1',
+      );
+    }
   });
 });
 
