@@ -70,6 +70,8 @@ export function run(
         resolve({ code, stdout, stderr });
       },
     );
+    // A command that exits without reading its stdin closes the pipe first: not an error.
+    child.stdin?.on("error", () => {});
     child.stdin?.end(options.input ?? "");
   });
 }
