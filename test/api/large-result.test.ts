@@ -191,13 +191,20 @@ describe("a result over 1 MiB", () => {
       // The long lists were kept compact by the verb, none decoded into typed entries.
       for (const key of ["interfaces", "ips", "routes"])
         expect(pendingList(result, key)).toBeDefined();
-      expect(result.interfaces).toEqual(exact.interfaces);
-      expect(result.ips).toEqual(exact.ips);
-      expect(result.routes).toEqual(exact.routes);
       const cached = (await cni.getNetworkListCachedResult(l, rt)) as Result100;
-      expect(cached.routes).toEqual(exact.routes);
-      expect(cached.interfaces).toEqual(exact.interfaces);
-      expect(cached.ips).toEqual(exact.ips);
+      // Every entry as Go encodes it (the record's bytes), and the first and last
+      // entries deeply (their classes and bytes): a deep toEqual of 100,000 entries takes longer
+      // than the test's limit on a busy machine, and proves nothing more.
+      for (const read of [result, cached]) {
+        for (const key of ["interfaces", "ips", "routes"] as const) {
+          const got = read[key] ?? [];
+          const want = exact[key] ?? [];
+          expect(got).toHaveLength(want.length);
+          expect(marshal(got) === marshal(want), key).toBe(true);
+          expect(got[0]).toEqual(want[0]);
+          expect(got.at(-1)).toEqual(want.at(-1));
+        }
+      }
     });
 
     it("fails as the exact path for output it cannot read exactly", async () => {
