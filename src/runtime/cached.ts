@@ -15,23 +15,25 @@ import { join } from "node:path";
 import { isTempName } from "../api/atomic-write.js";
 import { cacheFilePath, listCacheDir, resultsDir } from "../api/cache.js";
 import { CNICacheV1, decodeCacheRecord } from "../api/cache-record.js";
+import {
+  CacheDir,
+  type CNIConfig,
+  type NetworkAttachment,
+  type RuntimeConf,
+} from "../api/index.js";
 import { readRecord } from "../api/record-read.js";
+import {
+  type NetworkConfigList,
+  networkConfFromBytes,
+  networkPluginConfFromBytes,
+  type PluginConfig,
+} from "../conf/index.js";
 import {
   CorruptCacheRecordError,
   type DamagedIntentError,
   LibcniError,
   messageOf,
 } from "../errors/index.js";
-import {
-  CacheDir,
-  type CNIConfig,
-  type NetworkAttachment,
-  type NetworkConfigList,
-  networkConfFromBytes,
-  networkPluginConfFromBytes,
-  type PluginConfig,
-  type RuntimeConf,
-} from "../index.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { validateContainerID } from "../utils/index.js";
 import { restoreCapabilityStructs } from "./capabilities.js";

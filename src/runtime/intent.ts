@@ -27,6 +27,7 @@ import { readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { sweepTempFiles } from "../api/atomic-write.js";
 import { STALE_TEMP_MS, writeCacheRecord } from "../api/cache.js";
+import type { NetworkAttachment } from "../api/index.js";
 import { readRecord } from "../api/record-read.js";
 import { goStruct, marshal } from "../encoding/json.js";
 import {
@@ -35,7 +36,6 @@ import {
   MalformedIntentError,
   messageOf,
 } from "../errors/index.js";
-import type { NetworkAttachment } from "../index.js";
 import { errnoCode } from "../internal/errno.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { validateContainerID } from "../utils/index.js";

@@ -8,20 +8,20 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfFileError } from "../conf/errors.js";
 import {
-  DefaultNetworkNotFoundError,
-  DuplicateNetworkError,
-  InvalidArgumentError,
-  messageOf,
-  NoNetworksError,
-} from "../errors/index.js";
-import {
   confFiles,
   confFromFile,
   confListFromBytes,
   confListFromConf,
   type NetworkConfigList,
   networkConfFromFile,
-} from "../index.js";
+} from "../conf/index.js";
+import {
+  DefaultNetworkNotFoundError,
+  DuplicateNetworkError,
+  InvalidArgumentError,
+  messageOf,
+  NoNetworksError,
+} from "../errors/index.js";
 import { errnoCode } from "../internal/errno.js";
 import { type Exec, findInPath } from "../invoke/index.js";
 import type { LoadProblem, Network } from "./types.js";

@@ -9,7 +9,7 @@
  * network is always `lo`.
  */
 
-import type { RuntimeConf } from "../index.js";
+import type { RuntimeConf } from "../api/index.js";
 import { type CapabilityStyle, encodeCapabilityArgs, mergeCapabilityArgs } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
 import type { Network, Pod, PodNetworkRequest } from "./types.js";

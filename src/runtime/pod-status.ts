@@ -5,8 +5,7 @@
  * attachment's result is read with its cached configuration's version.
  */
 import { type NetworkFailure, PodNotFoundError } from "../errors/index.js";
-import type { Result } from "../index.js";
-import type { Result100 } from "../types/index.js";
+import type { Result, Result100 } from "../types/index.js";
 import type { CacheCallContext } from "./cache-walk.js";
 import { type CachedAttachment, cachedAttachments } from "./cached.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";

@@ -6,8 +6,8 @@
  * pod and make GC exclusive (see locks.ts).
  */
 
+import { CNIConfig } from "../api/index.js";
 import { InvalidArgumentError } from "../errors/index.js";
-import { CNIConfig } from "../index.js";
 import {
   type PodMessage,
   type PodOperation,

@@ -16,6 +16,7 @@
  * setup must still clean up); it keeps the per-network time limit.
  */
 
+import type { CNIConfig } from "../api/index.js";
 import {
   type NetworkFailure,
   NetworkTimeoutError,
@@ -29,8 +30,8 @@ import {
   SpawnerUnavailableError,
   WrappedError,
 } from "../errors/index.js";
-import type { CNIConfig, Result } from "../index.js";
 import type { TraceContext } from "../internal/trace-context.js";
+import type { Result } from "../types/index.js";
 import { withDeadline } from "./deadline.js";
 import { clearIntent, writeIntent } from "./intent.js";
 import type { PlannedAttachment } from "./plan.js";

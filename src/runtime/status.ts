@@ -19,8 +19,8 @@
  */
 
 import { stat } from "node:fs/promises";
+import type { CNIConfig } from "../api/index.js";
 import { messageOf, PluginVersionError } from "../errors/index.js";
-import type { CNIConfig } from "../index.js";
 import type { PluginInfo } from "../version/index.js";
 import { withDeadline } from "./deadline.js";
 import type { CacheCallContext } from "./teardown.js";

@@ -2,7 +2,7 @@
  * The records of libcni/runtime: networks as loaded from a conf dir, pods as a runtime
  * describes them, and the options of each call.
  */
-import type { NetworkConfigList } from "../index.js";
+import type { NetworkConfigList } from "../conf/index.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import type { CapabilityArgs } from "./capabilities.js";
 

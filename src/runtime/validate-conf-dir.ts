@@ -7,6 +7,12 @@
  */
 import { dirname, join } from "node:path";
 import { isPathSafeName, readConfFile } from "../conf/files.js";
+import {
+  confFiles,
+  type LintFinding,
+  lintNetworkList,
+  type NetworkConfigList,
+} from "../conf/index.js";
 import { comparePointers, pointerOf, tokensOf } from "../conf/lint-pointer.js";
 import { parseJSON } from "../encoding/parse.js";
 import {
@@ -15,7 +21,6 @@ import {
   messageOf,
   PluginVersionError,
 } from "../errors/index.js";
-import { confFiles, type LintFinding, lintNetworkList, type NetworkConfigList } from "../index.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { checkDuration } from "../internal/timer-limit.js";
 import { type Exec, getVersionInfo } from "../invoke/index.js";

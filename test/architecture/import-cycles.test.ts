@@ -1,41 +1,12 @@
 /**
  * The source tree has no import cycle: with cycles, a module's top-level code can see
  * half-initialised imports depending on which module an entry point loads first. The graph is
- * read from the text of src/ (relative `import`/`export ... from "./x.js"` statements, `.js`
- * resolved to the `.ts` beside it); type-only imports count too, as they tie the modules
- * together all the same.
+ * read from the text of src/ (import-graph.ts); type-only imports count too, as they tie the
+ * modules together all the same.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-
-const srcRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [path] : [];
-  });
-}
-
-const specifier = /(?:^|[\s;])(?:import|export)(?:\s[^;]*?\sfrom)?\s*["'](\.{1,2}\/[^"']+)["']/g;
-
-/** Each module's relative imports, as files of src/. */
-function importGraph(root: string): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of sourceFiles(root)) {
-    const text = readFileSync(file, "utf8");
-    const targets = new Set<string>();
-    for (const match of text.matchAll(specifier)) {
-      const spec = match[1] as string;
-      targets.add(resolve(dirname(file), spec.replace(/\.js$/, ".ts")));
-    }
-    graph.set(file, [...targets]);
-  }
-  return graph;
-}
+import { importGraph, srcRoot } from "./import-graph.js";
 
 /** The cycles a depth-first walk meets, each as the files around it (first one repeated). */
 function findCycles(graph: Map<string, string[]>): string[][] {
