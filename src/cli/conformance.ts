@@ -9,7 +9,7 @@
  * wrong or the check could not run (not root, no such plugin, a config that is no JSON object).
  */
 import { readFile } from "node:fs/promises";
-import { messageOf } from "../errors/index.js";
+import { messageOf } from "../internal/error-message.js";
 import { MAX_TIMER_MS } from "../internal/timer-limit.js";
 import { findInPath } from "../invoke/find.js";
 import { checkPlugin, formatReport, rules } from "../testing/conformance/index.js";

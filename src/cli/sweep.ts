@@ -5,7 +5,7 @@
  * could not remove goes to stderr, one `cannot remove <path>: <reason>` line each, and makes
  * the exit status 1. An addition of this port: upstream's cnitool has nothing like it.
  */
-import { messageOf } from "../errors/index.js";
+import { messageOf } from "../internal/error-message.js";
 import { sweepTestLeftovers } from "../testing/sweep.js";
 import { absolutePath, type CnitoolEnv } from "./runtime-config.js";
 

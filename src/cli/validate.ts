@@ -20,7 +20,7 @@ import {
   networkConfFromFile,
 } from "../conf/index.js";
 import { marshalIndent } from "../encoding/json.js";
-import { messageOf } from "../errors/index.js";
+import { messageOf } from "../internal/error-message.js";
 import {
   type ConfDirFinding,
   type ConfDirReport,

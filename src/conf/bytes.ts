@@ -4,8 +4,8 @@
  */
 
 import { parseJSON } from "../encoding/parse.js";
-import { messageOf } from "../errors/index.js";
 import { utf8Encode } from "../internal/bytes.js";
+import { messageOf } from "../internal/error-message.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { ConfError } from "./errors.js";
 

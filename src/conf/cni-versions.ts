@@ -4,7 +4,7 @@
  * implements wins, so one file can serve runtimes of different ages.
  */
 
-import { messageOf } from "../errors/index.js";
+import { messageOf } from "../internal/error-message.js";
 import { current, greaterThan } from "../version/index.js";
 import { ConfError } from "./errors.js";
 import { goTypeName } from "./go-format.js";

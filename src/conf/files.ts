@@ -7,8 +7,8 @@ import { close, constants, type Dirent, fstat, open, read, type Stats } from "no
 import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
-import { messageOf } from "../errors/index.js";
 import { errnoCode, goPathErrorText } from "../internal/errno.js";
+import { messageOf } from "../internal/error-message.js";
 import { readWhole } from "../internal/fs.js";
 import { goQuote } from "../internal/go-quote.js";
 import { ConfError, ConfFileError } from "./errors.js";

@@ -9,8 +9,8 @@
  */
 
 import { marshal } from "../encoding/json.js";
-import { messageOf } from "../errors/index.js";
 import { utf8Encode } from "../internal/bytes.js";
+import { messageOf } from "../internal/error-message.js";
 import { unmarshalMap, wrapErrors } from "./bytes.js";
 import { ConfError } from "./errors.js";
 import { networkConfFromBytes } from "./list.js";

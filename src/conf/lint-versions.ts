@@ -4,7 +4,7 @@
  * accept one (spelled exactly as a version of `version.all`).
  */
 
-import { messageOf } from "../errors/index.js";
+import { messageOf } from "../internal/error-message.js";
 import { all, current, parseVersion } from "../version/index.js";
 import { selectCNIVersion } from "./cni-versions.js";
 import { pointerOf } from "./lint-pointer.js";

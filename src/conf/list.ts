@@ -4,8 +4,8 @@
  */
 
 import { marshal } from "../encoding/json.js";
-import { messageOf } from "../errors/index.js";
 import { utf8Encode } from "../internal/bytes.js";
+import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 import { type ConfInput, inputBytes, unmarshalMap, wrapErrors } from "./bytes.js";
 import { selectCNIVersion } from "./cni-versions.js";

@@ -1,8 +1,10 @@
 /**
  * api: CNIConfig's operations (CHECK, plugin chains, validation, GC).
  */
+
+import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
-import { LibcniError, messageOf } from "./base.js";
+import { LibcniError } from "./base.js";
 
 /**
  * The sentinel of a CHECK on a configuration older than 0.4.0 (upstream `ErrorCheckNotSupp`):

@@ -1,7 +1,8 @@
 /**
- * The base of the error model: {@link LibcniError} with its `instanceof` brand, the message of
- * any thrown value, and the two errors of every area (a wrapped error, an invalid argument).
+ * The base of the error model: {@link LibcniError} with its `instanceof` brand, and the two
+ * errors of every area (a wrapped error, an invalid argument).
  */
+import { messageOf } from "../internal/error-message.js";
 
 const brandKey = Symbol.for("libcni.error.ids");
 
@@ -206,19 +207,6 @@ function isInstance(cls: unknown, value: unknown): boolean {
   }
   const ids = idsOf(value);
   return ids?.includes((cls as unknown as { id: string }).id) === true;
-}
-
-/**
- * The message of any thrown value, as Go's `err.Error()`. Never throws: a call may reject with
- * anything a custom Exec threw (a null-prototype object does not print), and wrapping or
- * describing it must not change what the caller gets.
- */
-export function messageOf(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "(a value that cannot be printed)";
-  }
 }
 
 /**

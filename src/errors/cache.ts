@@ -1,8 +1,10 @@
 /**
  * api/cache: the result cache (writing, reading and removing records).
  */
+
+import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
-import { LibcniError, messageOf } from "./base.js";
+import { LibcniError } from "./base.js";
 
 /** The attachment a cache operation was about. */
 export interface AttachmentKey {

@@ -1,7 +1,9 @@
 /**
  * conf: reading, parsing and loading configuration files.
  */
-import { LibcniError, messageOf } from "./base.js";
+
+import { messageOf } from "../internal/error-message.js";
+import { LibcniError } from "./base.js";
 
 /** A configuration could not be read, parsed or built. The message is upstream's text. */
 export class ConfError extends LibcniError {

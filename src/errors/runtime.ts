@@ -1,7 +1,9 @@
 /**
  * runtime (libcni/runtime): loading networks; pod setup, check, teardown; GC.
  */
-import { InvalidArgumentError, LibcniError, type LibcniErrorOptions, messageOf } from "./base.js";
+
+import { messageOf } from "../internal/error-message.js";
+import { InvalidArgumentError, LibcniError, type LibcniErrorOptions } from "./base.js";
 
 /** One network's failure inside a pod-level operation. */
 export interface NetworkFailure {

@@ -1,10 +1,12 @@
 /**
  * types: the CNI error (the spec's error object), results, addresses, CNI_ARGS.
  */
+
+import { messageOf } from "../internal/error-message.js";
 import { RawJSON, toGoJSON } from "../internal/go-marshal.js";
 import { goQuote } from "../internal/go-quote.js";
 import { quoteString } from "../internal/json-string.js";
-import { LibcniError, type LibcniErrorJSON, type LibcniErrorOptions, messageOf } from "./base.js";
+import { LibcniError, type LibcniErrorJSON, type LibcniErrorOptions } from "./base.js";
 
 /** The spec's error object, as a plugin prints it. */
 export interface CNIErrorJSON {

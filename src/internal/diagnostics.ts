@@ -13,7 +13,7 @@
  */
 import diagnosticsChannel from "node:diagnostics_channel";
 import { debuglog } from "node:util";
-import { messageOf } from "../errors/index.js";
+import { messageOf } from "./error-message.js";
 import type { TraceContext } from "./trace-context.js";
 
 /** The channel names, for `diagnostics_channel.tracingChannel(name)`. */

@@ -9,7 +9,8 @@
 
 import { constants } from "node:os";
 import { getSystemErrorMap } from "node:util";
-import { GoPathError, messageOf } from "../errors/index.js";
+import { GoPathError } from "../errors/index.js";
+import { messageOf } from "./error-message.js";
 
 // Go's syscall error strings (zerrors_linux) where libuv's wording differs or is missing.
 const goErrnoTexts: Record<string, string> = {

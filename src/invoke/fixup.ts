@@ -7,8 +7,9 @@
  */
 import { marshal } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
-import { messageOf, UnmarshalTypeError } from "../errors/index.js";
+import { UnmarshalTypeError } from "../errors/index.js";
 import { utf8Encode } from "../internal/bytes.js";
+import { messageOf } from "../internal/error-message.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { CNIError, ErrDecodingFailure } from "../types/error.js";
 import { configDecoder } from "../version/index.js";

@@ -4,14 +4,10 @@
 
 import { resolve } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import {
-  InvalidArgumentError,
-  isTimeoutReason,
-  messageOf,
-  PluginAbortedError,
-} from "../errors/index.js";
+import { InvalidArgumentError, isTimeoutReason, PluginAbortedError } from "../errors/index.js";
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";
 import { errnoText } from "../internal/errno.js";
+import { messageOf } from "../internal/error-message.js";
 import { abortText, exitStatusText, signalText, startErrorText } from "../internal/exec-text.js";
 import { checkDuration } from "../internal/timer-limit.js";
 import {

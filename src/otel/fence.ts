@@ -6,8 +6,9 @@
  * function; a throw is said once per hook on `NODE_DEBUG=libcni` and the call goes on
  * without that piece of telemetry.
  */
-import { messageOf } from "../errors/index.js";
+
 import { debug } from "../internal/diagnostics.js";
+import { messageOf } from "../internal/error-message.js";
 
 /** The calls into the API that are fenced, as the debug line names them. */
 export type Hook =

@@ -17,13 +17,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import diagnosticsChannel from "node:diagnostics_channel";
 import { basename } from "node:path";
-import { InvalidArgumentError, messageOf } from "../errors/index.js";
+import { InvalidArgumentError } from "../errors/index.js";
 import {
   diagnosticsChannelNames,
   type ExecMessage,
   type PodMessage,
   type VerbMessage,
 } from "../internal/diagnostics.js";
+import { messageOf } from "../internal/error-message.js";
 import { type OTelApiLike, traceContextFromOTel } from "../internal/trace-context.js";
 import { Fence } from "./fence.js";
 

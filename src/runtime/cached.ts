@@ -28,12 +28,8 @@ import {
   networkPluginConfFromBytes,
   type PluginConfig,
 } from "../conf/index.js";
-import {
-  CorruptCacheRecordError,
-  type DamagedIntentError,
-  LibcniError,
-  messageOf,
-} from "../errors/index.js";
+import { CorruptCacheRecordError, type DamagedIntentError, LibcniError } from "../errors/index.js";
+import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { validateContainerID } from "../utils/index.js";
 import { restoreCapabilityStructs } from "./capabilities.js";

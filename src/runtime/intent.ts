@@ -30,13 +30,9 @@ import { STALE_TEMP_MS, writeCacheRecord } from "../api/cache.js";
 import type { NetworkAttachment } from "../api/index.js";
 import { readRecord } from "../api/record-read.js";
 import { goStruct, marshal } from "../encoding/json.js";
-import {
-  DamagedIntentError,
-  InvalidArgumentError,
-  MalformedIntentError,
-  messageOf,
-} from "../errors/index.js";
+import { DamagedIntentError, InvalidArgumentError, MalformedIntentError } from "../errors/index.js";
 import { errnoCode } from "../internal/errno.js";
+import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { validateContainerID } from "../utils/index.js";
 import { isRunID, type SetupOwner, thisOwner } from "./owner.js";

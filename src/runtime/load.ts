@@ -19,10 +19,10 @@ import {
   DefaultNetworkNotFoundError,
   DuplicateNetworkError,
   InvalidArgumentError,
-  messageOf,
   NoNetworksError,
 } from "../errors/index.js";
 import { errnoCode } from "../internal/errno.js";
+import { messageOf } from "../internal/error-message.js";
 import { type Exec, findInPath } from "../invoke/index.js";
 import type { LoadProblem, Network } from "./types.js";
 

@@ -6,8 +6,9 @@
  * spawner helper enters the namespace and starts it, or `nsenter`): nothing blocks the event
  * loop and this process never forks.
  */
-import { LoopbackDownError, messageOf, NetnsError } from "../errors/index.js";
+import { LoopbackDownError, NetnsError } from "../errors/index.js";
 import { debug } from "../internal/diagnostics.js";
+import { messageOf } from "../internal/error-message.js";
 import { isNetns } from "../netns/check.js";
 
 /** How long the look may take when the call has no per-network time limit. */

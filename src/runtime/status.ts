@@ -20,7 +20,8 @@
 
 import { stat } from "node:fs/promises";
 import type { CNIConfig } from "../api/index.js";
-import { messageOf, PluginVersionError } from "../errors/index.js";
+import { PluginVersionError } from "../errors/index.js";
+import { messageOf } from "../internal/error-message.js";
 import type { PluginInfo } from "../version/index.js";
 import { withDeadline } from "./deadline.js";
 import type { CacheCallContext } from "./teardown.js";

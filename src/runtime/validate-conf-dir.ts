@@ -15,12 +15,8 @@ import {
 } from "../conf/index.js";
 import { comparePointers, pointerOf, tokensOf } from "../conf/lint-pointer.js";
 import { parseJSON } from "../encoding/parse.js";
-import {
-  ConfFileError,
-  InvalidArgumentError,
-  messageOf,
-  PluginVersionError,
-} from "../errors/index.js";
+import { ConfFileError, InvalidArgumentError, PluginVersionError } from "../errors/index.js";
+import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { checkDuration } from "../internal/timer-limit.js";
 import { type Exec, getVersionInfo } from "../invoke/index.js";

@@ -5,7 +5,8 @@
 
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import { messageOf, UnmarshalTypeError } from "../errors/index.js";
+import { UnmarshalTypeError } from "../errors/index.js";
+import { messageOf } from "../internal/error-message.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { CNIError, ErrDecodingFailure, ErrInvalidNetworkConfig } from "../types/error.js";
 import { validateNetworkName } from "../utils/index.js";

@@ -3,7 +3,7 @@
  * stdout, and exit with 1 on error and 0 otherwise.
  */
 
-import { messageOf } from "../errors/index.js";
+import { messageOf } from "../internal/error-message.js";
 import type { PluginInfo } from "../version/index.js";
 import { type PluginMainOptions, pluginMainWithError } from "./dispatch.js";
 import { writeAll } from "./io.js";

@@ -4,7 +4,8 @@
  * flaky, so the check is retried until it passes or a deadline.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { EventuallyError, messageOf } from "../errors/index.js";
+import { EventuallyError } from "../errors/index.js";
+import { messageOf } from "../internal/error-message.js";
 import { checkDuration } from "../internal/timer-limit.js";
 
 /** Options of {@link eventually}. */

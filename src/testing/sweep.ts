@@ -12,9 +12,9 @@
 import { lstat, readdir, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import { messageOf } from "../errors/index.js";
 import { debug } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
+import { messageOf } from "../internal/error-message.js";
 import { defaultNetnsDir, type NetnsMechanism, removeNetns } from "../netns/index.js";
 import { parseTestName, processStart, type TestNameOwner, thisOwner } from "./names.js";
 

@@ -12,7 +12,8 @@
  * const args = loadArgs("IgnoreUnknown=1;K8S_POD_NAME=web", { K8S_POD_NAME: "string" });
  * args.K8S_POD_NAME; // "web" (string | undefined)
  */
-import { ArgsError, messageOf, UnmarshalableArgsError } from "../errors/index.js";
+import { ArgsError, UnmarshalableArgsError } from "../errors/index.js";
+import { messageOf } from "../internal/error-message.js";
 
 export { ArgsError, UnmarshalableArgsError } from "../errors/index.js";
 

@@ -2,7 +2,9 @@
  * Version strings: upstream's `ParseVersion`, `GreaterThan` and `GreaterThanOrEqualTo`
  * (pkg/version/plugin.go), with Go's `strconv.Atoi` rules and upstream's error texts.
  */
-import { messageOf, VersionError } from "../errors/index.js";
+
+import { VersionError } from "../errors/index.js";
+import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 
 /** A parsed version: `[major, minor, micro]`. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LibcniError, messageOf, WrappedError } from "../../src/errors/index.js";
+import { LibcniError, WrappedError } from "../../src/errors/index.js";
+import { messageOf } from "../../src/internal/error-message.js";
 
 class AError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_TEST_A";

@@ -7,7 +7,7 @@
  */
 import { access, constants } from "node:fs/promises";
 import { debuglog } from "node:util";
-import { messageOf } from "../../errors/index.js";
+import { messageOf } from "../../internal/error-message.js";
 import type { FileChannel } from "./files.js";
 import { sharedSpawner } from "./select.js";
 

@@ -11,7 +11,7 @@
  *   sandbox, gateways that are no IP address, DNS fields of the wrong type.
  * A result the decoder refuses for a reason result-sane names is result-sane's finding only.
  */
-import { messageOf } from "../../errors/index.js";
+import { messageOf } from "../../internal/error-message.js";
 import { isJSONObject } from "../../internal/json-kind.js";
 import { createResultForVersion, parseCIDR, parseIP } from "../../types/index.js";
 import { greaterThanOrEqualTo } from "../../version/index.js";
