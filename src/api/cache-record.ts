@@ -5,10 +5,11 @@
  * the bytes must match: a Go struct with fields in this order, `omitempty` on the last four,
  * `config` as base64, `capabilityArgs` and `result` as Go maps (keys sorted at every level).
  */
+
+import { decodeStdBase64 } from "../encoding/base64.js";
 import { EncodedJSON, goStruct, marshal, marshalAsMap } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, UnmarshalTypeError } from "../encoding/struct.js";
-import { decodeStdBase64 } from "../internal/base64.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { jsonKind } from "../internal/json-kind.js";
 

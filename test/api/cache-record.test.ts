@@ -3,10 +3,10 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CNICacheV1, decodeCacheRecord, encodeCacheRecord } from "../../src/api/cache-record.js";
+import { decodeStdBase64 } from "../../src/encoding/base64.js";
 import { marshal, RawJSON } from "../../src/encoding/json.js";
 import { parseJSON } from "../../src/encoding/parse.js";
 import { CorruptInputError } from "../../src/errors/index.js";
-import { decodeStdBase64 } from "../../src/internal/base64.js";
 import { utf8Decode } from "../../src/internal/bytes.js";
 
 const goldenDir = join(import.meta.dirname, "../../testdata/cache");
