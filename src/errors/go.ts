@@ -2,6 +2,7 @@
  * Go's encoding/json and standard-library errors, as the port reproduces them (their messages are
  * Go's, byte for byte).
  */
+import { errnoCode, goPathErrorText } from "../internal/errno.js";
 import { LibcniError } from "./base.js";
 
 /** Go's `json.SyntaxError`: malformed JSON, with Go's message and byte offset. */
@@ -85,4 +86,18 @@ export class GoPathError extends LibcniError {
     this.syscall = syscall;
     this.path = path;
   }
+}
+
+/**
+ * A {@link GoPathError} for `syscall` on `path`: from the Node error `cause` when there is
+ * one (its text covers errnos the table lacks), else from the errno name alone.
+ */
+export function goPathError(
+  syscall: string,
+  path: string,
+  cause: unknown,
+  errno: string | undefined = errnoCode(cause),
+): GoPathError {
+  const source = cause === undefined ? { code: errno, syscall } : cause;
+  return new GoPathError(errno, syscall, path, goPathErrorText(source, path), cause);
 }

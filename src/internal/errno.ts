@@ -9,7 +9,6 @@
 
 import { constants } from "node:os";
 import { getSystemErrorMap } from "node:util";
-import { GoPathError } from "../errors/index.js";
 import { messageOf } from "./error-message.js";
 
 // Go's syscall error strings (zerrors_linux) where libuv's wording differs or is missing.
@@ -110,18 +109,4 @@ function goOp(error: unknown): string {
 /** Formats a Node fs error (or `{ code, syscall }`) as Go's `*os.PathError` for `path`. */
 export function goPathErrorText(error: unknown, path: string): string {
   return `${goOp(error)} ${path}: ${errorErrnoText(error)}`;
-}
-
-/**
- * A {@link GoPathError} for `syscall` on `path`: from the Node error `cause` when there is
- * one (its text covers errnos the table lacks), else from the errno name alone.
- */
-export function goPathError(
-  syscall: string,
-  path: string,
-  cause: unknown,
-  errno: string | undefined = errnoCode(cause),
-): GoPathError {
-  const source = cause === undefined ? { code: errno, syscall } : cause;
-  return new GoPathError(errno, syscall, path, goPathErrorText(source, path), cause);
 }
