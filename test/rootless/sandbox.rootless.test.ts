@@ -23,16 +23,22 @@ afterAll(async () => {
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
 
-/** What a user outside sees of the host: its /run/netns, /var/lib/cni and network. */
+/**
+ * What the sandboxed plugins below would leave on the host, were it not a sandbox: the pod's
+ * namespace name, host-local's network dir, the bridge, its subnet. Only these are compared:
+ * other tests and processes on the machine change the rest of /run/netns and the links.
+ */
 async function outside(): Promise<string> {
   const list = async (path: string) => (await readdir(path).catch(() => ["(none)"])).sort();
   const links = await run("ip", ["-o", "link"], { env: cleanEnv() });
   const addrs = await run("ip", ["-o", "addr"], { env: cleanEnv() });
+  const lines = (text: string, token: string) =>
+    text.split("\n").filter((line) => line.includes(token));
   return JSON.stringify({
-    netns: await list("/run/netns"),
-    cni: await list("/var/lib/cni"),
-    links: links.stdout.replace(/ +qlen \d+/g, ""),
-    addrs: addrs.stdout,
+    netns: (await list("/run/netns")).filter((name) => name === "pod"),
+    cni: (await list("/var/lib/cni/networks")).filter((name) => name === "rl"),
+    links: lines(links.stdout.replace(/ +qlen \d+/g, ""), "lcni-rl0"),
+    addrs: lines(addrs.stdout, "10.99.44."),
   });
 }
 
