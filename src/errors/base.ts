@@ -1,8 +1,10 @@
 /**
  * The base of the error model: {@link LibcniError} with its `instanceof` brand, and the two
- * errors of every area (a wrapped error, an invalid argument).
+ * errors of every area (a wrapped error, an invalid argument), with the guard of the one
+ * argument rule every layer shares (a duration that becomes a timer: {@link assertDuration}).
  */
 import { messageOf } from "../internal/error-message.js";
+import { durationProblem } from "../internal/timer-limit.js";
 
 const brandKey = Symbol.for("libcni.error.ids");
 
@@ -233,4 +235,28 @@ export class InvalidArgumentError extends LibcniError {
     super(message, options);
     this.argument = argument;
   }
+}
+
+/** How {@link assertDuration} names the option and what it allows. */
+export interface DurationAssertion {
+  /** How the message names the option (`RawExec option graceMs`); default its name. */
+  subject?: string;
+  /** 1 for a limit that cannot be zero (a per-call limit); default 0. */
+  min?: 0 | 1;
+}
+
+/**
+ * Asserts a duration option when it is given (`undefined` is the option's default).
+ * @param argument the option's name, as InvalidArgumentError's `argument`.
+ * @throws InvalidArgumentError when it is not an integer from `min` to `MAX_TIMER_MS`
+ *   (internal/timer-limit.ts).
+ */
+export function assertDuration(
+  argument: string,
+  value: unknown,
+  { subject = argument, min = 0 }: DurationAssertion = {},
+): void {
+  if (value === undefined) return;
+  const problem = durationProblem(value, min);
+  if (problem !== undefined) throw new InvalidArgumentError(argument, `${subject} ${problem}`);
 }

@@ -7,10 +7,9 @@
  * of about 24.8 days or more would fire at once (a passing plugin reported as hung, every ADD
  * timed out). The library's one rule: such a duration is refused where it enters, with the
  * entry's own typed error naming the option and the maximum (docs/reliability.md, "Time
- * limits"). Refusing, not reading it as "no limit": a caller who wrote a limit wanted one.
+ * limits"). Refusing, not reading it as "no limit": a caller who wrote a limit wanted one. The
+ * guard that throws it, `assertDuration`, is src/errors/base.ts', beside InvalidArgumentError.
  */
-import { InvalidArgumentError } from "../errors/index.js";
-
 /** The longest delay, in ms, a Node timer waits (2^31-1, about 24.8 days). */
 export const MAX_TIMER_MS = 0x7fffffff;
 
@@ -31,27 +30,4 @@ export function durationProblem(value: unknown, min: 0 | 1 = 0): string | undefi
     return `must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a Node timer waits), got ${value}`;
   }
   return undefined;
-}
-
-/** How {@link checkDuration} names the option and what it allows. */
-export interface DurationCheck {
-  /** How the message names the option (`RawExec option graceMs`); default its name. */
-  subject?: string;
-  /** 1 for a limit that cannot be zero (a per-call limit); default 0. */
-  min?: 0 | 1;
-}
-
-/**
- * Checks a duration option when it is given (`undefined` is the option's default).
- * @param argument the option's name, as InvalidArgumentError's `argument`.
- * @throws InvalidArgumentError when it is not an integer from `min` to {@link MAX_TIMER_MS}.
- */
-export function checkDuration(
-  argument: string,
-  value: unknown,
-  { subject = argument, min = 0 }: DurationCheck = {},
-): void {
-  if (value === undefined) return;
-  const problem = durationProblem(value, min);
-  if (problem !== undefined) throw new InvalidArgumentError(argument, `${subject} ${problem}`);
 }

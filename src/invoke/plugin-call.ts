@@ -7,8 +7,7 @@
  * PluginAbortedError: a time limit stopped the run (this call's `timeoutMs`, or a caller's
  * signal that aborted with a `TimeoutError`, as `AbortSignal.timeout()` does), not any abort.
  */
-import { isTimeoutReason } from "../errors/index.js";
-import { checkDuration } from "../internal/timer-limit.js";
+import { assertDuration, isTimeoutReason } from "../errors/index.js";
 import { PluginEnv } from "./plugin-env.js";
 import { defaultGraceMs, defaultMaxOutputBytes } from "./raw-exec.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
@@ -57,8 +56,8 @@ export async function callPlugin(
   path: string,
   options: PluginCallOptions,
 ): Promise<PluginCallOutcome> {
-  checkDuration("timeoutMs", options.timeoutMs);
-  checkDuration("graceMs", options.graceMs);
+  assertDuration("timeoutMs", options.timeoutMs);
+  assertDuration("graceMs", options.graceMs);
   const limit =
     options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
   const signals = [options.signal, limit].filter((s): s is AbortSignal => s !== undefined);

@@ -4,12 +4,16 @@
 
 import { resolve } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { InvalidArgumentError, isTimeoutReason, PluginAbortedError } from "../errors/index.js";
+import {
+  assertDuration,
+  InvalidArgumentError,
+  isTimeoutReason,
+  PluginAbortedError,
+} from "../errors/index.js";
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";
 import { errnoText } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
 import { abortText, exitStatusText, signalText, startErrorText } from "../internal/exec-text.js";
-import { checkDuration } from "../internal/timer-limit.js";
 import {
   normalizeTraceContext,
   type TraceContext,
@@ -136,7 +140,7 @@ function count(name: string, value: number): number {
 
 /** A RawExec option that becomes a timer: a count, and no longer than a timer waits. */
 function duration(name: string, value: number): number {
-  checkDuration(name, value, { subject: `RawExec option ${name}` });
+  assertDuration(name, value, { subject: `RawExec option ${name}` });
   return value;
 }
 

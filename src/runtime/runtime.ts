@@ -7,14 +7,13 @@
  */
 
 import { CNIConfig } from "../api/index.js";
-import { InvalidArgumentError } from "../errors/index.js";
+import { assertDuration, InvalidArgumentError } from "../errors/index.js";
 import {
   type PodMessage,
   type PodOperation,
   podTraced,
   tracePod,
 } from "../internal/diagnostics.js";
-import { checkDuration } from "../internal/timer-limit.js";
 import type { CheckedAttachment } from "./cache-walk.js";
 import { cacheDirOf } from "./cached.js";
 import type { CapabilityStyle } from "./capabilities.js";
@@ -90,7 +89,7 @@ export interface RuntimeOptions extends LoadOptions {
  * than a timer holds would otherwise stop every plugin in its first millisecond.
  */
 function checkCallOptions(options: PodCallOptions): void {
-  checkDuration("timeout", options.timeout);
+  assertDuration("timeout", options.timeout);
 }
 
 const podID = (ref: PodRef): string => (typeof ref === "string" ? ref : ref.id);
@@ -436,6 +435,6 @@ export class CNIRuntime {
  * @throws InvalidArgumentError for bad options only.
  */
 export async function loadNetworks(options: RuntimeOptions = {}): Promise<CNIRuntime> {
-  checkDuration("timeout", options.timeout);
+  assertDuration("timeout", options.timeout);
   return new CNIRuntime(await loadNetworkSet(options), options);
 }

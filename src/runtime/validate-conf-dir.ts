@@ -15,10 +15,14 @@ import {
 } from "../conf/index.js";
 import { comparePointers, pointerOf, tokensOf } from "../conf/lint-pointer.js";
 import { parseJSON } from "../encoding/parse.js";
-import { ConfFileError, InvalidArgumentError, PluginVersionError } from "../errors/index.js";
+import {
+  assertDuration,
+  ConfFileError,
+  InvalidArgumentError,
+  PluginVersionError,
+} from "../errors/index.js";
 import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
-import { checkDuration } from "../internal/timer-limit.js";
 import { type Exec, getVersionInfo } from "../invoke/index.js";
 import type { PluginInfo } from "../version/index.js";
 import {
@@ -105,7 +109,7 @@ function checkOptions(options: ValidateConfDirOptions): void {
     throw new InvalidArgumentError("binDirs", "binDirs must be an array of non-empty strings");
   }
   // A limit past the longest a timer waits would fire at once: every VERSION "not in time".
-  checkDuration("timeout", timeout);
+  assertDuration("timeout", timeout);
 }
 
 /** The key `name` of `object` as Go's decoder finds it: exact, else case-insensitively. */

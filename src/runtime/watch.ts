@@ -29,11 +29,10 @@ import { EventEmitter } from "node:events";
 import { type FSWatcher, watch } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import { WrappedError } from "../errors/index.js";
+import { assertDuration, WrappedError } from "../errors/index.js";
 import { debug } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
-import { checkDuration } from "../internal/timer-limit.js";
 import { type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import type { Network } from "./types.js";
 
@@ -133,8 +132,8 @@ export class NetworkWatcher extends EventEmitter {
   ) {
     super();
     // Before anything is watched: a refused option leaves nothing armed.
-    checkDuration("debounce", options.debounce);
-    checkDuration("poll", options.poll);
+    assertDuration("debounce", options.debounce);
+    assertDuration("poll", options.poll);
     this.debounce = options.debounce ?? 100;
     this.persistent = options.persistent ?? true;
     this.fsEvents = options.fsEvents ?? true;

@@ -4,9 +4,8 @@
  * flaky, so the check is retried until it passes or a deadline.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { EventuallyError } from "../errors/index.js";
+import { assertDuration, EventuallyError } from "../errors/index.js";
 import { messageOf } from "../internal/error-message.js";
-import { checkDuration } from "../internal/timer-limit.js";
 
 /** Options of {@link eventually}. */
 export interface EventuallyOptions {
@@ -32,8 +31,8 @@ export async function eventually<T>(
   fn: () => T | Promise<T>,
   options: EventuallyOptions = {},
 ): Promise<T> {
-  checkDuration("timeoutMs", options.timeoutMs);
-  checkDuration("intervalMs", options.intervalMs);
+  assertDuration("timeoutMs", options.timeoutMs);
+  assertDuration("intervalMs", options.intervalMs);
   const timeoutMs = options.timeoutMs ?? 5_000;
   const intervalMs = options.intervalMs ?? 100;
   const start = Date.now();

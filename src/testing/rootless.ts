@@ -23,9 +23,8 @@
 import { spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { constants } from "node:os";
-import { InvalidArgumentError, RootlessError } from "../errors/index.js";
+import { assertDuration, InvalidArgumentError, RootlessError } from "../errors/index.js";
 import { parseProcStat } from "../internal/proc-stat.js";
-import { checkDuration } from "../internal/timer-limit.js";
 
 /** Options of {@link runRootless}. */
 export interface RunRootlessOptions {
@@ -270,7 +269,7 @@ function checkOptions(argv: readonly string[], options: RunRootlessOptions): voi
       `runRootless: option stdio must be "inherit" or "pipe", got ${String(options.stdio)}`,
     );
   }
-  checkDuration("graceMs", options.graceMs, { subject: "runRootless option graceMs" });
+  assertDuration("graceMs", options.graceMs, { subject: "runRootless option graceMs" });
 }
 
 /**

@@ -5,8 +5,8 @@
  * execInNetns needs root: timer-limit.system.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { InvalidArgumentError } from "../../src/errors/index.js";
-import { checkDuration, durationProblem, MAX_TIMER_MS } from "../../src/internal/timer-limit.js";
+import { assertDuration, InvalidArgumentError } from "../../src/errors/index.js";
+import { durationProblem, MAX_TIMER_MS } from "../../src/internal/timer-limit.js";
 import { callPlugin } from "../../src/invoke/plugin-call.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
 import type { PluginStarter } from "../../src/invoke/spawner/launcher.js";
@@ -40,7 +40,7 @@ describe("the rule", () => {
     expect(durationProblem(1.5)).toBe("must be a non-negative integer, got 1.5");
     expect(durationProblem("5")).toBe('must be a non-negative integer, got "5"');
     expect(durationProblem(0, 1)).toBe("must be a positive integer, got 0");
-    expect(() => checkDuration("timeout", undefined)).not.toThrow();
+    expect(() => assertDuration("timeout", undefined)).not.toThrow();
   });
 });
 

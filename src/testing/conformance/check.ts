@@ -4,8 +4,7 @@
  */
 import { access, constants, stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import { InvalidArgumentError } from "../../errors/index.js";
-import { checkDuration } from "../../internal/timer-limit.js";
+import { assertDuration, InvalidArgumentError } from "../../errors/index.js";
 import { greaterThanOrEqualTo, all as knownVersions } from "../../version/index.js";
 import { compareVersions } from "../../version/parse.js";
 import { countsOf } from "./report.js";
@@ -163,7 +162,7 @@ export async function checkPlugin(
   plugin: string,
   options: CheckPluginOptions = {},
 ): Promise<ConformanceReport> {
-  checkDuration("callTimeoutMs", options.callTimeoutMs, { min: 1 });
+  assertDuration("callTimeoutMs", options.callTimeoutMs, { min: 1 });
   const path = resolve(plugin);
   if (!(await isExecutableFile(path))) {
     throw new InvalidArgumentError("plugin", `${plugin} is not an executable file`);
