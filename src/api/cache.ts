@@ -12,8 +12,8 @@ import { compareUTF8 } from "../encoding/json.js";
 import { InvalidArgumentError } from "../errors/index.js";
 import { reportCacheRemoveFailed } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
-import { readWhole } from "../internal/fs.js";
 import { goQuote } from "../internal/go-quote.js";
+import { readWhole } from "../invoke/spawner/file-io.js";
 import { isTempName, mkdirDurable, sweepTempFiles } from "./atomic-write.js";
 import { CNICacheV1, decodeCacheRecord } from "./cache-record.js";
 import { cacheWriteThread } from "./cache-write-thread.js";
@@ -148,7 +148,8 @@ export async function readCacheFile(
   path: string,
   signal?: AbortSignal,
 ): Promise<Uint8Array | undefined> {
-  // Read with the other records asked for in this turn, where the helper runs (internal/fs.ts).
+  // Read with the other records asked for in this turn, where the helper runs
+  // (invoke/spawner/file-io.ts).
   const whole = readWhole(path, { nofollow: true, maxBytes: MAX_CACHE_RECORD_BYTES });
   const bytes = whole === undefined ? undefined : await whole;
   if (bytes !== undefined) {

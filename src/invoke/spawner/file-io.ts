@@ -1,14 +1,18 @@
 /**
- * Whether the spawner helper serves the library's bulk reads (its file channel, files.ts),
- * decided once per process: on Linux, unless `LIBCNI_LAUNCHER=direct`, when the helper binary
- * is there and answers its handshake with a file channel. Everywhere else (a runtime that gives
- * the helper no fd 3, a bundle without the binary, another OS) the callers read with fs calls
- * as before; NODE_DEBUG=libcni says which, once.
+ * The library's whole-file reads through the spawner helper ({@link readWhole}: the files of
+ * one directory asked for in one turn, one request; conf files and cache records), and whether
+ * the helper serves them (its file channel, files.ts), decided once per process: on Linux,
+ * unless `LIBCNI_LAUNCHER=direct`, when the helper binary is there and answers its handshake
+ * with a file channel. Everywhere else (a runtime that gives the helper no fd 3, a bundle
+ * without the binary, another OS) the callers read with fs calls as before; NODE_DEBUG=libcni
+ * says which, once.
  */
 import { access, constants } from "node:fs/promises";
+import { resolve as resolvePath } from "node:path";
 import { debuglog } from "node:util";
 import { messageOf } from "../../internal/error-message.js";
 import type { FileChannel } from "./files.js";
+import { maxFileBytes } from "./protocol.js";
 import { sharedSpawner } from "./select.js";
 
 const debug = debuglog("libcni");
@@ -63,4 +67,77 @@ export function helperFiles(): FileChannel | undefined | Promise<FileChannel | u
   if (decided === true) return sharedSpawner().fileChannel();
   deciding ??= decide();
   return deciding.then((serves) => (serves ? sharedSpawner().fileChannel() : undefined));
+}
+
+/** Options of {@link readWhole}. */
+export interface ReadWholeOptions {
+  /** The file itself may not be a symlink (O_NOFOLLOW). */
+  nofollow: boolean;
+  /** The most bytes the file may hold. */
+  maxBytes: number;
+}
+
+interface Batch {
+  dir: string;
+  names: string[];
+  waiters: ((bytes: Uint8Array | undefined) => void)[];
+}
+
+const batches = new Map<string, Batch>();
+let batchDue = false;
+
+/**
+ * The bytes of the regular file `path`, read whole by the spawner helper together with every
+ * other file of its directory asked for in the same turn of the event loop (one request for
+ * them all: files.ts); undefined when the helper did not read it (no helper here, not a
+ * regular file, too large, any error), and the caller reads it itself, as it always did, with
+ * its own checks and errors.
+ */
+export function readWhole(
+  path: string,
+  options: ReadWholeOptions,
+): Promise<Uint8Array | undefined> | undefined {
+  if (helperFiles() === undefined) return undefined;
+  const slash = path.lastIndexOf("/");
+  if (slash < 0 || slash === path.length - 1) return undefined;
+  const dir = path.slice(0, slash) || "/";
+  const name = path.slice(slash + 1);
+  const maxBytes = Math.min(options.maxBytes, maxFileBytes);
+  const key = `${options.nofollow ? 1 : 0}:${maxBytes}:${dir}`;
+  return new Promise((resolve) => {
+    let batch = batches.get(key);
+    if (batch === undefined) {
+      batch = { dir, names: [], waiters: [] };
+      batches.set(key, batch);
+    }
+    batch.names.push(name);
+    batch.waiters.push(resolve);
+    if (batchDue) return;
+    batchDue = true;
+    setImmediate(() => {
+      batchDue = false;
+      const due = [...batches];
+      batches.clear();
+      const files = helperFiles();
+      for (const [k, b] of due) void send(files, k, b);
+    });
+  });
+}
+
+async function send(
+  files: FileChannel | undefined | Promise<FileChannel | undefined>,
+  key: string,
+  batch: Batch,
+): Promise<void> {
+  const [flag, most] = key.split(":", 2);
+  let got: (Uint8Array | undefined)[] = [];
+  try {
+    const channel = await files;
+    if (channel !== undefined) {
+      got = await channel.read(resolvePath(batch.dir), batch.names, flag === "1", Number(most));
+    }
+  } catch {
+    // The helper went: every file is read by its caller.
+  }
+  for (const [i, resolve] of batch.waiters.entries()) resolve(got[i]);
 }
