@@ -20,7 +20,7 @@ for (const d of dists) {
   const buildConfig = await import(`${d}/api/build-config.js`);
   mods.push({
     d,
-    fixup: (await import(`${d}/invoke/fixup.js`)).fixupResultVersion,
+    fixup: (await import(`${d}/version/fixup-result.js`)).fixupResultVersion,
     findCreator: (await import(`${d}/types/convert.js`)).findCreator,
     enc: (await import(`${d}/api/cache-record.js`)).encodeCacheRecord,
     build: buildConfig.buildOneConfig,

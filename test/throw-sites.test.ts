@@ -22,12 +22,12 @@ import {
   UnsupportedValueError,
   VersionError,
 } from "../src/errors/index.js";
-import { fixupResultVersion } from "../src/invoke/fixup.js";
 import { findInPath } from "../src/invoke/index.js";
 import { validateConfig } from "../src/skel/config.js";
 import { cidrMask } from "../src/types/cidr.js";
 import { CNIError, decodeVersion } from "../src/types/index.js";
 import { ipMarshalText } from "../src/types/ip.js";
+import { fixupResultVersion } from "../src/version/fixup-result.js";
 import {
   decodePluginInfo,
   parsePrevResult,

@@ -10,7 +10,7 @@ import { paced } from "../internal/pacer.js";
 import { decodeLargePluginResult, isLargeDocument } from "../large-documents/plugin-output.js";
 import { findCreator } from "../types/create.js";
 import type { Result } from "../types/result.js";
-import { fixupResultVersion } from "./fixup.js";
+import { fixupResultVersion } from "../version/fixup-result.js";
 
 /**
  * The result a plugin printed, in the version it printed, or the config's when it has none;

@@ -5,8 +5,9 @@
  * getting a turn between the stages; what cannot be read exactly that way is read whole, as any
  * output. The Result is the one the small path gives.
  */
-import { fixupParsedResult, fixupResultVersion } from "../invoke/fixup.js";
+
 import type { Result } from "../types/result.js";
+import { fixupParsedResult, fixupResultVersion } from "../version/fixup-result.js";
 import { materializeLongArrays, parseKeepingLongArrays } from "./long-array.js";
 import { decodeKeptResult, longListPaths100 } from "./result100.js";
 import { yieldToEventLoop } from "./slices.js";

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeCacheRecord } from "../../src/api/cache-record.js";
 import { CNIConfig } from "../../src/api/cni-config.js";
 import { networkConfFromBytes, networkPluginConfFromBytes } from "../../src/conf/index.js";
-import { fixupResultVersion } from "../../src/invoke/fixup.js";
 import { createResult, createResultForVersion } from "../../src/types/index.js";
+import { fixupResultVersion } from "../../src/version/fixup-result.js";
 import { confList, type Sandbox, sandbox } from "./helpers.js";
 
 const builtinErrors = new Set<unknown>([Error, TypeError, RangeError, SyntaxError]);

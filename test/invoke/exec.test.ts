@@ -5,7 +5,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { marshal } from "../../src/encoding/json.js";
 import { FakeCNIArgs, FakeExec } from "../../src/invoke/fake-exec.js";
-import { fixupResultVersion } from "../../src/invoke/fixup.js";
 import {
   execPluginWithoutResult,
   execPluginWithResult,
@@ -14,6 +13,7 @@ import {
 import { CNIError, ErrDecodingFailure } from "../../src/types/error.js";
 import { Result040, Result100 } from "../../src/types/index.js";
 import { ipToString } from "../../src/types/ip.js";
+import { fixupResultVersion } from "../../src/version/fixup-result.js";
 import { current, pluginSupports } from "../../src/version/index.js";
 import { rejection } from "./helpers.js";
 

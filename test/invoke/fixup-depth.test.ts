@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { marshal } from "../../src/encoding/json.js";
-import { fixupResultVersion } from "../../src/invoke/fixup.js";
 import { CNIError } from "../../src/types/error.js";
+import { fixupResultVersion } from "../../src/version/fixup-result.js";
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const conf = enc('{"cniVersion":"1.0.0","name":"n","type":"t"}');

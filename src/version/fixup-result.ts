@@ -1,5 +1,7 @@
 /**
- * Upstream's fixupResultVersion (pkg/invoke/exec.go).
+ * Upstream's fixupResultVersion (pkg/invoke/exec.go): a plugin result's version. Here, below
+ * invoke, because both paths that decode a plugin's output use it: invoke's (plugin-result.ts)
+ * and large-documents' (plugin-output.ts).
  *
  * A plugin must answer in its config's version, but some print results without a cniVersion;
  * upstream (issue #895) takes the config's version for them rather than the spec's literal
@@ -12,7 +14,7 @@ import { utf8Encode } from "../internal/bytes.js";
 import { messageOf } from "../internal/error-message.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { CNIError, ErrDecodingFailure } from "../types/error.js";
-import { configDecoder } from "../version/index.js";
+import { configDecoder } from "./conf.js";
 
 /** What `fixupResultVersion` gives: the version, the bytes, and those bytes already parsed. */
 export interface FixedResult {
