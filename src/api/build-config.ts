@@ -9,7 +9,6 @@
  */
 import { unmarshalMap, wrapErrors } from "../conf/bytes.js";
 import { injectConf, type PluginConfig } from "../conf/index.js";
-import { injectConfText } from "../conf/inject.js";
 import { compareUTF8, EncodedJSON, marshal, marshalAsMap } from "../encoding/json.js";
 import { foldsToOtherKey } from "../encoding/struct.js";
 import { utf8Encode } from "../internal/bytes.js";
@@ -58,26 +57,6 @@ export function buildOneConfig(
   if (prevResult !== undefined) inject.prevResult = prevResult;
   const conf = injectConf(orig, inject);
   return rt === undefined ? conf : injectRuntimeConfig(conf, rt);
-}
-
-/**
- * The text {@link buildOneConfig} gives for a `prevResult` already encoded (`prevResultJSON`)
- * and the `runtimeConfig` of {@link runtimeConfigOf}, in one encoding (see large-documents/documents.ts).
- */
-export function buildOneConfigText(
-  name: string,
-  cniVersion: string,
-  orig: PluginConfig,
-  prevResultJSON: EncodedJSON,
-  runtimeConfig: Map<string, unknown>,
-): string {
-  const inject = new Map<string, unknown>([
-    ["name", name],
-    ["cniVersion", cniVersion],
-    ["prevResult", prevResultJSON],
-  ]);
-  if (runtimeConfig.size > 0) inject.set("runtimeConfig", runtimeConfig);
-  return injectConfText(orig, inject);
 }
 
 /**

@@ -41,12 +41,8 @@ export function injectConf(
   return networkPluginConfFromBytes(utf8Encode(injectConfText(original, newValues)));
 }
 
-/**
- * The JSON text of {@link injectConf}'s bytes, not parsed again into a PluginConfig: for a
- * caller that only sends them (a plugin's stdin carrying a large `prevResult`, which that parse
- * would hold whole in memory). The same checks and errors up to the encoding.
- */
-export function injectConfText(
+/** The JSON text of {@link injectConf}'s bytes, with its checks and errors up to the encoding. */
+function injectConfText(
   original: PluginConfig,
   newValues: Readonly<Record<string, unknown>> | ReadonlyMap<string, unknown>,
 ): string {
