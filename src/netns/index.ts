@@ -10,6 +10,6 @@
 export { NetnsError, type NetnsFailure } from "../errors/index.js";
 export { isNetns } from "./check.js";
 export { type ExecInNetnsOptions, type ExecInNetnsResult, execInNetns } from "./exec.js";
-export type { DeprecatedNetnsMechanism, NetnsMechanism } from "./mechanism.js";
+export type { NetnsMechanism } from "./mechanism.js";
 export { defaultNetnsDir } from "./path.js";
 export { createNetns, type NetnsOptions, removeNetns } from "./pin.js";

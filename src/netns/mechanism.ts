@@ -10,30 +10,19 @@ import { NetnsError } from "../errors/index.js";
 import type { LauncherName } from "../invoke/spawner/select.js";
 
 /**
- * The names libcni/netns had for its mechanisms before it took libcni/invoke's: "helper" is
- * "spawner", "commands" is "direct".
- * @deprecated Use "spawner" for "helper" and "direct" for "commands"; the old names are
- *   accepted for one release.
- */
-export type DeprecatedNetnsMechanism = "helper" | "commands";
-
-/**
  * How namespaces are pinned, removed and entered: "spawner" (the spawner helper, or a
  * NetnsError where it cannot run), "direct" (the commands of iproute2 and util-linux, a fork
  * each), or "auto" (the helper when it runs here, else the commands), as libcni/invoke's
- * `launcher` option names them. "helper" and "commands" are the deprecated names of "spawner"
- * and "direct" ({@link DeprecatedNetnsMechanism}).
+ * `launcher` option names them.
  */
 // Spelled out rather than LauncherName, which libcni/invoke exports, not this entry; the test
 // of this module keeps the two equal.
-export type NetnsMechanism = "auto" | "spawner" | "direct" | DeprecatedNetnsMechanism;
+export type NetnsMechanism = "auto" | "spawner" | "direct";
 
 const names: Readonly<Record<string, LauncherName>> = {
   auto: "auto",
   spawner: "spawner",
   direct: "direct",
-  helper: "spawner",
-  commands: "direct",
 };
 
 /**

@@ -3,7 +3,7 @@
  * file bind-mounted with the namespace, under /run/netns by default), so `ip netns list`, Go
  * runtimes and plugins see them. The spawner helper does it (it unshares a namespace, pins it
  * and returns to its own, so this process never forks); where the helper cannot run (or
- * `mechanism: "direct"`), the commands of commands.ts do.
+ * `mechanism: "direct"`), the commands of direct.ts do.
  */
 import type { Stats } from "node:fs";
 import { lstat, mkdir, open, unlink } from "node:fs/promises";
@@ -11,8 +11,7 @@ import { NetnsError } from "../errors/index.js";
 import { errnoCode } from "../internal/errno.js";
 import type { LauncherName } from "../invoke/spawner/select.js";
 import { isNetns } from "./check.js";
-import { commandsCreateFile, pinWithCommands, unpinWithCommands } from "./commands.js";
-import { helperPinner } from "./helper.js";
+import { commandsCreateFile, pinWithCommands, unpinWithCommands } from "./direct.js";
 import { mechanismOf, type NetnsMechanism } from "./mechanism.js";
 import {
   absoluteNetnsPath,
@@ -22,6 +21,7 @@ import {
   netnsPathOf,
   splitNetnsPath,
 } from "./path.js";
+import { spawnerPinner } from "./spawner.js";
 
 /** Options of {@link createNetns} and {@link removeNetns}. */
 export interface NetnsOptions {
@@ -33,7 +33,7 @@ export interface NetnsOptions {
 
 async function pinner(mechanism: LauncherName) {
   if (mechanism === "direct") return undefined;
-  return helperPinner(mechanism === "spawner");
+  return spawnerPinner(mechanism === "spawner");
 }
 
 /** Makes the empty file a namespace is bind-mounted on (as `ip netns add`: mode 0, exclusive). */

@@ -1,23 +1,23 @@
 /**
- * The netns mechanism in libcni/invoke's words ("auto", "spawner", "direct"), its names before
- * ("helper", "commands") accepted as deprecated aliases, and a name that is neither refused
- * (no namespace needed: the option is read before anything is done).
+ * The netns mechanism in libcni/invoke's words ("auto", "spawner", "direct"), and any other
+ * name refused, its names before them ("helper", "commands") included (no namespace needed:
+ * the option is read before anything is done).
  */
 import { describe, expect, it } from "vitest";
 import { NetnsError } from "../../src/errors/index.js";
 import type { LauncherName } from "../../src/invoke/index.js";
 import {
   createNetns,
-  type DeprecatedNetnsMechanism,
   execInNetns,
   type NetnsMechanism,
   removeNetns,
 } from "../../src/netns/index.js";
 import { mechanismOf } from "../../src/netns/mechanism.js";
 
-// The current names are libcni/invoke's LauncherName, no more and no fewer.
-type Current = Exclude<NetnsMechanism, DeprecatedNetnsMechanism>;
-const sameNames: [Current, LauncherName] extends [LauncherName, Current] ? true : false = true;
+// The names are libcni/invoke's LauncherName, no more and no fewer.
+const sameNames: [NetnsMechanism, LauncherName] extends [LauncherName, NetnsMechanism]
+  ? true
+  : false = true;
 
 describe("the netns mechanism", () => {
   it("takes libcni/invoke's launcher names", () => {
@@ -29,11 +29,16 @@ describe("the netns mechanism", () => {
     ["auto", "auto"],
     ["spawner", "spawner"],
     ["direct", "direct"],
-    // Deprecated, for one release.
-    ["helper", "spawner"],
-    ["commands", "direct"],
   ] as const)("%s is libcni/invoke's %s", (mechanism, launcher) => {
     expect(mechanismOf(mechanism, "create network namespace", "/run/netns/x")).toBe(launcher);
+  });
+
+  it.each(["helper", "commands"])("refuses %s, a name it had before libcni/invoke's", (old) => {
+    expect(() =>
+      mechanismOf(old as NetnsMechanism, "create network namespace", "/run/netns/x"),
+    ).toThrow(
+      `create network namespace /run/netns/x: option mechanism must be "auto", "spawner" or "direct", got ${old}`,
+    );
   });
 
   it("refuses any other name, in each call, before it does anything", async () => {

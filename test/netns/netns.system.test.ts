@@ -260,26 +260,6 @@ describe("CNIConfig and the runtime with pluginNetns", () => {
   });
 });
 
-describe("the deprecated mechanism names", () => {
-  it.each([
-    ["helper", "spawner"],
-    ["commands", "direct"],
-  ] as const)("%s still creates, runs in and removes, as %s", async (old, current) => {
-    const path = await createNetns(uniqueName(old), { mechanism: old });
-    created.push(path);
-    expect(await isNetns(path)).toBe(true);
-    const run = await execInNetns(path, ["readlink", "/proc/self/ns/net"], { mechanism: old });
-    expect(run.stdout.trim()).toBe(`net:[${await nsInode(path)}]`);
-    // The same namespace through the current name.
-    const again = await execInNetns(path, ["readlink", "/proc/self/ns/net"], {
-      mechanism: current,
-    });
-    expect(again.stdout).toBe(run.stdout);
-    await removeNetns(path, { mechanism: old });
-    expect(await isNetns(path)).toBe(false);
-  });
-});
-
 describe("without CAP_SYS_ADMIN", () => {
   it.each(["spawner", "direct"] as const)("creating through the %s says so", async (mechanism) => {
     // A child process with every capability dropped, running the built package.

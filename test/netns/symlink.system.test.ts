@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NetnsError } from "../../src/errors/index.js";
 import { errnoName } from "../../src/internal/errno.js";
 import { sharedSpawner } from "../../src/invoke/spawner/select.js";
-import { unpinWithCommands } from "../../src/netns/commands.js";
+import { unpinWithCommands } from "../../src/netns/direct.js";
 import { createNetns, isNetns, type NetnsMechanism, removeNetns } from "../../src/netns/index.js";
 import { sweepTestLeftovers } from "../../src/testing/index.js";
 import { runInProcess } from "../cli/helpers.js";

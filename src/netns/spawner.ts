@@ -102,7 +102,7 @@ function helperHere(): Promise<SpawnerLauncher | Error> {
  * The helper's pinner, or undefined when the helper cannot run here (`required`: a NetnsError
  * saying why instead).
  */
-export async function helperPinner(required: boolean): Promise<NetnsPinner | undefined> {
+export async function spawnerPinner(required: boolean): Promise<NetnsPinner | undefined> {
   const helper = await helperHere();
   if (!(helper instanceof Error)) return pinnerOf(helper);
   if (!required) return undefined;
