@@ -9,8 +9,6 @@ import { JSONSyntaxError, UnmarshalTypeError } from "../errors/index.js";
 import { toBytes, utf8Decode } from "../internal/bytes.js";
 import { goQuoteRune } from "../internal/go-quote.js";
 
-export { JSONSyntaxError } from "../errors/index.js";
-
 /** Go's limit on nesting depth in encoding/json. */
 export const maxNestingDepth = 10_000;
 

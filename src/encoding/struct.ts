@@ -11,8 +11,6 @@
 import { UnmarshalTypeError } from "../errors/index.js";
 import { isJSONObject, jsonKind } from "../internal/json-kind.js";
 
-export { UnmarshalTypeError } from "../errors/index.js";
-
 /** How one field of a Go struct is typed. `goType` overrides the Go type named in errors. */
 export type FieldSchema = (
   | { type: "string" | "bool" | "int" | "uint" | "float" | "any" | "raw" }

@@ -6,13 +6,16 @@
  * start) travels on the error's properties and as its `cause` instead, as execa's errors do.
  */
 
-import { type JSONSyntaxError, parseJSON } from "../encoding/parse.js";
-import { defineStruct, UnmarshalTypeError } from "../encoding/struct.js";
-import { type PluginExecDetails, PluginExecError } from "../errors/index.js";
+import { parseJSON } from "../encoding/parse.js";
+import { defineStruct } from "../encoding/struct.js";
+import {
+  type JSONSyntaxError,
+  type PluginExecDetails,
+  PluginExecError,
+  UnmarshalTypeError,
+} from "../errors/index.js";
 import { goQuoteBytes } from "../internal/go-quote.js";
-import { ErrUnknown } from "../types/error.js";
-
-export { type PluginExecDetails, PluginExecError } from "../errors/index.js";
+import { ErrUnknown } from "../types/error-codes.js";
 
 interface ErrorFields {
   code?: number;

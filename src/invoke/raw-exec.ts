@@ -9,6 +9,7 @@ import {
   InvalidArgumentError,
   isTimeoutReason,
   PluginAbortedError,
+  PluginExecError,
 } from "../errors/index.js";
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";
 import { errnoText } from "../internal/errno.js";
@@ -19,10 +20,10 @@ import {
   type TraceContext,
   withTraceEnv,
 } from "../internal/trace-context.js";
-import { ErrIOFailure, ErrUnknown } from "../types/error.js";
+import { ErrIOFailure, ErrUnknown } from "../types/error-codes.js";
 import { findInPath } from "./find.js";
 import { envObject, PluginEnv } from "./plugin-env.js";
-import { PluginExecError, pluginErr } from "./plugin-error.js";
+import { pluginErr } from "./plugin-error.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
 import { type Launcher, type PluginStarter, pluginStarter } from "./spawner/launcher.js";
 import { type LauncherName, selectLauncher } from "./spawner/select.js";

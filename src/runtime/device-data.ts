@@ -13,8 +13,6 @@ import {
 import { ipToString, parseIP } from "../types/index.js";
 import type { InterfaceSummary, PodSetupResult } from "./summary.js";
 
-export { NetworkDeviceDataError, type NetworkDeviceDataFailure } from "../errors/index.js";
-
 /**
  * KEP-4817's NetworkDeviceData, field for field (every field optional, left out when empty, as
  * the API's `omitempty`).

@@ -15,6 +15,8 @@ export {
   DuplicateNetworkError,
   InterfaceNameError,
   LoopbackDownError,
+  NetworkDeviceDataError,
+  type NetworkDeviceDataFailure,
   type NetworkFailure,
   NetworkNotFoundError,
   NetworkTimeoutError,
@@ -44,8 +46,6 @@ export {
 } from "./capabilities.js";
 export {
   type NetworkDeviceData,
-  NetworkDeviceDataError,
-  type NetworkDeviceDataFailure,
   type NetworkDeviceDataOptions,
   networkDeviceData,
   type PodNetworkDeviceData,

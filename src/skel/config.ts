@@ -5,10 +5,10 @@
 
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import { UnmarshalTypeError } from "../errors/index.js";
+import { CNIError, UnmarshalTypeError } from "../errors/index.js";
 import { messageOf } from "../internal/error-message.js";
 import { jsonKind } from "../internal/json-kind.js";
-import { CNIError, ErrDecodingFailure, ErrInvalidNetworkConfig } from "../types/error.js";
+import { ErrDecodingFailure, ErrInvalidNetworkConfig } from "../types/error-codes.js";
 import { validateNetworkName } from "../utils/index.js";
 
 // Upstream decodes into an anonymous `struct { Name string "json:\"name\"" }`: Go names an

@@ -4,18 +4,17 @@
  * of printing it, so that tests and custom mains decide what to do with it.
  */
 
+import { CNIError, isCNIError } from "../errors/index.js";
 import { messageOf } from "../internal/error-message.js";
 import { traceContextFromEnv } from "../internal/trace-context.js";
 import {
-  CNIError,
   ErrDecodingFailure,
   ErrIncompatibleCNIVersion,
   ErrInternal,
   ErrInvalidEnvironmentVariables,
   ErrInvalidNetNS,
   ErrIOFailure,
-  isCNIError,
-} from "../types/error.js";
+} from "../types/error-codes.js";
 import {
   configDecoder,
   greaterThanOrEqualTo,

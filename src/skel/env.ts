@@ -3,7 +3,8 @@
  * which are validated, and the order in which problems are reported.
  */
 
-import { CNIError, ErrInvalidEnvironmentVariables } from "../types/error.js";
+import { CNIError } from "../errors/index.js";
+import { ErrInvalidEnvironmentVariables } from "../types/error-codes.js";
 import { validateContainerID, validateInterfaceName } from "../utils/index.js";
 import type { CmdArgs } from "./types.js";
 

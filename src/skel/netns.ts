@@ -4,7 +4,8 @@
  */
 
 import { stat } from "node:fs/promises";
-import { CNIError, ErrInvalidNetNS } from "../types/error.js";
+import { CNIError } from "../errors/index.js";
+import { ErrInvalidNetNS } from "../types/error-codes.js";
 
 /** The path of the calling process's network namespace. */
 export const selfNetNSPath = "/proc/self/ns/net";

@@ -15,8 +15,6 @@
 import { ArgsError, UnmarshalableArgsError } from "../errors/index.js";
 import { messageOf } from "../internal/error-message.js";
 
-export { ArgsError, UnmarshalableArgsError } from "../errors/index.js";
-
 import { goQuote } from "../internal/go-quote.js";
 import { ipUnmarshalText } from "./ip.js";
 

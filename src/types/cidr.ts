@@ -4,7 +4,7 @@
  * unlike `net.ParseCIDR`, keeps the host bits ("10.1.2.3/24" stays "10.1.2.3/24"), since a
  * result's `address` names the interface's own address, not its subnet.
  */
-import { InvalidArgumentError } from "../errors/index.js";
+import { InvalidArgumentError, ParseError } from "../errors/index.js";
 import {
   copyIP,
   hexString,
@@ -14,7 +14,6 @@ import {
   ipToString,
   isV4Mapped,
   newIP,
-  ParseError,
   parseIP,
 } from "./ip.js";
 

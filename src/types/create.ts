@@ -13,7 +13,8 @@ import { findCreator } from "./convert.js";
 // The result modules register their converters and creators at load: v100 imports v040,
 // which imports v020, so this one import registers every version.
 import "./v100.js";
-import { DecodeVersionError, type Result } from "./result.js";
+import { DecodeVersionError } from "../errors/index.js";
+import type { Result } from "./result.js";
 
 const versionDecoder = defineStruct<{ cniVersion?: string }>("", {
   fields: { cniVersion: { type: "string" } },

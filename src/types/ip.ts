@@ -8,8 +8,6 @@
  */
 import { ParseError, UnsupportedValueError } from "../errors/index.js";
 
-export { ParseError } from "../errors/index.js";
-
 /** Length in bytes of an IPv4 address. */
 export const IPv4len = 4;
 /** Length in bytes of an IPv6 address. */

@@ -8,6 +8,7 @@
 import { marshal, marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema, type StructDecoder } from "../encoding/struct.js";
+import { ConversionError, ResultVersionMismatchError } from "../errors/index.js";
 import { toGoJSON } from "../internal/go-marshal.js";
 import { copyIPNet, type IPNet } from "./cidr.js";
 import { convert } from "./convert.js";
@@ -15,7 +16,7 @@ import { decodeList, structValue } from "./decode.js";
 import type { DNS } from "./dns.js";
 import { dnsField } from "./dns.js";
 import { copyIP } from "./ip.js";
-import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
+import type { Result } from "./result.js";
 import { decodeRoute, type Route } from "./route.js";
 
 /** The fields of a 0.3.x/0.4.0 or 1.x result, over the version's interface and IP types. */

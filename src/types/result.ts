@@ -4,13 +4,6 @@
  */
 import type { GoMarshaler } from "../encoding/json.js";
 
-export {
-  ConversionError,
-  DecodeVersionError,
-  ResultVersionMismatchError,
-  UnsupportedResultVersionError,
-} from "../errors/index.js";
-
 /** A plugin's result in one CNI spec version (upstream `types.Result`). */
 export interface Result extends GoMarshaler {
   /** The result's CNI version ("" until `getAsVersion` fills in the implemented version). */

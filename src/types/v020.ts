@@ -6,12 +6,13 @@
 import { goStruct, marshal, marshalIndent, toGoJSON } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
+import { ConversionError, ResultVersionMismatchError } from "../errors/index.js";
 import { copyIPNet, type IPNet, ipNetToString } from "./cidr.js";
 import { convert, registerConverter, registerCreator } from "./convert.js";
 import { decodeIP, decodeIPNet, inField, structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsField, dnsToGo } from "./dns.js";
 import { copyIP, ipMarshalText } from "./ip.js";
-import { ConversionError, type Result, ResultVersionMismatchError } from "./result.js";
+import type { Result } from "./result.js";
 import { resultAsVersion } from "./result-common.js";
 import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
 

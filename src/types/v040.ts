@@ -6,12 +6,13 @@
  */
 import { goStruct, toGoJSON } from "../encoding/json.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
+import { ConversionError } from "../errors/index.js";
 import { copyIPNet, type IPNet, ipNetToString } from "./cidr.js";
 import { registerConverter, registerCreator } from "./convert.js";
 import { decodeIP, decodeIPNet, goInt, structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsToGo } from "./dns.js";
 import { copyIP, ipMarshalText, ipTo4 } from "./ip.js";
-import { ConversionError, type Result } from "./result.js";
+import type { Result } from "./result.js";
 import {
   copyIPConfigFields,
   defineListResult,

@@ -11,6 +11,7 @@ import {
   foldsToOtherKey,
   type StructSchema,
 } from "../encoding/struct.js";
+import { ResultVersionMismatchError } from "../errors/index.js";
 import { goJSONText } from "../internal/go-json-text.js";
 import { ipNetToString } from "./cidr.js";
 import { convert, registerConverter, registerCreator } from "./convert.js";
@@ -25,7 +26,7 @@ import {
 import { copyDNS, type DNS, dnsField, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
 import { defineLazyList, lazyListMinLength } from "./lazy-list.js";
-import { type Result, ResultVersionMismatchError } from "./result.js";
+import type { Result } from "./result.js";
 import {
   copyIPConfigFields,
   defineListResult,

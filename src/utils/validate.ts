@@ -3,12 +3,12 @@
  * messages and details. They return the error rather than throw it, as upstream returns
  * `*types.Error` or nil, so callers can choose to wrap or pass it through.
  */
+import { CNIError } from "../errors/index.js";
 import {
-  CNIError,
   ErrInvalidEnvironmentVariables,
   ErrInvalidNetworkConfig,
   ErrUnknownContainer,
-} from "../types/error.js";
+} from "../types/error-codes.js";
 import { isGoSpace } from "./unicode-space.js";
 
 /**

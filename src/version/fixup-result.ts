@@ -9,11 +9,11 @@
  */
 import { marshal } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
-import { UnmarshalTypeError } from "../errors/index.js";
+import { CNIError, UnmarshalTypeError } from "../errors/index.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { messageOf } from "../internal/error-message.js";
 import { jsonKind } from "../internal/json-kind.js";
-import { CNIError, ErrDecodingFailure } from "../types/error.js";
+import { ErrDecodingFailure } from "../types/error-codes.js";
 import { configDecoder } from "./conf.js";
 
 /** What `fixupResultVersion` gives: the version, the bytes, and those bytes already parsed. */

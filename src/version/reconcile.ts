@@ -4,8 +4,6 @@
  */
 import { ErrorIncompatible } from "../errors/index.js";
 
-export { ErrorIncompatible } from "../errors/index.js";
-
 import type { PluginInfo } from "./plugin-info.js";
 
 /**

@@ -22,8 +22,7 @@ import {
   writeCacheRecord,
 } from "../../src/api/cache.js";
 import { encodeCacheRecord } from "../../src/api/cache-record.js";
-import { GoPathError, InvalidArgumentError } from "../../src/errors/index.js";
-import { CNIError } from "../../src/types/error.js";
+import { CNIError, GoPathError, InvalidArgumentError } from "../../src/errors/index.js";
 
 let cacheDir: string;
 beforeEach(() => {

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PluginChainError } from "../../src/errors/index.js";
+import { PluginChainError, PluginExecError } from "../../src/errors/index.js";
 import {
   CNIConfig,
   type ExecMessage,
@@ -16,7 +16,6 @@ import {
   networkPluginConfFromBytes,
   type VerbMessage,
 } from "../../src/index.js";
-import { PluginExecError } from "../../src/invoke/plugin-error.js";
 import { failed, type Recorder, recordEvents, succeeded } from "../internal/channel-recorder.js";
 import { readPids } from "../invoke/helpers.js";
 import { requireBuild } from "../skel/spawn.js";

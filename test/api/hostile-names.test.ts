@@ -6,7 +6,7 @@ import { dirname, join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { encodeCacheRecord } from "../../src/api/cache-record.js";
 import { CNIConfig, type RuntimeConf } from "../../src/api/index.js";
-import { CNIError } from "../../src/types/error.js";
+import { CNIError } from "../../src/errors/index.js";
 import { readDebug } from "../fixtures/plugins/noop-debug.js";
 import { confList, debugFiles, failure, pluginConf, type Sandbox, sandbox } from "./helpers.js";
 

@@ -19,10 +19,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { decodeCacheRecord } from "../../src/api/cache-record.js";
 import { CNIConfig } from "../../src/api/cni-config.js";
 import { readRecord } from "../../src/api/record-read.js";
-import { JSONSyntaxError } from "../../src/encoding/parse.js";
-import { CorruptCacheRecordError } from "../../src/errors/index.js";
+import { CNIError, CorruptCacheRecordError, JSONSyntaxError } from "../../src/errors/index.js";
 import { DefaultExec } from "../../src/invoke/exec.js";
-import { CNIError } from "../../src/types/error.js";
 import { confList, failure, pluginConf, type Sandbox, sandbox } from "./helpers.js";
 
 const nest = (n: number, inner = "1"): string => "[".repeat(n) + inner + "]".repeat(n);

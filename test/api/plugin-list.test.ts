@@ -8,11 +8,11 @@ import type { NetworkConfigList } from "../../src/conf/index.js";
 import { marshal } from "../../src/encoding/json.js";
 import {
   CheckNotSupportedError,
+  CNIError,
   ErrorCheckNotSupp,
   MultiError,
   PluginChainError,
 } from "../../src/errors/index.js";
-import { CNIError } from "../../src/types/error.js";
 import {
   readCommandLog,
   readDebug,

@@ -5,8 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CNIConfig, type RuntimeConf } from "../../src/api/index.js";
 import type { PluginConfig } from "../../src/conf/index.js";
 import { marshal } from "../../src/encoding/json.js";
-import { CheckNotSupportedError, ErrorCheckNotSupp } from "../../src/errors/index.js";
-import { CNIError } from "../../src/types/error.js";
+import { CheckNotSupportedError, CNIError, ErrorCheckNotSupp } from "../../src/errors/index.js";
 import { readDebug, stdinText, writeDebug } from "../fixtures/plugins/noop-debug.js";
 import {
   debugFiles,

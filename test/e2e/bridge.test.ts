@@ -6,7 +6,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CNIError } from "../../src/types/error.js";
+import { CNIError } from "../../src/errors/index.js";
 import {
   addresses,
   ipamReservations,

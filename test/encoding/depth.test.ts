@@ -5,8 +5,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { goStruct, marshal, marshalAsMap, RawJSON, toGoJSON } from "../../src/encoding/json.js";
-import { checkValid, JSONSyntaxError, parseJSON } from "../../src/encoding/parse.js";
-import { UnmarshalTypeError } from "../../src/encoding/struct.js";
+import { checkValid, parseJSON } from "../../src/encoding/parse.js";
+import { JSONSyntaxError, UnmarshalTypeError } from "../../src/errors/index.js";
 
 const arrays = (n: number, inner = "1"): string => "[".repeat(n) + inner + "]".repeat(n);
 const objects = (n: number, inner = "1"): string => '{"a":'.repeat(n) + inner + "}".repeat(n);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkValid, JSONSyntaxError, parseJSON } from "../../src/encoding/parse.js";
-import { UnmarshalTypeError } from "../../src/encoding/struct.js";
+import { checkValid, parseJSON } from "../../src/encoding/parse.js";
+import { JSONSyntaxError, UnmarshalTypeError } from "../../src/errors/index.js";
 import { goQuoteRune as quoteChar } from "../../src/internal/go-quote.js";
 
 describe("parseJSON: Go's syntax error texts", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { defineStruct, UnmarshalTypeError } from "../../src/encoding/struct.js";
+import { defineStruct } from "../../src/encoding/struct.js";
+import { UnmarshalTypeError } from "../../src/errors/index.js";
 
 interface Conf {
   type?: string;

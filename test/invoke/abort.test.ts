@@ -5,10 +5,13 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LibcniError, PluginAbortedError } from "../../src/errors/index.js";
-import { PluginExecError } from "../../src/invoke/plugin-error.js";
+import {
+  CNIError,
+  LibcniError,
+  PluginAbortedError,
+  PluginExecError,
+} from "../../src/errors/index.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
-import { CNIError } from "../../src/types/error.js";
 import { noopPath, readDebug, writeDebug } from "../fixtures/plugins/noop-debug.js";
 import {
   envWith,

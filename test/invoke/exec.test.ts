@@ -4,13 +4,14 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { marshal } from "../../src/encoding/json.js";
+import { CNIError } from "../../src/errors/index.js";
 import { FakeCNIArgs, FakeExec } from "../../src/invoke/fake-exec.js";
 import {
   execPluginWithoutResult,
   execPluginWithResult,
   getVersionInfo,
 } from "../../src/invoke/index.js";
-import { CNIError, ErrDecodingFailure } from "../../src/types/error.js";
+import { ErrDecodingFailure } from "../../src/types/error-codes.js";
 import { Result040, Result100 } from "../../src/types/index.js";
 import { ipToString } from "../../src/types/ip.js";
 import { fixupResultVersion } from "../../src/version/fixup-result.js";

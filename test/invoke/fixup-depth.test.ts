@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { marshal } from "../../src/encoding/json.js";
-import { CNIError } from "../../src/types/error.js";
+import { CNIError } from "../../src/errors/index.js";
 import { fixupResultVersion } from "../../src/version/fixup-result.js";
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);

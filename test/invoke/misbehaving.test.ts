@@ -4,8 +4,8 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { PluginExecError } from "../../src/errors/index.js";
 import type { ExecMessage } from "../../src/index.js";
-import type { PluginExecError } from "../../src/invoke/plugin-error.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
 import { recordEvents } from "../internal/channel-recorder.js";
 import {

@@ -5,9 +5,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PluginExecError } from "../../src/invoke/plugin-error.js";
+import { PluginExecError } from "../../src/errors/index.js";
 import { defaultMaxOutputBytes, RawExec } from "../../src/invoke/raw-exec.js";
-import { ErrIOFailure } from "../../src/types/error.js";
+import { ErrIOFailure } from "../../src/types/error-codes.js";
 import { envWith, fixture, makeTempDir, rejection, removeTempDir } from "./helpers.js";
 
 const stdin = new TextEncoder().encode("{}");

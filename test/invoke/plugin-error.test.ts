@@ -2,8 +2,8 @@
  * Upstream's pluginErr mapping, case by case, and the PluginExecError it builds.
  */
 import { describe, expect, it } from "vitest";
-import { PluginExecError, pluginErr } from "../../src/invoke/plugin-error.js";
-import { CNIError } from "../../src/types/error.js";
+import { CNIError, PluginExecError } from "../../src/errors/index.js";
+import { pluginErr } from "../../src/invoke/plugin-error.js";
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const none = new Uint8Array();

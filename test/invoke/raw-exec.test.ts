@@ -3,10 +3,9 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { InvalidArgumentError } from "../../src/errors/index.js";
-import type { PluginExecError } from "../../src/invoke/plugin-error.js";
+import type { PluginExecError } from "../../src/errors/index.js";
+import { CNIError, InvalidArgumentError } from "../../src/errors/index.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
-import { CNIError } from "../../src/types/error.js";
 import {
   type NoopScript,
   noopPath,

@@ -5,7 +5,7 @@
  */
 import type * as ChildProcessModule from "node:child_process";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { PluginExecError } from "../../src/invoke/plugin-error.js";
+import type { PluginExecError } from "../../src/errors/index.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
 import { envWith, fixture, rejection } from "./helpers.js";
 

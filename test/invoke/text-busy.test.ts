@@ -6,8 +6,8 @@
 import { chmod, type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PluginExecError } from "../../src/errors/index.js";
 import type { ExecMessage } from "../../src/index.js";
-import { PluginExecError } from "../../src/invoke/plugin-error.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
 import { type Recorder, recordEvents } from "../internal/channel-recorder.js";
 import { makeTempDir, rejection, removeTempDir, sleep } from "./helpers.js";

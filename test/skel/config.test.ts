@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { validateConfig } from "../../src/skel/config.js";
-import { ErrDecodingFailure, ErrInvalidNetworkConfig } from "../../src/types/error.js";
+import { ErrDecodingFailure, ErrInvalidNetworkConfig } from "../../src/types/error-codes.js";
 import { validateNetworkName } from "../../src/utils/index.js";
 import { bytes, wire } from "./harness.js";
 

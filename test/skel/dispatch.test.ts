@@ -1,6 +1,7 @@
 // Upstream pkg/skel/skel_test.go, scenario for scenario, plus STATUS (upstream has no STATUS
 // skel tests) and the checks upstream leaves implicit.
 import { beforeEach, describe, expect, it } from "vitest";
+import { CNIError } from "../../src/errors/index.js";
 import {
   type CmdArgs,
   type CNIFuncs,
@@ -8,14 +9,13 @@ import {
   pluginMainWithError,
 } from "../../src/skel/index.js";
 import {
-  CNIError,
   ErrDecodingFailure,
   ErrIncompatibleCNIVersion,
   ErrInternal,
   ErrInvalidEnvironmentVariables,
   ErrInvalidNetworkConfig,
   ErrIOFailure,
-} from "../../src/types/error.js";
+} from "../../src/types/error-codes.js";
 import { current, type PluginInfo, pluginSupports } from "../../src/version/index.js";
 import { BadReader, bytes, Collector, FakeCmd, wire } from "./harness.js";
 

@@ -2,8 +2,9 @@
 // exactly the required ones that are missing, in upstream's table order, or succeeds.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CNIError } from "../../src/errors/index.js";
 import { readEnv } from "../../src/skel/env.js";
-import { CNIError, ErrInvalidEnvironmentVariables } from "../../src/types/error.js";
+import { ErrInvalidEnvironmentVariables } from "../../src/types/error-codes.js";
 
 const order = [
   "CNI_COMMAND",

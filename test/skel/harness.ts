@@ -3,8 +3,8 @@
  * stdin bytes, stdout/stderr collectors and fake callbacks that record their calls.
  */
 
+import { CNIError } from "../../src/errors/index.js";
 import type { CmdArgs, OutputStream, PluginCallback, PluginContext } from "../../src/skel/index.js";
-import { CNIError } from "../../src/types/error.js";
 
 /** An OutputStream that keeps what was written. */
 export class Collector implements OutputStream {

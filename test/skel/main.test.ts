@@ -1,6 +1,7 @@
 // pluginMain (upstream PluginMainFuncs): the error printed to stdout as upstream's Print does
 // (4-space indent, no newline) and the exit status, run in-process with an injected exit.
 import { describe, expect, it } from "vitest";
+import { CNIError } from "../../src/errors/index.js";
 import {
   type CNIFuncs,
   type PluginMainExitOptions,
@@ -8,7 +9,6 @@ import {
   pluginMainFuncs,
 } from "../../src/skel/index.js";
 import { formatError } from "../../src/skel/print.js";
-import { CNIError } from "../../src/types/error.js";
 import { pluginSupports } from "../../src/version/index.js";
 import { bytes, Collector } from "./harness.js";
 

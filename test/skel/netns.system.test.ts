@@ -5,7 +5,7 @@ import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { pluginMainWithError } from "../../src/skel/index.js";
 import { isPluginNetNS } from "../../src/skel/netns.js";
-import { ErrInvalidNetNS } from "../../src/types/error.js";
+import { ErrInvalidNetNS } from "../../src/types/error-codes.js";
 import { pluginSupports } from "../../src/version/index.js";
 import { bytes, Collector, FakeCmd, wire } from "./harness.js";
 

@@ -5,8 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { marshal } from "../../src/encoding/json.js";
-import { JSONSyntaxError } from "../../src/encoding/parse.js";
-import { UnmarshalTypeError } from "../../src/encoding/struct.js";
+import { JSONSyntaxError, UnmarshalTypeError } from "../../src/errors/index.js";
 import {
   ConversionError,
   createResult,

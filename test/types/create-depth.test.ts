@@ -3,9 +3,8 @@
  * nested 10,000 deep decodes; one level more is Go's `exceeded max depth`, typed (issue 12).
  */
 import { describe, expect, it } from "vitest";
-import { JSONSyntaxError } from "../../src/encoding/parse.js";
+import { DecodeVersionError, JSONSyntaxError } from "../../src/errors/index.js";
 import { createResult, createResultForVersion } from "../../src/types/index.js";
-import { DecodeVersionError } from "../../src/types/result.js";
 
 const deep = (depth: number, inner = "1"): string =>
   `{"cniVersion":"1.0.0","ips":[{"address":"10.0.0.2/24"}],"x":${"[".repeat(depth - 1)}${inner}${"]".repeat(depth - 1)}}`;

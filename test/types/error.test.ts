@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { marshal } from "../../src/encoding/json.js";
-import * as errors from "../../src/types/error.js";
-import { CNIError, isCNIError } from "../../src/types/error.js";
+import type * as errors from "../../src/errors/index.js";
+import { CNIError, isCNIError } from "../../src/errors/index.js";
+import * as codes from "../../src/types/error-codes.js";
 
 describe("CNIError", () => {
   it("has upstream's Error() text: msg, then '; ' + details when there are details", () => {
@@ -36,19 +37,19 @@ describe("CNIError", () => {
 
   it("exports a named constant for every spec code", () => {
     expect({
-      unknown: errors.ErrUnknown,
-      incompatible: errors.ErrIncompatibleCNIVersion,
-      unsupportedField: errors.ErrUnsupportedField,
-      unknownContainer: errors.ErrUnknownContainer,
-      env: errors.ErrInvalidEnvironmentVariables,
-      io: errors.ErrIOFailure,
-      decoding: errors.ErrDecodingFailure,
-      config: errors.ErrInvalidNetworkConfig,
-      netns: errors.ErrInvalidNetNS,
-      tryAgain: errors.ErrTryAgainLater,
-      notAvailable: errors.ErrPluginNotAvailable,
-      limited: errors.ErrLimitedConnectivity,
-      internal: errors.ErrInternal,
+      unknown: codes.ErrUnknown,
+      incompatible: codes.ErrIncompatibleCNIVersion,
+      unsupportedField: codes.ErrUnsupportedField,
+      unknownContainer: codes.ErrUnknownContainer,
+      env: codes.ErrInvalidEnvironmentVariables,
+      io: codes.ErrIOFailure,
+      decoding: codes.ErrDecodingFailure,
+      config: codes.ErrInvalidNetworkConfig,
+      netns: codes.ErrInvalidNetNS,
+      tryAgain: codes.ErrTryAgainLater,
+      notAvailable: codes.ErrPluginNotAvailable,
+      limited: codes.ErrLimitedConnectivity,
+      internal: codes.ErrInternal,
     }).toEqual({
       unknown: 0,
       incompatible: 1,
@@ -74,7 +75,7 @@ describe("CNIError", () => {
   it("answers instanceof across two copies of the library in one process", async () => {
     vi.resetModules();
     // A query string makes the module loader evaluate the file a second time: a second copy.
-    const secondCopy = "../../src/types/error.js?second-copy";
+    const secondCopy = "../../src/errors/index.js?second-copy";
     const other = (await import(/* @vite-ignore */ secondCopy)) as typeof errors;
     expect(other.CNIError).not.toBe(CNIError);
     const foreign = new other.CNIError(3, "x");

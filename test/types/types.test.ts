@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { marshal, marshalIndent } from "../../src/encoding/json.js";
-import { UnmarshalTypeError } from "../../src/encoding/struct.js";
+import { UnmarshalTypeError } from "../../src/errors/index.js";
 import { cidrMask } from "../../src/types/cidr.js";
 import { copyDNS, dnsToGo, isDNSEmpty } from "../../src/types/dns.js";
 import { gcAttachmentToGo } from "../../src/types/gc.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CNIError } from "../../src/types/error.js";
+import { CNIError } from "../../src/errors/index.js";
 import {
   validateContainerID,
   validateInterfaceName,

@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JSONSyntaxError } from "../../src/encoding/parse.js";
-import { UnmarshalTypeError } from "../../src/encoding/struct.js";
-import { VersionError } from "../../src/errors/index.js";
+import { JSONSyntaxError, UnmarshalTypeError, VersionError } from "../../src/errors/index.js";
 import { utf8Encode } from "../../src/internal/bytes.js";
 import { decodePluginInfo, PluginDecoder, pluginSupports } from "../../src/version/plugin-info.js";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { ErrorIncompatible } from "../../src/errors/index.js";
 import { pluginSupports } from "../../src/version/plugin-info.js";
-import { ErrorIncompatible, Reconciler, reconcile } from "../../src/version/reconcile.js";
+import { Reconciler, reconcile } from "../../src/version/reconcile.js";
 
 describe("reconcile (upstream 'Reconcile versions of net config with versions supported by plugins')", () => {
   const pluginInfo = pluginSupports("1.2.3", "4.3.2");

@@ -10,7 +10,7 @@ import {
   networkPluginConfFromBytes,
 } from "../../../src/conf/index.js";
 import { marshal } from "../../../src/encoding/json.js";
-import { CNIError } from "../../../src/types/error.js";
+import { CNIError } from "../../../src/errors/index.js";
 import type { Result } from "../../../src/types/index.js";
 import {
   type CaseRuntimeConf,

@@ -9,7 +9,7 @@ import type { RuntimeConf } from "../../../src/api/types.js";
 import { networkConfFromBytes } from "../../../src/conf/index.js";
 import type { NetworkConfigList } from "../../../src/conf/types.js";
 import { marshal } from "../../../src/encoding/json.js";
-import { CNIError } from "../../../src/types/error.js";
+import { CNIError } from "../../../src/errors/index.js";
 import type { Result } from "../../../src/types/index.js";
 import type { Container, E2EWorld } from "./world.js";
 

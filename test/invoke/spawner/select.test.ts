@@ -8,9 +8,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   InvalidArgumentError,
   LibcniError,
+  PluginExecError,
   SpawnerUnavailableError,
 } from "../../../src/errors/index.js";
-import { PluginExecError } from "../../../src/invoke/plugin-error.js";
 import { RawExec } from "../../../src/invoke/raw-exec.js";
 import { directLauncher } from "../../../src/invoke/spawner/launcher.js";
 import { SpawnerLauncher } from "../../../src/invoke/spawner/pool.js";

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { SpawnerExitedError } from "../../../src/errors/index.js";
-import { PluginExecError } from "../../../src/invoke/plugin-error.js";
+import { PluginExecError } from "../../../src/errors/index.js";
 import { RawExec } from "../../../src/invoke/raw-exec.js";
 import { SpawnerLauncher } from "../../../src/invoke/spawner/pool.js";
 import { encodeRun, type Frame, FrameReader, Rep } from "../../../src/invoke/spawner/protocol.js";
