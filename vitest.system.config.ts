@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 
 // `npm run test:system`: tests that need root, Go (golang-go, golang-github-appc-cni-dev) or
 // Debian's containernetworking-plugins. They fail, never skip, where those are missing.
-// Three projects: `alone` runs first, then `side-by-side` and `main-line-only` together.
+// Four projects: `alone` runs first, then `side-by-side`, `main-line-only` and `rootless-too`.
 
 // Runs alone, before the rest: it kills a test process and asserts that one named sweeper
 // removes its leftovers. Any other file's first tempNetns sweeps the same /run/netns, so a file
@@ -19,8 +19,19 @@ const mainLineOnly = [
   "test/testing/conformance/examples.system.test.ts",
 ];
 
+// Run by the rootless tier too, inside its sandbox (vitest.rootless.config.mjs), where they prove
+// the same as here: CI's root run leaves this project out (`.ci/run`), `npm run test:system` and
+// the other Node lines (scripts/test-node-lines.mjs) run it.
+const rootlessToo = [
+  "test/testing/conformance/checker.system.test.ts",
+  "test/testing/conformance/options.system.test.ts",
+  "test/testing/failpoint.system.test.ts",
+  "test/testing/temp-netns.system.test.ts",
+  "test/testing/test-host.system.test.ts",
+];
+
 // A renamed suite would otherwise drop out of a project, or run everywhere again, unnoticed.
-for (const file of [...alone, ...mainLineOnly])
+for (const file of [...alone, ...mainLineOnly, ...rootlessToo])
   if (!existsSync(new URL(file, import.meta.url)))
     throw new Error(`vitest.system.config.ts lists ${file}: not found`);
 
@@ -40,9 +51,13 @@ export default defineConfig({
         test: {
           name: "side-by-side",
           include: ["test/**/*.system.test.ts"],
-          exclude: [...alone, ...mainLineOnly],
+          exclude: [...alone, ...mainLineOnly, ...rootlessToo],
           sequence: { groupOrder: 1 },
         },
+      },
+      {
+        extends: true,
+        test: { name: "rootless-too", include: rootlessToo, sequence: { groupOrder: 1 } },
       },
       {
         extends: true,
