@@ -15,7 +15,6 @@ export {
   PluginLookupError,
   PluginNotFoundError,
 } from "../errors/index.js";
-export type { TraceContext } from "../internal/trace-context.js";
 export { Args, type ArgsInit, argsFromEnv, type CNIArgs, DelegateArgs } from "./args.js";
 export {
   delegateAdd,

@@ -30,7 +30,6 @@ export {
   PodTeardownError,
   RuntimeGCError,
 } from "../errors/index.js";
-export type { PodMessage, PodOperation } from "../internal/diagnostics.js";
 export type { CheckedAttachment } from "./cache-walk.js";
 export {
   type Bandwidth,

@@ -13,7 +13,6 @@
 import { pluginMainWithError } from "./dispatch.js";
 import { pluginMain } from "./main.js";
 
-export type { TraceContext } from "../internal/trace-context.js";
 export { type PluginMainOptions, pluginMainWithError } from "./dispatch.js";
 export type { Environment } from "./env.js";
 export type { StdinSource } from "./io.js";
