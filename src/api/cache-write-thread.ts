@@ -57,10 +57,11 @@ interface Pending {
 }
 
 /**
- * The worker's module: in the package's dist/ (from src/ during the tests, too, as the
- * spawner's binary), so it is plain JavaScript wherever this module runs from.
+ * The worker's module: the one built next to this module. A run from the TypeScript sources
+ * (the project's tests) has none beside it and names the built one as a bundle does,
+ * with `LIBCNI_CACHE_WRITE_WORKER`.
  */
-export const defaultWorkerUrl = new URL("../../dist/api/cache-write-worker.js", import.meta.url);
+export const defaultWorkerUrl = new URL("./cache-write-worker.js", import.meta.url);
 
 /**
  * From this size a record is written on the calling thread (async, through libuv's pool): a

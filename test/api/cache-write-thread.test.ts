@@ -19,6 +19,8 @@ import { CacheWriteThread, defaultWorkerUrl } from "../../src/api/cache-write-th
 import { CacheWriteThreadExitedError, type LibcniError } from "../../src/errors/index.js";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
+// The built worker: this suite runs the sources, which have none beside cache-write-thread.ts.
+const builtWorker = new URL("../../dist/api/cache-write-worker.js", import.meta.url);
 
 /**
  * A seam that logs every call; `fail` names a step that throws EIO. `async`: every step
@@ -156,7 +158,7 @@ describe("CacheWriteThread", () => {
   let thread: CacheWriteThread;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), "libcni-cwt-"));
-    thread = new CacheWriteThread();
+    thread = new CacheWriteThread(builtWorker);
   });
   afterEach(async () => {
     await thread.close();
@@ -223,8 +225,15 @@ describe("CacheWriteThread", () => {
     expect(viaThread.code).toBe("ENOENT");
   });
 
+  it("takes by default the worker built next to its own module, wherever the package is", () => {
+    // From src/ here, so src/api/; from the package, dist/api/.
+    expect(defaultWorkerUrl.href).toBe(
+      new URL("../../src/api/cache-write-worker.js", import.meta.url).href,
+    );
+  });
+
   it("writes on the main thread when the thread cannot start", async () => {
-    const broken = new CacheWriteThread(new URL("./no-such-worker.js", defaultWorkerUrl));
+    const broken = new CacheWriteThread(new URL("./no-such-worker.js", builtWorker));
     const path = join(dir, "n-c-eth0");
     await broken.write(path, bytes("fallback"), 0o600, true);
     expect(broken.fallback).toBe(true);
