@@ -3,8 +3,8 @@
  * each once per call: the cache directory, the names' validation and the record's path.
  */
 import type { CNIError } from "../errors/index.js";
+import { assertRuntimeConf } from "./assert-args.js";
 import { CacheDir, missingNameError, recordPathIn } from "./cache.js";
-import { checkRuntimeConf } from "./check-args.js";
 import { lockAttachment, type Release } from "./lock.js";
 import type { RuntimeConf } from "./types.js";
 import { attachmentNameError, validateNames } from "./validate-names.js";
@@ -23,7 +23,7 @@ export class Attachment {
     readonly network: string,
     readonly rt: RuntimeConf,
   ) {
-    checkRuntimeConf(rt);
+    assertRuntimeConf(rt);
     this.cacheDir = configuredCacheDir !== "" ? configuredCacheDir : rt.cacheDir || CacheDir;
   }
 

@@ -26,10 +26,15 @@ import { DefaultExec, type Exec } from "../invoke/index.js";
 import type { Result } from "../types/index.js";
 import { validateNetworkName } from "../utils/index.js";
 import { greaterThanOrEqualTo, type PluginInfo } from "../version/index.js";
+import {
+  assertGCArgs,
+  assertNetworkList,
+  assertPluginConfig,
+  assertString,
+} from "./assert-args.js";
 import { Attachment } from "./attachment.js";
 import { CacheDir, listCachedAttachments, removeCacheRecord, writeCacheRecord } from "./cache.js";
 import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
-import { checkGCArgs, checkNetworkList, checkPluginConfig, checkString } from "./check-args.js";
 import { cacheRecordBytes } from "./documents.js";
 import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
@@ -90,7 +95,7 @@ interface Chain {
 
 /** A list's chain, the list checked first. */
 function listChain(list: NetworkConfigList): Chain {
-  checkNetworkList(list);
+  assertNetworkList(list);
   return chainOf(list);
 }
 
@@ -102,7 +107,7 @@ function chainOf(list: NetworkConfigList): Chain {
 
 /** A single plugin configuration's chain of one, the configuration checked first. */
 function singleChain(net: PluginConfig): Chain {
-  checkPluginConfig(net);
+  assertPluginConfig(net);
   const { name, cniVersion } = net.network;
   return { name, cniVersion, plugins: [net], bytes: net.bytes, disableCheck: false, list: false };
 }
@@ -399,7 +404,7 @@ export class CNIConfig {
     containerID: string,
     _options: CallOptions = {},
   ): Promise<NetworkAttachment[]> {
-    checkString(containerID, "containerID");
+    assertString(containerID, "containerID");
     return listCachedAttachments(this.cacheDirWithoutRt(), containerID);
   }
 
@@ -441,7 +446,7 @@ export class CNIConfig {
 
   /** The versions a plugin supports, from its VERSION command (upstream `GetVersionInfo`). */
   async getVersionInfo(pluginType: string, options: CallOptions = {}): Promise<PluginInfo> {
-    checkString(pluginType, "pluginType");
+    assertString(pluginType, "pluginType");
     return this.runner.versionInfo(pluginType, options.signal);
   }
 
@@ -459,8 +464,8 @@ export class CNIConfig {
     args?: GCArgs,
     options: CallOptions = {},
   ): Promise<void> {
-    checkNetworkList(list);
-    checkGCArgs(args);
+    assertNetworkList(list);
+    assertGCArgs(args);
     const { signal } = options;
     if (list.disableGC) return;
     const invalid = validateNetworkName(list.name);
@@ -486,7 +491,7 @@ export class CNIConfig {
    * @throws the version's parse error (upstream ignores it and reports success).
    */
   async getStatusNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<void> {
-    checkNetworkList(list);
+    assertNetworkList(list);
     if (!greaterThanOrEqualTo(list.cniVersion, "1.1.0")) return;
     const inject = { name: list.name, cniVersion: list.cniVersion };
     for (const plugin of list.plugins) {

@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
-  checkGCArgs,
-  checkNetworkList,
-  checkPluginConfig,
-  checkRuntimeConf,
-} from "../../src/api/check-args.js";
+  assertGCArgs,
+  assertNetworkList,
+  assertPluginConfig,
+  assertRuntimeConf,
+} from "../../src/api/assert-args.js";
 import { CNIConfig } from "../../src/api/cni-config.js";
 import type { GCArgs, RuntimeConf } from "../../src/api/types.js";
 import type { NetworkConfigList, PluginConfig } from "../../src/conf/index.js";
@@ -37,15 +37,15 @@ function invalid(fn: () => unknown): InvalidArgumentError {
   throw new Error("did not throw");
 }
 
-describe("checkRuntimeConf", () => {
+describe("assertRuntimeConf", () => {
   it("accepts a RuntimeConf, with or without its optional fields", () => {
-    checkRuntimeConf(rt);
-    checkRuntimeConf({ ...rt, netNS: "", args: [["K", "V"]], capabilityArgs: { a: 1 } });
-    checkRuntimeConf({ ...rt, args: undefined, capabilityArgs: undefined, cacheDir: "/c" });
+    assertRuntimeConf(rt);
+    assertRuntimeConf({ ...rt, netNS: "", args: [["K", "V"]], capabilityArgs: { a: 1 } });
+    assertRuntimeConf({ ...rt, args: undefined, capabilityArgs: undefined, cacheDir: "/c" });
   });
 
   it("names rt.ifName when the caller spelled it ifname", () => {
-    const e = invalid(() => checkRuntimeConf({ containerID: "c", netNS: "/n", ifname: "eth0" }));
+    const e = invalid(() => assertRuntimeConf({ containerID: "c", netNS: "/n", ifname: "eth0" }));
     expect(e.argument).toBe("rt.ifName");
     expect(e.message).toBe(
       'rt.ifName must be a string, got undefined (it has "ifname": the field is spelled "ifName")',
@@ -93,23 +93,23 @@ describe("checkRuntimeConf", () => {
     ],
     [{ ...rt, cacheDir: 1 }, "rt.cacheDir", "rt.cacheDir must be a string, got a number"],
   ])("rejects %j (%s)", (value, argument, message) => {
-    const e = invalid(() => checkRuntimeConf(value));
+    const e = invalid(() => assertRuntimeConf(value));
     expect(e.argument).toBe(argument);
     expect(e.message).toBe(message);
   });
 });
 
-describe("checkGCArgs", () => {
+describe("assertGCArgs", () => {
   it("accepts undefined, no attachments, and { containerID, ifname } entries", () => {
-    checkGCArgs(undefined);
-    checkGCArgs({});
-    checkGCArgs({ validAttachments: [] });
-    checkGCArgs({ validAttachments: [{ containerID: "c", ifname: "eth0" }] });
+    assertGCArgs(undefined);
+    assertGCArgs({});
+    assertGCArgs({ validAttachments: [] });
+    assertGCArgs({ validAttachments: [{ containerID: "c", ifname: "eth0" }] });
   });
 
   it("names the entry when it is spelled as a RuntimeConf (ifName)", () => {
     const e = invalid(() =>
-      checkGCArgs({
+      assertGCArgs({
         validAttachments: [
           { containerID: "a", ifname: "eth0" },
           { containerID: "c", ifName: "eth0" },
@@ -129,20 +129,20 @@ describe("checkGCArgs", () => {
     [{ validAttachments: ["c:eth0"] }, "gcArgs.validAttachments[0]"],
     [{ validAttachments: [{ ifname: "eth0" }] }, "gcArgs.validAttachments[0].containerID"],
   ])("rejects %j", (value, argument) => {
-    expect(invalid(() => checkGCArgs(value)).argument).toBe(argument);
+    expect(invalid(() => assertGCArgs(value)).argument).toBe(argument);
   });
 });
 
-describe("checkNetworkList and checkPluginConfig", () => {
+describe("assertNetworkList and assertPluginConfig", () => {
   it("accept what the parsers return", () => {
-    checkNetworkList(list);
-    checkNetworkList(confList('{"cniVersion":"1.1.0","name":"empty"}'));
-    checkPluginConfig(net);
+    assertNetworkList(list);
+    assertNetworkList(confList('{"cniVersion":"1.1.0","name":"empty"}'));
+    assertPluginConfig(net);
   });
 
   it("reject a raw conflist object in place of a parsed one", () => {
     const raw = { cniVersion: "1.1.0", name: "n", plugins: [{ type: "bridge" }] };
-    const e = invalid(() => checkNetworkList(raw));
+    const e = invalid(() => assertNetworkList(raw));
     expect(e.argument).toBe("list.plugins[0]");
     expect(e.message).toBe(
       "list.plugins[0] must be a PluginConfig ({ network, bytes }, as networkPluginConfFromBytes returns), got an object without network and bytes",
@@ -158,12 +158,12 @@ describe("checkNetworkList and checkPluginConfig", () => {
     [{ ...list, bytes: "{}" }, "list.bytes"],
     [{ ...list, plugins: [{ ...list.plugins[0], bytes: undefined }] }, "list.plugins[0].bytes"],
   ])("rejects a list with a bad %s", (value, argument) => {
-    expect(invalid(() => checkNetworkList(value)).argument).toBe(argument);
+    expect(invalid(() => assertNetworkList(value)).argument).toBe(argument);
   });
 
   it("hints at `plugins` when a hand-built list says `plugin`", () => {
     const { plugins, ...rest } = list;
-    const e = invalid(() => checkNetworkList({ ...rest, plugin: plugins }));
+    const e = invalid(() => assertNetworkList({ ...rest, plugin: plugins }));
     expect(e.message).toBe(
       'list.plugins must be an array of PluginConfig, got undefined (it has "plugin": the field is spelled "plugins")',
     );
@@ -175,7 +175,7 @@ describe("checkNetworkList and checkPluginConfig", () => {
     [{ ...net, network: { ...net.network, type: 1 } }, "net.network.type"],
     [{ network: net.network }, "net.bytes"],
   ])("rejects a PluginConfig with a bad %s", (value, argument) => {
-    expect(invalid(() => checkPluginConfig(value)).argument).toBe(argument);
+    expect(invalid(() => assertPluginConfig(value)).argument).toBe(argument);
   });
 });
 

@@ -1,5 +1,6 @@
 /**
- * Run-time shape checks of what a JavaScript caller passes to the CNIConfig verbs.
+ * Run-time shape guards (assert*: each throws InvalidArgumentError) of what a JavaScript
+ * caller passes to the CNIConfig verbs.
  *
  * TypeScript checks these shapes at compile time; JavaScript does not, and a wrong shape is
  * worse than a crash: `{ ifname }` in a RuntimeConf would become an empty CNI_IFNAME, and
@@ -55,7 +56,7 @@ function optional(obj: Obj, key: string): unknown {
 }
 
 /** A RuntimeConf: containerID, netNS and ifName strings; args pairs; capabilityArgs object. */
-export function checkRuntimeConf(rt: unknown, path = "rt"): asserts rt is RuntimeConf {
+export function assertRuntimeConf(rt: unknown, path = "rt"): asserts rt is RuntimeConf {
   const obj = object(rt, path, "a RuntimeConf object");
   requiredString(obj, "containerID", path);
   requiredString(obj, "netNS", path);
@@ -83,7 +84,7 @@ export function checkRuntimeConf(rt: unknown, path = "rt"): asserts rt is Runtim
 }
 
 /** GC's args: undefined, or `{ validAttachments?: { containerID, ifname }[] }`. */
-export function checkGCArgs(args: unknown, path = "gcArgs"): asserts args is GCArgs | undefined {
+export function assertGCArgs(args: unknown, path = "gcArgs"): asserts args is GCArgs | undefined {
   if (args === undefined) return;
   const obj = object(args, path, "a GCArgs object or undefined");
   const valid = optional(obj, "validAttachments");
@@ -100,7 +101,7 @@ export function checkGCArgs(args: unknown, path = "gcArgs"): asserts args is GCA
 }
 
 /** One PluginConfig, as networkPluginConfFromBytes or a list's `plugins` gives it. */
-export function checkPluginConfig(net: unknown, path = "net"): asserts net is PluginConfig {
+export function assertPluginConfig(net: unknown, path = "net"): asserts net is PluginConfig {
   const what = "a PluginConfig ({ network, bytes }, as networkPluginConfFromBytes returns)";
   const obj = object(net, path, what);
   // A raw plugin object (`{ type: "bridge" }`) is the likely mistake: name the entry itself.
@@ -112,7 +113,7 @@ export function checkPluginConfig(net: unknown, path = "net"): asserts net is Pl
 }
 
 /** A NetworkConfigList, as networkConfFromBytes (confListFromBytes) gives it. */
-export function checkNetworkList(list: unknown, path = "list"): asserts list is NetworkConfigList {
+export function assertNetworkList(list: unknown, path = "list"): asserts list is NetworkConfigList {
   const obj = object(list, path, "a NetworkConfigList object (from networkConfFromBytes)");
   requiredString(obj, "name", path);
   requiredString(obj, "cniVersion", path);
@@ -126,12 +127,12 @@ export function checkNetworkList(list: unknown, path = "list"): asserts list is 
     fail(`${path}.plugins`, "an array of PluginConfig", plugins, spellingHint(obj, "plugins"));
   }
   plugins.forEach((p: unknown, i) => {
-    checkPluginConfig(p, `${path}.plugins[${i}]`);
+    assertPluginConfig(p, `${path}.plugins[${i}]`);
   });
   if (!(obj.bytes instanceof Uint8Array)) fail(`${path}.bytes`, "a Uint8Array", obj.bytes);
 }
 
 /** A plain string argument (a plugin type, a container ID). */
-export function checkString(value: unknown, path: string): asserts value is string {
+export function assertString(value: unknown, path: string): asserts value is string {
   if (typeof value !== "string") fail(path, "a string", value);
 }
