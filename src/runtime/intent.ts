@@ -37,7 +37,7 @@ import { isJSONObject } from "../internal/json-kind.js";
 import { validateContainerID } from "../utils/index.js";
 import { isRunID, type SetupOwner, thisOwner } from "./owner.js";
 import type { PlannedAttachment } from "./plan.js";
-import { checkPodID, MAX_CAPABILITY_DEPTH, nestsDeeperThan } from "./validate.js";
+import { assertPodID, MAX_CAPABILITY_DEPTH, nestsDeeperThan } from "./validate.js";
 
 /** The `kind` of an intent file. */
 export const SETUP_INTENT_KIND = "libcniSetupIntentV1";
@@ -57,7 +57,7 @@ export const MAX_INTENT_BYTES = 16 * 1024 * 1024;
 
 /** The pod's intent path; the ID is checked again here, whatever the caller did. */
 function intentPath(cacheDir: string, podID: string): string {
-  checkPodID(podID, "podID");
+  assertPodID(podID, "podID");
   return join(intentsDir(cacheDir), podID);
 }
 

@@ -189,7 +189,7 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-function checkOptions(options: LoadOptions): void {
+function assertOptions(options: LoadOptions): void {
   const max = options.maxNetworks;
   if (max !== undefined && (!Number.isSafeInteger(max) || max < 0)) {
     throw new InvalidArgumentError(
@@ -215,7 +215,7 @@ function checkOptions(options: LoadOptions): void {
  * @throws InvalidArgumentError for bad options only.
  */
 export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> {
-  checkOptions(options);
+  assertOptions(options);
   const confDir = options.confDir ?? defaultConfDir;
   const binDirs = options.binDirs ?? [...defaultBinDirs];
   const problems: LoadProblem[] = [];

@@ -13,7 +13,7 @@ import type { RuntimeConf } from "../api/index.js";
 import { type CapabilityStyle, encodeCapabilityArgs, mergeCapabilityArgs } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
 import type { Network, Pod, PodNetworkRequest } from "./types.js";
-import { checkInterfaceName, validatePod } from "./validate.js";
+import { assertInterfaceName, validatePod } from "./validate.js";
 
 /** One planned attachment of a pod. */
 export interface PlannedAttachment {
@@ -65,7 +65,7 @@ export function planPod(
       while (taken.has(candidate(interfacePrefix, n))) n++;
       ifName = candidate(interfacePrefix, n);
       // A prefix long enough to make the name invalid is the runtime's option at fault.
-      checkInterfaceName(ifName, "interfacePrefix");
+      assertInterfaceName(ifName, "interfacePrefix");
       taken.add(ifName);
       n++;
     }

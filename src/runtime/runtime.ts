@@ -31,7 +31,7 @@ import { networkStatus, PluginVersions, type StatusReport } from "./status.js";
 import type { PodSetupResult } from "./summary.js";
 import type { CacheCallContext } from "./teardown.js";
 import {
-  checkTeardownOptions,
+  assertTeardownOptions,
   type TornDownAttachment,
   teardownPodWith,
 } from "./teardown-current.js";
@@ -44,7 +44,7 @@ import type {
   SetupOptions,
   TeardownOptions,
 } from "./types.js";
-import { checkPodRef } from "./validate.js";
+import { podRefID } from "./validate.js";
 import { NetworkWatcher, type WatchOptions } from "./watch.js";
 
 /** How to build a runtime. */
@@ -88,7 +88,7 @@ export interface RuntimeOptions extends LoadOptions {
  * A call's own `timeout`, checked where it enters (before any lock or plugin): a limit longer
  * than a timer holds would otherwise stop every plugin in its first millisecond.
  */
-function checkCallOptions(options: PodCallOptions): void {
+function assertCallOptions(options: PodCallOptions): void {
   assertDuration("timeout", options.timeout);
 }
 
@@ -210,7 +210,7 @@ export class CNIRuntime {
   }
 
   private async setup(pod: Pod, options: SetupOptions): Promise<PodSetupResult> {
-    checkCallOptions(options);
+    assertCallOptions(options);
     const set = this.current;
     // No networks yet (or no default network for a pod that names none): the runtime's state,
     // said before anything else is looked at.
@@ -277,9 +277,9 @@ export class CNIRuntime {
     pod: PodRef | Pod,
     options: TeardownOptions = {},
   ): Promise<TornDownAttachment[]> {
-    const id = checkPodRef(pod);
-    checkCallOptions(options);
-    checkTeardownOptions(options);
+    const id = podRefID(pod);
+    assertCallOptions(options);
+    assertTeardownOptions(options);
     return this.traced(
       "teardown",
       id,
@@ -306,8 +306,8 @@ export class CNIRuntime {
    *   when nothing is cached.
    */
   async checkPod(pod: PodRef, options: PodCallOptions = {}): Promise<CheckedAttachment[]> {
-    const id = checkPodRef(pod);
-    checkCallOptions(options);
+    const id = podRefID(pod);
+    assertCallOptions(options);
     return this.traced(
       "check",
       id,
@@ -331,8 +331,8 @@ export class CNIRuntime {
    * @throws PodNotFoundError when nothing is cached for the pod.
    */
   async podStatus(pod: PodRef, options: PodCallOptions = {}): Promise<PodStatus> {
-    const id = checkPodRef(pod);
-    checkCallOptions(options);
+    const id = podRefID(pod);
+    assertCallOptions(options);
     return withLock(this.locks.pod(id, options.signal), () =>
       podStatusFromCache(this.context(this.current, options, pod), id),
     );
@@ -346,7 +346,7 @@ export class CNIRuntime {
    * and at least `minReady` (default 1) networks are ready; `reason` says why not, always.
    */
   async status(options: PodCallOptions & { minReady?: number } = {}): Promise<StatusReport> {
-    checkCallOptions(options);
+    assertCallOptions(options);
     return this.traced("status", "", options, (o) =>
       networkStatus(
         {
@@ -370,7 +370,7 @@ export class CNIRuntime {
    *   for a `dryRun` that is not a boolean, before anything.
    */
   async gc(validPods: Iterable<PodRef>, options: GCOptions = {}): Promise<GCReport> {
-    checkCallOptions(options);
+    assertCallOptions(options);
     const dryRun = options.dryRun === undefined ? false : options.dryRun;
     if (typeof dryRun !== "boolean") {
       throw new InvalidArgumentError("dryRun", `dryRun must be a boolean, got ${typeof dryRun}`);

@@ -38,7 +38,7 @@ export interface PlanStyle {
 const ifNoRecordsValues = ["nothing", "current-config"] as const;
 
 /** @throws InvalidArgumentError for an `ifNoRecords` that is not one of its values. */
-export function checkTeardownOptions(options: TeardownOptions): void {
+export function assertTeardownOptions(options: TeardownOptions): void {
   const value = options.ifNoRecords;
   if (value !== undefined && !(ifNoRecordsValues as readonly unknown[]).includes(value)) {
     throw new InvalidArgumentError(

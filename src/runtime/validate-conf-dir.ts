@@ -97,7 +97,7 @@ export interface ValidateConfDirOptions {
 
 const defaultVersionTimeout = 10_000;
 
-function checkOptions(options: ValidateConfDirOptions): void {
+function assertOptions(options: ValidateConfDirOptions): void {
   const { confDir, binDirs, timeout } = options;
   if (confDir !== undefined && (typeof confDir !== "string" || confDir === "")) {
     throw new InvalidArgumentError("confDir", "confDir must be a non-empty string");
@@ -477,7 +477,7 @@ function ordered(findings: readonly ConfDirFinding[]): ConfDirFinding[] {
 export async function validateConfDir(
   options: ValidateConfDirOptions = {},
 ): Promise<ConfDirReport> {
-  checkOptions(options);
+  assertOptions(options);
   const confDir = options.confDir ?? defaultConfDir;
   const binDirs = [...(options.binDirs ?? defaultBinDirs)];
   const v = new Validation(

@@ -21,7 +21,7 @@ import type { NetworkSet } from "./load.js";
 import type { Network, Pod, PodArgs, PodNetworkRequest } from "./types.js";
 
 /** The pod's ID, by upstream's container ID rule. */
-export function checkPodID(id: unknown, argument = "pod.id"): asserts id is string {
+export function assertPodID(id: unknown, argument = "pod.id"): asserts id is string {
   if (typeof id !== "string") {
     throw new InvalidArgumentError(argument, `${argument} must be a string, got ${typeof id}`);
   }
@@ -40,13 +40,13 @@ export function checkPodID(id: unknown, argument = "pod.id"): asserts id is stri
  * takes a pod checks it on entry, before any lock is taken, file read or plugin run.
  * @throws InvalidArgumentError naming `pod` (an ID) or `pod.id`.
  */
-export function checkPodRef(ref: unknown): string {
+export function podRefID(ref: unknown): string {
   if (typeof ref === "object" && ref !== null) {
     const { id } = ref as { id?: unknown };
-    checkPodID(id, "pod.id");
+    assertPodID(id, "pod.id");
     return id;
   }
-  checkPodID(ref, "pod");
+  assertPodID(ref, "pod");
   return ref;
 }
 
@@ -90,8 +90,8 @@ export function validatePod(
   pod: Pod,
   requests: readonly PodNetworkRequest[],
 ): CheckedRequest[] {
-  checkPodID(pod.id);
-  checkCapabilityArgs(pod.capabilities, "pod.capabilities");
+  assertPodID(pod.id);
+  assertCapabilityArgs(pod.capabilities, "pod.capabilities");
   const podArgs = argPairs(pod.args, "pod.args");
   // What each request is called in an error: the pod's own index (a loopback the runtime
   // added is a network of its own).
@@ -100,9 +100,9 @@ export function validatePod(
     pod.networks === undefined || i < added ? "network" : `pod.networks[${i - added}]`;
   const ifNames = new Set<string>();
   requests.forEach((r, i) => {
-    checkCapabilityArgs(r.capabilities, `${at(i)}.capabilities`);
+    assertCapabilityArgs(r.capabilities, `${at(i)}.capabilities`);
     if (r.ifName === undefined) return;
-    checkInterfaceName(r.ifName, `${at(i)}.ifName`);
+    assertInterfaceName(r.ifName, `${at(i)}.ifName`);
     if (ifNames.has(r.ifName)) {
       throw new InterfaceNameError(
         `${at(i)}.ifName`,
@@ -115,7 +115,7 @@ export function validatePod(
   return requests.map((r, i) => {
     const network = set.get(r.name);
     if (network === undefined) throw new NetworkNotFoundError(r.name);
-    checkNetworkName(network.name, at(i));
+    assertNetworkName(network.name, at(i));
     if (names.has(r.name)) {
       throw new InterfaceNameError(at(i), `network ${JSON.stringify(r.name)} requested twice`);
     }
@@ -130,7 +130,7 @@ export function validatePod(
 }
 
 /** A network's name, by upstream's rule (it is part of every cache path). */
-export function checkNetworkName(name: string, argument: string): void {
+export function assertNetworkName(name: string, argument: string): void {
   const invalid = validateNetworkName(name);
   if (invalid) {
     throw new InvalidArgumentError(argument, `${argument} ${goQuote(name)}: ${invalid.message}`, {
@@ -140,7 +140,7 @@ export function checkNetworkName(name: string, argument: string): void {
 }
 
 /** An interface name, by upstream's rule (at most 15 bytes, not `.`/`..`, no `/`, `:` or space). */
-export function checkInterfaceName(name: string, argument: string): void {
+export function assertInterfaceName(name: string, argument: string): void {
   const invalid = validateInterfaceName(name);
   if (invalid) {
     throw new InterfaceNameError(
@@ -194,7 +194,7 @@ function isCIDR(s: string): boolean {
   }
 }
 
-function checkIP(value: unknown, argument: string): void {
+function assertIP(value: unknown, argument: string): void {
   if (typeof value !== "string" || parseIP(value) === undefined) {
     fail(argument, `unable to parse IP address ${quoted(value)}`);
   }
@@ -204,16 +204,16 @@ function quoted(value: unknown): string {
   return typeof value === "string" ? goQuote(value) : String(JSON.stringify(value));
 }
 
-function checkString(value: unknown, argument: string): void {
+function assertString(value: unknown, argument: string): void {
   if (typeof value !== "string") fail(argument, `must be a string, got ${quoted(value)}`);
 }
 
-function checkStrings(value: unknown, argument: string): void {
+function assertStrings(value: unknown, argument: string): void {
   if (!Array.isArray(value)) fail(argument, `must be a list of strings, got ${quoted(value)}`);
-  for (const [i, v] of value.entries()) checkString(v, `${argument}[${i}]`);
+  for (const [i, v] of value.entries()) assertString(v, `${argument}[${i}]`);
 }
 
-function checkStringMap(
+function assertStringMap(
   value: unknown,
   argument: string,
   each: (v: unknown, a: string) => void,
@@ -225,7 +225,7 @@ function checkStringMap(
 }
 
 /** Go's integer kinds: a safe integer within [min, max]. */
-function checkInteger(value: unknown, argument: string, min: number, max: number): void {
+function assertInteger(value: unknown, argument: string, min: number, max: number): void {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min || value > max) {
     fail(argument, `must be an integer from ${min} to ${max}, got ${quoted(value)}`);
   }
@@ -233,38 +233,38 @@ function checkInteger(value: unknown, argument: string, min: number, max: number
 
 const protocols = new Set(["", "tcp", "udp", "sctp"]);
 
-function checkPortMapping(p: PortMapping, argument: string): void {
+function assertPortMapping(p: PortMapping, argument: string): void {
   if (typeof p !== "object" || p === null) fail(argument, `must be an object, got ${quoted(p)}`);
-  checkInteger(p.hostPort, `${argument}.hostPort`, 1, 65535);
-  checkInteger(p.containerPort, `${argument}.containerPort`, 1, 65535);
+  assertInteger(p.hostPort, `${argument}.hostPort`, 1, 65535);
+  assertInteger(p.containerPort, `${argument}.containerPort`, 1, 65535);
   if (p.protocol !== undefined) {
-    checkString(p.protocol, `${argument}.protocol`);
+    assertString(p.protocol, `${argument}.protocol`);
     if (!protocols.has(p.protocol.toLowerCase())) {
       fail(`${argument}.protocol`, `must be tcp, udp or sctp, got ${goQuote(p.protocol)}`);
     }
   }
-  if (p.hostIP !== undefined && p.hostIP !== "") checkIP(p.hostIP, `${argument}.hostIP`);
+  if (p.hostIP !== undefined && p.hostIP !== "") assertIP(p.hostIP, `${argument}.hostIP`);
 }
 
-function checkIPRange(r: IPRange, argument: string): void {
+function assertIPRange(r: IPRange, argument: string): void {
   if (typeof r !== "object" || r === null) fail(argument, `must be an object, got ${quoted(r)}`);
   if (typeof r.subnet !== "string" || !isCIDR(r.subnet)) {
     fail(`${argument}.subnet`, `invalid CIDR address: ${quoted(r.subnet)}`);
   }
   for (const k of ["rangeStart", "rangeEnd", "gateway"] as const) {
-    if (r[k] !== undefined && r[k] !== "") checkIP(r[k], `${argument}.${k}`);
+    if (r[k] !== undefined && r[k] !== "") assertIP(r[k], `${argument}.${k}`);
   }
 }
 
 /** Each typed capability value in the form the conventions give it; `extra` is passed as is. */
-export function checkCapabilityArgs(caps: CapabilityArgs | undefined, argument: string): void {
+export function assertCapabilityArgs(caps: CapabilityArgs | undefined, argument: string): void {
   if (caps === undefined) return;
   if (typeof caps !== "object" || caps === null) fail(argument, `must be an object`);
   const at = (field: string) => `${argument}.${field}`;
   if (caps.portMappings !== undefined) {
     if (!Array.isArray(caps.portMappings)) fail(at("portMappings"), "must be a list");
     for (const [i, p] of caps.portMappings.entries()) {
-      checkPortMapping(p, `${at("portMappings")}[${i}]`);
+      assertPortMapping(p, `${at("portMappings")}[${i}]`);
     }
   }
   if (caps.bandwidth !== undefined) {
@@ -272,7 +272,7 @@ export function checkCapabilityArgs(caps: CapabilityArgs | undefined, argument: 
     if (typeof b !== "object" || b === null) fail(at("bandwidth"), "must be an object");
     for (const k of ["ingressRate", "ingressBurst", "egressRate", "egressBurst"] as const) {
       if (b[k] !== undefined)
-        checkInteger(b[k], `${at("bandwidth")}.${k}`, 0, Number.MAX_SAFE_INTEGER);
+        assertInteger(b[k], `${at("bandwidth")}.${k}`, 0, Number.MAX_SAFE_INTEGER);
     }
   }
   if (caps.ipRanges !== undefined) {
@@ -280,31 +280,31 @@ export function checkCapabilityArgs(caps: CapabilityArgs | undefined, argument: 
     for (const [i, set] of caps.ipRanges.entries()) {
       const a = `${at("ipRanges")}[${i}]`;
       if (!Array.isArray(set)) fail(a, `must be a list of ranges, got ${quoted(set)}`);
-      for (const [j, r] of set.entries()) checkIPRange(r, `${a}[${j}]`);
+      for (const [j, r] of set.entries()) assertIPRange(r, `${a}[${j}]`);
     }
   }
   if (caps.dns !== undefined) {
     const d = caps.dns;
     if (typeof d !== "object" || d === null) fail(at("dns"), "must be an object");
     if (d.servers !== undefined) {
-      checkStrings(d.servers, `${at("dns")}.servers`);
-      for (const [i, server] of d.servers.entries()) checkIP(server, `${at("dns")}.servers[${i}]`);
+      assertStrings(d.servers, `${at("dns")}.servers`);
+      for (const [i, server] of d.servers.entries()) assertIP(server, `${at("dns")}.servers[${i}]`);
     }
-    if (d.searches !== undefined) checkStrings(d.searches, `${at("dns")}.searches`);
-    if (d.options !== undefined) checkStrings(d.options, `${at("dns")}.options`);
+    if (d.searches !== undefined) assertStrings(d.searches, `${at("dns")}.searches`);
+    if (d.options !== undefined) assertStrings(d.options, `${at("dns")}.options`);
   }
-  if (caps.aliases !== undefined) checkStringMap(caps.aliases, at("aliases"), checkStrings);
+  if (caps.aliases !== undefined) assertStringMap(caps.aliases, at("aliases"), assertStrings);
   if (caps.podAnnotations !== undefined) {
-    checkStringMap(caps.podAnnotations, at("podAnnotations"), checkString);
+    assertStringMap(caps.podAnnotations, at("podAnnotations"), assertString);
   }
   if (caps.mac !== undefined) {
-    checkString(caps.mac, at("mac"));
+    assertString(caps.mac, at("mac"));
     if (parseMAC(caps.mac) === undefined) {
       fail(at("mac"), `unable to parse MAC address ${goQuote(caps.mac)}`);
     }
   }
   if (caps.ips !== undefined) {
-    checkStrings(caps.ips, at("ips"));
+    assertStrings(caps.ips, at("ips"));
     caps.ips.forEach((ip, i) => {
       // The conventions write CIDRs; the static IPAM also takes a plain address.
       if (parseIP(ip) === undefined && !isCIDR(ip)) {
@@ -313,7 +313,7 @@ export function checkCapabilityArgs(caps: CapabilityArgs | undefined, argument: 
     });
   }
   for (const k of ["infinibandGUID", "deviceID", "cgroupPath"] as const) {
-    if (caps[k] !== undefined) checkString(caps[k], at(k));
+    if (caps[k] !== undefined) assertString(caps[k], at(k));
   }
   for (const [name, value] of Object.entries(caps.extra ?? {})) {
     if (nestsDeeperThan(value, MAX_CAPABILITY_DEPTH)) {
