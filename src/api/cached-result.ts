@@ -10,9 +10,9 @@ import { goQuote } from "../internal/go-quote.js";
 import { createResult, type Result } from "../types/index.js";
 import type { Attachment } from "./attachment.js";
 import { type CacheRecord, CNICacheV1, decodeCacheRecord } from "./cache-record.js";
-import { cachedResultOf } from "./documents.js";
 import { readRecord } from "./record-read.js";
 import type { RuntimeConf } from "./types.js";
+import { cachedResultOf } from "./verb-documents.js";
 
 /** Opt-in tracing and warnings: `NODE_DEBUG=libcni`. */
 export const debug = debuglog("libcni");

@@ -35,13 +35,13 @@ import {
 import { Attachment } from "./attachment.js";
 import { CacheDir, listCachedAttachments, removeCacheRecord, writeCacheRecord } from "./cache.js";
 import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
-import { cacheRecordBytes } from "./documents.js";
 import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
 import { lockNetwork, withLock } from "./lock.js";
 import { PluginRunner } from "./runner.js";
 import { collectedList, traceVerbs } from "./trace-verbs.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
+import { cacheRecordBytes } from "./verb-documents.js";
 
 /** The trailing options of every call (upstream's `context.Context`). */
 export interface CallOptions {

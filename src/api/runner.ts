@@ -22,8 +22,8 @@ import type { Result } from "../types/index.js";
 import type { PluginInfo } from "../version/index.js";
 import type { Attachment } from "./attachment.js";
 import { StdinTemplate } from "./build-config.js";
-import { pluginStdin } from "./documents.js";
 import type { RuntimeConf } from "./types.js";
+import { pluginStdin } from "./verb-documents.js";
 
 /** Runs single plugins with a path list (read on each call: it may change) and an Exec. */
 export class PluginRunner {

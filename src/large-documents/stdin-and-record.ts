@@ -1,6 +1,7 @@
 /**
- * The api side's entry to large documents: a long result written into the documents a verb
- * writes (the next plugin's stdin, the cache record), and a large cache record read back. A
+ * The api side's entry to large documents (api/verb-documents.ts calls it; plugin-output.ts is
+ * invoke's): a long result written into the documents a verb writes (the next plugin's stdin,
+ * the cache record), and a large cache record read back. A
  * long result is written in slices that yield to the event loop, as pieces the output bytes are
  * written from (pieces.ts), never one flat string of the whole document; a large record is
  * parsed with its result's long lists kept as text (long-array.ts) and its result built on them

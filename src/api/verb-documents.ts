@@ -3,8 +3,9 @@
  * the attachment's cache record, each in one call. Which path serves a document is decided
  * here. A small one is built or read as a paced step (internal/pacer.ts), so that a burst of
  * calls spreads over turns of the event loop. A large one (a result near the output cap) is
- * src/large-documents/' (written and read in slices, never one stall, never one flat string of
- * the whole document). Both paths give the same bytes and the same values.
+ * src/large-documents/' (stdin-and-record.ts: written and read in slices, never one stall,
+ * never one flat string of the whole document). Both paths give the same bytes and the same
+ * values.
  */
 import { paced } from "../internal/pacer.js";
 import {
@@ -14,7 +15,7 @@ import {
   parseLargeDocument,
   resultOfLargeDocument,
   yieldIfLarge,
-} from "../large-documents/documents.js";
+} from "../large-documents/stdin-and-record.js";
 import { createResultFromValue } from "../types/create.js";
 import type { Result } from "../types/index.js";
 import { buildOneConfig, runtimeConfigOf, type StdinTemplate } from "./build-config.js";
