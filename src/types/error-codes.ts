@@ -1,7 +1,7 @@
 /**
- * The spec's error codes (upstream `types.Err*`), in a module of their own: every entry point
- * that offers them (`libcni`, `libcni/types`) re-exports this module whole, so the list is
- * written once.
+ * The spec's error codes (upstream `types.Err*`), in a module of their own: the entry point
+ * that offers them (`libcni/types`) re-exports this module whole, and the library's modules
+ * import them from here, so the list is written once.
  */
 
 /** Code 0: an unknown error. */
