@@ -113,9 +113,14 @@ describe("the spawner helper killed while a program runs in a namespace", () => 
     created.push(path);
     const dir = await mkdtemp(join(tmpdir(), `${prefix}-`));
     try {
-      // Killed once the program runs (killed before, the run would go to a new helper).
+      // Killed once the helper has said the program started (killed before, the run would go
+      // to a new helper and run again): the program marks itself a second after its start, long
+      // after the helper's STARTED, which it writes as soon as the spawn returns (on a busy
+      // machine the program could otherwise mark itself before that frame went out).
       const marker = join(dir, "running");
-      const run = execInNetns(path, ["sh", "-c", 'touch "$0"; sleep 30', marker], { mechanism });
+      const run = execInNetns(path, ["sh", "-c", 'sleep 1; touch "$0"; sleep 30', marker], {
+        mechanism,
+      });
       const started = Date.now();
       while (
         !(await stat(marker).then(
