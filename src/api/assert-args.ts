@@ -10,7 +10,7 @@
  * hostile names, with CNI codes 4 and 7) stays upstream's, in validate-names.ts.
  */
 import type { NetworkConfigList, PluginConfig } from "../conf/index.js";
-import { InvalidArgumentError } from "../errors/index.js";
+import { InvalidArgumentError } from "../errors/base.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import type { GCArgs, RuntimeConf } from "./types.js";
 

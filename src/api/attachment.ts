@@ -2,7 +2,7 @@
  * One call's attachment: the network and the RuntimeConf, and what a verb derives from them,
  * each once per call: the cache directory, the names' validation and the record's path.
  */
-import type { CNIError } from "../errors/index.js";
+import type { CNIError } from "../errors/types.js";
 import { assertRuntimeConf } from "./assert-args.js";
 import { CacheDir, missingNameError, recordPathIn } from "./cache.js";
 import { lockAttachment, type Release } from "./lock.js";

@@ -10,7 +10,7 @@ import { decodeStdBase64 } from "../encoding/base64.js";
 import { EncodedJSON, goStruct, marshal, marshalAsMap } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import { UnmarshalTypeError } from "../errors/index.js";
+import { UnmarshalTypeError } from "../errors/go.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { jsonKind } from "../internal/json-kind.js";
 

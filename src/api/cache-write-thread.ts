@@ -17,7 +17,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { debuglog } from "node:util";
 import { Worker } from "node:worker_threads";
-import { CacheWriteThreadExitedError } from "../errors/index.js";
+import { CacheWriteThreadExitedError } from "../errors/cache.js";
 import { writeFileAtomic } from "./atomic-write.js";
 
 const debug = debuglog("libcni");

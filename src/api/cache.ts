@@ -9,7 +9,7 @@
 import { readdir, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
-import { InvalidArgumentError } from "../errors/index.js";
+import { InvalidArgumentError } from "../errors/base.js";
 import { reportCacheRemoveFailed } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
 import { goQuote } from "../internal/go-quote.js";

@@ -5,7 +5,8 @@
  */
 import { debuglog } from "node:util";
 import { checkValid } from "../encoding/parse.js";
-import { CachedConfigKindError, CorruptCacheRecordError, WrappedError } from "../errors/index.js";
+import { WrappedError } from "../errors/base.js";
+import { CachedConfigKindError, CorruptCacheRecordError } from "../errors/cache.js";
 import { goQuote } from "../internal/go-quote.js";
 import { createResult, type Result } from "../types/index.js";
 import type { Attachment } from "./attachment.js";

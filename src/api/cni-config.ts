@@ -13,13 +13,9 @@
  */
 import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
 import { compareUTF8 } from "../encoding/json.js";
-import {
-  CacheWriteError,
-  CheckNotSupportedError,
-  InvalidArgumentError,
-  MultiError,
-  WrappedError,
-} from "../errors/index.js";
+import { CheckNotSupportedError, MultiError } from "../errors/api.js";
+import { InvalidArgumentError, WrappedError } from "../errors/base.js";
+import { CacheWriteError } from "../errors/cache.js";
 import { goQuote } from "../internal/go-quote.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import { DefaultExec, type Exec } from "../invoke/index.js";

@@ -7,7 +7,7 @@
  * plugin stays reachable with its code.
  */
 
-import { type ChainVerb, PluginChainError } from "../errors/index.js";
+import { type ChainVerb, PluginChainError } from "../errors/api.js";
 import { goQuote } from "../internal/go-quote.js";
 import type { PluginConf } from "../types/plugin-conf.js";
 

@@ -5,7 +5,7 @@
  */
 import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
 import { RawJSON } from "../encoding/json.js";
-import { WrappedError } from "../errors/index.js";
+import { WrappedError } from "../errors/base.js";
 import type { ExecOptions } from "../invoke/index.js";
 import { gcAttachmentToGo } from "../types/gc.js";
 import { greaterThanOrEqualTo } from "../version/index.js";

@@ -5,7 +5,7 @@
  * environment.
  */
 import type { PluginConfig } from "../conf/index.js";
-import { PluginVersionError } from "../errors/index.js";
+import { PluginVersionError } from "../errors/api.js";
 import { type CNIArgs, OnceArgs } from "../invoke/args.js";
 import { execPluginForResult } from "../invoke/exec.js";
 import { type FoundPlugin, pluginLookups } from "../invoke/find-cache.js";

@@ -1,7 +1,7 @@
 /**
  * Validation of the names that build a cache path, on the verbs where upstream has none.
  */
-import { CNIError } from "../errors/index.js";
+import { CNIError } from "../errors/types.js";
 import { ErrInvalidEnvironmentVariables, ErrInvalidNetworkConfig } from "../types/error-codes.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import type { RuntimeConf } from "./types.js";

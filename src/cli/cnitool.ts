@@ -8,7 +8,7 @@ import { CNIConfig, type NetworkAttachment } from "../api/index.js";
 import { loadNetworkConf } from "../conf/index.js";
 import { marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
-import { InvalidArgumentError } from "../errors/index.js";
+import { InvalidArgumentError } from "../errors/base.js";
 import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 import { conformanceCommand } from "./conformance.js";

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { type LintResult, lintNetworkList } from "../conf/index.js";
-import { ConfFileError } from "../errors/index.js";
+import { ConfFileError } from "../errors/conf.js";
 
 /** The findings as cnitool prints them (each line ends with a newline). */
 export function lintLines(lint: LintResult): string {

@@ -8,7 +8,7 @@
  * be made (the kernel setting that refuses and its fix said on stderr), as `env` and `timeout`
  * tell their own failure from the command's. An addition of this port.
  */
-import { RootlessError } from "../errors/index.js";
+import { RootlessError } from "../errors/testing.js";
 import { rootlessExitStatus, runRootless } from "../testing/rootless.js";
 import type { CnitoolEnv } from "./runtime-config.js";
 

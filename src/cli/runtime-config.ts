@@ -7,7 +7,8 @@ import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { parseJSON } from "../encoding/parse.js";
-import { ArgsError, UnmarshalTypeError } from "../errors/index.js";
+import { UnmarshalTypeError } from "../errors/go.js";
+import { ArgsError } from "../errors/types.js";
 import { goQuote } from "../internal/go-quote.js";
 
 /** Upstream's default configuration directory. */

@@ -11,7 +11,7 @@
  * devDependency.
  */
 import { parseJSON } from "../encoding/parse.js";
-import { JSONSyntaxError } from "../errors/index.js";
+import { JSONSyntaxError } from "../errors/go.js";
 import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { type ConfInput, inputBytes } from "./bytes.js";

@@ -5,7 +5,7 @@
  * Go's rejects them with `illegal base64 data at input byte N`. The cache record's `config` is
  * a `[]byte`, so a record Go would refuse must be refused here too, with the same message.
  */
-import { CorruptInputError } from "../errors/index.js";
+import { CorruptInputError } from "../errors/go.js";
 
 const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const decodeMap = new Int16Array(256).fill(-1);

@@ -7,7 +7,7 @@
  * escaping, float64 number formatting and base64 for byte slices.
  */
 
-import { UnsupportedValueError } from "../errors/index.js";
+import { UnsupportedValueError } from "../errors/go.js";
 import { goJSONText, hasGoJSONText } from "../internal/go-json-text.js";
 import { type GoMarshaler, RawJSON, toGoJSON } from "../internal/go-marshal.js";
 import { escapeChar, quoteString } from "../internal/json-string.js";

@@ -5,7 +5,7 @@
  * since upstream's error messages embed that text.
  */
 
-import { JSONSyntaxError, UnmarshalTypeError } from "../errors/index.js";
+import { JSONSyntaxError, UnmarshalTypeError } from "../errors/go.js";
 import { toBytes, utf8Decode } from "../internal/bytes.js";
 import { goQuoteRune } from "../internal/go-quote.js";
 

@@ -8,7 +8,7 @@
  * Go's first one, even for a value that a later case-variant of its key would have replaced.
  */
 
-import { UnmarshalTypeError } from "../errors/index.js";
+import { UnmarshalTypeError } from "../errors/go.js";
 import { isJSONObject, jsonKind } from "../internal/json-kind.js";
 
 /** How one field of a Go struct is typed. `goType` overrides the Go type named in errors. */

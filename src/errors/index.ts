@@ -13,8 +13,9 @@
  * - What an error wraps is the standard `cause`, as Go's `%w`: `err.cause` is what
  *   `errors.Unwrap(err)` returns in Go.
  *
- * The modules that throw them import them from here; which entry point exports each class is
- * docs/errors.md's "Where to import".
+ * This barrel is for the main entry only: the modules that throw import the area's own file
+ * (`./types.js`, `./version.js`, ...), so an entry loads the error classes its calls can throw,
+ * not all of them. Which entry point exports each class is docs/errors.md's "Where to import".
  */
 export * from "./api.js";
 export * from "./base.js";

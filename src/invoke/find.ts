@@ -6,7 +6,7 @@
  * following symlinks) count, so a directory named like a plugin is skipped.
  */
 import { join, resolve, sep } from "node:path";
-import { PluginLookupError, PluginNotFoundError } from "../errors/index.js";
+import { PluginLookupError, PluginNotFoundError } from "../errors/invoke.js";
 import { statPath } from "../internal/fs.js";
 
 /** File name extensions tried for each plugin, as upstream: `[""]`, plus `.exe` on Windows. */

@@ -14,7 +14,7 @@ export {
   PluginExecError,
   PluginLookupError,
   PluginNotFoundError,
-} from "../errors/index.js";
+} from "../errors/invoke.js";
 export { Args, type ArgsInit, argsFromEnv, type CNIArgs, DelegateArgs } from "./args.js";
 export {
   delegateAdd,

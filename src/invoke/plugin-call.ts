@@ -7,7 +7,8 @@
  * PluginAbortedError: a time limit stopped the run (this call's `timeoutMs`, or a caller's
  * signal that aborted with a `TimeoutError`, as `AbortSignal.timeout()` does), not any abort.
  */
-import { assertDuration, isTimeoutReason } from "../errors/index.js";
+import { assertDuration } from "../errors/base.js";
+import { isTimeoutReason } from "../errors/invoke.js";
 import { PluginEnv } from "./plugin-env.js";
 import { defaultGraceMs, defaultMaxOutputBytes } from "./raw-exec.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";

@@ -8,12 +8,8 @@
 
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import {
-  type JSONSyntaxError,
-  type PluginExecDetails,
-  PluginExecError,
-  UnmarshalTypeError,
-} from "../errors/index.js";
+import { type JSONSyntaxError, UnmarshalTypeError } from "../errors/go.js";
+import { type PluginExecDetails, PluginExecError } from "../errors/invoke.js";
 import { goQuoteBytes } from "../internal/go-quote.js";
 import { ErrUnknown } from "../types/error-codes.js";
 

@@ -4,13 +4,8 @@
 
 import { resolve } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import {
-  assertDuration,
-  InvalidArgumentError,
-  isTimeoutReason,
-  PluginAbortedError,
-  PluginExecError,
-} from "../errors/index.js";
+import { assertDuration, InvalidArgumentError } from "../errors/base.js";
+import { isTimeoutReason, PluginAbortedError, PluginExecError } from "../errors/invoke.js";
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";
 import { errnoText } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";

@@ -8,7 +8,7 @@
 import { execFile } from "node:child_process";
 import { unlink } from "node:fs/promises";
 import { promisify } from "node:util";
-import { NetnsError } from "../errors/index.js";
+import { NetnsError } from "../errors/netns.js";
 import { errnoCode } from "../internal/errno.js";
 import { isNetns } from "./check.js";
 import { defaultNetnsDir, entryAt, netnsErrorOf, splitNetnsPath } from "./path.js";

@@ -7,7 +7,7 @@
  */
 
 import { access, constants, stat } from "node:fs/promises";
-import { NetnsError } from "../errors/index.js";
+import { NetnsError } from "../errors/netns.js";
 import { errnoCode, errnoText } from "../internal/errno.js";
 import { MAX_TIMER_MS } from "../internal/timer-limit.js";
 import { findInPath } from "../invoke/find.js";

@@ -7,7 +7,7 @@
  * "spawner", "direct" or "auto". Everything here needs CAP_SYS_ADMIN but {@link isNetns}.
  * @module
  */
-export { NetnsError, type NetnsFailure } from "../errors/index.js";
+export { NetnsError, type NetnsFailure } from "../errors/netns.js";
 export { isNetns } from "./check.js";
 export { type ExecInNetnsOptions, type ExecInNetnsResult, execInNetns } from "./exec.js";
 export type { NetnsMechanism } from "./mechanism.js";

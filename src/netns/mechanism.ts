@@ -6,7 +6,7 @@
  * commands of iproute2 and util-linux (`ip netns add`/`del`, `unshare --net=`, `umount
  * --lazy`, `nsenter --net=`), as the direct spawn starts plugins with Node's own spawn.
  */
-import { NetnsError } from "../errors/index.js";
+import { NetnsError } from "../errors/netns.js";
 import type { LauncherName } from "../invoke/spawner/select.js";
 
 /**

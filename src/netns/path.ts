@@ -4,7 +4,7 @@
 import type { Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
-import { NetnsError } from "../errors/index.js";
+import { NetnsError } from "../errors/netns.js";
 import { errnoCode } from "../internal/errno.js";
 
 /** Where `ip netns` pins namespaces (iproute2's NETNS_RUN_DIR), and so the default here. */

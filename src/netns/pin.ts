@@ -7,7 +7,7 @@
  */
 import type { Stats } from "node:fs";
 import { lstat, mkdir, open, unlink } from "node:fs/promises";
-import { NetnsError } from "../errors/index.js";
+import { NetnsError } from "../errors/netns.js";
 import { errnoCode } from "../internal/errno.js";
 import type { LauncherName } from "../invoke/spawner/select.js";
 import { isNetns } from "./check.js";

@@ -5,7 +5,8 @@
  */
 import { access, constants } from "node:fs/promises";
 import { debuglog } from "node:util";
-import { NetnsError, SpawnerExitedError } from "../errors/index.js";
+import { NetnsError } from "../errors/netns.js";
+import { SpawnerExitedError } from "../errors/spawner.js";
 import { errnoName } from "../internal/errno.js";
 import type { SpawnerLauncher } from "../invoke/spawner/pool.js";
 import { sharedSpawner } from "../invoke/spawner/select.js";

@@ -17,7 +17,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import diagnosticsChannel from "node:diagnostics_channel";
 import { basename } from "node:path";
-import { InvalidArgumentError } from "../errors/index.js";
+import { InvalidArgumentError } from "../errors/base.js";
 import {
   diagnosticsChannelNames,
   type ExecMessage,

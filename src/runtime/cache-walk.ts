@@ -7,8 +7,10 @@
 import { unlink } from "node:fs/promises";
 import { cacheFilePath } from "../api/cache.js";
 import type { CNIConfig } from "../api/index.js";
-import type { NetworkFailure } from "../errors/index.js";
-import { CacheRecordRemoveError, CheckNotSupportedError, WrappedError } from "../errors/index.js";
+import { CheckNotSupportedError } from "../errors/api.js";
+import { WrappedError } from "../errors/base.js";
+import { CacheRecordRemoveError } from "../errors/cache.js";
+import type { NetworkFailure } from "../errors/runtime.js";
 import { errnoCode } from "../internal/errno.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import { greaterThanOrEqualTo } from "../version/index.js";

@@ -28,7 +28,9 @@ import {
   networkPluginConfFromBytes,
   type PluginConfig,
 } from "../conf/index.js";
-import { CorruptCacheRecordError, type DamagedIntentError, LibcniError } from "../errors/index.js";
+import { LibcniError } from "../errors/base.js";
+import { CorruptCacheRecordError } from "../errors/cache.js";
+import type { DamagedIntentError } from "../errors/runtime.js";
 import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { validateContainerID } from "../utils/index.js";

@@ -9,7 +9,7 @@
 import { cacheFilePath } from "../api/cache.js";
 import { decodeCacheRecord } from "../api/cache-record.js";
 import { readRecord } from "../api/record-read.js";
-import { PodCheckError, PodNotFoundError } from "../errors/index.js";
+import { PodCheckError, PodNotFoundError } from "../errors/runtime.js";
 import {
   type CacheCallContext,
   type CheckedAttachment,

@@ -3,7 +3,7 @@
  * network's plugin (CNIConfig stops its process group) and the call rejects with a
  * NetworkTimeoutError that carries what the plugin run ended with as its `cause`.
  */
-import { NetworkTimeoutError } from "../errors/index.js";
+import { NetworkTimeoutError } from "../errors/runtime.js";
 
 /** Runs `fn` with a signal that aborts on `signal` or after `timeout` ms (0: no limit). */
 export async function withDeadline<T>(

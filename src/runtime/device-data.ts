@@ -5,11 +5,8 @@
  * result or podStatus, and held to the rules the API server checks, so a status update is not
  * refused for data the runtime could have checked itself.
  */
-import {
-  InvalidArgumentError,
-  NetworkDeviceDataError,
-  type NetworkDeviceDataFailure,
-} from "../errors/index.js";
+import { InvalidArgumentError } from "../errors/base.js";
+import { NetworkDeviceDataError, type NetworkDeviceDataFailure } from "../errors/runtime.js";
 import { ipToString, parseIP } from "../types/index.js";
 import type { InterfaceSummary, PodSetupResult } from "./summary.js";
 

@@ -17,7 +17,7 @@
  * intents), and runs no plugin, ends no process and removes, moves or writes no file.
  */
 
-import { type NetworkFailure, RuntimeGCError } from "../errors/index.js";
+import { type NetworkFailure, RuntimeGCError } from "../errors/runtime.js";
 import type { GCAttachment } from "../types/index.js";
 import { type CacheCallContext, deleteAll, type RemovedAttachment } from "./cache-walk.js";
 import { cacheDirOf, cachedAttachments, type PodAttachments } from "./cached.js";

@@ -29,7 +29,7 @@ export {
   PodSetupError,
   PodTeardownError,
   RuntimeGCError,
-} from "../errors/index.js";
+} from "../errors/runtime.js";
 export type { CheckedAttachment } from "./cache-walk.js";
 export {
   type Bandwidth,

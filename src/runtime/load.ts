@@ -15,12 +15,12 @@ import {
   type NetworkConfigList,
   networkConfFromFile,
 } from "../conf/index.js";
+import { InvalidArgumentError } from "../errors/base.js";
 import {
   DefaultNetworkNotFoundError,
   DuplicateNetworkError,
-  InvalidArgumentError,
   NoNetworksError,
-} from "../errors/index.js";
+} from "../errors/runtime.js";
 import { errnoCode } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
 import { type Exec, findInPath } from "../invoke/index.js";

@@ -6,7 +6,8 @@
  * spawner helper enters the namespace and starts it, or `nsenter`): nothing blocks the event
  * loop and this process never forks.
  */
-import { LoopbackDownError, NetnsError } from "../errors/index.js";
+import { NetnsError } from "../errors/netns.js";
+import { LoopbackDownError } from "../errors/runtime.js";
 import { debug } from "../internal/diagnostics.js";
 import { messageOf } from "../internal/error-message.js";
 import { isNetns } from "../netns/check.js";

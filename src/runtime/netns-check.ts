@@ -6,7 +6,8 @@
  * rollback DELs them). Non-blocking fs calls only (stat, statfs, readlink, the mount table).
  */
 import { stat } from "node:fs/promises";
-import { InvalidArgumentError, PodNetnsError } from "../errors/index.js";
+import { InvalidArgumentError } from "../errors/base.js";
+import { PodNetnsError } from "../errors/runtime.js";
 import { errnoCode } from "../internal/errno.js";
 import { isNetns } from "../netns/check.js";
 

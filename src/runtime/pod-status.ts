@@ -4,7 +4,7 @@
  * the netns is gone and for attachments whose network was removed from the conf dir. Each
  * attachment's result is read with its cached configuration's version.
  */
-import { type NetworkFailure, PodNotFoundError } from "../errors/index.js";
+import { type NetworkFailure, PodNotFoundError } from "../errors/runtime.js";
 import type { Result, Result100 } from "../types/index.js";
 import type { CacheCallContext } from "./cache-walk.js";
 import { type CachedAttachment, cachedAttachments } from "./cached.js";

@@ -7,7 +7,7 @@
  */
 
 import { CNIConfig } from "../api/index.js";
-import { assertDuration, InvalidArgumentError } from "../errors/index.js";
+import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import {
   type PodMessage,
   type PodOperation,

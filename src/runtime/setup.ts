@@ -17,19 +17,16 @@
  */
 
 import type { CNIConfig } from "../api/index.js";
+import { PluginChainError } from "../errors/api.js";
+import { WrappedError } from "../errors/base.js";
+import { PluginAbortedError, PluginExecError, PluginLookupError } from "../errors/invoke.js";
 import {
   type NetworkFailure,
   NetworkTimeoutError,
-  PluginAbortedError,
-  PluginChainError,
-  PluginExecError,
-  PluginLookupError,
   type PodAttachmentRef,
   PodSetupError,
-  SpawnerExitedError,
-  SpawnerUnavailableError,
-  WrappedError,
-} from "../errors/index.js";
+} from "../errors/runtime.js";
+import { SpawnerExitedError, SpawnerUnavailableError } from "../errors/spawner.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import type { Result } from "../types/index.js";
 import { withDeadline } from "./deadline.js";

@@ -20,7 +20,7 @@
 
 import { stat } from "node:fs/promises";
 import type { CNIConfig } from "../api/index.js";
-import { PluginVersionError } from "../errors/index.js";
+import { PluginVersionError } from "../errors/api.js";
 import { messageOf } from "../internal/error-message.js";
 import type { PluginInfo } from "../version/index.js";
 import { withDeadline } from "./deadline.js";

@@ -10,7 +10,8 @@
  * configuration is what it was ADDed with, the current one may have been edited since.
  */
 
-import { InvalidArgumentError, type NetworkFailure, PodTeardownError } from "../errors/index.js";
+import { InvalidArgumentError } from "../errors/base.js";
+import { type NetworkFailure, PodTeardownError } from "../errors/runtime.js";
 import { type CacheCallContext, nothingCached, type RemovedAttachment } from "./cache-walk.js";
 import { cachedAttachments } from "./cached.js";
 import type { CapabilityStyle } from "./capabilities.js";

@@ -8,7 +8,7 @@
  * removes them as upstream does.
  */
 
-import { PodTeardownError } from "../errors/index.js";
+import { PodTeardownError } from "../errors/runtime.js";
 import {
   type CacheCallContext,
   type RemovedAttachment,

@@ -15,12 +15,9 @@ import {
 } from "../conf/index.js";
 import { comparePointers, pointerOf, tokensOf } from "../conf/lint-pointer.js";
 import { parseJSON } from "../encoding/parse.js";
-import {
-  assertDuration,
-  ConfFileError,
-  InvalidArgumentError,
-  PluginVersionError,
-} from "../errors/index.js";
+import { PluginVersionError } from "../errors/api.js";
+import { assertDuration, InvalidArgumentError } from "../errors/base.js";
+import { ConfFileError } from "../errors/conf.js";
 import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { type Exec, getVersionInfo } from "../invoke/index.js";

@@ -7,12 +7,8 @@
  */
 
 import { maxNestingDepth } from "../encoding/parse.js";
-import {
-  CapabilityArgError,
-  InterfaceNameError,
-  InvalidArgumentError,
-  NetworkNotFoundError,
-} from "../errors/index.js";
+import { InvalidArgumentError } from "../errors/base.js";
+import { CapabilityArgError, InterfaceNameError, NetworkNotFoundError } from "../errors/runtime.js";
 import { goQuote } from "../internal/go-quote.js";
 import { parseCIDR, parseIP } from "../types/index.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";

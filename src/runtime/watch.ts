@@ -29,7 +29,7 @@ import { EventEmitter } from "node:events";
 import { type FSWatcher, watch } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import { assertDuration, WrappedError } from "../errors/index.js";
+import { assertDuration, WrappedError } from "../errors/base.js";
 import { debug } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";

@@ -5,7 +5,8 @@
 
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import { CNIError, UnmarshalTypeError } from "../errors/index.js";
+import { UnmarshalTypeError } from "../errors/go.js";
+import { CNIError } from "../errors/types.js";
 import { messageOf } from "../internal/error-message.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { ErrDecodingFailure, ErrInvalidNetworkConfig } from "../types/error-codes.js";

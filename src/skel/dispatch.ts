@@ -4,7 +4,7 @@
  * of printing it, so that tests and custom mains decide what to do with it.
  */
 
-import { CNIError, isCNIError } from "../errors/index.js";
+import { CNIError, isCNIError } from "../errors/types.js";
 import { messageOf } from "../internal/error-message.js";
 import { traceContextFromEnv } from "../internal/trace-context.js";
 import {

@@ -3,7 +3,7 @@
  * which are validated, and the order in which problems are reported.
  */
 
-import { CNIError } from "../errors/index.js";
+import { CNIError } from "../errors/types.js";
 import { ErrInvalidEnvironmentVariables } from "../types/error-codes.js";
 import { validateContainerID, validateInterfaceName } from "../utils/index.js";
 import type { CmdArgs } from "./types.js";

@@ -4,7 +4,7 @@
  */
 
 import { stat } from "node:fs/promises";
-import { CNIError } from "../errors/index.js";
+import { CNIError } from "../errors/types.js";
 import { ErrInvalidNetNS } from "../types/error-codes.js";
 
 /** The path of the calling process's network namespace. */

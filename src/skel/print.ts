@@ -4,7 +4,7 @@
  */
 
 import { goStruct, marshalIndent } from "../encoding/json.js";
-import type { CNIError } from "../errors/index.js";
+import type { CNIError } from "../errors/types.js";
 import type { Result } from "../types/index.js";
 import { writeAll } from "./io.js";
 import type { OutputStream } from "./types.js";

@@ -4,7 +4,8 @@
  * flaky, so the check is retried until it passes or a deadline.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { assertDuration, EventuallyError } from "../errors/index.js";
+import { assertDuration } from "../errors/base.js";
+import { EventuallyError } from "../errors/testing.js";
 import { messageOf } from "../internal/error-message.js";
 
 /** Options of {@link eventually}. */

@@ -6,7 +6,7 @@
  */
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { InvalidArgumentError } from "../errors/index.js";
+import { InvalidArgumentError } from "../errors/base.js";
 import { findInPath } from "../invoke/find.js";
 import { findPluginDirs } from "./plugin-dirs.js";
 

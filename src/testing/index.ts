@@ -37,7 +37,7 @@ export {
   MissingPluginsError,
   RootlessError,
   type RootlessFailure,
-} from "../errors/index.js";
+} from "../errors/testing.js";
 export {
   type CheckPluginOptions,
   type ConformanceReport,

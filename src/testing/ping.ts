@@ -2,7 +2,7 @@
  * Reachability from inside a namespace, as upstream's `testutils.Ping` checks it: ICMP echo
  * with iputils `ping`, run in the namespace.
  */
-import { assertDuration, InvalidArgumentError } from "../errors/index.js";
+import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import { MAX_TIMER_MS } from "../internal/timer-limit.js";
 import { execInNetns } from "../netns/index.js";
 

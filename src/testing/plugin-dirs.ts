@@ -6,7 +6,7 @@
  */
 import { access, constants, stat } from "node:fs/promises";
 import { delimiter, join } from "node:path";
-import { MissingPluginsError } from "../errors/index.js";
+import { MissingPluginsError } from "../errors/testing.js";
 
 /** The distributions' plugin dirs, in the order they are tried after CNI_PATH. */
 export const wellKnownPluginDirs: readonly string[] = [

@@ -23,7 +23,8 @@
 import { spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { constants } from "node:os";
-import { assertDuration, InvalidArgumentError, RootlessError } from "../errors/index.js";
+import { assertDuration, InvalidArgumentError } from "../errors/base.js";
+import { RootlessError } from "../errors/testing.js";
 import { parseProcStat } from "../internal/proc-stat.js";
 
 /** Options of {@link runRootless}. */

@@ -4,7 +4,7 @@
  * the test when it fails, with the program's output in the message.
  */
 
-import { CommandFailedError } from "../errors/index.js";
+import { CommandFailedError } from "../errors/testing.js";
 import { type ExecInNetnsOptions, type ExecInNetnsResult, execInNetns } from "../netns/index.js";
 
 /** How a run ended, in words, for the error message. */

@@ -12,7 +12,7 @@
  * const args = loadArgs("IgnoreUnknown=1;K8S_POD_NAME=web", { K8S_POD_NAME: "string" });
  * args.K8S_POD_NAME; // "web" (string | undefined)
  */
-import { ArgsError, UnmarshalableArgsError } from "../errors/index.js";
+import { ArgsError, UnmarshalableArgsError } from "../errors/types.js";
 import { messageOf } from "../internal/error-message.js";
 
 import { goQuote } from "../internal/go-quote.js";

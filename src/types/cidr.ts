@@ -4,7 +4,8 @@
  * unlike `net.ParseCIDR`, keeps the host bits ("10.1.2.3/24" stays "10.1.2.3/24"), since a
  * result's `address` names the interface's own address, not its subnet.
  */
-import { InvalidArgumentError, ParseError } from "../errors/index.js";
+import { InvalidArgumentError } from "../errors/base.js";
+import { ParseError } from "../errors/types.js";
 import {
   copyIP,
   hexString,

@@ -5,7 +5,7 @@
  * load (Go's `init()`: v020, then v040, then v100, which import each other in that order), so
  * this module imports none of them and the result modules can call `convert`.
  */
-import { ConversionError, UnsupportedResultVersionError } from "../errors/index.js";
+import { ConversionError, UnsupportedResultVersionError } from "../errors/types.js";
 import type { Result } from "./result.js";
 
 type ConvertFn = (from: Result, toVersion: string) => Result;

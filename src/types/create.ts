@@ -7,13 +7,13 @@
  */
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import { UnmarshalTypeError } from "../errors/index.js";
+import { UnmarshalTypeError } from "../errors/go.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { findCreator } from "./convert.js";
 // The result modules register their converters and creators at load: v100 imports v040,
 // which imports v020, so this one import registers every version.
 import "./v100.js";
-import { DecodeVersionError } from "../errors/index.js";
+import { DecodeVersionError } from "../errors/types.js";
 import type { Result } from "./result.js";
 
 const versionDecoder = defineStruct<{ cniVersion?: string }>("", {

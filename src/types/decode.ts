@@ -4,7 +4,7 @@
  * `json.Unmarshal`, and a type error raised inside is re-labelled with the outer field
  * ("Go struct field Result.ips of type int"), so this module does the same.
  */
-import { UnmarshalTypeError } from "../errors/index.js";
+import { UnmarshalTypeError } from "../errors/go.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { type IPNet, parseCIDR, zeroIPNet } from "./cidr.js";
 import { ipUnmarshalText } from "./ip.js";

@@ -21,7 +21,7 @@ export {
   ResultVersionMismatchError,
   UnmarshalableArgsError,
   UnsupportedResultVersionError,
-} from "../errors/index.js";
+} from "../errors/types.js";
 export { type GoMarshaler, RawJSON, toGoJSON } from "../internal/go-marshal.js";
 export {
   type ArgsSpec,

@@ -6,7 +6,8 @@
  * addresses lower-case with the longest run (of two or more) of zero groups compressed.
  * Results carry addresses this way so that what Go prints, this library prints.
  */
-import { ParseError, UnsupportedValueError } from "../errors/index.js";
+import { UnsupportedValueError } from "../errors/go.js";
+import { ParseError } from "../errors/types.js";
 
 /** Length in bytes of an IPv4 address. */
 export const IPv4len = 4;

@@ -8,7 +8,7 @@
 import { marshal, marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct, type FieldSchema, type StructDecoder } from "../encoding/struct.js";
-import { ConversionError, ResultVersionMismatchError } from "../errors/index.js";
+import { ConversionError, ResultVersionMismatchError } from "../errors/types.js";
 import { toGoJSON } from "../internal/go-marshal.js";
 import { copyIPNet, type IPNet } from "./cidr.js";
 import { convert } from "./convert.js";

@@ -6,7 +6,7 @@
 import { goStruct, marshal, marshalIndent, toGoJSON } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import { ConversionError, ResultVersionMismatchError } from "../errors/index.js";
+import { ConversionError, ResultVersionMismatchError } from "../errors/types.js";
 import { copyIPNet, type IPNet, ipNetToString } from "./cidr.js";
 import { convert, registerConverter, registerCreator } from "./convert.js";
 import { decodeIP, decodeIPNet, inField, structValue } from "./decode.js";

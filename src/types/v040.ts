@@ -6,7 +6,7 @@
  */
 import { goStruct, toGoJSON } from "../encoding/json.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
-import { ConversionError } from "../errors/index.js";
+import { ConversionError } from "../errors/types.js";
 import { copyIPNet, type IPNet, ipNetToString } from "./cidr.js";
 import { registerConverter, registerCreator } from "./convert.js";
 import { decodeIP, decodeIPNet, goInt, structValue } from "./decode.js";

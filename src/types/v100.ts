@@ -11,7 +11,7 @@ import {
   foldsToOtherKey,
   type StructSchema,
 } from "../encoding/struct.js";
-import { ResultVersionMismatchError } from "../errors/index.js";
+import { ResultVersionMismatchError } from "../errors/types.js";
 import { goJSONText } from "../internal/go-json-text.js";
 import { ipNetToString } from "./cidr.js";
 import { convert, registerConverter, registerCreator } from "./convert.js";

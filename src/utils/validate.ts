@@ -3,7 +3,7 @@
  * messages and details. They return the error rather than throw it, as upstream returns
  * `*types.Error` or nil, so callers can choose to wrap or pass it through.
  */
-import { CNIError } from "../errors/index.js";
+import { CNIError } from "../errors/types.js";
 import {
   ErrInvalidEnvironmentVariables,
   ErrInvalidNetworkConfig,

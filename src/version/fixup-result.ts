@@ -9,7 +9,8 @@
  */
 import { marshal } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
-import { CNIError, UnmarshalTypeError } from "../errors/index.js";
+import { UnmarshalTypeError } from "../errors/go.js";
+import { CNIError } from "../errors/types.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { messageOf } from "../internal/error-message.js";
 import { jsonKind } from "../internal/json-kind.js";

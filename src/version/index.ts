@@ -4,7 +4,7 @@
  * results and a plugin's `prevResult` by version.
  * @module
  */
-export { ErrorIncompatible, PrevResultError, VersionError } from "../errors/index.js";
+export { ErrorIncompatible, PrevResultError, VersionError } from "../errors/version.js";
 export { ConfigDecoder, configDecoder } from "./conf.js";
 export type { VersionTuple } from "./parse.js";
 export { greaterThan, greaterThanOrEqualTo, parseVersion } from "./parse.js";

@@ -3,7 +3,7 @@
  * (pkg/version/plugin.go), with Go's `strconv.Atoi` rules and upstream's error texts.
  */
 
-import { VersionError } from "../errors/index.js";
+import { VersionError } from "../errors/version.js";
 import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 

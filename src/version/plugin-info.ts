@@ -7,7 +7,7 @@
 import { goStruct, marshal } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import { VersionError } from "../errors/index.js";
+import { VersionError } from "../errors/version.js";
 import { messageOf } from "../internal/error-message.js";
 import { CURRENT_VERSION } from "./current.js";
 

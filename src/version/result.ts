@@ -4,7 +4,7 @@
  */
 
 import { marshal } from "../encoding/json.js";
-import { PrevResultError } from "../errors/index.js";
+import { PrevResultError } from "../errors/version.js";
 import { messageOf } from "../internal/error-message.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { createResultForVersion, type Result } from "../types/index.js";

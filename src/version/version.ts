@@ -3,7 +3,7 @@
  * `VersionsStartingFrom`).
  */
 
-import { VersionError } from "../errors/index.js";
+import { VersionError } from "../errors/version.js";
 import { goQuote, goQuoteList } from "../internal/go-quote.js";
 import { CURRENT_VERSION } from "./current.js";
 import { type PluginInfo, pluginSupports } from "./plugin-info.js";

@@ -10,7 +10,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Duplex, Readable, Writable } from "node:stream";
 import { debuglog } from "node:util";
-import { SpawnerExitedError, SpawnerUnavailableError } from "../../errors/index.js";
+import { SpawnerExitedError, SpawnerUnavailableError } from "../../errors/spawner.js";
 import { errnoName } from "../../internal/errno.js";
 import { messageOf } from "../../internal/error-message.js";
 import { endGroups } from "../process-group.js";

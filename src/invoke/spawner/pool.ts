@@ -9,7 +9,7 @@
  */
 import { debuglog } from "node:util";
 
-import { SpawnerExitedError } from "../../errors/index.js";
+import { SpawnerExitedError } from "../../errors/spawner.js";
 import type { EnvEntries, PluginEnv } from "../plugin-env.js";
 import type { FileChannel } from "./files.js";
 import { SpawnerInstance } from "./instance.js";

@@ -4,7 +4,7 @@
  * Every frame, both ways: u32 length of what follows, u8 type, u32 run id, payload; all
  * little-endian. The helper's source comment is the reference for the payloads.
  */
-import { SpawnerError } from "../../errors/index.js";
+import { SpawnerError } from "../../errors/spawner.js";
 
 /** The protocol version the helper announces in its HELLO frame. */
 export const protocolVersion = 5;

@@ -10,7 +10,8 @@
 import { access, constants } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { debuglog } from "node:util";
-import { InvalidArgumentError, SpawnerUnavailableError } from "../../errors/index.js";
+import { InvalidArgumentError } from "../../errors/base.js";
+import { SpawnerUnavailableError } from "../../errors/spawner.js";
 import { messageOf } from "../../internal/error-message.js";
 import type { PluginEnv } from "../plugin-env.js";
 import {

@@ -4,7 +4,7 @@
  */
 import { access, constants, stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import { assertDuration, InvalidArgumentError } from "../../errors/index.js";
+import { assertDuration, InvalidArgumentError } from "../../errors/base.js";
 import { greaterThanOrEqualTo, all as knownVersions } from "../../version/index.js";
 import { compareVersions } from "../../version/parse.js";
 import { countsOf } from "./report.js";
