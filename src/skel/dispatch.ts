@@ -15,12 +15,10 @@ import {
   ErrInvalidNetNS,
   ErrIOFailure,
 } from "../types/error-codes.js";
-import {
-  configDecoder,
-  greaterThanOrEqualTo,
-  type PluginInfo,
-  reconcile,
-} from "../version/index.js";
+import { configDecoder } from "../version/conf.js";
+import { greaterThanOrEqualTo } from "../version/parse.js";
+import type { PluginInfo } from "../version/plugin-info.js";
+import { reconcile } from "../version/reconcile.js";
 import { validateConfig } from "./config.js";
 import { type Environment, readEnv } from "./env.js";
 import { readAll, type StdinSource, writeAll } from "./io.js";

@@ -6,52 +6,14 @@
  * `UnsupportedResultVersionError`, `ResultVersionMismatchError`), never anything untyped.
  */
 import { parseJSON } from "../encoding/parse.js";
-import { defineStruct } from "../encoding/struct.js";
-import { UnmarshalTypeError } from "../errors/go.js";
-import { jsonKind } from "../internal/json-kind.js";
 import { findCreator } from "./convert.js";
+import { decodeVersion, parseForVersion, resultVersionOf } from "./decode-version.js";
 // The result modules register their converters and creators at load: v100 imports v040,
 // which imports v020, so this one import registers every version.
 import "./v100.js";
-import { DecodeVersionError } from "../errors/types.js";
 import type { Result } from "./result.js";
 
-const versionDecoder = defineStruct<{ cniVersion?: string }>("", {
-  fields: { cniVersion: { type: "string" } },
-});
-
-export { findCreator };
-
-/** The Go type Go names for `DecodeVersion`'s anonymous struct in a top-level type error. */
-const anonymousVersionStruct = 'struct { CNIVersion string "json:\\"cniVersion\\"" }';
-
-/** Reads `cniVersion` from a parsed value, as Go's `DecodeVersion` would ("0.1.0" for none). */
-export function resultVersionOf(value: unknown): string {
-  if (value !== null && (typeof value !== "object" || Array.isArray(value))) {
-    throw new DecodeVersionError(new UnmarshalTypeError(jsonKind(value), anonymousVersionStruct));
-  }
-  try {
-    return versionDecoder.decode(value ?? {}).cniVersion || "0.1.0";
-  } catch (error) {
-    throw new DecodeVersionError(error as Error);
-  }
-}
-
-/**
- * Upstream `create.DecodeVersion`: the `cniVersion` of a configuration or result, "0.1.0" when
- * it is missing or empty. Throws `DecodeVersionError` when the JSON is malformed.
- */
-export function decodeVersion(bytes: string | Uint8Array): string {
-  return resultVersionOf(parseForVersion(bytes));
-}
-
-function parseForVersion(bytes: string | Uint8Array): unknown {
-  try {
-    return parseJSON(bytes);
-  } catch (error) {
-    throw new DecodeVersionError(error as Error);
-  }
-}
+export { decodeVersion, findCreator, resultVersionOf };
 
 /**
  * Upstream `create.Create`: decodes `bytes` with the result type that handles `version`.

@@ -1,5 +1,5 @@
 /** The CNI version of a network configuration (upstream pkg/version/conf.go `ConfigDecoder`). */
-import { decodeVersion } from "../types/index.js";
+import { decodeVersion } from "../types/decode-version.js";
 
 /** Upstream's `ConfigDecoder`: reads `cniVersion` from configuration bytes. */
 export class ConfigDecoder {

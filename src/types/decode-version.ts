@@ -1,0 +1,46 @@
+/**
+ * Reading a document's `cniVersion` (upstream `create.DecodeVersion`), apart from the result
+ * types: a configuration's version is read on every plugin run, and reading it needs none of
+ * them. `create.ts` re-exports these.
+ */
+import { parseJSON } from "../encoding/parse.js";
+import { defineStruct } from "../encoding/struct.js";
+import { UnmarshalTypeError } from "../errors/go.js";
+import { DecodeVersionError } from "../errors/types.js";
+import { jsonKind } from "../internal/json-kind.js";
+
+const versionDecoder = defineStruct<{ cniVersion?: string }>("", {
+  fields: { cniVersion: { type: "string" } },
+});
+
+/** The Go type Go names for `DecodeVersion`'s anonymous struct in a top-level type error. */
+const anonymousVersionStruct = 'struct { CNIVersion string "json:\\"cniVersion\\"" }';
+
+/** Reads `cniVersion` from a parsed value, as Go's `DecodeVersion` would ("0.1.0" for none). */
+export function resultVersionOf(value: unknown): string {
+  if (value !== null && (typeof value !== "object" || Array.isArray(value))) {
+    throw new DecodeVersionError(new UnmarshalTypeError(jsonKind(value), anonymousVersionStruct));
+  }
+  try {
+    return versionDecoder.decode(value ?? {}).cniVersion || "0.1.0";
+  } catch (error) {
+    throw new DecodeVersionError(error as Error);
+  }
+}
+
+/**
+ * Upstream `create.DecodeVersion`: the `cniVersion` of a configuration or result, "0.1.0" when
+ * it is missing or empty. Throws `DecodeVersionError` when the JSON is malformed.
+ */
+export function decodeVersion(bytes: string | Uint8Array): string {
+  return resultVersionOf(parseForVersion(bytes));
+}
+
+/** Parses JSON whose version is wanted; a syntax error is a `DecodeVersionError`. */
+export function parseForVersion(bytes: string | Uint8Array): unknown {
+  try {
+    return parseJSON(bytes);
+  } catch (error) {
+    throw new DecodeVersionError(error as Error);
+  }
+}
