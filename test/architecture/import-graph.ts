@@ -21,8 +21,14 @@ export function sourceFiles(dir: string): string[] {
 const specifier = /(?:^|[\s;])(?:import|export)(?:\s[^;]*?\sfrom)?\s*["'](\.{1,2}\/[^"']+)["']/g;
 const dynamicSpecifier = /\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
 
-/** Each module's relative imports, as files of src/. */
-export function importGraph(root: string, { dynamic = false } = {}): Map<string, string[]> {
+/**
+ * Each module's relative imports, as files of src/. `loaded` leaves out the `import type` and
+ * `export type` statements, which the build erases: what loading a module loads with it.
+ */
+export function importGraph(
+  root: string,
+  { dynamic = false, loaded = false } = {},
+): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(root)) {
     const text = readFileSync(file, "utf8");
@@ -32,10 +38,25 @@ export function importGraph(root: string, { dynamic = false } = {}): Map<string,
       ...(dynamic ? text.matchAll(dynamicSpecifier) : []),
     ];
     for (const match of matches) {
+      if (loaded && /^[\s;]?(?:import|export)\s+type\s/.test(match[0])) continue;
       const spec = match[1] as string;
       targets.add(resolve(dirname(file), spec.replace(/\.js$/, ".ts")));
     }
     graph.set(file, [...targets]);
   }
   return graph;
+}
+
+/** The modules loading `entry` loads (itself included): its static imports, followed. */
+export function loadedBy(graph: Map<string, string[]>, entry: string): Set<string> {
+  const seen = new Set<string>([entry]);
+  const stack = [entry];
+  for (let file = stack.pop(); file !== undefined; file = stack.pop()) {
+    for (const target of graph.get(file) ?? []) {
+      if (seen.has(target)) continue;
+      seen.add(target);
+      stack.push(target);
+    }
+  }
+  return seen;
 }

@@ -1,0 +1,68 @@
+/**
+ * An entry loads what its calls need (DESIGN.md, "Fifth wave": an entry loads a layer when a
+ * call first needs it). The error classes are imported from their area's file, never through
+ * the errors barrel, which only the main entry loads; a skel plugin and `libcni/utils` load
+ * neither the result types nor the error classes of layers they never reach. Read from the
+ * text of src/ (import-graph.ts), type-only imports left out as the build leaves them out.
+ */
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { importGraph, loadedBy, srcRoot } from "./import-graph.js";
+
+const barrel = join(srcRoot, "errors/index.ts");
+
+/** The modules of src/ an entry loads, as paths relative to src/. */
+function loads(graph: Map<string, string[]>, entry: string): string[] {
+  return [...loadedBy(graph, join(srcRoot, entry))].map((file) => relative(srcRoot, file)).sort();
+}
+
+describe("what each entry loads", () => {
+  const graph = importGraph(srcRoot, { loaded: true });
+
+  it("follows static imports and leaves out type-only ones", () => {
+    const [a, b, c] = ["a.ts", "b.ts", "c.ts"].map((f) => join(srcRoot, f)) as [
+      string,
+      string,
+      string,
+    ];
+    expect([
+      ...loadedBy(
+        new Map([
+          [a, [b]],
+          [b, [c]],
+        ]),
+        a,
+      ),
+    ]).toEqual([a, b, c]);
+    // skel/print.ts names the Result type only.
+    expect(graph.get(join(srcRoot, "skel/print.ts"))).not.toContain(
+      join(srcRoot, "types/index.ts"),
+    );
+    expect(graph.get(join(srcRoot, "skel/print.ts"))).toContain(join(srcRoot, "encoding/json.ts"));
+  });
+
+  it("leaves the errors barrel to the main entry", () => {
+    const importers = [...graph]
+      .filter(([, targets]) => targets.includes(barrel))
+      .map(([file]) => relative(srcRoot, file));
+    expect(importers).toEqual(["index.ts"]);
+  });
+
+  it.each(["skel/index.ts", "utils/index.ts"])("%s loads no result type", (entry) => {
+    const loaded = loads(graph, entry);
+    expect(loaded).toContain(entry);
+    expect(loaded.filter((file) => /^types\/(?:v\d|create|convert|index)/.test(file))).toEqual([]);
+    expect(loaded.filter((file) => file.startsWith("version/result"))).toEqual([]);
+  });
+
+  it.each([
+    ["skel/index.ts", ["base", "go", "types", "version"]],
+    ["utils/index.ts", ["base", "types"]],
+    ["types/index.ts", ["base", "go", "types"]],
+  ])("%s loads the error classes of its own layers only", (entry, areas) => {
+    const errors = loads(graph, entry)
+      .filter((file) => file.startsWith("errors/"))
+      .map((file) => file.slice("errors/".length, -".ts".length));
+    expect(errors).toEqual(areas);
+  });
+});
