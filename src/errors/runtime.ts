@@ -168,7 +168,7 @@ export type PodNetnsProblem = "missing" | "not-a-netns" | "unreadable";
 
 /**
  * A pod's `netns` is not a network namespace, found before its setup takes a lock or runs a
- * plugin (issue 42; upstream checks nothing and leaves it to each plugin's `ns.GetNS`, after
+ * plugin (upstream checks nothing and leaves it to each plugin's `ns.GetNS`, after
  * the plugins before it ran): no path or a path that does not exist (`missing`), a path that is
  * neither an nsfs mount nor a `/proc/<pid>/ns/net` link (`not-a-netns`: a regular file, a
  * directory, a pinned namespace of another kind), or one that cannot be looked at

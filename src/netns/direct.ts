@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { NetnsError } from "../errors/netns.js";
 import { errnoCode } from "../internal/errno.js";
 import { isNetns } from "./check.js";
-import { defaultNetnsDir, entryAt, netnsErrorOf, splitNetnsPath } from "./path.js";
+import { defaultNetnsDir, entryAt, netnsErrorOf, permissionHint, splitNetnsPath } from "./path.js";
 
 const execFileP = promisify(execFile);
 
@@ -35,12 +35,8 @@ async function command(action: string, path: string, file: string, args: string[
         : /busy/i.test(text)
           ? "busy"
           : "failed";
-    const hint =
-      reason === "permission"
-        ? " (network namespaces need CAP_SYS_ADMIN: run as root, or without root in a sandbox of your own: cnitool rootless -- <command>)"
-        : "";
     throw new NetnsError(
-      `${action} ${path}: ${file} ${args.join(" ")}: ${text}${hint}`,
+      `${action} ${path}: ${file} ${args.join(" ")}: ${text}${permissionHint(reason)}`,
       reason,
       path,
       {

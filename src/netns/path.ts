@@ -4,7 +4,7 @@
 import type { Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
-import { NetnsError } from "../errors/netns.js";
+import { NetnsError, type NetnsFailure } from "../errors/netns.js";
 import { errnoCode } from "../internal/errno.js";
 
 /** Where `ip netns` pins namespaces (iproute2's NETNS_RUN_DIR), and so the default here. */
@@ -76,12 +76,8 @@ export function netnsErrorOf(action: string, path: string, error: unknown): Netn
           : errno === "EBUSY"
             ? "busy"
             : "failed";
-  const hint =
-    reason === "permission"
-      ? " (network namespaces need CAP_SYS_ADMIN: run as root, or without root in a sandbox of your own: cnitool rootless -- <command>)"
-      : "";
   const text = error instanceof Error ? error.message : String(error);
-  return new NetnsError(`${action} ${path}: ${text}${hint}`, reason, path, {
+  return new NetnsError(`${action} ${path}: ${text}${permissionHint(reason)}`, reason, path, {
     cause: error,
     errno,
   });
@@ -114,4 +110,11 @@ export async function entryAt(action: string, path: string): Promise<Stats | und
   }
   if (entry.isSymbolicLink()) throw linkRefusal(action, path);
   return entry;
+}
+
+/** What a refused namespace operation's message adds: how to get the rights, or nothing. */
+export function permissionHint(reason: NetnsFailure): string {
+  return reason === "permission"
+    ? " (network namespaces need CAP_SYS_ADMIN: run as root, or without root in a sandbox of your own: cnitool rootless -- <command>)"
+    : "";
 }

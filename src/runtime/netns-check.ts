@@ -1,5 +1,5 @@
 /**
- * A pod's netns checked before its setup runs anything (issue 42): it exists and is a network
+ * A pod's netns checked before its setup runs anything: it exists and is a network
  * namespace, as upstream plugins' `ns.GetNS` would find when they run (nsfs for a pinned
  * namespace, the `/proc/<pid>/ns/net` link of a process). Upstream libcni checks nothing: the
  * chain's first plugin that enters the namespace fails, after the plugins before it ran (and a

@@ -218,7 +218,7 @@ export class CNIRuntime {
       throw set.notReady;
     }
     const plan = planPod(set, pod, this.options.interfacePrefix, this.options.capabilityStyle);
-    // The pod's own values are checked before any plugin is looked up or run (issue 42).
+    // The pod's own values are checked before any plugin is looked up or run.
     const checkNetns =
       options.checkNetns ?? this.options.checkNetns ?? this.options.exec === undefined;
     if (checkNetns) await checkPodNetns(pod.id, pod.netns);
