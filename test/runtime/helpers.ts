@@ -3,7 +3,7 @@
  * FakeExec whose handler plays every plugin of every network (by the `type` and `name` on its
  * stdin), records each call and fails or hangs where a test says.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FakeExec, type FakeExecPluginCall } from "../../src/invoke/index.js";
@@ -136,6 +136,40 @@ export async function dirs(): Promise<Dirs> {
   await mkdir(confDir);
   await mkdir(cacheDir);
   return { base, confDir, cacheDir, cleanup: () => rm(base, { recursive: true, force: true }) };
+}
+
+/** {@link Dirs} with network "net" of one real plugin, `rec`, that records its calls. */
+export interface RecordingDirs extends Dirs {
+  /** The plugin dir holding `rec`. */
+  bin: string;
+  /** The calls so far, one line each: the command and the recorded variable's value. */
+  calls(): Promise<string[]>;
+}
+
+/**
+ * A conf dir whose network "net" is a recording shell plugin (for tests that run real
+ * processes): each call appends `$CNI_COMMAND $<variable>` to a log and answers an empty 1.0.0
+ * result.
+ */
+export async function recordingNetwork(
+  variable: "CNI_NETNS" | "CNI_IFNAME",
+): Promise<RecordingDirs> {
+  const d = await dirs();
+  const bin = join(d.base, "bin");
+  const log = join(d.base, "calls.log");
+  await mkdir(bin);
+  await writeFile(
+    join(bin, "rec"),
+    `#!/bin/sh\necho "$CNI_COMMAND $${variable}" >> '${log}'\ncat > /dev/null\nprintf '{"cniVersion":"1.0.0"}'\n`,
+  );
+  await chmod(join(bin, "rec"), 0o755);
+  await writeNetwork(d.confDir, "10-net.conflist", "net", ["rec"]);
+  const calls = () =>
+    readFile(log, "utf8").then(
+      (t) => t.split("\n").filter((l) => l !== ""),
+      () => [],
+    );
+  return { ...d, bin, calls };
 }
 
 /** Writes a conflist `<file>` for network `name` with plugins of the given types (or objects). */

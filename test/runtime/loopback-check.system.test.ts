@@ -4,41 +4,21 @@
  * behind the runtime's back, checkPod fails with LoopbackDownError naming its flags; with the
  * namespace gone, it fails as `no-netns`. The other network's CHECK runs each time.
  */
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LoopbackDownError, loadNetworks, PodCheckError } from "../../src/runtime/index.js";
 import { tempNetns } from "../../src/testing/index.js";
+import { type RecordingDirs, recordingNetwork } from "./helpers.js";
 
-let base = "";
-let log = "";
-let confDir = "";
-let bin = "";
+let d: RecordingDirs;
 
+// A recording plugin for the pod's other network: it never enters the namespace.
 beforeAll(async () => {
-  base = await mkdtemp(join(tmpdir(), "libcni-lo-check-"));
-  confDir = join(base, "net.d");
-  bin = join(base, "bin");
-  log = join(base, "calls.log");
-  await mkdir(confDir);
-  await mkdir(bin);
-  // A recording plugin for the pod's other network: it never enters the namespace.
-  await writeFile(
-    join(bin, "rec"),
-    `#!/bin/sh\necho "$CNI_COMMAND $CNI_IFNAME" >> '${log}'\ncat > /dev/null\nprintf '{"cniVersion":"1.0.0"}'\n`,
-  );
-  await chmod(join(bin, "rec"), 0o755);
-  await writeFile(
-    join(confDir, "10-net.conflist"),
-    '{"cniVersion":"1.0.0","name":"net","plugins":[{"type":"rec"}]}',
-  );
+  d = await recordingNetwork("CNI_IFNAME");
 });
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(() => d.cleanup());
 
 const checks = async (): Promise<number> =>
-  (await readFile(log, "utf8").catch(() => "")).split("\n").filter((l) => l.startsWith("CHECK"))
-    .length;
+  (await d.calls()).filter((l) => l.startsWith("CHECK")).length;
 
 const loError = async (p: Promise<unknown>): Promise<LoopbackDownError> => {
   const error = await p.then(
@@ -55,9 +35,9 @@ const loError = async (p: Promise<unknown>): Promise<LoopbackDownError> => {
 describe("checkPod looks at lo in the pod's namespace", () => {
   it("up after setup; down behind the runtime's back: a failure; the namespace gone: too", async () => {
     const rt = await loadNetworks({
-      confDir,
-      binDirs: [bin, "/usr/lib/cni"],
-      cacheDir: join(base, "cache"),
+      confDir: d.confDir,
+      binDirs: [d.bin, "/usr/lib/cni"],
+      cacheDir: d.cacheDir,
       loopback: true,
     });
     const ns = await tempNetns({ label: "lo-check" });

@@ -3,47 +3,26 @@
  * (`ip netns add`'s nsfs bind mount) through, with the runtime's own exec (the check on by
  * default), and refuses the same path once the namespace is removed, running nothing.
  */
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadNetworks, PodNetnsError } from "../../src/runtime/index.js";
 import { tempNetns } from "../../src/testing/index.js";
+import { type RecordingDirs, recordingNetwork } from "./helpers.js";
 
-let base = "";
-let log = "";
-let confDir = "";
-let bin = "";
+let d: RecordingDirs;
 
+// A recording plugin: its command and netns.
 beforeAll(async () => {
-  base = await mkdtemp(join(tmpdir(), "libcni-netns-check-"));
-  confDir = join(base, "net.d");
-  bin = join(base, "bin");
-  log = join(base, "calls.log");
-  await mkdir(confDir);
-  await mkdir(bin);
-  // A recording plugin: its command and netns, and an empty 1.0.0 result.
-  await writeFile(
-    join(bin, "rec"),
-    `#!/bin/sh\necho "$CNI_COMMAND $CNI_NETNS" >> '${log}'\ncat > /dev/null\nprintf '{"cniVersion":"1.0.0"}'\n`,
-  );
-  await chmod(join(bin, "rec"), 0o755);
-  await writeFile(
-    join(confDir, "10-net.conflist"),
-    '{"cniVersion":"1.0.0","name":"net","plugins":[{"type":"rec"}]}',
-  );
+  d = await recordingNetwork("CNI_NETNS");
 });
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(() => d.cleanup());
 
-const calls = (): Promise<string[]> =>
-  readFile(log, "utf8").then(
-    (t) => t.split("\n").filter((l) => l !== ""),
-    () => [],
-  );
+const calls = () => d.calls();
 
 describe("setupPod's netns check on a real namespace", () => {
   it("a pinned network namespace passes; removed, the same path is refused", async () => {
-    const rt = await loadNetworks({ confDir, binDirs: [bin], cacheDir: join(base, "cache") });
+    const rt = await loadNetworks({ confDir: d.confDir, binDirs: [d.bin], cacheDir: d.cacheDir });
     const ns = await tempNetns({ label: "netns-check" });
     try {
       await rt.setupPod({ id: "p1", netns: ns.path });
@@ -63,8 +42,8 @@ describe("setupPod's netns check on a real namespace", () => {
   });
 
   it("a pinned namespace of another kind (a mount namespace) is no network namespace", async () => {
-    const rt = await loadNetworks({ confDir, binDirs: [bin], cacheDir: join(base, "cache") });
-    const pin = join(base, "mntns");
+    const rt = await loadNetworks({ confDir: d.confDir, binDirs: [d.bin], cacheDir: d.cacheDir });
+    const pin = join(d.base, "mntns");
     await writeFile(pin, "");
     const { execFile } = await import("node:child_process");
     const { promisify } = await import("node:util");
