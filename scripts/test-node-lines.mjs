@@ -32,9 +32,9 @@ export const lineSuites = {
   // Node's spawn, pipes, signals, process groups; the fake helper's protocol; the env build.
   "test/invoke/": "exec paths: Node's spawn, the spawner protocol, pipes, signals, env",
   // A worker thread and its transfer lists; the atomic write's fs calls and their errno.
-  "test/api/cache-write-thread.test.ts": "worker threads",
-  "test/api/atomic-write.test.ts": "fs calls the cache relies on (open flags, fsync, rename)",
-  "test/api/cache.test.ts": "fs calls the cache relies on (capped non-blocking reads)",
+  "test/cache/write-thread.test.ts": "worker threads",
+  "test/cache/atomic-write.test.ts": "fs calls the cache relies on (open flags, fsync, rename)",
+  "test/cache/results.test.ts": "fs calls the cache relies on (capped non-blocking reads)",
   "test/api/hostile-records.test.ts": "fs calls on FIFOs, symlinks, large files",
   "test/api/diagnostics.test.ts": "diagnostics_channel tracing channels",
   "test/runtime/diagnostics.test.ts": "diagnostics_channel tracing channels",

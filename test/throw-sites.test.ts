@@ -7,8 +7,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cacheFilePath } from "../src/api/cache.js";
 import { CNIConfig } from "../src/api/cni-config.js";
+import { cacheFilePath } from "../src/cache/results.js";
 import { networkPluginConfFromBytes } from "../src/conf/index.js";
 import {
   DecodeVersionError,

@@ -7,7 +7,7 @@
  * `{ containerID, ifName }` in GC's valid attachments would match no attachment, so GC would
  * DEL the very attachment it was told to keep. Each verb calls these first, before any lock,
  * file or plugin. They reject wrong JavaScript types only; what upstream validates (empty or
- * hostile names, with CNI codes 4 and 7) stays upstream's, in validate-names.ts.
+ * hostile names, with CNI codes 4 and 7) stays upstream's, in cache/names.ts.
  */
 import type { NetworkConfigList, PluginConfig } from "../conf/index.js";
 import { InvalidArgumentError } from "../errors/base.js";

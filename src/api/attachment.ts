@@ -2,12 +2,13 @@
  * One call's attachment: the network and the RuntimeConf, and what a verb derives from them,
  * each once per call: the cache directory, the names' validation and the record's path.
  */
+
+import { attachmentNameError, validateNames } from "../cache/names.js";
+import { CacheDir, missingNameError, recordPathIn } from "../cache/results.js";
 import type { CNIError } from "../errors/types.js";
 import { assertRuntimeConf } from "./assert-args.js";
-import { CacheDir, missingNameError, recordPathIn } from "./cache.js";
 import { lockAttachment, type Release } from "./lock.js";
 import type { RuntimeConf } from "./types.js";
-import { attachmentNameError, validateNames } from "./validate-names.js";
 
 /** An attachment as one call of a verb sees it. */
 export class Attachment {

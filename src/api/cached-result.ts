@@ -4,14 +4,14 @@
  * corrupt record that DEL needs.
  */
 import { debuglog } from "node:util";
+import { readRecord } from "../cache/read.js";
+import { type CacheRecord, CNICacheV1, decodeCacheRecord } from "../cache/record.js";
 import { checkValid } from "../encoding/parse.js";
 import { WrappedError } from "../errors/base.js";
 import { CachedConfigKindError, CorruptCacheRecordError } from "../errors/cache.js";
 import { goQuote } from "../internal/go-quote.js";
 import { createResult, type Result } from "../types/index.js";
 import type { Attachment } from "./attachment.js";
-import { type CacheRecord, CNICacheV1, decodeCacheRecord } from "./cache-record.js";
-import { readRecord } from "./record-read.js";
 import type { RuntimeConf } from "./types.js";
 import { cachedResultOf } from "./verb-documents.js";
 

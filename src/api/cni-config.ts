@@ -11,6 +11,13 @@
  * - GC and STATUS report errors upstream swallows (a listing failure, a bad version);
  * - capability lists come back sorted.
  */
+
+import {
+  CacheDir,
+  listCachedAttachments,
+  removeCacheRecord,
+  writeCacheRecord,
+} from "../cache/results.js";
 import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
 import { compareUTF8 } from "../encoding/json.js";
 import { CheckNotSupportedError, MultiError } from "../errors/api.js";
@@ -29,7 +36,6 @@ import {
   assertString,
 } from "./assert-args.js";
 import { Attachment } from "./attachment.js";
-import { CacheDir, listCachedAttachments, removeCacheRecord, writeCacheRecord } from "./cache.js";
 import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
 import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";

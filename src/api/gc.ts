@@ -3,17 +3,18 @@
  * deleted, then each plugin is told which attachments are still valid. Errors are collected
  * and everything is tried, as the spec asks.
  */
+
+import { validateNames } from "../cache/names.js";
+import { listCachedAttachments } from "../cache/results.js";
 import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
 import { RawJSON } from "../encoding/json.js";
 import { WrappedError } from "../errors/base.js";
 import type { ExecOptions } from "../invoke/index.js";
 import { gcAttachmentToGo } from "../types/gc.js";
 import { greaterThanOrEqualTo } from "../version/index.js";
-import { listCachedAttachments } from "./cache.js";
 import type { PluginRunner } from "./runner.js";
 import type { CollectedAttachment } from "./trace-verbs.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
-import { validateNames } from "./validate-names.js";
 
 /** What GC needs from its CNIConfig. */
 export interface GCContext {

@@ -3,9 +3,10 @@
  * cache's constants, and the runtime-side types.
  * @module
  */
+
+export { CNICacheV1 } from "../cache/record.js";
+export { CacheDir } from "../cache/results.js";
 export type { NetworkConfig, NetworkConfigList, PluginConfig } from "../conf/types.js";
-export { CacheDir } from "./cache.js";
-export { CNICacheV1 } from "./cache-record.js";
 export type { CachedConfig } from "./cached-result.js";
 export {
   type CallOptions,

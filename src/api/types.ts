@@ -2,10 +2,10 @@
  * The runtime-facing records of the api (upstream's `RuntimeConf`, `NetworkAttachment`,
  * `GCArgs`), with Go's field names in camelCase.
  */
+import type { CNIArgPair, NetworkAttachment } from "../cache/results.js";
 import type { GCAttachment } from "../types/gc.js";
 
-/** One `CNI_ARGS` pair, `[key, value]` (Go `[2]string`). */
-export type CNIArgPair = [string, string];
+export type { CNIArgPair, NetworkAttachment };
 
 /**
  * The arguments to one invocation of a network (upstream `RuntimeConf`), apart from the
@@ -30,24 +30,6 @@ export interface RuntimeConf {
    * @deprecated as upstream: set `cacheDir` on the `CNIConfig` instead.
    */
   cacheDir?: string;
-}
-
-/** An attachment found in the result cache (upstream `NetworkAttachment`). */
-export interface NetworkAttachment {
-  /** The container ID the attachment was added for. */
-  containerID: string;
-  /** The network's name. */
-  network: string;
-  /** The interface name inside the container. */
-  ifName: string;
-  /** The network configuration's bytes given to ADD (undefined when the record has none). */
-  config: Uint8Array | undefined;
-  /** The network namespace path given to ADD ("" when the record has none). */
-  netNS: string;
-  /** The `CNI_ARGS` pairs given to ADD. */
-  cniArgs: CNIArgPair[] | undefined;
-  /** The capability arguments given to ADD. */
-  capabilityArgs: Record<string, unknown> | undefined;
 }
 
 /** Arguments of a garbage collection (upstream `GCArgs`). */

@@ -7,6 +7,16 @@
  * never one flat string of the whole document). Both paths give the same bytes and the same
  * values.
  */
+
+import {
+  type CacheRecord,
+  type CacheRecordInput,
+  CNICacheV1,
+  decodeCacheRecord,
+  decodeCacheRecordValue,
+  encodeCacheRecord,
+  encodeCacheRecordText,
+} from "../cache/record.js";
 import { paced } from "../internal/pacer.js";
 import {
   encodeWithLongResult,
@@ -19,15 +29,6 @@ import {
 import { createResultFromValue } from "../types/create.js";
 import type { Result } from "../types/index.js";
 import { buildOneConfig, runtimeConfigOf, type StdinTemplate } from "./build-config.js";
-import {
-  type CacheRecord,
-  type CacheRecordInput,
-  CNICacheV1,
-  decodeCacheRecord,
-  decodeCacheRecordValue,
-  encodeCacheRecord,
-  encodeCacheRecordText,
-} from "./cache-record.js";
 import type { RuntimeConf } from "./types.js";
 
 /**

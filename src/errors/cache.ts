@@ -1,5 +1,5 @@
 /**
- * api/cache: the result cache (writing, reading and removing records).
+ * cache: the result cache (writing, reading and removing records).
  */
 
 import { messageOf } from "../internal/error-message.js";

@@ -5,8 +5,10 @@
  */
 
 import { unlink } from "node:fs/promises";
-import { cacheFilePath } from "../api/cache.js";
 import type { CNIConfig } from "../api/index.js";
+import { removeIntent, setAsideIntent } from "../cache/intent.js";
+import { endOrphanedRuns } from "../cache/owner.js";
+import { cacheFilePath } from "../cache/results.js";
 import { CheckNotSupportedError } from "../errors/api.js";
 import { WrappedError } from "../errors/base.js";
 import { CacheRecordRemoveError } from "../errors/cache.js";
@@ -23,9 +25,7 @@ import {
   type PodAttachments,
 } from "./cached.js";
 import { withDeadline } from "./deadline.js";
-import { removeIntent, setAsideIntent } from "./intent.js";
 import type { NetworkSet } from "./load.js";
-import { endOrphanedRuns } from "./owner.js";
 
 /** What teardown and check need from the runtime. */
 export interface CacheCallContext {

@@ -12,16 +12,18 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { isTempName } from "../api/atomic-write.js";
-import { cacheFilePath, listCacheDir, resultsDir } from "../api/cache.js";
-import { CNICacheV1, decodeCacheRecord } from "../api/cache-record.js";
 import {
   CacheDir,
   type CNIConfig,
   type NetworkAttachment,
   type RuntimeConf,
 } from "../api/index.js";
-import { readRecord } from "../api/record-read.js";
+import { isTempName } from "../cache/atomic-write.js";
+import { readIntent } from "../cache/intent.js";
+import type { IntentRun, SetupOwner } from "../cache/owner.js";
+import { readRecord } from "../cache/read.js";
+import { CNICacheV1, decodeCacheRecord } from "../cache/record.js";
+import { cacheFilePath, listCacheDir, resultsDir } from "../cache/results.js";
 import {
   type NetworkConfigList,
   networkConfFromBytes,
@@ -35,9 +37,7 @@ import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { validateContainerID } from "../utils/index.js";
 import { restoreCapabilityStructs } from "./capabilities.js";
-import { readIntent } from "./intent.js";
 import type { NetworkSet } from "./load.js";
-import type { IntentRun, SetupOwner } from "./owner.js";
 
 /**
  * The configuration a record holds, as upstream's `GetNetworkCachedConfig` serves it: a network

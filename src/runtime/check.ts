@@ -6,9 +6,10 @@
  * With the runtime's loopback network, `lo` is also looked at in the pod's netns: it must be
  * up (go-cni#124), since the loopback network's configuration (0.3.1) has no CHECK.
  */
-import { cacheFilePath } from "../api/cache.js";
-import { decodeCacheRecord } from "../api/cache-record.js";
-import { readRecord } from "../api/record-read.js";
+
+import { readRecord } from "../cache/read.js";
+import { decodeCacheRecord } from "../cache/record.js";
+import { cacheFilePath } from "../cache/results.js";
 import { PodCheckError, PodNotFoundError } from "../errors/runtime.js";
 import {
   type CacheCallContext,

@@ -17,13 +17,13 @@
  * intents), and runs no plugin, ends no process and removes, moves or writes no file.
  */
 
+import { podsWithIntents } from "../cache/intent.js";
+import { ownedElsewhere } from "../cache/owner.js";
 import { type NetworkFailure, RuntimeGCError } from "../errors/runtime.js";
 import type { GCAttachment } from "../types/index.js";
 import { type CacheCallContext, deleteAll, type RemovedAttachment } from "./cache-walk.js";
 import { cacheDirOf, cachedAttachments, type PodAttachments } from "./cached.js";
 import { withDeadline } from "./deadline.js";
-import { podsWithIntents } from "./intent.js";
-import { ownedElsewhere } from "./owner.js";
 import type { PodCallOptions } from "./types.js";
 
 /** One stale attachment of a GC: the pod, the network and the interface. */

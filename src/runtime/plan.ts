@@ -9,7 +9,7 @@
  * network is always `lo`.
  */
 
-import type { RuntimeConf } from "../api/index.js";
+import type { NetworkAttachment, RuntimeConf } from "../api/index.js";
 import { type CapabilityStyle, encodeCapabilityArgs, mergeCapabilityArgs } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
 import type { Network, Pod, PodNetworkRequest } from "./types.js";
@@ -20,6 +20,20 @@ export interface PlannedAttachment {
   readonly network: Network;
   readonly ifName: string;
   readonly rt: RuntimeConf;
+}
+
+/** The planned attachments as the setup intent records them (the cache layer's form). */
+export function intentOf(
+  plan: readonly PlannedAttachment[],
+): Omit<NetworkAttachment, "containerID">[] {
+  return plan.map(({ network, ifName, rt }) => ({
+    network: network.name,
+    ifName,
+    config: network.config.bytes,
+    netNS: rt.netNS,
+    cniArgs: rt.args,
+    capabilityArgs: rt.capabilityArgs,
+  }));
 }
 
 function candidate(prefix: string | undefined, n: number): string {

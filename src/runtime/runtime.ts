@@ -7,6 +7,8 @@
  */
 
 import { CNIConfig } from "../api/index.js";
+import { podsWithIntents, readIntent } from "../cache/intent.js";
+import { newRunID, ownedElsewhere, RunMarkedExec } from "../cache/owner.js";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import {
   type PodMessage,
@@ -19,11 +21,9 @@ import { cacheDirOf } from "./cached.js";
 import type { CapabilityStyle } from "./capabilities.js";
 import { checkFromCache } from "./check.js";
 import { type CollectedAttachment, collectGarbage, type GCOptions, type GCReport } from "./gc.js";
-import { podsWithIntents, readIntent } from "./intent.js";
 import { findPlugin, type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import { RuntimeLocks, withLock } from "./locks.js";
 import { checkPodNetns } from "./netns-check.js";
-import { newRunID, ownedElsewhere, RunMarkedExec } from "./owner.js";
 import { planPod } from "./plan.js";
 import { type PodStatus, podStatusFromCache } from "./pod-status.js";
 import { checkPluginsInstalled, setupAttachments } from "./setup.js";

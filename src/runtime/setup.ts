@@ -17,6 +17,7 @@
  */
 
 import type { CNIConfig } from "../api/index.js";
+import { clearIntent, writeIntent } from "../cache/intent.js";
 import { PluginChainError } from "../errors/api.js";
 import { WrappedError } from "../errors/base.js";
 import { PluginAbortedError, PluginExecError, PluginLookupError } from "../errors/invoke.js";
@@ -30,8 +31,7 @@ import { SpawnerExitedError, SpawnerUnavailableError } from "../errors/spawner.j
 import type { TraceContext } from "../internal/trace-context.js";
 import type { Result } from "../types/index.js";
 import { withDeadline } from "./deadline.js";
-import { clearIntent, writeIntent } from "./intent.js";
-import type { PlannedAttachment } from "./plan.js";
+import { intentOf, type PlannedAttachment } from "./plan.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
 
 /** What setup needs from the runtime. */
@@ -162,7 +162,7 @@ export async function setupAttachments(
 ): Promise<PodSetupResult> {
   // What is about to be attached, on disk before the first plugin runs (see intent.ts).
   try {
-    await writeIntent(ctx.cacheDir, podID, plan, ctx.durable, ctx.runID);
+    await writeIntent(ctx.cacheDir, podID, intentOf(plan), ctx.durable, ctx.runID);
   } catch (error) {
     const first = plan[0];
     if (first === undefined) throw error;

@@ -6,28 +6,17 @@
  * static IP or MAC before anything runs; go-cni passes anything on).
  */
 
+import { assertPodID } from "../cache/names.js";
+import { MAX_CAPABILITY_DEPTH, nestsDeeperThan } from "../cache/record.js";
 import { maxNestingDepth } from "../encoding/parse.js";
 import { InvalidArgumentError } from "../errors/base.js";
 import { CapabilityArgError, InterfaceNameError, NetworkNotFoundError } from "../errors/runtime.js";
 import { goQuote } from "../internal/go-quote.js";
 import { parseCIDR, parseIP } from "../types/index.js";
-import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
+import { validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import type { CapabilityArgs, IPRange, PortMapping } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
 import type { Network, Pod, PodArgs, PodNetworkRequest } from "./types.js";
-
-/** The pod's ID, by upstream's container ID rule. */
-export function assertPodID(id: unknown, argument = "pod.id"): asserts id is string {
-  if (typeof id !== "string") {
-    throw new InvalidArgumentError(argument, `${argument} must be a string, got ${typeof id}`);
-  }
-  const invalid = validateContainerID(id);
-  if (invalid) {
-    throw new InvalidArgumentError(argument, `${argument} ${goQuote(id)}: ${invalid.message}`, {
-      cause: invalid,
-    });
-  }
-}
 
 /**
  * The ID of a pod reference (an ID, or `{ id, netns }`), checked as `setupPod` checks a pod's:
@@ -319,31 +308,6 @@ export function assertCapabilityArgs(caps: CapabilityArgs | undefined, argument:
       );
     }
   }
-}
-
-/**
- * The deepest a capability value may nest: a cache record holds it at `capabilityArgs.<name>`,
- * two levels down, and a record (as Go's decoder reads it) nests at most 10,000 levels. A
- * deeper value would be sent to the plugins, and its record could never be read back.
- */
-export const MAX_CAPABILITY_DEPTH = maxNestingDepth - 2;
-
-/**
- * True when `value` nests deeper than `limit` levels (an object or array is one level more
- * than its deepest member). The walk keeps its own stack, never the call stack, and stops at
- * the limit (so a cyclic value ends too).
- */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop() as [unknown, number];
-    if (typeof item !== "object" || item === null) continue;
-    if (depth + 1 > limit) return true;
-    for (const child of Object.values(item)) {
-      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return false;
 }
 
 /** A static address a pod asks for through `CNI_ARGS`, as ocicni sends it. */

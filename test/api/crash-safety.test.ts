@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isTempName } from "../../src/api/atomic-write.js";
-import { CNICacheV1, decodeCacheRecord } from "../../src/api/cache-record.js";
+import { isTempName } from "../../src/cache/atomic-write.js";
+import { CNICacheV1, decodeCacheRecord } from "../../src/cache/record.js";
 
 const root = join(import.meta.dirname, "../..");
 const writer = join(import.meta.dirname, "fixtures/cache-writer.mjs");
@@ -12,8 +12,8 @@ const writer = join(import.meta.dirname, "fixtures/cache-writer.mjs");
 let cacheDir: string;
 beforeAll(() => {
   // The writer runs the built library, as a plugin or runtime would: `npm test` builds first.
-  if (!existsSync(join(root, "dist/api/cache.js"))) {
-    throw new Error("dist/api/cache.js is missing: run `npm run build` before this test");
+  if (!existsSync(join(root, "dist/cache/results.js"))) {
+    throw new Error("dist/cache/results.js is missing: run `npm run build` before this test");
   }
   cacheDir = mkdtempSync(join(tmpdir(), "libcni-api-crash-"));
 });

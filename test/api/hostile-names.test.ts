@@ -4,8 +4,8 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { encodeCacheRecord } from "../../src/api/cache-record.js";
 import { CNIConfig, type RuntimeConf } from "../../src/api/index.js";
+import { encodeCacheRecord } from "../../src/cache/record.js";
 import { CNIError } from "../../src/errors/index.js";
 import { readDebug } from "../fixtures/plugins/noop-debug.js";
 import { confList, debugFiles, failure, pluginConf, type Sandbox, sandbox } from "./helpers.js";

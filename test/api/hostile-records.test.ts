@@ -16,9 +16,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { decodeCacheRecord } from "../../src/api/cache-record.js";
 import { CNIConfig } from "../../src/api/cni-config.js";
-import { readRecord } from "../../src/api/record-read.js";
+import { readRecord } from "../../src/cache/read.js";
+import { decodeCacheRecord } from "../../src/cache/record.js";
 import { CNIError, CorruptCacheRecordError, JSONSyntaxError } from "../../src/errors/index.js";
 import { DefaultExec } from "../../src/invoke/exec.js";
 import { confList, failure, pluginConf, type Sandbox, sandbox } from "./helpers.js";

@@ -15,7 +15,8 @@ const root = join(srcRoot, "index.ts");
 /**
  * The folders of src/, bottom up; a folder may import its own layer and those below. `skel`
  * (the plugin side) stands on the vocabulary only; `large-documents` serves the two layers
- * that read and write long results (invoke, api).
+ * that read and write long results (invoke, api); `cache` (Go's record format, the durable write,
+ * capped reads, setup intents and their owners) stands under both api and runtime.
  */
 const layers: readonly (readonly string[])[] = [
   ["internal"],
@@ -23,6 +24,7 @@ const layers: readonly (readonly string[])[] = [
   ["encoding", "types", "version", "utils"],
   ["large-documents"],
   ["conf", "invoke", "skel"],
+  ["cache"],
   ["api"],
   ["runtime", "netns", "testing", "otel"],
   ["cli"],
@@ -123,6 +125,18 @@ describe("the layers of src/", () => {
 
   it("has no import that points up the layers", () => {
     expect(upward(folderImports(graph))).toEqual([]);
+  });
+
+  it("lets the layers above api use it only through its public surface", () => {
+    const api = join(srcRoot, "api");
+    const inside = [...graph].flatMap(([file, targets]) =>
+      file.startsWith(api) || rank.get(folderOf(file)) === undefined
+        ? []
+        : targets
+            .filter((t) => t.startsWith(`${api}/`) && t !== join(api, "index.ts"))
+            .map((t) => `${relative(srcRoot, file)} -> ${relative(srcRoot, t)}`),
+    );
+    expect(inside).toEqual([]);
   });
 
   it("has no two folders that import each other", () => {

@@ -96,7 +96,7 @@ async function clean(world: E2EWorld, ids: string[]): Promise<void> {
     expect({ network, ...t }).toEqual({ network, ...noTraces });
   }
   // No intent left. A temporary file of an intent write the kill cut short is not one: GC
-  // sweeps it once stale (test/runtime/intent.test.ts), as it does in results/.
+  // sweeps it once stale (test/cache/intent.test.ts), as it does in results/.
   const intents = await readdir(join(world.cacheDir, "libcni", "setup-intents")).catch(() => []);
   expect(intents.filter((n) => !n.startsWith(".libcni-"))).toEqual([]);
 }

@@ -20,6 +20,13 @@ import {
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  intentsDir,
+  MAX_INTENT_BYTES,
+  podsWithIntents,
+  SETUP_INTENT_KIND,
+  writeIntent,
+} from "../../src/cache/intent.js";
+import {
   DamagedIntentError,
   InvalidArgumentError,
   type NetworkFailure,
@@ -29,13 +36,7 @@ import {
   RuntimeGCError,
 } from "../../src/errors/index.js";
 import { type CNIRuntime, loadNetworks, planPod } from "../../src/runtime/index.js";
-import {
-  intentsDir,
-  MAX_INTENT_BYTES,
-  podsWithIntents,
-  SETUP_INTENT_KIND,
-  writeIntent,
-} from "../../src/runtime/intent.js";
+import { intentOf } from "../../src/runtime/plan.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
 const exists = (path: string) =>
@@ -186,7 +187,7 @@ describe("damaged setup intents", () => {
   it("the target of a symlinked intent is neither followed nor touched", async () => {
     const target = join(d.base, "elsewhere");
     const plan = planPod(rt.networkSet, { id: "pod1", netns: "/run/netns/pod1" }, undefined);
-    await writeIntent(d.cacheDir, "pod1", plan, true);
+    await writeIntent(d.cacheDir, "pod1", intentOf(plan), true);
     const text = await readFile(intent(), "utf8");
     await writeFile(target, text);
     await unlink(intent());

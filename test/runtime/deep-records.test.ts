@@ -9,6 +9,8 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { intentsDir, writeIntent } from "../../src/cache/intent.js";
+import { MAX_CAPABILITY_DEPTH } from "../../src/cache/record.js";
 import {
   CapabilityArgError,
   CorruptCacheRecordError,
@@ -17,8 +19,7 @@ import {
   PodTeardownError,
 } from "../../src/errors/index.js";
 import { type CNIRuntime, loadNetworks, planPod } from "../../src/runtime/index.js";
-import { intentsDir, writeIntent } from "../../src/runtime/intent.js";
-import { MAX_CAPABILITY_DEPTH } from "../../src/runtime/validate.js";
+import { intentOf } from "../../src/runtime/plan.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
 /** `{"a":{"a":...1...}}`, `levels` objects deep, as text. */
@@ -124,13 +125,13 @@ describe("capability args nested to Go's limit", () => {
       { ...pod, capabilities: { extra: { deep: deepValue(9998) } } },
       undefined,
     );
-    await writeIntent(d.cacheDir, "pod1", plan, true);
+    await writeIntent(d.cacheDir, "pod1", intentOf(plan), true);
     // The intent holds the value four levels down: 10,002 levels, more than a record's.
     expect(await readFile(join(intentsDir(d.cacheDir), "pod1"), "utf8")).toContain(
       `"capabilityArgs":{"deep":${deepText(9998)}}`,
     );
     for (let trial = 0; trial < 3; trial++) {
-      if (trial > 0) await writeIntent(d.cacheDir, "pod1", plan, true);
+      if (trial > 0) await writeIntent(d.cacheDir, "pod1", intentOf(plan), true);
       fake.calls.length = 0;
       expect(await rt.teardownPod("pod1")).toEqual([{ network: "a", ifName: "eth0" }]);
       expect(fake.seq()).toEqual(["DEL a:eth0"]);
@@ -147,7 +148,7 @@ describe("capability args nested to Go's limit", () => {
       { ...pod, capabilities: { extra: { deep: "MARK" } } },
       undefined,
     );
-    await writeIntent(d.cacheDir, "pod1", plan, true);
+    await writeIntent(d.cacheDir, "pod1", intentOf(plan), true);
     const path = join(intentsDir(d.cacheDir), "pod1");
     await writeFile(path, (await readFile(path, "utf8")).replace('"MARK"', deepText(20_000)));
     fake.calls.length = 0;

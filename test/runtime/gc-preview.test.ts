@@ -10,6 +10,7 @@ import { mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promi
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { intentsDir, writeIntent } from "../../src/cache/intent.js";
 import {
   DamagedIntentError,
   InvalidArgumentError,
@@ -17,7 +18,7 @@ import {
 } from "../../src/errors/index.js";
 import type { PodMessage, VerbMessage } from "../../src/index.js";
 import { type CNIRuntime, loadNetworks, planPod } from "../../src/runtime/index.js";
-import { intentsDir, writeIntent } from "../../src/runtime/intent.js";
+import { intentOf } from "../../src/runtime/plan.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
 /** Every entry under `root`: its kind, size, modification time and content. */
@@ -61,7 +62,12 @@ describe("gc(valid, { dryRun: true })", () => {
     await rt.setupPod({ id: "leak", netns: "/n/leak", networks: ["b", "a"] });
     // As a process killed while b's plugins ran: nothing recorded, only the intent.
     const crashed = { id: "crashed", netns: "/n/crashed" };
-    await writeIntent(d.cacheDir, "crashed", planPod(rt.networkSet, crashed, undefined), true);
+    await writeIntent(
+      d.cacheDir,
+      "crashed",
+      intentOf(planPod(rt.networkSet, crashed, undefined)),
+      true,
+    );
     const old = new Date(Date.now() - 3_600_000);
     for (const dir of [intentsDir(d.cacheDir), join(d.cacheDir, "results")]) {
       const temp = join(dir, ".libcni-dead-1.tmp");

@@ -9,10 +9,10 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { encodeCacheRecord } from "../../src/api/cache-record.js";
+import { intentsDir, readIntent, SETUP_INTENT_KIND } from "../../src/cache/intent.js";
+import { encodeCacheRecord } from "../../src/cache/record.js";
 import { InvalidArgumentError, LibcniError, RuntimeGCError } from "../../src/errors/index.js";
 import { type CNIRuntime, loadNetworks, type PodRef } from "../../src/runtime/index.js";
-import { intentsDir, readIntent, SETUP_INTENT_KIND } from "../../src/runtime/intent.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
 /** Every file under `dir` with its content, to compare before and after. */

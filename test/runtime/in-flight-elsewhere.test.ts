@@ -7,8 +7,9 @@ import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { intentsDir, writeIntent } from "../../src/cache/intent.js";
 import { type CNIRuntime, loadNetworks, planPod } from "../../src/runtime/index.js";
-import { intentsDir, writeIntent } from "../../src/runtime/intent.js";
+import { intentOf } from "../../src/runtime/plan.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
 const startOf = async (pid: number): Promise<string> => {
@@ -34,11 +35,14 @@ describe("a setup in flight in another process", () => {
   });
 
   /** An intent for `pod` as the process `owner` would have written it. */
-  async function intentOf(pod: string, owner: { pid: number; start: string }): Promise<void> {
+  async function writeOwnedIntent(
+    pod: string,
+    owner: { pid: number; start: string },
+  ): Promise<void> {
     await writeIntent(
       d.cacheDir,
       pod,
-      planPod(rt.networkSet, { id: pod, netns: "/n" }, undefined),
+      intentOf(planPod(rt.networkSet, { id: pod, netns: "/n" }, undefined)),
       false,
     );
     const path = join(intentsDir(d.cacheDir), pod);
@@ -50,7 +54,7 @@ describe("a setup in flight in another process", () => {
   it("is left to its owner by gc and interruptedSetups", async () => {
     other = spawn("sleep", ["30"], { stdio: "ignore" });
     const pid = other.pid as number;
-    await intentOf("busy", { pid, start: await startOf(pid) });
+    await writeOwnedIntent("busy", { pid, start: await startOf(pid) });
     expect(await rt.interruptedSetups()).toEqual([]);
     expect(await rt.gc([])).toEqual({ removed: [], inFlightElsewhere: ["busy"] });
     expect(fake.seq("DEL")).toEqual([]);
@@ -60,8 +64,8 @@ describe("a setup in flight in another process", () => {
     other = spawn("sleep", ["30"], { stdio: "ignore" });
     const pid = other.pid as number;
     // The same pid, started at another time: not the owner.
-    await intentOf("reused", { pid, start: String(BigInt(await startOf(pid)) + 1n) });
-    await intentOf("dead", { pid: 2 ** 22 + 1, start: "1" });
+    await writeOwnedIntent("reused", { pid, start: String(BigInt(await startOf(pid)) + 1n) });
+    await writeOwnedIntent("dead", { pid: 2 ** 22 + 1, start: "1" });
     expect(await rt.interruptedSetups()).toEqual(["dead", "reused"]);
     const report = await rt.gc([]);
     expect(report.inFlightElsewhere).toEqual([]);

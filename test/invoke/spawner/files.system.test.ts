@@ -88,7 +88,7 @@ describe("READ", () => {
 describe("the library's readers through the helper", () => {
   const script = (body: string) => `
     import { readConfFile } from ${JSON.stringify(join(root, "dist/conf/files.js"))};
-    import { readCacheFile } from ${JSON.stringify(join(root, "dist/api/cache.js"))};
+    import { readCacheFile } from ${JSON.stringify(join(root, "dist/cache/results.js"))};
     import { sharedSpawner } from ${JSON.stringify(join(root, "dist/invoke/spawner/select.js"))};
     ${body}
   `;

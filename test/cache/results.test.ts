@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isTempName, writeFileAtomic } from "../../src/api/atomic-write.js";
+import { isTempName, writeFileAtomic } from "../../src/cache/atomic-write.js";
+import { encodeCacheRecord } from "../../src/cache/record.js";
 import {
   cacheFilePath,
   listCachedAttachments,
@@ -20,8 +21,7 @@ import {
   removeCacheRecord,
   resultsDir,
   writeCacheRecord,
-} from "../../src/api/cache.js";
-import { encodeCacheRecord } from "../../src/api/cache-record.js";
+} from "../../src/cache/results.js";
 import { CNIError, GoPathError, InvalidArgumentError } from "../../src/errors/index.js";
 
 let cacheDir: string;

@@ -1,10 +1,11 @@
 /**
  * Validation of the names that build a cache path, on the verbs where upstream has none.
  */
+import { InvalidArgumentError } from "../errors/base.js";
 import { CNIError } from "../errors/types.js";
+import { goQuote } from "../internal/go-quote.js";
 import { ErrInvalidEnvironmentVariables, ErrInvalidNetworkConfig } from "../types/error-codes.js";
 import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
-import type { RuntimeConf } from "./types.js";
 
 /**
  * Refuses a network name, container ID or interface name that ADD would have refused
@@ -13,7 +14,7 @@ import type { RuntimeConf } from "./types.js";
  */
 export function validateNames(
   netName: string,
-  rt: Pick<RuntimeConf, "containerID" | "ifName">,
+  rt: { readonly containerID: string; readonly ifName: string },
 ): void {
   const invalid =
     (rt.containerID === "" ? undefined : validateContainerID(rt.containerID)) ??
@@ -65,4 +66,17 @@ export function validateCacheFileName(
   return netBytes > idBytes
     ? new CNIError(ErrInvalidNetworkConfig, "network name is too long", details)
     : new CNIError(ErrInvalidEnvironmentVariables, "containerID is too long", details);
+}
+
+/** The pod's ID, by upstream's container ID rule. */
+export function assertPodID(id: unknown, argument = "pod.id"): asserts id is string {
+  if (typeof id !== "string") {
+    throw new InvalidArgumentError(argument, `${argument} must be a string, got ${typeof id}`);
+  }
+  const invalid = validateContainerID(id);
+  if (invalid) {
+    throw new InvalidArgumentError(argument, `${argument} ${goQuote(id)}: ${invalid.message}`, {
+      cause: invalid,
+    });
+  }
 }

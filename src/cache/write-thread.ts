@@ -1,5 +1,5 @@
 /**
- * The durable cache write in one request: a worker thread (cache-write-worker.ts) runs the
+ * The durable cache write in one request: a worker thread (write-worker.ts) runs the
  * whole atomic write (temporary file, write, fdatasync, close, rename, grouped directory
  * fsync) and answers once, so the main thread takes one message per record instead of five to
  * eight thread-pool callbacks, each a turn of its event loop.
@@ -61,7 +61,7 @@ interface Pending {
  * (the project's tests) has none beside it and names the built one as a bundle does,
  * with `LIBCNI_CACHE_WRITE_WORKER`.
  */
-export const defaultWorkerUrl = new URL("./cache-write-worker.js", import.meta.url);
+export const defaultWorkerUrl = new URL("./write-worker.js", import.meta.url);
 
 /**
  * From this size a record is written on the calling thread (async, through libuv's pool): a
@@ -165,7 +165,7 @@ export class CacheWriteThread {
     this.unavailable = true;
     this.worker = undefined;
     debug(
-      "cache writes on the main thread (no cache-write thread: %s; a bundled app bundles dist/api/cache-write-worker.js as an entry of its own and sets LIBCNI_CACHE_WRITE_WORKER, docs/bundling.md: Bundling)",
+      "cache writes on the main thread (no cache-write thread: %s; a bundled app bundles dist/cache/write-worker.js as an entry of its own and sets LIBCNI_CACHE_WRITE_WORKER, docs/bundling.md: Bundling)",
       (error as Error).message,
     );
     return false;

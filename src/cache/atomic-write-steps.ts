@@ -1,7 +1,7 @@
 /**
  * The steps of one atomic, durable record write, the one implementation both writers run over
  * their own file-system calls: the main thread's `writeFileAtomic` (atomic-write.ts, callback
- * fs calls through the thread pool) and the cache-write thread (cache-write-worker.ts, mostly
+ * fs calls through the thread pool) and the cache-write thread (write-worker.ts, mostly
  * synchronous calls in one request). The seam also lets a test observe the order without strace.
  *
  * The order: the temporary file created exclusively (O_CREAT|O_EXCL) in the record's directory

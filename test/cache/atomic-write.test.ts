@@ -8,12 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DirSyncGroup } from "../../src/api/atomic-write-steps.js";
-import { cacheFilePath, resultsDir, writeCacheRecord } from "../../src/api/cache.js";
+import { DirSyncGroup } from "../../src/cache/atomic-write-steps.js";
+import { cacheFilePath, resultsDir, writeCacheRecord } from "../../src/cache/results.js";
 
 const calls = vi.hoisted(() => {
   // The main-thread writer (the cache-write thread's fallback), whose fs calls this file counts;
-  // the thread's own steps are tested in cache-write-thread.test.ts.
+  // the thread's own steps are tested in write-thread.test.ts.
   process.env.LIBCNI_CACHE_WRITE = "inline";
   return { stat: 0, mkdir: 0, dirOpens: 0 };
 });

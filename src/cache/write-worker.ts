@@ -1,6 +1,6 @@
 /**
  * The cache-write thread's entry point (a worker_threads Worker started by
- * cache-write-thread.ts): each message is one whole record write, answered by one message.
+ * write-thread.ts): each message is one whole record write, answered by one message.
  *
  * On the main thread the same write is five to eight thread-pool round trips (open, write,
  * fdatasync, close, rename, then open, fsync and close of the directory), each a turn of the
@@ -32,7 +32,7 @@ import {
   type WriteRequest,
   type WriteSteps,
 } from "./atomic-write-steps.js";
-import type { WriteFailure, WriteReply } from "./cache-write-thread.js";
+import type { WriteFailure, WriteReply } from "./write-thread.js";
 
 const flush = (fd: number, sync: typeof fsync): Promise<void> =>
   new Promise((resolve, reject) => sync(fd, (error) => (error ? reject(error) : resolve())));

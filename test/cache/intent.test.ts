@@ -7,9 +7,10 @@
 import { access, readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { intentsDir, writeIntent } from "../../src/cache/intent.js";
 import { type CNIRuntime, loadNetworks, PodSetupError, planPod } from "../../src/runtime/index.js";
-import { intentsDir, writeIntent } from "../../src/runtime/intent.js";
-import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+import { intentOf } from "../../src/runtime/plan.js";
+import { type Dirs, dirs, FakePlugins, writeNetwork } from "../runtime/helpers.js";
 
 const pod = { id: "pod1", netns: "/run/netns/pod1", args: { K8S_POD_NAME: "web" } };
 const exists = (path: string) =>
@@ -74,7 +75,7 @@ describe("setup intents", () => {
   it("teardown DELs a network whose setup was interrupted (no record) with what it was started with", async () => {
     // As a process killed while network b's plugins ran: a is recorded, b only in the intent.
     await rt.setupPod({ ...pod, networks: ["a"] });
-    await writeIntent(d.cacheDir, "pod1", planPod(rt.networkSet, pod, undefined), true);
+    await writeIntent(d.cacheDir, "pod1", intentOf(planPod(rt.networkSet, pod, undefined)), true);
     fake.calls.length = 0;
     const removed = await rt.teardownPod("pod1");
     expect(removed).toEqual([
@@ -94,7 +95,7 @@ describe("setup intents", () => {
   });
 
   it("GC collects a pod whose setup was interrupted before any record was written", async () => {
-    await writeIntent(d.cacheDir, "pod1", planPod(rt.networkSet, pod, undefined), true);
+    await writeIntent(d.cacheDir, "pod1", intentOf(planPod(rt.networkSet, pod, undefined)), true);
     const report = await rt.gc([]);
     expect(report.removed).toEqual([
       { podID: "pod1", network: "b", ifName: "net1" },
@@ -125,7 +126,7 @@ describe("setup intents", () => {
     await writeIntent(
       d.cacheDir,
       "crashed",
-      planPod(rt.networkSet, { ...pod, id: "crashed" }, undefined),
+      intentOf(planPod(rt.networkSet, { ...pod, id: "crashed" }, undefined)),
       true,
     );
     let during: string[] = [];
@@ -152,7 +153,7 @@ describe("setup intents", () => {
   });
 
   it("GC leaves the intent of a valid pod alone", async () => {
-    await writeIntent(d.cacheDir, "pod1", planPod(rt.networkSet, pod, undefined), true);
+    await writeIntent(d.cacheDir, "pod1", intentOf(planPod(rt.networkSet, pod, undefined)), true);
     await rt.gc(["pod1"]);
     expect(fake.seq("DEL")).toEqual([]);
     expect(await exists(intentFile())).toBe(true);
@@ -180,7 +181,7 @@ describe("setup intents", () => {
   });
 
   it("an interrupted attachment whose DEL fails keeps the intent for the next try", async () => {
-    await writeIntent(d.cacheDir, "pod1", planPod(rt.networkSet, pod, undefined), true);
+    await writeIntent(d.cacheDir, "pod1", intentOf(planPod(rt.networkSet, pod, undefined)), true);
     fake.fail.set("b/DEL", "still busy");
     await expect(rt.teardownPod("pod1")).rejects.toThrow("still busy");
     expect(await exists(intentFile())).toBe(true);

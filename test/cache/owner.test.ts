@@ -6,7 +6,6 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Args } from "../../src/invoke/index.js";
 import {
   environOfRun,
   type IntentRun,
@@ -14,7 +13,8 @@ import {
   newRunID,
   RUN_ID_VARIABLE,
   RunMarkedExec,
-} from "../../src/runtime/owner.js";
+} from "../../src/cache/owner.js";
+import { Args } from "../../src/invoke/index.js";
 
 const runID = "0123456789abcdef0123456789abcdef";
 const run: IntentRun = {

@@ -15,11 +15,31 @@ import { errnoCode } from "../internal/errno.js";
 import { goQuote } from "../internal/go-quote.js";
 import { readWhole } from "../invoke/spawner/file-io.js";
 import { isTempName, mkdirDurable, sweepTempFiles } from "./atomic-write.js";
-import { CNICacheV1, decodeCacheRecord } from "./cache-record.js";
-import { cacheWriteThread } from "./cache-write-thread.js";
-import { MAX_CACHE_RECORD_BYTES, readRecord } from "./record-read.js";
-import type { NetworkAttachment } from "./types.js";
-import { attachmentNameError } from "./validate-names.js";
+import { attachmentNameError } from "./names.js";
+import { MAX_CACHE_RECORD_BYTES, readRecord } from "./read.js";
+import { CNICacheV1, decodeCacheRecord } from "./record.js";
+import { cacheWriteThread } from "./write-thread.js";
+
+/** One `CNI_ARGS` pair, `[key, value]` (Go `[2]string`). */
+export type CNIArgPair = [string, string];
+
+/** An attachment found in the result cache (upstream `NetworkAttachment`). */
+export interface NetworkAttachment {
+  /** The container ID the attachment was added for. */
+  containerID: string;
+  /** The network's name. */
+  network: string;
+  /** The interface name inside the container. */
+  ifName: string;
+  /** The network configuration's bytes given to ADD (undefined when the record has none). */
+  config: Uint8Array | undefined;
+  /** The network namespace path given to ADD ("" when the record has none). */
+  netNS: string;
+  /** The `CNI_ARGS` pairs given to ADD. */
+  cniArgs: CNIArgPair[] | undefined;
+  /** The capability arguments given to ADD. */
+  capabilityArgs: Record<string, unknown> | undefined;
+}
 
 /** Upstream's default cache directory (`libcni.CacheDir`). */
 export const CacheDir = "/var/lib/cni";
@@ -116,7 +136,7 @@ function forgetDir(dir: string): void {
  *
  * The directory is made sure of once per process; should it vanish later (removed by hand),
  * the write's ENOENT (or ENOTDIR) makes it be created again and the write retried, once.
- * The write itself is one request to the cache-write thread (cache-write-thread.ts).
+ * The write itself is one request to the cache-write thread (write-thread.ts).
  */
 export async function writeCacheRecord(
   path: string,
@@ -142,7 +162,7 @@ export async function writeCacheRecord(
 
 /**
  * Reads a record's bytes; undefined when it cannot be read (upstream ignores read errors) or
- * is not a regular file (see `record-read.ts`: no symlink followed, no FIFO or device read).
+ * is not a regular file (see `read.ts`: no symlink followed, no FIFO or device read).
  */
 export async function readCacheFile(
   path: string,

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CNICacheV1, decodeCacheRecord, encodeCacheRecord } from "../../src/api/cache-record.js";
+import { CNICacheV1, decodeCacheRecord, encodeCacheRecord } from "../../src/cache/record.js";
 import { decodeStdBase64 } from "../../src/encoding/base64.js";
 import { marshal, RawJSON } from "../../src/encoding/json.js";
 import { parseJSON } from "../../src/encoding/parse.js";

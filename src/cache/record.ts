@@ -8,7 +8,7 @@
 
 import { decodeStdBase64 } from "../encoding/base64.js";
 import { EncodedJSON, goStruct, marshal, marshalAsMap } from "../encoding/json.js";
-import { parseJSON } from "../encoding/parse.js";
+import { maxNestingDepth, parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
 import { UnmarshalTypeError } from "../errors/go.js";
 import { utf8Encode } from "../internal/bytes.js";
@@ -226,4 +226,29 @@ export function decodeCacheRecordValue(value: unknown): CacheRecord {
     capabilityArgs: raw.capabilityArgs,
     result: raw.result,
   };
+}
+
+/**
+ * The deepest a capability value may nest: a cache record holds it at `capabilityArgs.<name>`,
+ * two levels down, and a record (as Go's decoder reads it) nests at most 10,000 levels. A
+ * deeper value would be sent to the plugins, and its record could never be read back.
+ */
+export const MAX_CAPABILITY_DEPTH = maxNestingDepth - 2;
+
+/**
+ * True when `value` nests deeper than `limit` levels (an object or array is one level more
+ * than its deepest member). The walk keeps its own stack, never the call stack, and stops at
+ * the limit (so a cyclic value ends too).
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (typeof item !== "object" || item === null) continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Object.values(item)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }

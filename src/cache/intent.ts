@@ -25,10 +25,6 @@
  */
 import { readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { sweepTempFiles } from "../api/atomic-write.js";
-import { STALE_TEMP_MS, writeCacheRecord } from "../api/cache.js";
-import type { NetworkAttachment } from "../api/index.js";
-import { readRecord } from "../api/record-read.js";
 import { goStruct, marshal } from "../encoding/json.js";
 import { InvalidArgumentError } from "../errors/base.js";
 import { DamagedIntentError, MalformedIntentError } from "../errors/runtime.js";
@@ -36,9 +32,13 @@ import { errnoCode } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { validateContainerID } from "../utils/index.js";
+import { sweepTempFiles } from "./atomic-write.js";
+import { assertPodID } from "./names.js";
 import { isRunID, type SetupOwner, thisOwner } from "./owner.js";
-import type { PlannedAttachment } from "./plan.js";
-import { assertPodID, MAX_CAPABILITY_DEPTH, nestsDeeperThan } from "./validate.js";
+import { readRecord } from "./read.js";
+import { MAX_CAPABILITY_DEPTH, nestsDeeperThan } from "./record.js";
+import type { NetworkAttachment } from "./results.js";
+import { STALE_TEMP_MS, writeCacheRecord } from "./results.js";
 
 /** The `kind` of an intent file. */
 export const SETUP_INTENT_KIND = "libcniSetupIntentV1";
@@ -63,25 +63,25 @@ function intentPath(cacheDir: string, podID: string): string {
 }
 
 /**
- * Records durably what `plan` is about to attach for the pod; `runID` is the one its plugins
+ * Records durably what the pod's setup is about to attach; `runID` is the one its plugins
  * carry (owner.ts), undefined when the runtime runs them through an Exec of the caller's.
  */
 export async function writeIntent(
   cacheDir: string,
   podID: string,
-  plan: readonly PlannedAttachment[],
+  attachments: readonly Omit<NetworkAttachment, "containerID">[],
   durable: boolean,
   runID?: string,
 ): Promise<void> {
   const path = intentPath(cacheDir, podID);
-  const attachments = plan.map(({ network, ifName, rt }) =>
+  const entries = attachments.map((a) =>
     goStruct({
-      networkName: network.name,
-      ifName,
-      netns: rt.netNS,
-      config: Buffer.from(network.config.bytes).toString("base64"),
-      cniArgs: rt.args,
-      capabilityArgs: rt.capabilityArgs,
+      networkName: a.network,
+      ifName: a.ifName,
+      netns: a.netNS,
+      config: Buffer.from(a.config ?? []).toString("base64"),
+      cniArgs: a.cniArgs,
+      capabilityArgs: a.capabilityArgs,
     }),
   );
   const owner = await thisOwner();
@@ -96,7 +96,7 @@ export async function writeIntent(
           ...(runID !== undefined && { run: runID }),
         }),
       }),
-      attachments,
+      attachments: entries,
     }),
   );
   const bytes = new TextEncoder().encode(text);
