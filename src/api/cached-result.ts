@@ -4,7 +4,7 @@
  * corrupt record that DEL needs.
  */
 import { debuglog } from "node:util";
-import { readRecord } from "../cache/read.js";
+import { type RecordRead, readRecord } from "../cache/read.js";
 import { type CacheRecord, CNICacheV1, decodeCacheRecord } from "../cache/record.js";
 import { checkValid } from "../encoding/parse.js";
 import { WrappedError } from "../errors/base.js";
@@ -29,6 +29,8 @@ export interface CachedResultOptions {
   onCorrupt?: () => Promise<void>;
   /** The call's signal: reading stops, rejecting with its reason, once it is aborted. */
   signal?: AbortSignal;
+  /** The record's bytes as the caller has just read them: used instead of a read. */
+  bytes?: Uint8Array | undefined;
 }
 
 /** True for bytes that cannot be a record or a legacy result: empty or not JSON. */
@@ -62,7 +64,10 @@ export async function getCachedResult(
   options: CachedResultOptions = {},
 ): Promise<Result | undefined> {
   const path = at.recordPath();
-  const found = await readRecord(path, options.signal);
+  const found: RecordRead =
+    options.bytes === undefined
+      ? await readRecord(path, options.signal)
+      : { kind: "bytes", bytes: options.bytes, mtimeNs: 0n };
   if (found.kind === "none") return undefined;
   if (found.kind === "corrupt") {
     if (!options.tolerateCorrupt) throw new CorruptCacheRecordError(path, found.reason);

@@ -56,6 +56,21 @@ export interface CallOptions {
   traceContext?: TraceContext | undefined;
 }
 
+/** Options of DEL ({@link CNIConfig.delNetworkList}, {@link CNIConfig.delNetwork}). */
+export interface DelOptions extends CallOptions {
+  /**
+   * The attachment's cache record as the caller has just read it (a runtime tearing a pod down
+   * from its records): its result is the plugins' `prevResult`, and the record is not read
+   * again. Not in upstream, which reads it in every DEL.
+   */
+  cachedRecord?: Uint8Array | undefined;
+  /**
+   * Reject with CacheRecordRemoveError when the plugins succeeded but the record stays
+   * (upstream ignores a failed removal, as the default does).
+   */
+  requireRecordRemoved?: boolean | undefined;
+}
+
 /** How a {@link CNIConfig} finds plugins and where it keeps its cache. */
 export interface CNIConfigOptions {
   /** Directories searched for plugin executables, in order (upstream `Path`). */
@@ -163,21 +178,21 @@ export class CNIConfig {
     await writeCacheRecord(at.recordPath(), record, { durable: this.durableCache });
   }
 
-  private async cacheDel(at: Attachment): Promise<void> {
+  private async cacheDel(at: Attachment, strict = false): Promise<void> {
     let path: string;
     try {
       path = at.recordPath();
     } catch {
       return; // Upstream ignores a path error here.
     }
-    await removeCacheRecord(path);
+    await removeCacheRecord(path, { strict });
   }
 
   /** The cached result DEL passes on: from 0.4.0; a bad record is removed and ignored. */
   private async prevResultForDel(
     at: Attachment,
     cniVersion: string,
-    signal: AbortSignal | undefined,
+    { signal, cachedRecord }: DelOptions,
   ): Promise<Result | undefined> {
     if (!greaterThanOrEqualTo(cniVersion, "0.4.0")) return undefined;
     try {
@@ -186,6 +201,7 @@ export class CNIConfig {
         // Upstream removes a record it cannot use before running the plugins.
         onCorrupt: () => this.cacheDel(at),
         signal,
+        bytes: cachedRecord,
       });
     } catch (error) {
       if (signal?.aborted && error === signal.reason) throw error;
@@ -315,7 +331,7 @@ export class CNIConfig {
   async delNetworkList(
     list: NetworkConfigList,
     rt: RuntimeConf,
-    options: CallOptions = {},
+    options: DelOptions = {},
   ): Promise<void> {
     await this.del(listChain(list), rt, options);
   }
@@ -324,19 +340,19 @@ export class CNIConfig {
    * DEL of a single plugin configuration (upstream `DelNetwork`); the plugin's error is not
    * wrapped. Cache handling as {@link CNIConfig.delNetworkList}.
    */
-  async delNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
+  async delNetwork(net: PluginConfig, rt: RuntimeConf, options: DelOptions = {}): Promise<void> {
     await this.del(singleChain(net), rt, options);
   }
 
-  private async del(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<void> {
+  private async del(chain: Chain, rt: RuntimeConf, options: DelOptions): Promise<void> {
     const at = this.attachment(chain.name, rt);
     at.validateNames();
     await withLock(at.lock(options.signal), () => this.delUnlocked(chain, at, options));
   }
 
   /** DEL of a chain, without taking the attachment lock (GC already holds the network). */
-  private async delUnlocked(chain: Chain, at: Attachment, options: CallOptions): Promise<void> {
-    const cachedResult = await this.prevResultForDel(at, chain.cniVersion, options.signal);
+  private async delUnlocked(chain: Chain, at: Attachment, options: DelOptions): Promise<void> {
+    const cachedResult = await this.prevResultForDel(at, chain.cniVersion, options);
     const args = this.runner.callArgs("DEL", at.rt);
     for (let i = chain.plugins.length - 1; i >= 0; i--) {
       const net = chain.plugins[i];
@@ -346,7 +362,7 @@ export class CNIConfig {
         throw chain.list ? pluginChainError("delete", net.network, error, i) : error;
       }
     }
-    await this.cacheDel(at);
+    await this.cacheDel(at, options.requireRecordRemoved);
   }
 
   /**

@@ -12,6 +12,7 @@ export {
   type CallOptions,
   CNIConfig,
   type CNIConfigOptions,
+  type DelOptions,
   newCNIConfig,
   newCNIConfigWithCacheDir,
 } from "./cni-config.js";

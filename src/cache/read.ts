@@ -31,7 +31,8 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
 
 /** What reading a record found. */
 export type RecordRead =
-  | { kind: "bytes"; bytes: Uint8Array }
+  /** The bytes, and the modification time the read saw (a pod's attach order, runtime). */
+  | { kind: "bytes"; bytes: Uint8Array; mtimeNs: bigint }
   /** Nothing readable there (missing, or a read error: upstream ignores those). */
   | { kind: "none" }
   /** Something that cannot be a record; `reason` completes `cache record <path> ...`. */
@@ -41,7 +42,7 @@ function checkSignal(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason;
 }
 
-function kindName(stats: import("node:fs").Stats): string {
+function kindName(stats: import("node:fs").BigIntStats): string {
   if (stats.isFIFO()) return "a FIFO";
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
   if (stats.isSocket()) return "a socket";
@@ -71,14 +72,14 @@ export async function readRecord(
   }
   try {
     checkSignal(signal);
-    const stats = await fstatFd(fd);
+    const stats = await fstatFd(fd, { bigint: true });
     if (!stats.isFile()) {
       return { kind: "corrupt", reason: `is ${kindName(stats)}, not a regular file` };
     }
-    if (stats.size > maxBytes) {
+    if (stats.size > BigInt(maxBytes)) {
       return { kind: "corrupt", reason: `is larger than ${maxBytes} bytes` };
     }
-    const buffer = Buffer.allocUnsafe(stats.size);
+    const buffer = Buffer.allocUnsafe(Number(stats.size));
     let filled = 0;
     while (filled < buffer.length) {
       checkSignal(signal);
@@ -88,7 +89,8 @@ export async function readRecord(
       filled += bytesRead;
     }
     checkSignal(signal);
-    return { kind: "bytes", bytes: filled === buffer.length ? buffer : buffer.subarray(0, filled) };
+    const bytes = filled === buffer.length ? buffer : buffer.subarray(0, filled);
+    return { kind: "bytes", bytes, mtimeNs: stats.mtimeNs };
   } catch (error) {
     if (signal?.aborted && error === signal.reason) throw error;
     return { kind: "none" };

@@ -10,6 +10,7 @@ import { readdir, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
 import { InvalidArgumentError } from "../errors/base.js";
+import { CacheRecordRemoveError } from "../errors/cache.js";
 import { reportCacheRemoveFailed } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
 import { goQuote } from "../internal/go-quote.js";
@@ -185,12 +186,20 @@ export async function readCacheFile(
  * (`_ = c.cacheDel(...)`); a failure other than a missing record is said on NODE_DEBUG=libcni
  * and `libcni:cache-remove-failed`.
  */
-export async function removeCacheRecord(path: string): Promise<void> {
+export async function removeCacheRecord(path: string, options: RemoveOptions = {}): Promise<void> {
   try {
     await unlink(path);
   } catch (error) {
-    if (errnoCode(error) !== "ENOENT") reportCacheRemoveFailed(path, error);
+    if (errnoCode(error) === "ENOENT") return;
+    if (options.strict) throw new CacheRecordRemoveError(path, error);
+    reportCacheRemoveFailed(path, error);
   }
+}
+
+/** Options of {@link removeCacheRecord}. */
+export interface RemoveOptions {
+  /** Reject with CacheRecordRemoveError when the record stays (a runtime's teardown). */
+  strict?: boolean | undefined;
 }
 
 async function mapLimit<T, R>(
@@ -224,7 +233,11 @@ async function readAttachment(
   containerID: string,
 ): Promise<NetworkAttachment | undefined> {
   const bytes = await readCacheFile(join(dir, name));
-  if (bytes === undefined) return undefined;
+  return bytes === undefined ? undefined : attachmentOf(bytes, containerID);
+}
+
+/** The attachment a record's bytes hold, by upstream's listing rules; undefined when skipped. */
+function attachmentOf(bytes: Uint8Array, containerID: string): NetworkAttachment | undefined {
   let record: ReturnType<typeof decodeCacheRecord>;
   try {
     record = decodeCacheRecord(bytes);
@@ -301,4 +314,41 @@ export async function listCachedAttachments(
   options: ListOptions = {},
 ): Promise<NetworkAttachment[]> {
   return (await listCacheDir(cacheDir, containerID, options)).attachments;
+}
+
+/** One record of a pod as read once: its attachment, its bytes and its modification time. */
+export interface PodRecord {
+  readonly attachment: NetworkAttachment;
+  readonly bytes: Uint8Array;
+  readonly mtimeNs: bigint;
+}
+
+/**
+ * The records of one container, each read once through its fd: the attachment, the bytes a
+ * DEL passes on, and the modification time the read's fstat saw (a pod's attach order), so
+ * nothing is read or stat'ed again. Upstream's listing rules, as {@link listCacheDir}, which it
+ * returns beside the records (names included).
+ */
+export async function readPodRecords(
+  cacheDir: string,
+  containerID: string,
+  signal?: AbortSignal,
+): Promise<{ records: PodRecord[]; names: readonly string[] }> {
+  const dir = resultsDir(cacheDir);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if (errnoCode(error) === "ENOENT") return { records: [], names: [] };
+    throw error;
+  }
+  names.sort(compareUTF8);
+  const candidates = names.filter((name) => !isTempName(name) && nameMayHold(name, containerID));
+  const read = await mapLimit(candidates, READ_CONCURRENCY, async (name) => {
+    const found = await readRecord(join(dir, name), signal);
+    if (found.kind !== "bytes") return undefined;
+    const attachment = attachmentOf(found.bytes, containerID);
+    return attachment && { attachment, bytes: found.bytes, mtimeNs: found.mtimeNs };
+  });
+  return { records: read.filter((r): r is PodRecord => r !== undefined), names };
 }

@@ -9,7 +9,7 @@
  *    which shifts when the conf dir changes.
  * A pod whose setup is in flight in another live process (its intent names that owner) is left
  * to it. Everything is tried; the failures are thrown together, each stale pod's named. A stale pod's
- * damaged setup intent is set aside and reported once (see cache-walk.ts): a GC on a timer
+ * damaged setup intent is set aside and reported once (see cached-pod.ts): a GC on a timer
  * does not fail on it again, and it never stops the GC of anything else.
  *
  * A dry run reads the same cache and intents the same way and stops there: it lists what step 1
@@ -21,9 +21,9 @@ import { podsWithIntents } from "../cache/intent.js";
 import { ownedElsewhere } from "../cache/owner.js";
 import { type NetworkFailure, RuntimeGCError } from "../errors/runtime.js";
 import type { GCAttachment } from "../types/index.js";
-import { type CacheCallContext, deleteAll, type RemovedAttachment } from "./cache-walk.js";
-import { cacheDirOf, cachedAttachments, type PodAttachments } from "./cached.js";
+import { type CacheCallContext, deleteAll, type RemovedAttachment } from "./cached-pod.js";
 import { withDeadline } from "./deadline.js";
+import { cacheDirOf, cachedAttachments, type PodAttachments } from "./pod-records.js";
 import type { PodCallOptions } from "./types.js";
 
 /** One stale attachment of a GC: the pod, the network and the interface. */
@@ -62,7 +62,7 @@ export interface GCOptions extends PodCallOptions {
   dryRun?: boolean;
 }
 
-/** What step 1 would do for a stale pod, in deleteAll's order (cache-walk.ts). */
+/** What step 1 would do for a stale pod, in deleteAll's order (cached-pod.ts). */
 function planned(pod: PodAttachments): {
   removed: CollectedAttachment[];
   unusable: NetworkFailure[];

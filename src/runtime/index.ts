@@ -30,7 +30,13 @@ export {
   PodTeardownError,
   RuntimeGCError,
 } from "../errors/runtime.js";
-export type { CheckedAttachment } from "./cache-walk.js";
+export type {
+  CheckedAttachment,
+  PodAttachmentStatus,
+  PodStatus,
+  RemovedAttachment,
+  TornDownAttachment,
+} from "./cached-pod.js";
 export {
   type Bandwidth,
   type CapabilityArgs,
@@ -53,7 +59,6 @@ export {
 export type { CollectedAttachment, GCOptions, GCReport } from "./gc.js";
 export { defaultBinDirs, defaultConfDir, type LoadOptions, type NetworkSet } from "./load.js";
 export { type PlannedAttachment, planPod } from "./plan.js";
-export type { PodAttachmentStatus, PodStatus } from "./pod-status.js";
 export { CNIRuntime, loadNetworks, type RuntimeOptions } from "./runtime.js";
 export type { NetworkStatus, StatusReport } from "./status.js";
 export type {
@@ -63,8 +68,6 @@ export type {
   PodSetupResult,
   RouteSummary,
 } from "./summary.js";
-export type { RemovedAttachment } from "./teardown.js";
-export type { TornDownAttachment } from "./teardown-current.js";
 export type {
   IfNoRecords,
   LoadProblem,

@@ -16,25 +16,26 @@ import {
   podTraced,
   tracePod,
 } from "../internal/diagnostics.js";
-import type { CheckedAttachment } from "./cache-walk.js";
-import { cacheDirOf } from "./cached.js";
+import {
+  assertTeardownOptions,
+  type CacheCallContext,
+  type CheckedAttachment,
+  checkFromCache,
+  type PodStatus,
+  podStatusFromCache,
+  type TornDownAttachment,
+  teardownPodWith,
+} from "./cached-pod.js";
 import type { CapabilityStyle } from "./capabilities.js";
-import { checkFromCache } from "./check.js";
 import { type CollectedAttachment, collectGarbage, type GCOptions, type GCReport } from "./gc.js";
 import { findPlugin, type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import { RuntimeLocks, withLock } from "./locks.js";
 import { checkPodNetns } from "./netns-check.js";
 import { planPod } from "./plan.js";
-import { type PodStatus, podStatusFromCache } from "./pod-status.js";
+import { cacheDirOf } from "./pod-records.js";
 import { checkPluginsInstalled, setupAttachments } from "./setup.js";
 import { networkStatus, PluginVersions, type StatusReport } from "./status.js";
 import type { PodSetupResult } from "./summary.js";
-import type { CacheCallContext } from "./teardown.js";
-import {
-  assertTeardownOptions,
-  type TornDownAttachment,
-  teardownPodWith,
-} from "./teardown-current.js";
 import type {
   LoadProblem,
   Network,

@@ -7,6 +7,7 @@ import { CNIConfig, type RuntimeConf } from "../../src/api/index.js";
 import type { NetworkConfigList } from "../../src/conf/index.js";
 import { marshal } from "../../src/encoding/json.js";
 import {
+  CacheRecordRemoveError,
   CheckNotSupportedError,
   CNIError,
   ErrorCheckNotSupp,
@@ -363,6 +364,34 @@ describe("delNetworkList", () => {
       expect(debug.command).toBe("DEL");
       expect(stdinText(debug)).toBe(stdinOf(i, "1.1.0", i === 0 ? undefined : sortedIpResult));
     }
+  });
+
+  it("passes on a record the caller read (cachedRecord) and reads none", async () => {
+    // A record the caller read earlier; the file now holds another result, never read.
+    const read = new TextEncoder().encode(
+      marshal({ kind: "cniCacheV1", result: JSON.parse(ipResult) }),
+    );
+    writeCacheFile(box, cacheName, `{"cniVersion": "1.1.0", "ips":[{"address": "10.9.9.9/24"}]}`);
+    await cni.delNetworkList(list, rt, { cachedRecord: read });
+    expect(stdinText(await readDebug(plugins[0].debug))).toBe(stdinOf(0, "1.1.0", sortedIpResult));
+    expect(readdirSync(join(box.cacheDir, "results"))).toEqual([]);
+  });
+
+  it("rejects when the record stays after the plugins and requireRecordRemoved is set", async () => {
+    // A directory at the record's path: unlink fails (EISDIR), as on a read-only disk.
+    const path = writeCacheFile(box, cacheName, "");
+    const { rmSync, mkdirSync } = await import("node:fs");
+    rmSync(path);
+    mkdirSync(join(path, "kept"), { recursive: true });
+    const record = new TextEncoder().encode(ipResult);
+    const error = await failure(
+      cni.delNetworkList(list, rt, { cachedRecord: record, requireRecordRemoved: true }),
+    );
+    expect(error).toBeInstanceOf(CacheRecordRemoveError);
+    expect(error.message).toContain(path);
+    // Upstream's default: the removal's failure is ignored.
+    await cni.delNetworkList(list, rt, { cachedRecord: record });
+    expect(existsSync(path)).toBe(true);
   });
 
   it("passes a 0.4.0 cached result at 0.4.0, and none below", async () => {

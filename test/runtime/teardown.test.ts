@@ -63,6 +63,27 @@ describe("teardownPod: from the result cache", () => {
     expect(fake.seq("DEL")).toEqual(["DEL a:aa", "DEL a:aa", "DEL c:zz"]);
   });
 
+  it("DELs each attachment from its record as it was read, reading none again", async () => {
+    const rt = await load();
+    await rt.setupPod(pod);
+    const { writeFile } = await import("node:fs/promises");
+    fake.calls.length = 0;
+    // During the first DEL, the records not yet DELeted change on disk: the teardown passes on
+    // what it read before the first plugin ran.
+    fake.gate = async (call) => {
+      if (call.network !== "c") return;
+      for (const name of ["a-pod1-eth0", "b-pod1-net1"]) {
+        await writeFile(join(d.cacheDir, "results", name), "not a record");
+      }
+    };
+    await rt.teardownPod("pod1");
+    const prev = (network: string) =>
+      fake.calls.find((c) => c.network === network)?.config.prevResult as { ips?: unknown[] };
+    expect(prev("b")?.ips).toHaveLength(1);
+    expect(prev("a")?.ips).toHaveLength(1);
+    expect(await records()).toEqual([]);
+  });
+
   it("uses the cached configuration after the network was edited in the conf dir", async () => {
     const rt = await load();
     await rt.setupPod(pod);

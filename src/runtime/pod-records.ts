@@ -1,16 +1,17 @@
 /**
  * A pod's attachments as the result cache holds them, in attach order, each with the
- * configuration it was ADDed with. Teardown, CHECK and GC work from these, not from today's
+ * configuration it was ADDed with, every record read once (its bytes kept for its DEL, its
+ * order taken from that read). Teardown, CHECK and GC work from these, not from today's
  * conf dir: an edited or deleted network, or shifted interface-name indexes, change nothing.
  *
  * Attach order. The cache keeps no sequence number and Go's record format must stay as it is,
- * so the order is rebuilt from the records: by modification time (a record is written when
+ * so the order is rebuilt from the records: by modification time, as the read's fstat saw it
+ * (a record is written when
  * its ADD succeeds, so a serial setup's records are in attach order), ties broken by the
  * interface name's allocation order (`lo`, `eth0`, then `net1`, `net2`, ... by their number).
  * File timestamps are coarse (a kernel tick), so attachments ADDed within one tick tie and the
  * names decide; a parallel setup has no order to keep.
  */
-import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import {
   CacheDir,
@@ -23,7 +24,7 @@ import { readIntent } from "../cache/intent.js";
 import type { IntentRun, SetupOwner } from "../cache/owner.js";
 import { readRecord } from "../cache/read.js";
 import { CNICacheV1, decodeCacheRecord } from "../cache/record.js";
-import { cacheFilePath, listCacheDir, resultsDir } from "../cache/results.js";
+import { readPodRecords, resultsDir } from "../cache/results.js";
 import {
   type NetworkConfigList,
   networkConfFromBytes,
@@ -58,6 +59,8 @@ export interface CachedAttachment {
   readonly config: CachedConfig;
   /** The cached netns, CNI_ARGS and capability args. */
   readonly rt: RuntimeConf;
+  /** The record's bytes as read (its DEL passes them on); undefined for an intent's. */
+  readonly record?: Uint8Array | undefined;
 }
 
 /** A cached attachment whose configuration cannot be used. */
@@ -149,17 +152,6 @@ export function compareIfNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-async function mtimeOf(cacheDir: string, att: NetworkAttachment): Promise<bigint> {
-  try {
-    const st = await stat(cacheFilePath(cacheDir, att.network, att.containerID, att.ifName), {
-      bigint: true,
-    });
-    return st.mtimeNs;
-  } catch {
-    return 0n;
-  }
-}
-
 /** The cache directory a CNIConfig uses. */
 export function cacheDirOf(cni: CNIConfig): string {
   return cni.cacheDir === "" ? CacheDir : cni.cacheDir;
@@ -169,6 +161,7 @@ function toCached(
   att: NetworkAttachment,
   set: NetworkSet | undefined,
   netns: string | undefined,
+  record?: Uint8Array,
 ): CachedAttachment {
   const rt: RuntimeConf = {
     containerID: att.containerID,
@@ -179,7 +172,7 @@ function toCached(
   if (att.capabilityArgs !== undefined) {
     rt.capabilityArgs = restoreCapabilityStructs(att.capabilityArgs);
   }
-  return { network: att.network, ifName: att.ifName, config: configOf(att, set), rt };
+  return { network: att.network, ifName: att.ifName, config: configOf(att, set), rt, record };
 }
 
 /** A pod's attachments as the cache and its setup intent hold them. */
@@ -271,22 +264,24 @@ export async function cachedAttachments(
 ): Promise<PodAttachments> {
   const cacheDir = cacheDirOf(cni);
   // A pod ID that could not be a file name (a record's, read by GC) has no intent.
-  const [{ attachments: found, names }, intent] = await Promise.all([
-    listCacheDir(cacheDir, podID),
+  const [{ records, names }, intent] = await Promise.all([
+    readPodRecords(cacheDir, podID),
     validateContainerID(podID) === undefined
       ? readIntent(cacheDir, podID)
       : ({ kind: "none" } as const),
   ]);
-  const timed = await Promise.all(
-    found.map(async (att) => ({ att, t: await mtimeOf(cacheDir, att) })),
+  records.sort((x, y) =>
+    x.mtimeNs !== y.mtimeNs
+      ? x.mtimeNs < y.mtimeNs
+        ? -1
+        : 1
+      : compareIfNames(x.attachment.ifName, y.attachment.ifName),
   );
-  timed.sort((x, y) =>
-    x.t !== y.t ? (x.t < y.t ? -1 : 1) : compareIfNames(x.att.ifName, y.att.ifName),
-  );
+  const found = records.map((r) => r.attachment);
   const out: PodAttachments = { podID, usable: [], unusable: [], interrupted: [], intent: "none" };
-  for (const { att } of timed) {
+  for (const { attachment: att, bytes } of records) {
     try {
-      out.usable.push(toCached(att, set, netns));
+      out.usable.push(toCached(att, set, netns, bytes));
     } catch (error) {
       out.unusable.push({ network: att.network, ifName: att.ifName, error });
     }
