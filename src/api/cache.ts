@@ -21,8 +21,7 @@ import { MAX_CACHE_RECORD_BYTES, readRecord } from "./record-read.js";
 import type { NetworkAttachment } from "./types.js";
 import { attachmentNameError } from "./validate-names.js";
 
-/** Upstream's default cache directory (`libcni.CacheDir`). */
-export const CacheDir = "/var/lib/cni";
+export { CacheDir } from "./cache-constants.js";
 
 /** How old a temporary file must be before a sweep treats it as a crash leftover. */
 export const STALE_TEMP_MS = 10 * 60 * 1000;
