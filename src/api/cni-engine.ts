@@ -1,6 +1,8 @@
 /**
- * `CNIConfig`: runs a network's plugins for ADD, CHECK, DEL, GC and STATUS and keeps the result
- * cache, as upstream libcni's `CNIConfig` (api.go), method for method.
+ * The body of `CNIConfig` (cni-config.ts), loaded on the first call of a verb: it runs a
+ * network's plugins for ADD, CHECK, DEL, GC and STATUS and keeps the result cache, as upstream
+ * libcni's `CNIConfig` (api.go), method for method. It lives apart from the class so that
+ * `import "libcni"` does not load the invoke, cache and result layers before a call needs them.
  *
  * What it does beyond upstream, each listed in docs/deviations/api.md:
  * - every verb validates the names that build a cache path before touching a file;
@@ -14,10 +16,9 @@
 import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
 import { compareUTF8 } from "../encoding/json.js";
 import { CheckNotSupportedError, MultiError } from "../errors/api.js";
-import { InvalidArgumentError, WrappedError } from "../errors/base.js";
+import { WrappedError } from "../errors/base.js";
 import { CacheWriteError } from "../errors/cache.js";
 import { goQuote } from "../internal/go-quote.js";
-import type { TraceContext } from "../internal/trace-context.js";
 import { DefaultExec, type Exec } from "../invoke/index.js";
 import type { Result } from "../types/index.js";
 import { validateNetworkName } from "../utils/index.js";
@@ -31,47 +32,14 @@ import {
 import { Attachment } from "./attachment.js";
 import { CacheDir, listCachedAttachments, removeCacheRecord, writeCacheRecord } from "./cache.js";
 import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
+import type { CallOptions } from "./call-options.js";
 import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
 import { lockNetwork, withLock } from "./lock.js";
 import { PluginRunner } from "./runner.js";
-import { collectedList, traceVerbs } from "./trace-verbs.js";
+import { collectedList } from "./trace-verbs.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
 import { cacheRecordBytes } from "./verb-documents.js";
-
-/** The trailing options of every call (upstream's `context.Context`). */
-export interface CallOptions {
-  /** Aborting stops the plugin running (its process group) and rejects the call. */
-  signal?: AbortSignal | undefined;
-  /**
-   * W3C trace context passed to every plugin of the call as TRACEPARENT, TRACESTATE and
-   * BAGGAGE (upstream main); dropped whole when the traceparent is malformed.
-   */
-  traceContext?: TraceContext | undefined;
-}
-
-/** How a {@link CNIConfig} finds plugins and where it keeps its cache. */
-export interface CNIConfigOptions {
-  /** Directories searched for plugin executables, in order (upstream `Path`). */
-  path?: string[];
-  /**
-   * The cache directory (`<cacheDir>/results/...`). Default: the deprecated `cacheDir` of each
-   * call's RuntimeConf, else `/var/lib/cni`, as upstream.
-   */
-  cacheDir?: string;
-  /** How plugins are found and run. Default: the shared `defaultExec()` of libcni/invoke. */
-  exec?: Exec;
-  /**
-   * The network namespace (a path) plugins run in instead of this process's: a `DefaultExec`
-   * with that `netns` (see RawExec's option). Not with `exec` (set it on that Exec instead).
-   */
-  pluginNetns?: string;
-  /**
-   * fsync each cache record and its directory (default true). Turning it off keeps records
-   * atomic (never torn by a crash of this process) but not durable across a power loss.
-   */
-  durableCache?: boolean;
-}
 
 /**
  * What a verb runs: a list, or a single plugin configuration as a chain of one (upstream's
@@ -109,22 +77,25 @@ function singleChain(net: PluginConfig): Chain {
 }
 
 /**
- * Runs network configurations against plugins (upstream `libcni.CNIConfig`, the `CNI`
- * interface). Every method takes a trailing `{ signal }`.
+ * The verbs of one `CNIConfig`, made on its first call. The options were checked when the
+ * `CNIConfig` was made; `paths` reads the config's `path` at each lookup, as the class did.
  */
-export class CNIConfig {
-  /** Directories searched for plugins, in order (upstream `Path`). */
-  path: string[];
-  /** The configured cache directory; "" when calls fall back to the RuntimeConf's or the default. */
-  readonly cacheDir: string;
-  private readonly durableCache: boolean;
+export class CNIConfigEngine {
   private readonly runner: PluginRunner;
 
-  constructor(options: CNIConfigOptions = {}) {
-    this.path = options.path ?? [];
-    this.cacheDir = options.cacheDir ?? "";
-    this.runner = new PluginRunner(() => this.path, execOf(options));
-    this.durableCache = options.durableCache ?? true;
+  constructor(
+    paths: () => string[],
+    /** The configured cache directory; "" when calls fall back to the RuntimeConf's or the default. */
+    private readonly cacheDir: string,
+    exec: Exec | undefined,
+    /** The resolved `pluginNetns` option: plugins run in it through a `DefaultExec` of their own. */
+    pluginNetns: string | undefined,
+    private readonly durableCache: boolean,
+  ) {
+    this.runner = new PluginRunner(
+      paths,
+      pluginNetns === undefined ? exec : new DefaultExec({ netns: pluginNetns }),
+    );
   }
 
   /**
@@ -276,7 +247,7 @@ export class CNIConfig {
 
   /**
    * CHECK of a single plugin configuration (upstream `CheckNetwork`; it has no disableCheck).
-   * @throws as {@link CNIConfig.checkNetworkList}.
+   * @throws as {@link CNIConfigEngine.checkNetworkList}.
    */
   async checkNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
     await this.check(singleChain(net), rt, options);
@@ -316,7 +287,7 @@ export class CNIConfig {
 
   /**
    * DEL of a single plugin configuration (upstream `DelNetwork`); the plugin's error is not
-   * wrapped. Cache handling as {@link CNIConfig.delNetworkList}.
+   * wrapped. Cache handling as {@link CNIConfigEngine.delNetworkList}.
    */
   async delNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
     await this.del(singleChain(net), rt, options);
@@ -355,7 +326,7 @@ export class CNIConfig {
     return this.cachedResult(listChain(list), rt, options);
   }
 
-  /** As {@link CNIConfig.getNetworkListCachedResult}, for a single plugin configuration. */
+  /** As {@link CNIConfigEngine.getNetworkListCachedResult}, for a single plugin configuration. */
   async getNetworkCachedResult(
     net: PluginConfig,
     rt: RuntimeConf,
@@ -381,7 +352,7 @@ export class CNIConfig {
     return getCachedConfig(this.attachment(listChain(list).name, rt), options.signal);
   }
 
-  /** As {@link CNIConfig.getNetworkListCachedConfig}, for a single plugin configuration. */
+  /** As {@link CNIConfigEngine.getNetworkListCachedConfig}, for a single plugin configuration. */
   async getNetworkCachedConfig(
     net: PluginConfig,
     rt: RuntimeConf,
@@ -415,7 +386,7 @@ export class CNIConfig {
   }
 
   /**
-   * As {@link CNIConfig.validateNetworkList} for one plugin configuration (upstream
+   * As {@link CNIConfigEngine.validateNetworkList} for one plugin configuration (upstream
    * `ValidateNetwork`); its error is thrown as is.
    */
   async validateNetwork(net: PluginConfig, options: CallOptions = {}): Promise<string[]> {
@@ -503,29 +474,4 @@ export class CNIConfig {
       await this.runner.runWithoutAttachment("STATUS", conf, options);
     }
   }
-}
-
-/** The Exec of the options: theirs, one running plugins in `pluginNetns`, or the default. */
-function execOf(options: CNIConfigOptions): Exec | undefined {
-  if (options.pluginNetns === undefined) return options.exec;
-  if (options.exec !== undefined) {
-    throw new InvalidArgumentError(
-      "pluginNetns",
-      "CNIConfig options exec and pluginNetns do not go together: give the Exec its netns",
-    );
-  }
-  return new DefaultExec({ netns: options.pluginNetns });
-}
-
-// libcni:verb and the NODE_DEBUG verb lines, kept out of the verbs' bodies (trace-verbs.ts).
-traceVerbs(CNIConfig.prototype);
-
-/** Upstream `NewCNIConfig`: a CNIConfig over `path` with `exec` (default: plugins from disk). */
-export function newCNIConfig(path: string[], exec?: Exec): CNIConfig {
-  return new CNIConfig({ path, exec });
-}
-
-/** Upstream `NewCNIConfigWithCacheDir`: as {@link newCNIConfig}, with a cache directory. */
-export function newCNIConfigWithCacheDir(path: string[], cacheDir: string, exec?: Exec): CNIConfig {
-  return new CNIConfig({ path, cacheDir, exec });
 }

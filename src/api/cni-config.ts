@@ -1,0 +1,281 @@
+/**
+ * `CNIConfig`: runs a network's plugins for ADD, CHECK, DEL, GC and STATUS and keeps the result
+ * cache, as upstream libcni's `CNIConfig` (api.go), method for method.
+ *
+ * The class holds the options; the verbs' body (cni-engine.ts, with the invoke, cache and
+ * result layers under it) is loaded on the first call of a verb, so that `import "libcni"`
+ * stays light. The options are checked here, when the config is made, as before.
+ */
+import type { NetworkConfigList, PluginConfig } from "../conf/types.js";
+import { InvalidArgumentError } from "../errors/base.js";
+import type { Exec } from "../invoke/exec.js";
+import { netnsOption } from "../invoke/netns-option.js";
+import type { Result } from "../types/result.js";
+import type { PluginInfo } from "../version/plugin-info.js";
+import type { CachedConfig } from "./cached-result.js";
+import type { CallOptions } from "./call-options.js";
+import type { CNIConfigEngine } from "./cni-engine.js";
+import { traceVerbs } from "./trace-verbs.js";
+import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
+
+export type { CallOptions } from "./call-options.js";
+
+/** How a {@link CNIConfig} finds plugins and where it keeps its cache. */
+export interface CNIConfigOptions {
+  /** Directories searched for plugin executables, in order (upstream `Path`). */
+  path?: string[];
+  /**
+   * The cache directory (`<cacheDir>/results/...`). Default: the deprecated `cacheDir` of each
+   * call's RuntimeConf, else `/var/lib/cni`, as upstream.
+   */
+  cacheDir?: string;
+  /** How plugins are found and run. Default: the shared `defaultExec()` of libcni/invoke. */
+  exec?: Exec;
+  /**
+   * The network namespace (a path) plugins run in instead of this process's: a `DefaultExec`
+   * with that `netns` (see RawExec's option). Not with `exec` (set it on that Exec instead).
+   */
+  pluginNetns?: string;
+  /**
+   * fsync each cache record and its directory (default true). Turning it off keeps records
+   * atomic (never torn by a crash of this process) but not durable across a power loss.
+   */
+  durableCache?: boolean;
+}
+
+/**
+ * Runs network configurations against plugins (upstream `libcni.CNIConfig`, the `CNI`
+ * interface). Every method takes a trailing `{ signal }`.
+ */
+export class CNIConfig {
+  /** Directories searched for plugins, in order (upstream `Path`). */
+  path: string[];
+  /** The configured cache directory; "" when calls fall back to the RuntimeConf's or the default. */
+  readonly cacheDir: string;
+  private readonly exec: Exec | undefined;
+  /** `pluginNetns`, checked and made absolute here (against the working directory of now). */
+  private readonly pluginNetns: string | undefined;
+  private readonly durableCache: boolean;
+  /** The verbs' body, loaded and made on the first call (one per config). */
+  private verbs: Promise<CNIConfigEngine> | undefined;
+
+  constructor(options: CNIConfigOptions = {}) {
+    this.path = options.path ?? [];
+    this.cacheDir = options.cacheDir ?? "";
+    if (options.pluginNetns !== undefined && options.exec !== undefined) {
+      throw new InvalidArgumentError(
+        "pluginNetns",
+        "CNIConfig options exec and pluginNetns do not go together: give the Exec its netns",
+      );
+    }
+    this.exec = options.exec;
+    this.pluginNetns = netnsOption(options.pluginNetns);
+    this.durableCache = options.durableCache ?? true;
+  }
+
+  /** The verbs' body; the first call loads cni-engine.ts (a dynamic import, once per process). */
+  private engine(): Promise<CNIConfigEngine> {
+    this.verbs ??= import("./cni-engine.js").then(
+      ({ CNIConfigEngine }) =>
+        new CNIConfigEngine(
+          () => this.path,
+          this.cacheDir,
+          this.exec,
+          this.pluginNetns,
+          this.durableCache,
+        ),
+    );
+    return this.verbs;
+  }
+
+  /**
+   * ADD: runs the list's plugins in order, each result the next one's `prevResult`, then caches
+   * the final result (upstream `AddNetworkList`). Undefined only for a list without plugins.
+   * @throws PluginChainError `plugin type="<t>" name="<n>" failed (add): ...` (the cause holds
+   *   the plugin's or the validation's error); CacheWriteError `failed to set network "<n>"
+   *   cached result: ... (the plugins succeeded: ...)` when every plugin succeeded but the
+   *   record could not be written (the attachment is up: DEL it). Nothing is cached unless
+   *   every plugin succeeded.
+   */
+  async addNetworkList(
+    list: NetworkConfigList,
+    rt: RuntimeConf,
+    options: CallOptions = {},
+  ): Promise<Result | undefined> {
+    return (await this.engine()).addNetworkList(list, rt, options);
+  }
+
+  /**
+   * ADD of a single plugin configuration (upstream `AddNetwork`); errors are not wrapped.
+   * @throws the plugin's or the validation's error; CacheWriteError `failed to set network ...`.
+   */
+  async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
+    return (await this.engine()).addNetwork(net, rt, options);
+  }
+
+  /**
+   * CHECK: runs the list's plugins in order with the cached result as `prevResult`, converted
+   * to the list's version (upstream `CheckNetworkList`). Does nothing with `disableCheck`.
+   * @throws CheckNotSupportedError below 0.4.0 (even with disableCheck, as upstream); a
+   *   validation CNIError for a hostile name; WrappedError `failed to get network "<n>" cached
+   *   result: ...`; the first plugin error, unwrapped.
+   */
+  async checkNetworkList(
+    list: NetworkConfigList,
+    rt: RuntimeConf,
+    options: CallOptions = {},
+  ): Promise<void> {
+    return (await this.engine()).checkNetworkList(list, rt, options);
+  }
+
+  /**
+   * CHECK of a single plugin configuration (upstream `CheckNetwork`; it has no disableCheck).
+   * @throws as {@link CNIConfig.checkNetworkList}.
+   */
+  async checkNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
+    return (await this.engine()).checkNetwork(net, rt, options);
+  }
+
+  /**
+   * DEL: runs the list's plugins in reverse order with the cached result as `prevResult` (from
+   * 0.4.0), then removes the cache record (upstream `DelNetworkList`). A record that cannot be
+   * read is removed and the DEL goes on without it. On a plugin error the record is kept, so
+   * the DEL can be retried.
+   * @throws a validation CNIError for a hostile name; a version parse error;
+   *   PluginChainError `plugin type="<t>" name="<n>" failed (delete): ...`.
+   */
+  async delNetworkList(
+    list: NetworkConfigList,
+    rt: RuntimeConf,
+    options: CallOptions = {},
+  ): Promise<void> {
+    return (await this.engine()).delNetworkList(list, rt, options);
+  }
+
+  /**
+   * DEL of a single plugin configuration (upstream `DelNetwork`); the plugin's error is not
+   * wrapped. Cache handling as {@link CNIConfig.delNetworkList}.
+   */
+  async delNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
+    return (await this.engine()).delNetwork(net, rt, options);
+  }
+
+  /**
+   * The result the last ADD of the list cached for the attachment, converted to the list's
+   * version; undefined when there is none (upstream `GetNetworkListCachedResult`).
+   */
+  async getNetworkListCachedResult(
+    list: NetworkConfigList,
+    rt: RuntimeConf,
+    options: CallOptions = {},
+  ): Promise<Result | undefined> {
+    return (await this.engine()).getNetworkListCachedResult(list, rt, options);
+  }
+
+  /** As {@link CNIConfig.getNetworkListCachedResult}, for a single plugin configuration. */
+  async getNetworkCachedResult(
+    net: PluginConfig,
+    rt: RuntimeConf,
+    options: CallOptions = {},
+  ): Promise<Result | undefined> {
+    return (await this.engine()).getNetworkCachedResult(net, rt, options);
+  }
+
+  /**
+   * The configuration bytes the last ADD cached for the attachment, and a copy of `rt` with
+   * the cached `args` and `capabilityArgs`; undefined when there is no record (upstream
+   * `GetNetworkListCachedConfig`).
+   */
+  async getNetworkListCachedConfig(
+    list: NetworkConfigList,
+    rt: RuntimeConf,
+    options: CallOptions = {},
+  ): Promise<CachedConfig | undefined> {
+    return (await this.engine()).getNetworkListCachedConfig(list, rt, options);
+  }
+
+  /** As {@link CNIConfig.getNetworkListCachedConfig}, for a single plugin configuration. */
+  async getNetworkCachedConfig(
+    net: PluginConfig,
+    rt: RuntimeConf,
+    options: CallOptions = {},
+  ): Promise<CachedConfig | undefined> {
+    return (await this.engine()).getNetworkCachedConfig(net, rt, options);
+  }
+
+  /**
+   * The attachments in the cache, sorted by record name (upstream `GetCachedAttachments`):
+   * those of `containerID`, or with `""` every container's, of every network (what a GC
+   * lists). Records that cannot be decoded are skipped, as upstream's. The options are accepted
+   * for symmetry; reading is local.
+   */
+  async getCachedAttachments(
+    containerID: string,
+    _options: CallOptions = {},
+  ): Promise<NetworkAttachment[]> {
+    return (await this.engine()).getCachedAttachments(containerID, _options);
+  }
+
+  /**
+   * Checks that every plugin of the list exists and supports the list's version, and returns
+   * the capabilities the plugins declare, sorted (upstream `ValidateNetworkList`, whose order is
+   * random).
+   * @throws MultiError `[<error> <error> ...]` with every plugin's error.
+   */
+  async validateNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<string[]> {
+    return (await this.engine()).validateNetworkList(list, options);
+  }
+
+  /**
+   * As {@link CNIConfig.validateNetworkList} for one plugin configuration (upstream
+   * `ValidateNetwork`); its error is thrown as is.
+   */
+  async validateNetwork(net: PluginConfig, options: CallOptions = {}): Promise<string[]> {
+    return (await this.engine()).validateNetwork(net, options);
+  }
+
+  /** The versions a plugin supports, from its VERSION command (upstream `GetVersionInfo`). */
+  async getVersionInfo(pluginType: string, options: CallOptions = {}): Promise<PluginInfo> {
+    return (await this.engine()).getVersionInfo(pluginType, options);
+  }
+
+  /**
+   * GC (upstream `GCNetworkList`): every cached attachment of the network not in
+   * `args.validAttachments` (all of them without args) is deleted with its cached netns, args
+   * and capability args; then, from 1.1.0, each plugin gets GC with the valid attachments
+   * (`cni.dev/valid-attachments`, and `cni.dev/attachments` as upstream). Nothing with
+   * `disableGC`. Runs exclusively of ADD, CHECK and DEL on the network.
+   * @throws a validation CNIError for an invalid network name; MultiError of every failure,
+   *   one per line, after trying everything.
+   */
+  async gcNetworkList(
+    list: NetworkConfigList,
+    args?: GCArgs,
+    options: CallOptions = {},
+  ): Promise<void> {
+    return (await this.engine()).gcNetworkList(list, args, options);
+  }
+
+  /**
+   * STATUS (upstream `GetStatusNetworkList`): from 1.1.0, each plugin in order; the first error
+   * is thrown as the plugin reported it (a CNIError with its code, e.g. 50). Below 1.1.0 it
+   * succeeds without running anything, as upstream.
+   * @throws the version's parse error (upstream ignores it and reports success).
+   */
+  async getStatusNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<void> {
+    return (await this.engine()).getStatusNetworkList(list, options);
+  }
+}
+
+// libcni:verb and the NODE_DEBUG verb lines, kept out of the verbs' bodies (trace-verbs.ts).
+traceVerbs(CNIConfig.prototype);
+
+/** Upstream `NewCNIConfig`: a CNIConfig over `path` with `exec` (default: plugins from disk). */
+export function newCNIConfig(path: string[], exec?: Exec): CNIConfig {
+  return new CNIConfig({ path, exec });
+}
+
+/** Upstream `NewCNIConfigWithCacheDir`: as {@link newCNIConfig}, with a cache directory. */
+export function newCNIConfigWithCacheDir(path: string[], cacheDir: string, exec?: Exec): CNIConfig {
+  return new CNIConfig({ path, cacheDir, exec });
+}
