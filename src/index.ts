@@ -23,51 +23,67 @@
  */
 export * from "./api/index.js";
 export * from "./conf/index.js";
+// The error classes from their areas' files, not the errors barrel, which would load the
+// runtime, netns, spawner and testing ones too (a class is one module whichever way it is reached).
 export {
-  ArgsError,
+  type ChainVerb,
+  CheckNotSupportedError,
+  ErrorCheckNotSupp,
+  MultiError,
+  PluginChainError,
+  PluginVersionError,
+} from "./errors/api.js";
+export {
+  InvalidArgumentError,
+  LibcniError,
+  type LibcniErrorJSON,
+  type LibcniErrorOptions,
+  WrappedError,
+} from "./errors/base.js";
+export {
   type AttachmentKey,
   CachedConfigKindError,
   CacheRecordRemoveError,
   CacheWriteError,
-  type ChainVerb,
-  CheckNotSupportedError,
-  CNIError,
-  type CNIErrorJSON,
+  CorruptCacheRecordError,
+} from "./errors/cache.js";
+export {
   ConfError,
   ConfFileError,
-  ConversionError,
-  CorruptCacheRecordError,
-  CorruptInputError,
-  DecodeVersionError,
-  ErrorCheckNotSupp,
-  ErrorIncompatible,
-  GoPathError,
-  InvalidArgumentError,
-  isCNIError,
-  JSONSyntaxError,
-  LibcniError,
-  type LibcniErrorJSON,
-  type LibcniErrorOptions,
-  MultiError,
   NoConfigsFoundError,
   NotFoundError,
-  ParseError,
+} from "./errors/conf.js";
+export {
+  CorruptInputError,
+  GoPathError,
+  JSONSyntaxError,
+  UnmarshalTypeError,
+  UnsupportedValueError,
+} from "./errors/go.js";
+export {
   PluginAbortedError,
-  PluginChainError,
   type PluginExecDetails,
   PluginExecError,
   PluginLookupError,
   PluginNotFoundError,
-  PluginVersionError,
-  PrevResultError,
+} from "./errors/invoke.js";
+export {
+  ArgsError,
+  CNIError,
+  type CNIErrorJSON,
+  ConversionError,
+  DecodeVersionError,
+  isCNIError,
+  ParseError,
   ResultVersionMismatchError,
   UnmarshalableArgsError,
-  UnmarshalTypeError,
   UnsupportedResultVersionError,
-  UnsupportedValueError,
+} from "./errors/types.js";
+export {
+  ErrorIncompatible,
+  PrevResultError,
   VersionError,
-  WrappedError,
-} from "./errors/index.js";
+} from "./errors/version.js";
 export {
   type CacheRemoveFailedMessage,
   diagnosticsChannelNames,

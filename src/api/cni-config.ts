@@ -2,74 +2,23 @@
  * `CNIConfig`: runs a network's plugins for ADD, CHECK, DEL, GC and STATUS and keeps the result
  * cache, as upstream libcni's `CNIConfig` (api.go), method for method.
  *
- * What it does beyond upstream, each listed in docs/deviations/api.md:
- * - every verb validates the names that build a cache path before touching a file;
- * - cache records are replaced atomically and durably; a corrupt record is no cache for DEL
- *   (with a warning on `NODE_DEBUG=libcni`), and fails CHECK as upstream;
- * - calls on one attachment are serialised in-process, GC of a network excludes ADD, CHECK and
- *   DEL on it;
- * - GC and STATUS report errors upstream swallows (a listing failure, a bad version);
- * - capability lists come back sorted.
+ * The class holds the options; the verbs' body (cni-engine.ts, with the invoke, cache and
+ * result layers under it) is loaded on the first call of a verb, so that `import "libcni"`
+ * stays light. The options are checked here, when the config is made, as before.
  */
-
-import {
-  CacheDir,
-  listCachedAttachments,
-  removeCacheRecord,
-  writeCacheRecord,
-} from "../cache/results.js";
-import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
-import { compareUTF8 } from "../encoding/json.js";
-import { CheckNotSupportedError, MultiError } from "../errors/api.js";
-import { InvalidArgumentError, WrappedError } from "../errors/base.js";
-import { CacheWriteError } from "../errors/cache.js";
-import { goQuote } from "../internal/go-quote.js";
-import type { TraceContext } from "../internal/trace-context.js";
-import { DefaultExec, type Exec } from "../invoke/index.js";
-import type { Result } from "../types/index.js";
-import { validateNetworkName } from "../utils/index.js";
-import { greaterThanOrEqualTo, type PluginInfo } from "../version/index.js";
-import {
-  assertGCArgs,
-  assertNetworkList,
-  assertPluginConfig,
-  assertString,
-} from "./assert-args.js";
-import { Attachment } from "./attachment.js";
-import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
-import { pluginChainError } from "./errors.js";
-import { collectGarbage } from "./gc.js";
-import { lockNetwork, withLock } from "./lock.js";
-import { PluginRunner } from "./runner.js";
-import { collectedList, traceVerbs } from "./trace-verbs.js";
+import type { NetworkConfigList, PluginConfig } from "../conf/types.js";
+import { InvalidArgumentError } from "../errors/base.js";
+import type { Exec } from "../invoke/exec.js";
+import { netnsOption } from "../invoke/netns-option.js";
+import type { Result } from "../types/result.js";
+import type { PluginInfo } from "../version/plugin-info.js";
+import type { CachedConfig } from "./cached-result.js";
+import type { CallOptions, DelOptions } from "./call-options.js";
+import type { CNIConfigEngine } from "./cni-engine.js";
+import { traceVerbs } from "./trace-verbs.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
-import { cacheRecordBytes } from "./verb-documents.js";
 
-/** The trailing options of every call (upstream's `context.Context`). */
-export interface CallOptions {
-  /** Aborting stops the plugin running (its process group) and rejects the call. */
-  signal?: AbortSignal | undefined;
-  /**
-   * W3C trace context passed to every plugin of the call as TRACEPARENT, TRACESTATE and
-   * BAGGAGE (upstream main); dropped whole when the traceparent is malformed.
-   */
-  traceContext?: TraceContext | undefined;
-}
-
-/** Options of DEL ({@link CNIConfig.delNetworkList}, {@link CNIConfig.delNetwork}). */
-export interface DelOptions extends CallOptions {
-  /**
-   * The attachment's cache record as the caller has just read it (a runtime tearing a pod down
-   * from its records): its result is the plugins' `prevResult`, and the record is not read
-   * again. Not in upstream, which reads it in every DEL.
-   */
-  cachedRecord?: Uint8Array | undefined;
-  /**
-   * Reject with CacheRecordRemoveError when the plugins succeeded but the record stays
-   * (upstream ignores a failed removal, as the default does).
-   */
-  requireRecordRemoved?: boolean | undefined;
-}
+export type { CallOptions, DelOptions } from "./call-options.js";
 
 /** How a {@link CNIConfig} finds plugins and where it keeps its cache. */
 export interface CNIConfigOptions {
@@ -95,41 +44,6 @@ export interface CNIConfigOptions {
 }
 
 /**
- * What a verb runs: a list, or a single plugin configuration as a chain of one (upstream's
- * `*Network` verbs). The two differ only where upstream's do: a list's plugin errors name the
- * plugin and its place (a single one's are thrown as they are), only a list has `disableCheck`.
- */
-interface Chain {
-  name: string;
-  cniVersion: string;
-  plugins: readonly PluginConfig[];
-  /** The configuration bytes the cache record keeps. */
-  bytes: Uint8Array;
-  disableCheck: boolean;
-  /** A list: a plugin's error is wrapped with its place in the chain (upstream's list verbs). */
-  list: boolean;
-}
-
-/** A list's chain, the list checked first. */
-function listChain(list: NetworkConfigList): Chain {
-  assertNetworkList(list);
-  return chainOf(list);
-}
-
-/** The chain of a list already checked (GC's DELs). */
-function chainOf(list: NetworkConfigList): Chain {
-  const { name, cniVersion, plugins, bytes } = list;
-  return { name, cniVersion, plugins, bytes, disableCheck: list.disableCheck, list: true };
-}
-
-/** A single plugin configuration's chain of one, the configuration checked first. */
-function singleChain(net: PluginConfig): Chain {
-  assertPluginConfig(net);
-  const { name, cniVersion } = net.network;
-  return { name, cniVersion, plugins: [net], bytes: net.bytes, disableCheck: false, list: false };
-}
-
-/**
  * Runs network configurations against plugins (upstream `libcni.CNIConfig`, the `CNI`
  * interface). Every method takes a trailing `{ signal }`.
  */
@@ -138,95 +52,40 @@ export class CNIConfig {
   path: string[];
   /** The configured cache directory; "" when calls fall back to the RuntimeConf's or the default. */
   readonly cacheDir: string;
+  private readonly exec: Exec | undefined;
+  /** `pluginNetns`, checked and made absolute here (against the working directory of now). */
+  private readonly pluginNetns: string | undefined;
   private readonly durableCache: boolean;
-  private readonly runner: PluginRunner;
+  /** The verbs' body, loaded and made on the first call (one per config). */
+  private verbs: Promise<CNIConfigEngine> | undefined;
 
   constructor(options: CNIConfigOptions = {}) {
     this.path = options.path ?? [];
     this.cacheDir = options.cacheDir ?? "";
-    this.runner = new PluginRunner(() => this.path, execOf(options));
+    if (options.pluginNetns !== undefined && options.exec !== undefined) {
+      throw new InvalidArgumentError(
+        "pluginNetns",
+        "CNIConfig options exec and pluginNetns do not go together: give the Exec its netns",
+      );
+    }
+    this.exec = options.exec;
+    this.pluginNetns = netnsOption(options.pluginNetns);
     this.durableCache = options.durableCache ?? true;
   }
 
-  /**
-   * One call's attachment (its RuntimeConf checked first), which derives the cache directory (upstream `getCacheDir`: this
-   * config's, else the RuntimeConf's, else `/var/lib/cni`) and the record's path once.
-   */
-  private attachment(network: string, rt: RuntimeConf): Attachment {
-    return new Attachment(this.cacheDir, network, rt);
-  }
-
-  /** Upstream `getCacheDir` of a call without a RuntimeConf (GC, the attachment listing). */
-  private cacheDirWithoutRt(): string {
-    return this.cacheDir !== "" ? this.cacheDir : CacheDir;
-  }
-
-  private async cacheAdd(at: Attachment, result: Result | undefined, config: Uint8Array) {
-    const { rt } = at;
-    const record = await cacheRecordBytes(
-      {
-        containerId: rt.containerID,
-        config,
-        ifName: rt.ifName,
-        networkName: at.network,
-        netns: rt.netNS,
-        cniArgs: rt.args,
-        capabilityArgs: rt.capabilityArgs,
-      },
-      result,
+  /** The verbs' body; the first call loads cni-engine.ts (a dynamic import, once per process). */
+  private engine(): Promise<CNIConfigEngine> {
+    this.verbs ??= import("./cni-engine.js").then(
+      ({ CNIConfigEngine }) =>
+        new CNIConfigEngine(
+          () => this.path,
+          this.cacheDir,
+          this.exec,
+          this.pluginNetns,
+          this.durableCache,
+        ),
     );
-    await writeCacheRecord(at.recordPath(), record, { durable: this.durableCache });
-  }
-
-  private async cacheDel(at: Attachment, strict = false): Promise<void> {
-    let path: string;
-    try {
-      path = at.recordPath();
-    } catch {
-      return; // Upstream ignores a path error here.
-    }
-    await removeCacheRecord(path, { strict });
-  }
-
-  /** The cached result DEL passes on: from 0.4.0; a bad record is removed and ignored. */
-  private async prevResultForDel(
-    at: Attachment,
-    cniVersion: string,
-    { signal, cachedRecord }: DelOptions,
-  ): Promise<Result | undefined> {
-    if (!greaterThanOrEqualTo(cniVersion, "0.4.0")) return undefined;
-    try {
-      return await getCachedResult(at, cniVersion, {
-        tolerateCorrupt: true,
-        // Upstream removes a record it cannot use before running the plugins.
-        onCorrupt: () => this.cacheDel(at),
-        signal,
-        bytes: cachedRecord,
-      });
-    } catch (error) {
-      if (signal?.aborted && error === signal.reason) throw error;
-      debug(
-        "DEL of %s: ignoring and removing the cached result: %s",
-        at.network,
-        (error as Error).message,
-      );
-      await this.cacheDel(at);
-      return undefined;
-    }
-  }
-
-  private async prevResultForCheck(
-    at: Attachment,
-    cniVersion: string,
-    signal: AbortSignal | undefined,
-  ): Promise<Result | undefined> {
-    // Upstream: a record that cannot be read fails the CHECK (DEL alone tolerates it).
-    try {
-      return await getCachedResult(at, cniVersion, { signal });
-    } catch (error) {
-      if (signal?.aborted && error === signal.reason) throw error;
-      throw new WrappedError(`failed to get network ${goQuote(at.network)} cached result`, error);
-    }
+    return this.verbs;
   }
 
   /**
@@ -243,7 +102,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<Result | undefined> {
-    return this.add(listChain(list), rt, options);
+    return (await this.engine()).addNetworkList(list, rt, options);
   }
 
   /**
@@ -251,34 +110,7 @@ export class CNIConfig {
    * @throws the plugin's or the validation's error; CacheWriteError `failed to set network ...`.
    */
   async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
-    return (await this.add(singleChain(net), rt, options)) as Result;
-  }
-
-  private add(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<Result | undefined> {
-    const at = this.attachment(chain.name, rt);
-    return withLock(at.lock(options.signal), async () => {
-      let result: Result | undefined;
-      // The CNI_* environment built once for the whole chain (OnceArgs).
-      const args = this.runner.callArgs("ADD", rt);
-      for (const [index, net] of chain.plugins.entries()) {
-        try {
-          result = await this.runner.add(at, chain.cniVersion, net, result, options, args);
-        } catch (error) {
-          throw chain.list ? pluginChainError("add", net.network, error, index) : error;
-        }
-      }
-      try {
-        await this.cacheAdd(at, result, chain.bytes);
-      } catch (error) {
-        // The plugins configured the attachment: say so, or a caller retrying ADD leaks it.
-        throw new CacheWriteError(
-          { network: chain.name, containerID: rt.containerID, ifName: rt.ifName },
-          result,
-          error,
-        );
-      }
-      return result;
-    });
+    return (await this.engine()).addNetwork(net, rt, options);
   }
 
   /**
@@ -293,7 +125,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<void> {
-    await this.check(listChain(list), rt, options);
+    return (await this.engine()).checkNetworkList(list, rt, options);
   }
 
   /**
@@ -301,23 +133,7 @@ export class CNIConfig {
    * @throws as {@link CNIConfig.checkNetworkList}.
    */
   async checkNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
-    await this.check(singleChain(net), rt, options);
-  }
-
-  private async check(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<void> {
-    const at = this.attachment(chain.name, rt);
-    at.validateNames();
-    if (!greaterThanOrEqualTo(chain.cniVersion, "0.4.0")) {
-      throw new CheckNotSupportedError(chain.cniVersion);
-    }
-    if (chain.disableCheck) return;
-    await withLock(at.lock(options.signal), async () => {
-      const cachedResult = await this.prevResultForCheck(at, chain.cniVersion, options.signal);
-      const args = this.runner.callArgs("CHECK", rt);
-      for (const net of chain.plugins) {
-        await this.runner.run("CHECK", at, chain.cniVersion, net, cachedResult, options, args);
-      }
-    });
+    return (await this.engine()).checkNetwork(net, rt, options);
   }
 
   /**
@@ -333,7 +149,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: DelOptions = {},
   ): Promise<void> {
-    await this.del(listChain(list), rt, options);
+    return (await this.engine()).delNetworkList(list, rt, options);
   }
 
   /**
@@ -341,28 +157,7 @@ export class CNIConfig {
    * wrapped. Cache handling as {@link CNIConfig.delNetworkList}.
    */
   async delNetwork(net: PluginConfig, rt: RuntimeConf, options: DelOptions = {}): Promise<void> {
-    await this.del(singleChain(net), rt, options);
-  }
-
-  private async del(chain: Chain, rt: RuntimeConf, options: DelOptions): Promise<void> {
-    const at = this.attachment(chain.name, rt);
-    at.validateNames();
-    await withLock(at.lock(options.signal), () => this.delUnlocked(chain, at, options));
-  }
-
-  /** DEL of a chain, without taking the attachment lock (GC already holds the network). */
-  private async delUnlocked(chain: Chain, at: Attachment, options: DelOptions): Promise<void> {
-    const cachedResult = await this.prevResultForDel(at, chain.cniVersion, options);
-    const args = this.runner.callArgs("DEL", at.rt);
-    for (let i = chain.plugins.length - 1; i >= 0; i--) {
-      const net = chain.plugins[i];
-      try {
-        await this.runner.run("DEL", at, chain.cniVersion, net, cachedResult, options, args);
-      } catch (error) {
-        throw chain.list ? pluginChainError("delete", net.network, error, i) : error;
-      }
-    }
-    await this.cacheDel(at, options.requireRecordRemoved);
+    return (await this.engine()).delNetwork(net, rt, options);
   }
 
   /**
@@ -374,7 +169,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<Result | undefined> {
-    return this.cachedResult(listChain(list), rt, options);
+    return (await this.engine()).getNetworkListCachedResult(list, rt, options);
   }
 
   /** As {@link CNIConfig.getNetworkListCachedResult}, for a single plugin configuration. */
@@ -383,11 +178,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<Result | undefined> {
-    return this.cachedResult(singleChain(net), rt, options);
-  }
-
-  private cachedResult(chain: Chain, rt: RuntimeConf, options: CallOptions) {
-    return getCachedResult(this.attachment(chain.name, rt), chain.cniVersion, options);
+    return (await this.engine()).getNetworkCachedResult(net, rt, options);
   }
 
   /**
@@ -400,7 +191,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
-    return getCachedConfig(this.attachment(listChain(list).name, rt), options.signal);
+    return (await this.engine()).getNetworkListCachedConfig(list, rt, options);
   }
 
   /** As {@link CNIConfig.getNetworkListCachedConfig}, for a single plugin configuration. */
@@ -409,7 +200,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
-    return getCachedConfig(this.attachment(singleChain(net).name, rt), options.signal);
+    return (await this.engine()).getNetworkCachedConfig(net, rt, options);
   }
 
   /**
@@ -422,8 +213,7 @@ export class CNIConfig {
     containerID: string,
     _options: CallOptions = {},
   ): Promise<NetworkAttachment[]> {
-    assertString(containerID, "containerID");
-    return listCachedAttachments(this.cacheDirWithoutRt(), containerID);
+    return (await this.engine()).getCachedAttachments(containerID, _options);
   }
 
   /**
@@ -433,7 +223,7 @@ export class CNIConfig {
    * @throws MultiError `[<error> <error> ...]` with every plugin's error.
    */
   async validateNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<string[]> {
-    return this.validate(listChain(list), options);
+    return (await this.engine()).validateNetworkList(list, options);
   }
 
   /**
@@ -441,31 +231,12 @@ export class CNIConfig {
    * `ValidateNetwork`); its error is thrown as is.
    */
   async validateNetwork(net: PluginConfig, options: CallOptions = {}): Promise<string[]> {
-    return this.validate(singleChain(net), options);
-  }
-
-  private async validate(chain: Chain, options: CallOptions): Promise<string[]> {
-    const errors: unknown[] = [];
-    const caps = new Set<string>();
-    for (const net of chain.plugins) {
-      try {
-        await this.runner.validatePlugin(net.network.type, chain.cniVersion, options.signal);
-      } catch (error) {
-        if (!chain.list) throw error;
-        errors.push(error);
-      }
-      for (const [cap, enabled] of Object.entries(net.network.capabilities ?? {})) {
-        if (enabled) caps.add(cap);
-      }
-    }
-    if (errors.length > 0) throw new MultiError(errors, "list");
-    return [...caps].sort(compareUTF8);
+    return (await this.engine()).validateNetwork(net, options);
   }
 
   /** The versions a plugin supports, from its VERSION command (upstream `GetVersionInfo`). */
   async getVersionInfo(pluginType: string, options: CallOptions = {}): Promise<PluginInfo> {
-    assertString(pluginType, "pluginType");
-    return this.runner.versionInfo(pluginType, options.signal);
+    return (await this.engine()).getVersionInfo(pluginType, options);
   }
 
   /**
@@ -482,24 +253,7 @@ export class CNIConfig {
     args?: GCArgs,
     options: CallOptions = {},
   ): Promise<void> {
-    assertNetworkList(list);
-    assertGCArgs(args);
-    const { signal } = options;
-    if (list.disableGC) return;
-    const invalid = validateNetworkName(list.name);
-    if (invalid) throw invalid;
-    const cacheDir = this.cacheDirWithoutRt();
-    const ctx = {
-      cacheDir,
-      runner: this.runner,
-      delList: (l: NetworkConfigList, rt: RuntimeConf, o: CallOptions) =>
-        this.delUnlocked(chainOf(l), this.attachment(l.name, rt), o),
-      collected: collectedList(options),
-    };
-    await withLock(lockNetwork(cacheDir, list.name, signal), async () => {
-      const errors = await collectGarbage(ctx, list, args, options);
-      if (errors.length > 0) throw new MultiError(errors, "lines");
-    });
+    return (await this.engine()).gcNetworkList(list, args, options);
   }
 
   /**
@@ -509,34 +263,8 @@ export class CNIConfig {
    * @throws the version's parse error (upstream ignores it and reports success).
    */
   async getStatusNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<void> {
-    assertNetworkList(list);
-    if (!greaterThanOrEqualTo(list.cniVersion, "1.1.0")) return;
-    const inject = { name: list.name, cniVersion: list.cniVersion };
-    for (const plugin of list.plugins) {
-      let conf: PluginConfig;
-      try {
-        conf = injectConf(plugin, inject);
-      } catch (error) {
-        throw new WrappedError(
-          `failed to generate configuration to get plugin STATUS ${plugin.network.type}`,
-          error,
-        );
-      }
-      await this.runner.runWithoutAttachment("STATUS", conf, options);
-    }
+    return (await this.engine()).getStatusNetworkList(list, options);
   }
-}
-
-/** The Exec of the options: theirs, one running plugins in `pluginNetns`, or the default. */
-function execOf(options: CNIConfigOptions): Exec | undefined {
-  if (options.pluginNetns === undefined) return options.exec;
-  if (options.exec !== undefined) {
-    throw new InvalidArgumentError(
-      "pluginNetns",
-      "CNIConfig options exec and pluginNetns do not go together: give the Exec its netns",
-    );
-  }
-  return new DefaultExec({ netns: options.pluginNetns });
 }
 
 // libcni:verb and the NODE_DEBUG verb lines, kept out of the verbs' bodies (trace-verbs.ts).

@@ -4,8 +4,7 @@
  * @module
  */
 
-export { CNICacheV1 } from "../cache/record.js";
-export { CacheDir } from "../cache/results.js";
+export { CacheDir, CNICacheV1 } from "../cache/constants.js";
 export type { NetworkConfig, NetworkConfigList, PluginConfig } from "../conf/types.js";
 export type { CachedConfig } from "./cached-result.js";
 export {

@@ -13,9 +13,9 @@ import { defineStruct } from "../encoding/struct.js";
 import { UnmarshalTypeError } from "../errors/go.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { jsonKind } from "../internal/json-kind.js";
+import { CNICacheV1 } from "./constants.js";
 
-/** The `kind` of a cache record written by libcni 0.7 and later (upstream `CNICacheV1`). */
-export const CNICacheV1 = "cniCacheV1";
+export { CNICacheV1 } from "./constants.js";
 
 /** A decoded cache record, upstream's `cachedInfo` (JSON keys as the fields). */
 export interface CacheRecord {

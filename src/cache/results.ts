@@ -42,8 +42,7 @@ export interface NetworkAttachment {
   capabilityArgs: Record<string, unknown> | undefined;
 }
 
-/** Upstream's default cache directory (`libcni.CacheDir`). */
-export const CacheDir = "/var/lib/cni";
+export { CacheDir } from "./constants.js";
 
 /** How old a temporary file must be before a sweep treats it as a crash leftover. */
 export const STALE_TEMP_MS = 10 * 60 * 1000;

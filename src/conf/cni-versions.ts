@@ -5,7 +5,9 @@
  */
 
 import { messageOf } from "../internal/error-message.js";
-import { current, greaterThan } from "../version/index.js";
+// The version modules themselves: version/index.js would load every result type with them.
+import { greaterThan } from "../version/parse.js";
+import { current } from "../version/version.js";
 import { ConfError } from "./errors.js";
 import { goTypeName } from "./go-format.js";
 

@@ -5,7 +5,8 @@
  */
 
 import { messageOf } from "../internal/error-message.js";
-import { all, current, parseVersion } from "../version/index.js";
+import { parseVersion } from "../version/parse.js";
+import { all, current } from "../version/version.js";
 import { selectCNIVersion } from "./cni-versions.js";
 import { pointerOf } from "./lint-pointer.js";
 import type { LintFinding } from "./lint-types.js";

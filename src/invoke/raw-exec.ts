@@ -2,7 +2,6 @@
  * Running a plugin executable and turning its failure into an error (upstream RawExec).
  */
 
-import { resolve } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import { isTimeoutReason, PluginAbortedError, PluginExecError } from "../errors/invoke.js";
@@ -17,6 +16,7 @@ import {
 } from "../internal/trace-context.js";
 import { ErrIOFailure, ErrUnknown } from "../types/error-codes.js";
 import { findInPath } from "./find.js";
+import { netnsOption } from "./netns-option.js";
 import { envObject, PluginEnv } from "./plugin-env.js";
 import { pluginErr } from "./plugin-error.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
@@ -196,17 +196,7 @@ export class RawExec {
     this.textBusyDelayMs = duration("textBusyDelayMs", options.textBusyDelayMs ?? 1000);
     this.launcher = selectLauncher(options.launcher);
     this.starter = pluginStarter(this.launcher);
-    if (
-      options.netns !== undefined &&
-      (typeof options.netns !== "string" || options.netns === "" || options.netns.includes("\0"))
-    ) {
-      throw new InvalidArgumentError(
-        "netns",
-        "RawExec option netns must be a non-empty path without NUL bytes",
-      );
-    }
-    // Absolute: the spawner helper resolves a relative path against its own working directory.
-    this.netns = options.netns === undefined ? undefined : resolve(options.netns);
+    this.netns = netnsOption(options.netns);
   }
 
   /**

@@ -1,8 +1,10 @@
 /**
  * An entry loads what its calls need (DESIGN.md, "Fifth wave": an entry loads a layer when a
  * call first needs it). The error classes are imported from their area's file, never through
- * the errors barrel, which only the main entry loads; a skel plugin and `libcni/utils` load
- * neither the result types nor the error classes of layers they never reach. Read from the
+ * the errors barrel (the main entry too); the main entry loads CNIConfig's verbs, the exec
+ * layer and the result cache by dynamic import() on the first call that needs them; a skel
+ * plugin and `libcni/utils` load neither the result types nor the error classes of layers they
+ * never reach. Read from the
  * text of src/ (import-graph.ts), type-only imports left out as the build leaves them out.
  */
 import { join, relative } from "node:path";
@@ -41,11 +43,35 @@ describe("what each entry loads", () => {
     expect(graph.get(join(srcRoot, "skel/print.ts"))).toContain(join(srcRoot, "encoding/json.ts"));
   });
 
-  it("leaves the errors barrel to the main entry", () => {
+  it("leaves the errors barrel unloaded, the main entry's classes taken from their areas' files", () => {
     const importers = [...graph]
       .filter(([, targets]) => targets.includes(barrel))
       .map(([file]) => relative(srcRoot, file));
-    expect(importers).toEqual(["index.ts"]);
+    expect(importers).toEqual([]);
+  });
+
+  describe("the main entry", () => {
+    const eager = loads(graph, "index.ts");
+    const later = loads(importGraph(srcRoot, { dynamic: true, loaded: true }), "index.ts");
+
+    it("loads its error classes, the conf parsers and linter and CNIConfig's shell, no more", () => {
+      // 53 today; the bound leaves room for a small module or two, not for a layer.
+      expect(eager.length).toBeLessThanOrEqual(60);
+      expect(eager).toEqual(expect.arrayContaining(["api/cni-config.ts", "conf/lint.ts"]));
+      // The verbs' body, the exec layer, the result cache, the result types and the errors of
+      // the layers the main entry does not export: loaded by the first call that needs them.
+      const heavy =
+        /^(?:api\/(?:cni-engine|runner|cache|gc)\.ts|invoke\/(?:index|exec|raw-exec|spawner\/select)\.ts|types\/(?:index|v\d+)\.ts|version\/(?:index|result)\.ts|errors\/(?:index|runtime|netns|testing)\.ts)$/;
+      expect(eager.filter((file) => heavy.test(file))).toEqual([]);
+    });
+
+    it("reaches the verbs' body and the spawner by dynamic import()", () => {
+      // What a call loads later is still the entry's: the layers test reads these edges too.
+      expect(later).toEqual(
+        expect.arrayContaining(["api/cni-engine.ts", "invoke/spawner/select.ts", "types/index.ts"]),
+      );
+      expect(later.length).toBeGreaterThan(eager.length + 50);
+    });
   });
 
   it.each(["skel/index.ts", "utils/index.ts"])("%s loads no result type", (entry) => {

@@ -13,7 +13,7 @@ import { debuglog } from "node:util";
 import { messageOf } from "../../internal/error-message.js";
 import type { FileChannel } from "./files.js";
 import { maxFileBytes } from "./protocol.js";
-import { sharedSpawner } from "./select.js";
+import type * as Select from "./select.js";
 
 const debug = debuglog("libcni");
 
@@ -22,6 +22,18 @@ const probeTimeoutMs = 5000;
 
 let deciding: Promise<boolean> | undefined;
 let decided: boolean | undefined;
+/**
+ * The spawner's module (select.js and the process machinery under it), loaded when reads are
+ * first decided, so that loading conf's file reading (and with it the main entry) does not load
+ * the exec layer. Set before `decided` is true.
+ */
+let select: typeof Select | undefined;
+
+/** The shared spawner; only called once `select` is loaded (decided, or inside choose()). */
+function sharedSpawner(): ReturnType<typeof Select.sharedSpawner> {
+  if (select === undefined) throw new Error("file-io: the spawner module is not loaded");
+  return select.sharedSpawner();
+}
 
 async function decide(): Promise<boolean> {
   const [serves, reason] = await choose();
@@ -33,7 +45,8 @@ async function decide(): Promise<boolean> {
 async function choose(): Promise<[boolean, string]> {
   if (process.platform !== "linux") return [false, `fs calls (${process.platform})`];
   if (process.env.LIBCNI_LAUNCHER === "direct") return [false, "fs calls (LIBCNI_LAUNCHER=direct)"];
-  const spawner = sharedSpawner();
+  select ??= await import("./select.js");
+  const spawner = select.sharedSpawner();
   try {
     await access(spawner.binaryPath, constants.X_OK);
     await spawner.probe();

@@ -1,0 +1,31 @@
+/**
+ * The trailing options of every verb, apart from cni-config.ts so that the verbs' body
+ * (cni-engine.ts), which the class loads, does not import the class back.
+ */
+import type { TraceContext } from "../internal/trace-context.js";
+
+/** The trailing options of every call (upstream's `context.Context`). */
+export interface CallOptions {
+  /** Aborting stops the plugin running (its process group) and rejects the call. */
+  signal?: AbortSignal | undefined;
+  /**
+   * W3C trace context passed to every plugin of the call as TRACEPARENT, TRACESTATE and
+   * BAGGAGE (upstream main); dropped whole when the traceparent is malformed.
+   */
+  traceContext?: TraceContext | undefined;
+}
+
+/** Options of DEL (`delNetworkList`, `delNetwork`). */
+export interface DelOptions extends CallOptions {
+  /**
+   * The attachment's cache record as the caller has just read it (a runtime tearing a pod down
+   * from its records): its result is the plugins' `prevResult`, and the record is not read
+   * again. Not in upstream, which reads it in every DEL.
+   */
+  cachedRecord?: Uint8Array | undefined;
+  /**
+   * Reject with CacheRecordRemoveError when the plugins succeeded but the record stays
+   * (upstream ignores a failed removal, as the default does).
+   */
+  requireRecordRemoved?: boolean | undefined;
+}

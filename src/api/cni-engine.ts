@@ -1,0 +1,484 @@
+/**
+ * The body of `CNIConfig` (cni-config.ts), loaded on the first call of a verb: it runs a
+ * network's plugins for ADD, CHECK, DEL, GC and STATUS and keeps the result cache, as upstream
+ * libcni's `CNIConfig` (api.go), method for method. It lives apart from the class so that
+ * `import "libcni"` does not load the invoke, cache and result layers before a call needs them.
+ *
+ * What it does beyond upstream, each listed in docs/deviations/api.md:
+ * - every verb validates the names that build a cache path before touching a file;
+ * - cache records are replaced atomically and durably; a corrupt record is no cache for DEL
+ *   (with a warning on `NODE_DEBUG=libcni`), and fails CHECK as upstream;
+ * - calls on one attachment are serialised in-process, GC of a network excludes ADD, CHECK and
+ *   DEL on it;
+ * - GC and STATUS report errors upstream swallows (a listing failure, a bad version);
+ * - capability lists come back sorted.
+ */
+
+import {
+  CacheDir,
+  listCachedAttachments,
+  removeCacheRecord,
+  writeCacheRecord,
+} from "../cache/results.js";
+import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
+import { compareUTF8 } from "../encoding/json.js";
+import { CheckNotSupportedError, MultiError } from "../errors/api.js";
+import { WrappedError } from "../errors/base.js";
+import { CacheWriteError } from "../errors/cache.js";
+import { goQuote } from "../internal/go-quote.js";
+import { DefaultExec, type Exec } from "../invoke/index.js";
+import type { Result } from "../types/index.js";
+import { validateNetworkName } from "../utils/index.js";
+import { greaterThanOrEqualTo, type PluginInfo } from "../version/index.js";
+import {
+  assertGCArgs,
+  assertNetworkList,
+  assertPluginConfig,
+  assertString,
+} from "./assert-args.js";
+import { Attachment } from "./attachment.js";
+import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
+import type { CallOptions, DelOptions } from "./call-options.js";
+import { pluginChainError } from "./errors.js";
+import { collectGarbage } from "./gc.js";
+import { lockNetwork, withLock } from "./lock.js";
+import { PluginRunner } from "./runner.js";
+import { collectedList } from "./trace-verbs.js";
+import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
+import { cacheRecordBytes } from "./verb-documents.js";
+
+/**
+ * What a verb runs: a list, or a single plugin configuration as a chain of one (upstream's
+ * `*Network` verbs). The two differ only where upstream's do: a list's plugin errors name the
+ * plugin and its place (a single one's are thrown as they are), only a list has `disableCheck`.
+ */
+interface Chain {
+  name: string;
+  cniVersion: string;
+  plugins: readonly PluginConfig[];
+  /** The configuration bytes the cache record keeps. */
+  bytes: Uint8Array;
+  disableCheck: boolean;
+  /** A list: a plugin's error is wrapped with its place in the chain (upstream's list verbs). */
+  list: boolean;
+}
+
+/** A list's chain, the list checked first. */
+function listChain(list: NetworkConfigList): Chain {
+  assertNetworkList(list);
+  return chainOf(list);
+}
+
+/** The chain of a list already checked (GC's DELs). */
+function chainOf(list: NetworkConfigList): Chain {
+  const { name, cniVersion, plugins, bytes } = list;
+  return { name, cniVersion, plugins, bytes, disableCheck: list.disableCheck, list: true };
+}
+
+/** A single plugin configuration's chain of one, the configuration checked first. */
+function singleChain(net: PluginConfig): Chain {
+  assertPluginConfig(net);
+  const { name, cniVersion } = net.network;
+  return { name, cniVersion, plugins: [net], bytes: net.bytes, disableCheck: false, list: false };
+}
+
+/**
+ * The verbs of one `CNIConfig`, made on its first call. The options were checked when the
+ * `CNIConfig` was made; `paths` reads the config's `path` at each lookup, as the class did.
+ */
+export class CNIConfigEngine {
+  private readonly runner: PluginRunner;
+
+  constructor(
+    paths: () => string[],
+    /** The configured cache directory; "" when calls fall back to the RuntimeConf's or the default. */
+    private readonly cacheDir: string,
+    exec: Exec | undefined,
+    /** The resolved `pluginNetns` option: plugins run in it through a `DefaultExec` of their own. */
+    pluginNetns: string | undefined,
+    private readonly durableCache: boolean,
+  ) {
+    this.runner = new PluginRunner(
+      paths,
+      pluginNetns === undefined ? exec : new DefaultExec({ netns: pluginNetns }),
+    );
+  }
+
+  /**
+   * One call's attachment (its RuntimeConf checked first), which derives the cache directory (upstream `getCacheDir`: this
+   * config's, else the RuntimeConf's, else `/var/lib/cni`) and the record's path once.
+   */
+  private attachment(network: string, rt: RuntimeConf): Attachment {
+    return new Attachment(this.cacheDir, network, rt);
+  }
+
+  /** Upstream `getCacheDir` of a call without a RuntimeConf (GC, the attachment listing). */
+  private cacheDirWithoutRt(): string {
+    return this.cacheDir !== "" ? this.cacheDir : CacheDir;
+  }
+
+  private async cacheAdd(at: Attachment, result: Result | undefined, config: Uint8Array) {
+    const { rt } = at;
+    const record = await cacheRecordBytes(
+      {
+        containerId: rt.containerID,
+        config,
+        ifName: rt.ifName,
+        networkName: at.network,
+        netns: rt.netNS,
+        cniArgs: rt.args,
+        capabilityArgs: rt.capabilityArgs,
+      },
+      result,
+    );
+    await writeCacheRecord(at.recordPath(), record, { durable: this.durableCache });
+  }
+
+  private async cacheDel(at: Attachment, strict = false): Promise<void> {
+    let path: string;
+    try {
+      path = at.recordPath();
+    } catch {
+      return; // Upstream ignores a path error here.
+    }
+    await removeCacheRecord(path, { strict });
+  }
+
+  /** The cached result DEL passes on: from 0.4.0; a bad record is removed and ignored. */
+  private async prevResultForDel(
+    at: Attachment,
+    cniVersion: string,
+    { signal, cachedRecord }: DelOptions,
+  ): Promise<Result | undefined> {
+    if (!greaterThanOrEqualTo(cniVersion, "0.4.0")) return undefined;
+    try {
+      return await getCachedResult(at, cniVersion, {
+        tolerateCorrupt: true,
+        // Upstream removes a record it cannot use before running the plugins.
+        onCorrupt: () => this.cacheDel(at),
+        signal,
+        bytes: cachedRecord,
+      });
+    } catch (error) {
+      if (signal?.aborted && error === signal.reason) throw error;
+      debug(
+        "DEL of %s: ignoring and removing the cached result: %s",
+        at.network,
+        (error as Error).message,
+      );
+      await this.cacheDel(at);
+      return undefined;
+    }
+  }
+
+  private async prevResultForCheck(
+    at: Attachment,
+    cniVersion: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Result | undefined> {
+    // Upstream: a record that cannot be read fails the CHECK (DEL alone tolerates it).
+    try {
+      return await getCachedResult(at, cniVersion, { signal });
+    } catch (error) {
+      if (signal?.aborted && error === signal.reason) throw error;
+      throw new WrappedError(`failed to get network ${goQuote(at.network)} cached result`, error);
+    }
+  }
+
+  /**
+   * ADD: runs the list's plugins in order, each result the next one's `prevResult`, then caches
+   * the final result (upstream `AddNetworkList`). Undefined only for a list without plugins.
+   * @throws PluginChainError `plugin type="<t>" name="<n>" failed (add): ...` (the cause holds
+   *   the plugin's or the validation's error); CacheWriteError `failed to set network "<n>"
+   *   cached result: ... (the plugins succeeded: ...)` when every plugin succeeded but the
+   *   record could not be written (the attachment is up: DEL it). Nothing is cached unless
+   *   every plugin succeeded.
+   */
+  async addNetworkList(
+    list: NetworkConfigList,
+    rt: RuntimeConf,
+    options: CallOptions = {},
+  ): Promise<Result | undefined> {
+    return this.add(listChain(list), rt, options);
+  }
+
+  /**
+   * ADD of a single plugin configuration (upstream `AddNetwork`); errors are not wrapped.
+   * @throws the plugin's or the validation's error; CacheWriteError `failed to set network ...`.
+   */
+  async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
+    return (await this.add(singleChain(net), rt, options)) as Result;
+  }
+
+  private add(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<Result | undefined> {
+    const at = this.attachment(chain.name, rt);
+    return withLock(at.lock(options.signal), async () => {
+      let result: Result | undefined;
+      // The CNI_* environment built once for the whole chain (OnceArgs).
+      const args = this.runner.callArgs("ADD", rt);
+      for (const [index, net] of chain.plugins.entries()) {
+        try {
+          result = await this.runner.add(at, chain.cniVersion, net, result, options, args);
+        } catch (error) {
+          throw chain.list ? pluginChainError("add", net.network, error, index) : error;
+        }
+      }
+      try {
+        await this.cacheAdd(at, result, chain.bytes);
+      } catch (error) {
+        // The plugins configured the attachment: say so, or a caller retrying ADD leaks it.
+        throw new CacheWriteError(
+          { network: chain.name, containerID: rt.containerID, ifName: rt.ifName },
+          result,
+          error,
+        );
+      }
+      return result;
+    });
+  }
+
+  /**
+   * CHECK: runs the list's plugins in order with the cached result as `prevResult`, converted
+   * to the list's version (upstream `CheckNetworkList`). Does nothing with `disableCheck`.
+   * @throws CheckNotSupportedError below 0.4.0 (even with disableCheck, as upstream); a
+   *   validation CNIError for a hostile name; WrappedError `failed to get network "<n>" cached
+   *   result: ...`; the first plugin error, unwrapped.
+   */
+  async checkNetworkList(
+    list: NetworkConfigList,
+    rt: RuntimeConf,
+    options: CallOptions = {},
+  ): Promise<void> {
+    await this.check(listChain(list), rt, options);
+  }
+
+  /**
+   * CHECK of a single plugin configuration (upstream `CheckNetwork`; it has no disableCheck).
+   * @throws as {@link CNIConfigEngine.checkNetworkList}.
+   */
+  async checkNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
+    await this.check(singleChain(net), rt, options);
+  }
+
+  private async check(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<void> {
+    const at = this.attachment(chain.name, rt);
+    at.validateNames();
+    if (!greaterThanOrEqualTo(chain.cniVersion, "0.4.0")) {
+      throw new CheckNotSupportedError(chain.cniVersion);
+    }
+    if (chain.disableCheck) return;
+    await withLock(at.lock(options.signal), async () => {
+      const cachedResult = await this.prevResultForCheck(at, chain.cniVersion, options.signal);
+      const args = this.runner.callArgs("CHECK", rt);
+      for (const net of chain.plugins) {
+        await this.runner.run("CHECK", at, chain.cniVersion, net, cachedResult, options, args);
+      }
+    });
+  }
+
+  /**
+   * DEL: runs the list's plugins in reverse order with the cached result as `prevResult` (from
+   * 0.4.0), then removes the cache record (upstream `DelNetworkList`). A record that cannot be
+   * read is removed and the DEL goes on without it. On a plugin error the record is kept, so
+   * the DEL can be retried.
+   * @throws a validation CNIError for a hostile name; a version parse error;
+   *   PluginChainError `plugin type="<t>" name="<n>" failed (delete): ...`.
+   */
+  async delNetworkList(
+    list: NetworkConfigList,
+    rt: RuntimeConf,
+    options: DelOptions = {},
+  ): Promise<void> {
+    await this.del(listChain(list), rt, options);
+  }
+
+  /**
+   * DEL of a single plugin configuration (upstream `DelNetwork`); the plugin's error is not
+   * wrapped. Cache handling as {@link CNIConfigEngine.delNetworkList}.
+   */
+  async delNetwork(net: PluginConfig, rt: RuntimeConf, options: DelOptions = {}): Promise<void> {
+    await this.del(singleChain(net), rt, options);
+  }
+
+  private async del(chain: Chain, rt: RuntimeConf, options: DelOptions): Promise<void> {
+    const at = this.attachment(chain.name, rt);
+    at.validateNames();
+    await withLock(at.lock(options.signal), () => this.delUnlocked(chain, at, options));
+  }
+
+  /** DEL of a chain, without taking the attachment lock (GC already holds the network). */
+  private async delUnlocked(chain: Chain, at: Attachment, options: DelOptions): Promise<void> {
+    const cachedResult = await this.prevResultForDel(at, chain.cniVersion, options);
+    const args = this.runner.callArgs("DEL", at.rt);
+    for (let i = chain.plugins.length - 1; i >= 0; i--) {
+      const net = chain.plugins[i];
+      try {
+        await this.runner.run("DEL", at, chain.cniVersion, net, cachedResult, options, args);
+      } catch (error) {
+        throw chain.list ? pluginChainError("delete", net.network, error, i) : error;
+      }
+    }
+    await this.cacheDel(at, options.requireRecordRemoved);
+  }
+
+  /**
+   * The result the last ADD of the list cached for the attachment, converted to the list's
+   * version; undefined when there is none (upstream `GetNetworkListCachedResult`).
+   */
+  async getNetworkListCachedResult(
+    list: NetworkConfigList,
+    rt: RuntimeConf,
+    options: CallOptions = {},
+  ): Promise<Result | undefined> {
+    return this.cachedResult(listChain(list), rt, options);
+  }
+
+  /** As {@link CNIConfigEngine.getNetworkListCachedResult}, for a single plugin configuration. */
+  async getNetworkCachedResult(
+    net: PluginConfig,
+    rt: RuntimeConf,
+    options: CallOptions = {},
+  ): Promise<Result | undefined> {
+    return this.cachedResult(singleChain(net), rt, options);
+  }
+
+  private cachedResult(chain: Chain, rt: RuntimeConf, options: CallOptions) {
+    return getCachedResult(this.attachment(chain.name, rt), chain.cniVersion, options);
+  }
+
+  /**
+   * The configuration bytes the last ADD cached for the attachment, and a copy of `rt` with
+   * the cached `args` and `capabilityArgs`; undefined when there is no record (upstream
+   * `GetNetworkListCachedConfig`).
+   */
+  async getNetworkListCachedConfig(
+    list: NetworkConfigList,
+    rt: RuntimeConf,
+    options: CallOptions = {},
+  ): Promise<CachedConfig | undefined> {
+    return getCachedConfig(this.attachment(listChain(list).name, rt), options.signal);
+  }
+
+  /** As {@link CNIConfigEngine.getNetworkListCachedConfig}, for a single plugin configuration. */
+  async getNetworkCachedConfig(
+    net: PluginConfig,
+    rt: RuntimeConf,
+    options: CallOptions = {},
+  ): Promise<CachedConfig | undefined> {
+    return getCachedConfig(this.attachment(singleChain(net).name, rt), options.signal);
+  }
+
+  /**
+   * The attachments in the cache, sorted by record name (upstream `GetCachedAttachments`):
+   * those of `containerID`, or with `""` every container's, of every network (what a GC
+   * lists). Records that cannot be decoded are skipped, as upstream's. The options are accepted
+   * for symmetry; reading is local.
+   */
+  async getCachedAttachments(
+    containerID: string,
+    _options: CallOptions = {},
+  ): Promise<NetworkAttachment[]> {
+    assertString(containerID, "containerID");
+    return listCachedAttachments(this.cacheDirWithoutRt(), containerID);
+  }
+
+  /**
+   * Checks that every plugin of the list exists and supports the list's version, and returns
+   * the capabilities the plugins declare, sorted (upstream `ValidateNetworkList`, whose order is
+   * random).
+   * @throws MultiError `[<error> <error> ...]` with every plugin's error.
+   */
+  async validateNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<string[]> {
+    return this.validate(listChain(list), options);
+  }
+
+  /**
+   * As {@link CNIConfigEngine.validateNetworkList} for one plugin configuration (upstream
+   * `ValidateNetwork`); its error is thrown as is.
+   */
+  async validateNetwork(net: PluginConfig, options: CallOptions = {}): Promise<string[]> {
+    return this.validate(singleChain(net), options);
+  }
+
+  private async validate(chain: Chain, options: CallOptions): Promise<string[]> {
+    const errors: unknown[] = [];
+    const caps = new Set<string>();
+    for (const net of chain.plugins) {
+      try {
+        await this.runner.validatePlugin(net.network.type, chain.cniVersion, options.signal);
+      } catch (error) {
+        if (!chain.list) throw error;
+        errors.push(error);
+      }
+      for (const [cap, enabled] of Object.entries(net.network.capabilities ?? {})) {
+        if (enabled) caps.add(cap);
+      }
+    }
+    if (errors.length > 0) throw new MultiError(errors, "list");
+    return [...caps].sort(compareUTF8);
+  }
+
+  /** The versions a plugin supports, from its VERSION command (upstream `GetVersionInfo`). */
+  async getVersionInfo(pluginType: string, options: CallOptions = {}): Promise<PluginInfo> {
+    assertString(pluginType, "pluginType");
+    return this.runner.versionInfo(pluginType, options.signal);
+  }
+
+  /**
+   * GC (upstream `GCNetworkList`): every cached attachment of the network not in
+   * `args.validAttachments` (all of them without args) is deleted with its cached netns, args
+   * and capability args; then, from 1.1.0, each plugin gets GC with the valid attachments
+   * (`cni.dev/valid-attachments`, and `cni.dev/attachments` as upstream). Nothing with
+   * `disableGC`. Runs exclusively of ADD, CHECK and DEL on the network.
+   * @throws a validation CNIError for an invalid network name; MultiError of every failure,
+   *   one per line, after trying everything.
+   */
+  async gcNetworkList(
+    list: NetworkConfigList,
+    args?: GCArgs,
+    options: CallOptions = {},
+  ): Promise<void> {
+    assertNetworkList(list);
+    assertGCArgs(args);
+    const { signal } = options;
+    if (list.disableGC) return;
+    const invalid = validateNetworkName(list.name);
+    if (invalid) throw invalid;
+    const cacheDir = this.cacheDirWithoutRt();
+    const ctx = {
+      cacheDir,
+      runner: this.runner,
+      delList: (l: NetworkConfigList, rt: RuntimeConf, o: CallOptions) =>
+        this.delUnlocked(chainOf(l), this.attachment(l.name, rt), o),
+      collected: collectedList(options),
+    };
+    await withLock(lockNetwork(cacheDir, list.name, signal), async () => {
+      const errors = await collectGarbage(ctx, list, args, options);
+      if (errors.length > 0) throw new MultiError(errors, "lines");
+    });
+  }
+
+  /**
+   * STATUS (upstream `GetStatusNetworkList`): from 1.1.0, each plugin in order; the first error
+   * is thrown as the plugin reported it (a CNIError with its code, e.g. 50). Below 1.1.0 it
+   * succeeds without running anything, as upstream.
+   * @throws the version's parse error (upstream ignores it and reports success).
+   */
+  async getStatusNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<void> {
+    assertNetworkList(list);
+    if (!greaterThanOrEqualTo(list.cniVersion, "1.1.0")) return;
+    const inject = { name: list.name, cniVersion: list.cniVersion };
+    for (const plugin of list.plugins) {
+      let conf: PluginConfig;
+      try {
+        conf = injectConf(plugin, inject);
+      } catch (error) {
+        throw new WrappedError(
+          `failed to generate configuration to get plugin STATUS ${plugin.network.type}`,
+          error,
+        );
+      }
+      await this.runner.runWithoutAttachment("STATUS", conf, options);
+    }
+  }
+}
