@@ -9,7 +9,7 @@
  * during them, the caller's turn (until an immediate booked before the 100 calls runs) and
  * the garbage-collection pauses during them. Medians over rounds; ratios are medians of
  * per-round ratios.
- * BENCH_ROUNDS (default 12). Needs what bench/spawner.mjs needs.
+ * BENCH_ROUNDS (default 12). Needs `npm run build && npm run build:native`, gcc and Go (GOPATH mode).
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";

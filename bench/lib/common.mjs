@@ -1,4 +1,4 @@
-/** The settings and small helpers every bench driver (run.mjs, spawner.mjs) starts from. */
+/** The settings and small helpers every bench driver (run.mjs, pod.mjs) starts from. */
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

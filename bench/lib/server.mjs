@@ -1,5 +1,5 @@
 /**
- * What the bench drivers (run.mjs, spawner.mjs) share: a long-lived benchmark process speaking
+ * What the bench drivers (run.mjs, pod.mjs) share: a long-lived benchmark process speaking
  * one line per request and one per answer, and the rotation that interleaves the variants.
  */
 import { spawn } from "node:child_process";

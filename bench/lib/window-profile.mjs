@@ -2,7 +2,7 @@
 /**
  * `node bench/lib/window-profile.mjs <file.cpuprofile> '<windows>' [top] [stalls]`: what a
  * `--cpu-prof` profile's thread did inside the given windows (`[[fromUs, toUs], ...]` of the
- * monotonic clock, as bench/pod.mjs and bench/burst-profile.mjs print them), with the library's
+ * monotonic clock, as bench/pod.mjs prints them), with the library's
  * frames mapped back to src/ through dist's source maps (`file.ts:line`):
  * - the windows' time split into idle (the loop waiting in epoll), garbage collector, native
  *   code outside JS (`(program)`) and JS;

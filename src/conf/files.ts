@@ -104,17 +104,44 @@ function extension(name: string): string {
  *   failure to read the directory.
  */
 export async function confFiles(dir: string, extensions: readonly string[]): Promise<string[]> {
+  return (await confDirListing(dir, extensions)).files;
+}
+
+/** {@link confFiles}, with what else its one readdir saw (for the lists' drop-in directories). */
+export interface ConfDirListing {
+  /** The files, as confFiles returns them. */
+  readonly files: string[];
+  /** Every entry of the directory, of any kind, by its folded name ({@link foldName}). */
+  readonly entries: ReadonlySet<string>;
+}
+
+/**
+ * A name as a case- or normalization-insensitive file system may match it: an entry that such
+ * a file system would open under `name` folds to the same string, so a folded name absent from
+ * a listing is absent on any file system.
+ */
+export function foldName(name: string): string {
+  return name.normalize("NFKD").toUpperCase().toLowerCase();
+}
+
+/** {@link confFiles} and the folded names of every entry of `dir` (none when it is missing). */
+export async function confDirListing(
+  dir: string,
+  extensions: readonly string[],
+): Promise<ConfDirListing> {
   let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
-    if (errnoCode(error) === "ENOENT") return [];
+    if (errnoCode(error) === "ENOENT") return { files: [], entries: new Set() };
     throw new ConfError(goPathErrorText(error, dir), { cause: error });
   }
   // Go's os.ReadDir returns entries sorted by name (bytes); readdir does not sort.
   entries.sort((a, b) => compareUTF8(a.name, b.name));
   const files: string[] = [];
+  const names = new Set<string>();
   for (const entry of entries) {
+    names.add(foldName(entry.name));
     if (entry.isDirectory()) continue;
     const ext = extension(entry.name);
     // One push per matching extension, as upstream's nested loop does.
@@ -122,7 +149,7 @@ export async function confFiles(dir: string, extensions: readonly string[]): Pro
       if (ext === wanted) files.push(join(dir, entry.name));
     }
   }
-  return files;
+  return { files, entries: names };
 }
 
 /**
@@ -186,10 +213,27 @@ export async function networkPluginConfsFromFiles(
  *   the drop-in directory's errors, or `no plugin configs found` when the network ends up with
  *   no plugin at all.
  */
-export async function networkConfFromFile(filename: string): Promise<NetworkConfigList> {
+export function networkConfFromFile(filename: string): Promise<NetworkConfigList> {
+  return networkConfFromFileIn(filename, undefined);
+}
+
+/**
+ * {@link networkConfFromFile} of a file of a directory just listed: `siblings`, the folded
+ * names of that directory's entries ({@link confDirListing}), or undefined. A network named by
+ * none of them has no drop-in directory to read (its readdir could only fail with ENOENT,
+ * which gives no plugins), so a directory of 1,000 lists is not 1,000 readdirs more.
+ */
+export async function networkConfFromFileIn(
+  filename: string,
+  siblings: ReadonlySet<string> | undefined,
+): Promise<NetworkConfigList> {
   const bytes = await readConfFile(filename);
   const conf = networkConfFromBytes(bytes);
-  if (!conf.loadOnlyInlinedPlugins && isPathSafeName(conf.name)) {
+  if (
+    !conf.loadOnlyInlinedPlugins &&
+    isPathSafeName(conf.name) &&
+    (siblings === undefined || siblings.has(foldName(conf.name)))
+  ) {
     const plugins = await networkPluginConfsFromFiles(dirname(filename), conf.name);
     conf.plugins.push(...plugins);
   }

@@ -4,7 +4,7 @@
  */
 import { compareUTF8 } from "../encoding/json.js";
 import { ConfFileError, NoConfigsFoundError, NotFoundError } from "./errors.js";
-import { confFiles, confFromFile, networkConfFromFile } from "./files.js";
+import { confDirListing, confFiles, confFromFile, networkConfFromFileIn } from "./files.js";
 import { confListFromConf } from "./inject.js";
 import type { NetworkConfigList, PluginConfig } from "./types.js";
 
@@ -95,8 +95,13 @@ export async function loadConf(dir: string, name: string): Promise<PluginConfig>
  *   NotFoundError when no configuration is named `name`; ConfFileError for a broken file.
  */
 export async function loadNetworkConf(dir: string, name: string): Promise<NetworkConfigList> {
-  const files = sorted(await confFiles(dir, [".conflist"]));
-  const list = await firstInOrder(files, networkConfFromFile, (c) => c.name === name);
+  const listing = await confDirListing(dir, [".conflist"]);
+  const files = sorted(listing.files);
+  const list = await firstInOrder(
+    files,
+    (file) => networkConfFromFileIn(file, listing.entries),
+    (c) => c.name === name,
+  );
   if (list !== undefined) return list;
   let single: PluginConfig;
   try {

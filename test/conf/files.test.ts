@@ -6,7 +6,7 @@
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isPathSafeName } from "../../src/conf/files.js";
+import { foldName, isPathSafeName } from "../../src/conf/files.js";
 import {
   confFiles,
   confListFromFile,
@@ -120,6 +120,25 @@ describe("networkConfFromFile and the drop-in directory", () => {
     expect((err as Error).message).toBe(
       `failed to read plugin config files in ${notDir}: readdirent ${notDir}: not a directory`,
     );
+  });
+
+  it("loadNetworkConf reads the drop-in directory only when the listing has its name", async () => {
+    await dir.write("10-net.conflist", list("net"));
+    // No entry `net`: no plugin from a drop-in directory, none needed (the list has one).
+    expect((await loadNetworkConf(dir.path, "net")).plugins).toHaveLength(1);
+    // An entry `net` of any kind is read as before: a file fails as networkConfFromFile does.
+    const notDir = await dir.write("net", "not a directory");
+    const err = await thrown(() => loadNetworkConf(dir.path, "net"));
+    expect((err as Error).message).toBe(
+      `failed to read plugin config files in ${notDir}: readdirent ${notDir}: not a directory (file ${join(dir.path, "10-net.conflist")})`,
+    );
+  });
+
+  it("foldName matches what a case- or normalization-insensitive file system would", () => {
+    expect(foldName("Net")).toBe(foldName("net"));
+    expect(foldName("STRASSE")).toBe(foldName("straße"));
+    expect(foldName("\u00e9")).toBe(foldName("e\u0301"));
+    expect(foldName("net")).not.toBe(foldName("net2"));
   });
 
   it("fails with Go's text when a drop-in file cannot be read", async () => {
