@@ -33,7 +33,7 @@ const goPlugin = "/usr/lib/cni/loopback";
 
 async function load(dist) {
   const { RawExec } = await import(pathToFileURL(join(dist, "invoke/raw-exec.js")).href);
-  const select = await import(pathToFileURL(join(dist, "invoke/spawner/select.js")).href);
+  const select = await import(pathToFileURL(join(dist, "engines/start/select.js")).href);
   return { exec: new RawExec({ stderr: null, launcher: "spawner" }), pool: select.sharedSpawner() };
 }
 

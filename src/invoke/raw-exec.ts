@@ -4,6 +4,9 @@
 
 import { resolve } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
+import { type Launcher, type PluginStarter, pluginStarter } from "../engines/start/launcher.js";
+import { envObject, PluginEnv } from "../engines/start/plugin-env.js";
+import { type LauncherName, selectLauncher } from "../engines/start/select.js";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import { isTimeoutReason, PluginAbortedError, PluginExecError } from "../errors/invoke.js";
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";
@@ -17,11 +20,8 @@ import {
 } from "../internal/trace-context.js";
 import { ErrIOFailure, ErrUnknown } from "../types/error-codes.js";
 import { findInPath } from "./find.js";
-import { envObject, PluginEnv } from "./plugin-env.js";
 import { pluginErr } from "./plugin-error.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
-import { type Launcher, type PluginStarter, pluginStarter } from "./spawner/launcher.js";
-import { type LauncherName, selectLauncher } from "./spawner/select.js";
 
 /** Where a successful plugin's stderr goes: anything with a `write` method, as process.stderr. */
 export interface StderrSink {

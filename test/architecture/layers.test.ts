@@ -15,14 +15,17 @@ const root = join(srcRoot, "index.ts");
 /**
  * The folders of src/, bottom up; a folder may import its own layer and those below. `skel`
  * (the plugin side) stands on the vocabulary only; `large-documents` serves the two layers
- * that read and write long results (invoke, api); `cache` (Go's record format, the durable write,
- * capped reads, setup intents and their owners) stands under both api and runtime.
+ * that read and write long results (invoke, api); `engines` (the fast paths and their plain
+ * twins: starting a plugin, whole-file reads, the durable write) stands under the conf, invoke and
+ * cache that use them; `cache` (Go's record format, capped reads, setup intents and their
+ * owners) stands under both api and runtime.
  */
 const layers: readonly (readonly string[])[] = [
   ["internal"],
   ["errors"],
   ["encoding", "types", "version", "utils"],
   ["large-documents"],
+  ["engines"],
   ["conf", "invoke", "skel"],
   ["cache"],
   ["api"],

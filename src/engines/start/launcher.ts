@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { statfs } from "node:fs/promises";
 import { errnoText } from "../../internal/errno.js";
 import { isNamespaceFsType } from "../../internal/namespace-fs.js";
-import { PluginEnv } from "../plugin-env.js";
+import { PluginEnv } from "./plugin-env.js";
 
 /** The plugin's stdin as a run uses it. */
 export interface LaunchedStdin {

@@ -11,9 +11,9 @@ import { access, constants } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import { debuglog } from "node:util";
 import { messageOf } from "../../internal/error-message.js";
-import type { FileChannel } from "./files.js";
-import { maxFileBytes } from "./protocol.js";
-import { sharedSpawner } from "./select.js";
+import type { FileChannel } from "../spawner/files.js";
+import { maxFileBytes } from "../spawner/protocol.js";
+import { sharedSpawner } from "../start/select.js";
 
 const debug = debuglog("libcni");
 
