@@ -10,12 +10,8 @@
 import { debuglog } from "node:util";
 
 import { SpawnerExitedError } from "../../errors/spawner.js";
-import {
-  directLauncher,
-  type LaunchedChild,
-  type LaunchRun,
-  OwnLauncher,
-} from "../start/launcher.js";
+import { directLauncher } from "../start/direct.js";
+import { type LaunchedChild, type LaunchRun, OwnLauncher } from "../start/launcher.js";
 import type { EnvEntries, PluginEnv } from "../start/plugin-env.js";
 import type { FileChannel } from "./files.js";
 import { SpawnerInstance } from "./instance.js";

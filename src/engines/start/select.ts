@@ -14,8 +14,8 @@ import { InvalidArgumentError } from "../../errors/base.js";
 import { SpawnerUnavailableError } from "../../errors/spawner.js";
 import { messageOf } from "../../internal/error-message.js";
 import { SpawnerLauncher } from "../spawner/pool.js";
+import { directLauncher } from "./direct.js";
 import {
-  directLauncher,
   type LaunchedChild,
   type Launcher,
   type LaunchRun,

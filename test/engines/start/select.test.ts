@@ -6,7 +6,7 @@ import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SpawnerLauncher } from "../../../src/engines/spawner/pool.js";
-import { directLauncher } from "../../../src/engines/start/launcher.js";
+import { directLauncher } from "../../../src/engines/start/direct.js";
 import { AutoLauncher, spawnerBinaryPath } from "../../../src/engines/start/select.js";
 import {
   InvalidArgumentError,
