@@ -27,7 +27,7 @@ const { runPlugin } = await optional(join(repoRoot, "dist/invoke/run-plugin.js")
 const { PluginEnv } = await optional(join(repoRoot, "dist/engines/start/plugin-env.js"));
 const { defaultExec, Args } = await import(join(repoRoot, "dist/invoke/index.js"));
 const { directLauncher, objectStarter } = await import(
-  join(repoRoot, "dist/engines/start/direct.js")
+  join(repoRoot, "dist/engines/plugin-start.js")
 );
 const { confListFromFile, injectConf } = lib;
 // BENCH_CANDIDATE=<dist dir>: also time a candidate build's RawExec and addNetworkList.

@@ -26,7 +26,7 @@
 import { readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { goStruct, marshal } from "../encoding/json.js";
-import { sweepTempFiles } from "../engines/files/atomic-write.js";
+import { sweepTempFiles } from "../engines/file-io.js";
 import { InvalidArgumentError } from "../errors/base.js";
 import { DamagedIntentError, MalformedIntentError } from "../errors/runtime.js";
 import { errnoCode } from "../internal/errno.js";

@@ -9,9 +9,13 @@
 import { readdir, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
-import { isTempName, mkdirDurable, sweepTempFiles } from "../engines/files/atomic-write.js";
-import { readWhole } from "../engines/files/read-whole.js";
-import { cacheWriteThread } from "../engines/files/write-thread.js";
+import {
+  cacheWriteThread,
+  isTempName,
+  mkdirDurable,
+  readWhole,
+  sweepTempFiles,
+} from "../engines/file-io.js";
 import { InvalidArgumentError } from "../errors/base.js";
 import { reportCacheRemoveFailed } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";

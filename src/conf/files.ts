@@ -7,7 +7,7 @@ import { close, constants, type Dirent, fstat, open, read, type Stats } from "no
 import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
-import { readWhole } from "../engines/files/read-whole.js";
+import { readWhole } from "../engines/file-io.js";
 import { errnoCode, goPathErrorText } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";

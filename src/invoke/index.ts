@@ -14,9 +14,9 @@ export type {
   LaunchedOutput,
   LaunchedStdin,
   Launcher,
+  LauncherName,
   LaunchRun,
-} from "../engines/start/launcher.js";
-export type { LauncherName } from "../engines/start/select.js";
+} from "../engines/plugin-start.js";
 export {
   PluginAbortedError,
   type PluginExecDetails,

@@ -8,8 +8,7 @@
  * signal that aborted with a `TimeoutError`, as `AbortSignal.timeout()` does), not any abort.
  */
 
-import type { PluginStarter } from "../engines/start/launcher.js";
-import { PluginEnv } from "../engines/start/plugin-env.js";
+import { PluginEnv, type PluginStarter } from "../engines/plugin-start.js";
 import { assertDuration } from "../errors/base.js";
 import { isTimeoutReason } from "../errors/invoke.js";
 import { defaultGraceMs, defaultMaxOutputBytes } from "./raw-exec.js";

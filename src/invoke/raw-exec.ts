@@ -4,9 +4,15 @@
 
 import { resolve } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { type Launcher, type PluginStarter, pluginStarter } from "../engines/start/launcher.js";
-import { envObject, PluginEnv } from "../engines/start/plugin-env.js";
-import { type LauncherName, selectLauncher } from "../engines/start/select.js";
+import {
+  envObject,
+  type Launcher,
+  type LauncherName,
+  PluginEnv,
+  type PluginStarter,
+  pluginStarter,
+  selectLauncher,
+} from "../engines/plugin-start.js";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import { isTimeoutReason, PluginAbortedError, PluginExecError } from "../errors/invoke.js";
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";

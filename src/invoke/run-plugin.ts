@@ -22,9 +22,12 @@
  * package's import time (bench/README.md).
  */
 import { setTimeout as delay } from "node:timers/promises";
-import type { LaunchedChild, PluginStarter } from "../engines/start/launcher.js";
-import type { PluginEnv } from "../engines/start/plugin-env.js";
-import { spawnGate } from "../engines/start/spawn-gate.js";
+import {
+  type LaunchedChild,
+  type PluginEnv,
+  type PluginStarter,
+  spawnGate,
+} from "../engines/plugin-start.js";
 import { groupHasLiveProcess, killGroup } from "../internal/process-group.js";
 import { BoundedSink } from "./bounded-sink.js";
 

@@ -7,8 +7,7 @@
  */
 
 import { access, constants, stat } from "node:fs/promises";
-import { pluginStarter } from "../engines/start/launcher.js";
-import { type LauncherName, selectLauncher } from "../engines/start/select.js";
+import { type LauncherName, pluginStarter, selectLauncher } from "../engines/plugin-start.js";
 import { NetnsError } from "../errors/netns.js";
 import { errnoCode, errnoText } from "../internal/errno.js";
 import { MAX_TIMER_MS } from "../internal/timer-limit.js";

@@ -7,7 +7,7 @@
  * --lazy`, `nsenter --net=`), as the direct spawn starts plugins with Node's own spawn.
  */
 
-import type { LauncherName } from "../engines/start/select.js";
+import type { LauncherName } from "../engines/plugin-start.js";
 import { NetnsError } from "../errors/netns.js";
 
 /**

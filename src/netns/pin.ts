@@ -7,7 +7,7 @@
  */
 import type { Stats } from "node:fs";
 import { lstat, mkdir, open, unlink } from "node:fs/promises";
-import type { LauncherName } from "../engines/start/select.js";
+import type { LauncherName } from "../engines/plugin-start.js";
 import { NetnsError } from "../errors/netns.js";
 import { errnoCode } from "../internal/errno.js";
 import { isNetns } from "./check.js";

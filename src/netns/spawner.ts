@@ -5,8 +5,7 @@
  */
 import { access, constants } from "node:fs/promises";
 import { debuglog } from "node:util";
-import type { SpawnerLauncher } from "../engines/spawner/pool.js";
-import { sharedSpawner } from "../engines/start/select.js";
+import { type SpawnerLauncher, sharedSpawner } from "../engines/plugin-start.js";
 import { NetnsError } from "../errors/netns.js";
 import { SpawnerExitedError } from "../errors/spawner.js";
 import { errnoName } from "../internal/errno.js";

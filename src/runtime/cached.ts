@@ -29,7 +29,7 @@ import {
   networkPluginConfFromBytes,
   type PluginConfig,
 } from "../conf/index.js";
-import { isTempName } from "../engines/files/atomic-write.js";
+import { isTempName } from "../engines/file-io.js";
 import { LibcniError } from "../errors/base.js";
 import { CorruptCacheRecordError } from "../errors/cache.js";
 import type { DamagedIntentError } from "../errors/runtime.js";

@@ -12,8 +12,8 @@ import {
   type LaunchedChild,
   type PluginStarter,
   pluginStarter,
-} from "../../engines/start/launcher.js";
-import { selectLauncher } from "../../engines/start/select.js";
+  selectLauncher,
+} from "../../engines/plugin-start.js";
 import { callPlugin, type PluginCallOutcome } from "../../invoke/plugin-call.js";
 import { createNetns, execInNetns, removeNetns } from "../../netns/index.js";
 import { checkNamePrefix, labelledTestName, uniqueTestName } from "../names.js";
