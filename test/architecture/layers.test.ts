@@ -142,6 +142,27 @@ describe("the layers of src/", () => {
     expect(inside).toEqual([]);
   });
 
+  it("lets the rest of src/ reach the engines only through their two entrance files", () => {
+    // engines/ holds the fast paths and their plain twins behind two interfaces: starting a
+    // plugin run (plugin-start.ts) and reading and writing files (file-io.ts).
+    const engines = join(srcRoot, "engines");
+    const entrances = ["plugin-start.ts", "file-io.ts"].map((f) => join(engines, f));
+    const edges = [...graph].flatMap(([file, targets]) =>
+      file.startsWith(`${engines}/`)
+        ? []
+        : targets
+            .filter((t) => t.startsWith(`${engines}/`))
+            .map((t) => `${relative(srcRoot, file)} -> ${relative(srcRoot, t)}`),
+    );
+    // Both entrances are in use (else the check below would hold of nothing).
+    expect(edges).toContain("invoke/raw-exec.ts -> engines/plugin-start.ts");
+    expect(edges).toContain("cache/results.ts -> engines/file-io.ts");
+    const inside = edges.filter(
+      (edge) => !entrances.some((e) => edge.endsWith(` -> ${relative(srcRoot, e)}`)),
+    );
+    expect(inside).toEqual([]);
+  });
+
   it("has no two folders that import each other", () => {
     expect(mutual(folderImports(graph))).toEqual([]);
   });
