@@ -1,7 +1,7 @@
 /**
  * The library's whole-file reads through the spawner helper ({@link readWhole}: the files of
  * one directory asked for in one turn, one request; conf files and cache records), and whether
- * the helper serves them (its file channel, files.ts), decided once per process: on Linux,
+ * the helper serves them (its channel, spawner/files.ts), decided once per process: on Linux,
  * unless `LIBCNI_LAUNCHER=direct`, when the helper binary is there and answers its handshake
  * with a file channel. Everywhere else (a runtime that gives the helper no fd 3, a bundle
  * without the binary, another OS) the callers read with fs calls as before; NODE_DEBUG=libcni
@@ -89,7 +89,7 @@ let batchDue = false;
 /**
  * The bytes of the regular file `path`, read whole by the spawner helper together with every
  * other file of its directory asked for in the same turn of the event loop (one request for
- * them all: files.ts); undefined when the helper did not read it (no helper here, not a
+ * them all: spawner/files.ts); undefined when the helper did not read it (no helper here, not a
  * regular file, too large, any error), and the caller reads it itself, as it always did, with
  * its own checks and errors.
  */

@@ -4,8 +4,9 @@
  *
  * A launcher only starts the process and hands back something shaped like a ChildProcess
  * (pid, the three pipes, `error`/`exit`/`close`). Everything else about a run stays in
- * run-plugin.ts and raw-exec.ts for every launcher alike: the process group and its SIGTERM,
- * grace and SIGKILL, the output caps, EPIPE on stdin, the ETXTBSY retries, the error texts.
+ * invoke/run-plugin.ts and raw-exec.ts for every launcher alike: the process group and its
+ * SIGTERM, grace and SIGKILL, the output caps, EPIPE on stdin, the ETXTBSY retries, the error
+ * texts.
  */
 import { errnoText } from "../../internal/errno.js";
 import { PluginEnv } from "./plugin-env.js";
@@ -25,9 +26,10 @@ export interface LaunchedOutput {
 }
 
 /**
- * A started plugin process, as a run uses it: the subset of ChildProcess that run-plugin.ts
- * relies on, with ChildProcess's event semantics (`exit` once reaped, `close` once reaped and
- * both output pipes closed; `error` without a pid means it never started).
+ * A started plugin process, as a run uses it: the subset of ChildProcess that
+ * invoke/run-plugin.ts relies on, with ChildProcess's event semantics (`exit` once reaped,
+ * `close` once reaped and both output pipes closed; `error` without a pid means it never
+ * started).
  */
 export interface LaunchedChild {
   readonly pid?: number | undefined;

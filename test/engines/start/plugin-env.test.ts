@@ -1,6 +1,6 @@
 /**
- * A plugin run's environment (src/engines/start/plugin-env.ts): a list's entries handed to the helper
- * as they are when its object would give them back, the object made only on demand, and the
+ * A plugin run's environment (src/engines/start/plugin-env.ts): a list's entries handed to the
+ * helper as they are when its object would give them back, the object made only on demand, and the
  * list taken as it was at the exec call.
  */
 import fc from "fast-check";
