@@ -23,13 +23,13 @@ export default defineConfig({
     // cores): most suites wait on plugin processes and namespaces, not on this process.
     maxWorkers: 2,
     // The exec suites run with the direct spawn here, whether or not the spawner binary was
-    // built; the system tier runs them again through the spawner (test/invoke/spawner/).
-    // The sources have no cache-write worker beside src/cache/write-thread.ts: the built one
-    // (npm run build) serves their cache writes, named as a bundle names it.
+    // built; the system tier runs them again through the spawner (test/engines/spawner/).
+    // The sources have no cache-write worker beside src/engines/files/write-thread.ts: the
+    // built one (npm run build) serves their cache writes, named as a bundle names it.
     env: {
       LIBCNI_LAUNCHER: "direct",
       LIBCNI_CACHE_WRITE_WORKER: fileURLToPath(
-        new URL("./dist/cache/write-worker.js", import.meta.url),
+        new URL("./dist/engines/files/write-worker.js", import.meta.url),
       ),
     },
   },

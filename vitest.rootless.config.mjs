@@ -42,7 +42,7 @@ export default defineConfig({
     // their cache writes, named as a bundle names it (as in vitest.system.config.ts).
     env: {
       LIBCNI_CACHE_WRITE_WORKER: fileURLToPath(
-        new URL("./dist/cache/write-worker.js", import.meta.url),
+        new URL("./dist/engines/files/write-worker.js", import.meta.url),
       ),
     },
     projects: [

@@ -42,11 +42,11 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: "forks",
-    // The sources have no cache-write worker beside src/cache/write-thread.ts: the built one
-    // (npm run build) serves their cache writes, named as a bundle names it.
+    // The sources have no cache-write worker beside src/engines/files/write-thread.ts: the
+    // built one (npm run build) serves their cache writes, named as a bundle names it.
     env: {
       LIBCNI_CACHE_WRITE_WORKER: fileURLToPath(
-        new URL("./dist/cache/write-worker.js", import.meta.url),
+        new URL("./dist/engines/files/write-worker.js", import.meta.url),
       ),
     },
     // Two files at a time on these 2-core machines (vitest's default is one fewer than the

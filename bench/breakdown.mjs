@@ -24,10 +24,10 @@ const lib = await import(join(repoRoot, "dist/index.js"));
 const optional = (spec) => import(spec).catch(() => ({}));
 const { execa } = await optional("execa");
 const { runPlugin } = await optional(join(repoRoot, "dist/invoke/run-plugin.js"));
-const { PluginEnv } = await optional(join(repoRoot, "dist/invoke/plugin-env.js"));
+const { PluginEnv } = await optional(join(repoRoot, "dist/engines/start/plugin-env.js"));
 const { defaultExec, Args } = await import(join(repoRoot, "dist/invoke/index.js"));
 const { directLauncher, objectStarter } = await import(
-  join(repoRoot, "dist/invoke/spawner/launcher.js")
+  join(repoRoot, "dist/engines/plugin-start.js")
 );
 const { confListFromFile, injectConf } = lib;
 // BENCH_CANDIDATE=<dist dir>: also time a candidate build's RawExec and addNetworkList.

@@ -31,9 +31,9 @@ const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
 export const lineSuites = {
   // Node's spawn, pipes, signals, process groups; the fake helper's protocol; the env build.
   "test/invoke/": "exec paths: Node's spawn, the spawner protocol, pipes, signals, env",
-  // A worker thread and its transfer lists; the atomic write's fs calls and their errno.
-  "test/cache/write-thread.test.ts": "worker threads",
-  "test/cache/atomic-write.test.ts": "fs calls the cache relies on (open flags, fsync, rename)",
+  // The spawner protocol and the env build; a worker thread and its transfer lists; the atomic
+  // write's fs calls and their errno.
+  "test/engines/": "plugin starts and file engines: spawn, worker threads, fsync and rename",
   "test/cache/results.test.ts": "fs calls the cache relies on (capped non-blocking reads)",
   "test/api/hostile-records.test.ts": "fs calls on FIFOs, symlinks, large files",
   "test/api/diagnostics.test.ts": "diagnostics_channel tracing channels",
@@ -47,7 +47,7 @@ export const lineSuites = {
 
 /** System-tier files whose code paths change between lines (the helper, namespaces, `using`). */
 export const lineSystemSuites = {
-  "test/invoke/spawner/": "the exec suites through the built helper; its file channel",
+  "test/engines/spawner/": "the exec suites through the built helper; its file channel",
   "test/netns/": "namespaces through the helper and iproute2; the helper dying",
   "test/testing/temp-netns.system.test.ts": "`await using` of a namespace",
   "test/testing/test-host.system.test.ts": "`await using` of a test host",

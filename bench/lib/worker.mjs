@@ -30,7 +30,7 @@ for (let i = 0; i < Number(process.env.BENCH_BALLAST_MB ?? 0); i++) {
 /** The spawner helpers of this process (LIBCNI_LAUNCHER=spawner), for their CPU and RSS. */
 async function helperPids() {
   if (mode !== "ts") return [];
-  const { sharedSpawner } = await import(new URL("invoke/spawner/select.js", distIndex).href);
+  const { sharedSpawner } = await import(new URL("engines/start/select.js", distIndex).href);
   return sharedSpawner().helpers.map((h) => h.pid);
 }
 

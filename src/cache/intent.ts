@@ -26,13 +26,13 @@
 import { readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { goStruct, marshal } from "../encoding/json.js";
+import { sweepTempFiles } from "../engines/file-write.js";
 import { InvalidArgumentError } from "../errors/base.js";
 import { DamagedIntentError, MalformedIntentError } from "../errors/runtime.js";
 import { errnoCode } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { validateContainerID } from "../utils/index.js";
-import { sweepTempFiles } from "./atomic-write.js";
 import { assertPodID } from "./names.js";
 import { isRunID, type SetupOwner, thisOwner } from "./owner.js";
 import { readRecord } from "./read.js";

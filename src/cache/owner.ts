@@ -24,8 +24,8 @@
 import { randomBytes } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { readProcStat } from "../internal/proc-stat.js";
+import { endGroups } from "../internal/process-group.js";
 import { DefaultExec, type ExecOptions, type RawExecOptions } from "../invoke/index.js";
-import { endGroups } from "../invoke/process-group.js";
 
 /** The process that wrote a setup intent. */
 export interface SetupOwner {

@@ -9,17 +9,21 @@
 import { readdir, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
+import { readWhole } from "../engines/file-read.js";
+import {
+  cacheWriteThread,
+  isTempName,
+  mkdirDurable,
+  sweepTempFiles,
+} from "../engines/file-write.js";
 import { InvalidArgumentError } from "../errors/base.js";
 import { CacheRecordRemoveError } from "../errors/cache.js";
 import { reportCacheRemoveFailed } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
 import { goQuote } from "../internal/go-quote.js";
-import { readWhole } from "../invoke/spawner/file-io.js";
-import { isTempName, mkdirDurable, sweepTempFiles } from "./atomic-write.js";
 import { attachmentNameError } from "./names.js";
 import { MAX_CACHE_RECORD_BYTES, readRecord } from "./read.js";
 import { CNICacheV1, decodeCacheRecord } from "./record.js";
-import { cacheWriteThread } from "./write-thread.js";
 
 /** One `CNI_ARGS` pair, `[key, value]` (Go `[2]string`). */
 export type CNIArgPair = [string, string];
@@ -169,7 +173,7 @@ export async function readCacheFile(
   signal?: AbortSignal,
 ): Promise<Uint8Array | undefined> {
   // Read with the other records asked for in this turn, where the helper runs
-  // (invoke/spawner/file-io.ts).
+  // (engines/files/read-whole.ts).
   const whole = readWhole(path, { nofollow: true, maxBytes: MAX_CACHE_RECORD_BYTES });
   const bytes = whole === undefined ? undefined : await whole;
   if (bytes !== undefined) {

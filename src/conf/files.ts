@@ -7,10 +7,10 @@ import { close, constants, type Dirent, fstat, open, read, type Stats } from "no
 import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
+import { readWhole } from "../engines/file-read.js";
 import { errnoCode, goPathErrorText } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
-import { readWhole } from "../invoke/spawner/file-io.js";
 import { ConfError, ConfFileError } from "./errors.js";
 import { networkConfFromBytes } from "./list.js";
 import { networkPluginConfFromBytes } from "./plugin.js";

@@ -1,5 +1,5 @@
 /**
- * invoke/spawner: the posix_spawn helper that starts plugins off the main thread.
+ * engines/spawner: the posix_spawn helper that starts plugins off the main thread.
  */
 import { LibcniError, type LibcniErrorOptions } from "./base.js";
 

@@ -1,6 +1,6 @@
 /**
  * The callback fs calls that hot paths use, promisified once for every module. (Whole-file
- * reads batched through the spawner helper are invoke/spawner/file-io.ts' `readWhole`.)
+ * reads batched through the spawner helper are engines/files/read-whole.ts' `readWhole`.)
  *
  * On purpose not `fs/promises`: each of these is one thread-pool round trip without the
  * FileHandle machinery, a measurable part of an ADD's own cost (bench/). Same syscalls and

@@ -1,7 +1,7 @@
 /**
  * A FIFO drained on later turns of the event loop: the mechanism under the pacer
- * (internal/pacer.ts) and the spawn gate (invoke/spawn-gate.ts), each of which keeps its own
- * policy (how much runs per turn) in its own file.
+ * (internal/pacer.ts) and the spawn gate (engines/start/spawn-gate.ts), each of which keeps its
+ * own policy (how much runs per turn) in its own file.
  *
  * The owner pushes items and books a turn; on that turn its callback takes what the policy
  * allows and books the next one while items remain. At most one turn is booked at a time.

@@ -8,6 +8,15 @@
  * for plugins that call other plugins; {@link FakeExec} stands in for plugins in tests.
  * @module
  */
+
+export type {
+  LaunchedChild,
+  LaunchedOutput,
+  LaunchedStdin,
+  Launcher,
+  LauncherName,
+  LaunchRun,
+} from "../engines/plugin-start.js";
 export {
   PluginAbortedError,
   type PluginExecDetails,
@@ -41,11 +50,3 @@ export {
   type RawExecOptions,
   type StderrSink,
 } from "./raw-exec.js";
-export type {
-  LaunchedChild,
-  LaunchedOutput,
-  LaunchedStdin,
-  Launcher,
-  LaunchRun,
-} from "./spawner/launcher.js";
-export type { LauncherName } from "./spawner/select.js";

@@ -7,12 +7,12 @@
  * PluginAbortedError: a time limit stopped the run (this call's `timeoutMs`, or a caller's
  * signal that aborted with a `TimeoutError`, as `AbortSignal.timeout()` does), not any abort.
  */
+
+import { PluginEnv, type PluginStarter } from "../engines/plugin-start.js";
 import { assertDuration } from "../errors/base.js";
 import { isTimeoutReason } from "../errors/invoke.js";
-import { PluginEnv } from "./plugin-env.js";
 import { defaultGraceMs, defaultMaxOutputBytes } from "./raw-exec.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
-import type { PluginStarter } from "./spawner/launcher.js";
 
 /** What {@link callPlugin} runs with. */
 export interface PluginCallOptions {

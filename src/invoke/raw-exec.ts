@@ -3,6 +3,15 @@
  */
 
 import { setTimeout as delay } from "node:timers/promises";
+import {
+  envObject,
+  type Launcher,
+  type LauncherName,
+  PluginEnv,
+  type PluginStarter,
+  pluginStarter,
+  selectLauncher,
+} from "../engines/plugin-start.js";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import { isTimeoutReason, PluginAbortedError, PluginExecError } from "../errors/invoke.js";
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";
@@ -17,11 +26,8 @@ import {
 import { ErrIOFailure, ErrUnknown } from "../types/error-codes.js";
 import { findInPath } from "./find.js";
 import { netnsOption } from "./netns-option.js";
-import { envObject, PluginEnv } from "./plugin-env.js";
 import { pluginErr } from "./plugin-error.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
-import { type Launcher, type PluginStarter, pluginStarter } from "./spawner/launcher.js";
-import { type LauncherName, selectLauncher } from "./spawner/select.js";
 
 /** Where a successful plugin's stderr goes: anything with a `write` method, as process.stderr. */
 export interface StderrSink {

@@ -22,11 +22,14 @@
  * package's import time (bench/README.md).
  */
 import { setTimeout as delay } from "node:timers/promises";
+import {
+  type LaunchedChild,
+  type PluginEnv,
+  type PluginStarter,
+  spawnGate,
+} from "../engines/plugin-start.js";
+import { groupHasLiveProcess, killGroup } from "../internal/process-group.js";
 import { BoundedSink } from "./bounded-sink.js";
-import type { PluginEnv } from "./plugin-env.js";
-import { groupHasLiveProcess, killGroup } from "./process-group.js";
-import { spawnGate } from "./spawn-gate.js";
-import type { LaunchedChild, PluginStarter } from "./spawner/launcher.js";
 
 /** What {@link runPlugin} needs beyond the path. */
 export interface RunOptions {

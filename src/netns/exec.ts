@@ -7,13 +7,12 @@
  */
 
 import { access, constants, stat } from "node:fs/promises";
+import { type LauncherName, pluginStarter, selectLauncher } from "../engines/plugin-start.js";
 import { NetnsError } from "../errors/netns.js";
 import { errnoCode, errnoText } from "../internal/errno.js";
 import { MAX_TIMER_MS } from "../internal/timer-limit.js";
 import { findInPath } from "../invoke/find.js";
 import { callPlugin } from "../invoke/plugin-call.js";
-import { pluginStarter } from "../invoke/spawner/launcher.js";
-import { type LauncherName, selectLauncher } from "../invoke/spawner/select.js";
 import { isNetns } from "./check.js";
 import { mechanismOf, type NetnsMechanism } from "./mechanism.js";
 import { absoluteNetnsPath, netnsErrorOf } from "./path.js";

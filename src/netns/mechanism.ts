@@ -6,8 +6,9 @@
  * commands of iproute2 and util-linux (`ip netns add`/`del`, `unshare --net=`, `umount
  * --lazy`, `nsenter --net=`), as the direct spawn starts plugins with Node's own spawn.
  */
+
+import type { LauncherName } from "../engines/plugin-start.js";
 import { NetnsError } from "../errors/netns.js";
-import type { LauncherName } from "../invoke/spawner/select.js";
 
 /**
  * How namespaces are pinned, removed and entered: "spawner" (the spawner helper, or a

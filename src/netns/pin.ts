@@ -7,9 +7,9 @@
  */
 import type { Stats } from "node:fs";
 import { lstat, mkdir, open, unlink } from "node:fs/promises";
+import type { LauncherName } from "../engines/plugin-start.js";
 import { NetnsError } from "../errors/netns.js";
 import { errnoCode } from "../internal/errno.js";
-import type { LauncherName } from "../invoke/spawner/select.js";
 import { isNetns } from "./check.js";
 import { commandsCreateFile, pinWithCommands, unpinWithCommands } from "./direct.js";
 import { mechanismOf, type NetnsMechanism } from "./mechanism.js";

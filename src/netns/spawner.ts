@@ -5,11 +5,10 @@
  */
 import { access, constants } from "node:fs/promises";
 import { debuglog } from "node:util";
+import { type SpawnerLauncher, sharedSpawner } from "../engines/plugin-start.js";
 import { NetnsError } from "../errors/netns.js";
 import { SpawnerExitedError } from "../errors/spawner.js";
 import { errnoName } from "../internal/errno.js";
-import type { SpawnerLauncher } from "../invoke/spawner/pool.js";
-import { sharedSpawner } from "../invoke/spawner/select.js";
 import { isNetns } from "./check.js";
 import { defaultNetnsDir, netnsErrorOf, splitNetnsPath } from "./path.js";
 

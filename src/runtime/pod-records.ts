@@ -19,7 +19,6 @@ import {
   type NetworkAttachment,
   type RuntimeConf,
 } from "../api/index.js";
-import { isTempName } from "../cache/atomic-write.js";
 import { readIntent } from "../cache/intent.js";
 import type { IntentRun, SetupOwner } from "../cache/owner.js";
 import { readRecord } from "../cache/read.js";
@@ -31,6 +30,7 @@ import {
   networkPluginConfFromBytes,
   type PluginConfig,
 } from "../conf/index.js";
+import { isTempName } from "../engines/file-write.js";
 import { LibcniError } from "../errors/base.js";
 import { CorruptCacheRecordError } from "../errors/cache.js";
 import type { DamagedIntentError } from "../errors/runtime.js";

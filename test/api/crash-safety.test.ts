@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isTempName } from "../../src/cache/atomic-write.js";
 import { CNICacheV1, decodeCacheRecord } from "../../src/cache/record.js";
+import { isTempName } from "../../src/engines/files/atomic-write.js";
 
 const root = join(import.meta.dirname, "../..");
 const writer = join(import.meta.dirname, "fixtures/cache-writer.mjs");

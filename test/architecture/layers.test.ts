@@ -15,14 +15,17 @@ const root = join(srcRoot, "index.ts");
 /**
  * The folders of src/, bottom up; a folder may import its own layer and those below. `skel`
  * (the plugin side) stands on the vocabulary only; `large-documents` serves the two layers
- * that read and write long results (invoke, api); `cache` (Go's record format, the durable write,
- * capped reads, setup intents and their owners) stands under both api and runtime.
+ * that read and write long results (invoke, api); `engines` (the fast paths and their plain
+ * twins: starting a plugin, whole-file reads, the durable write) stands under the conf, invoke and
+ * cache that use them; `cache` (Go's record format, capped reads, setup intents and their
+ * owners) stands under both api and runtime.
  */
 const layers: readonly (readonly string[])[] = [
   ["internal"],
   ["errors"],
   ["encoding", "types", "version", "utils"],
   ["large-documents"],
+  ["engines"],
   ["conf", "invoke", "skel"],
   ["cache"],
   ["api"],
@@ -135,6 +138,31 @@ describe("the layers of src/", () => {
         : targets
             .filter((t) => t.startsWith(`${api}/`) && t !== join(api, "index.ts"))
             .map((t) => `${relative(srcRoot, file)} -> ${relative(srcRoot, t)}`),
+    );
+    expect(inside).toEqual([]);
+  });
+
+  it("lets the rest of src/ reach the engines only through their two entrance files", () => {
+    // engines/ holds the fast paths and their plain twins behind two interfaces: starting a
+    // plugin run (plugin-start.ts) and reading and writing files (file-read.ts, file-write.ts: apart, so
+    // that a reader does not load the write thread).
+    const engines = join(srcRoot, "engines");
+    const entrances = ["plugin-start.ts", "file-read.ts", "file-write.ts"].map((f) =>
+      join(engines, f),
+    );
+    const edges = [...graph].flatMap(([file, targets]) =>
+      file.startsWith(`${engines}/`)
+        ? []
+        : targets
+            .filter((t) => t.startsWith(`${engines}/`))
+            .map((t) => `${relative(srcRoot, file)} -> ${relative(srcRoot, t)}`),
+    );
+    // Both entrances are in use (else the check below would hold of nothing).
+    expect(edges).toContain("invoke/raw-exec.ts -> engines/plugin-start.ts");
+    expect(edges).toContain("cache/results.ts -> engines/file-write.ts");
+    expect(edges).toContain("conf/files.ts -> engines/file-read.ts");
+    const inside = edges.filter(
+      (edge) => !entrances.some((e) => edge.endsWith(` -> ${relative(srcRoot, e)}`)),
     );
     expect(inside).toEqual([]);
   });

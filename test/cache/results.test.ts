@@ -12,7 +12,6 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isTempName, writeFileAtomic } from "../../src/cache/atomic-write.js";
 import { encodeCacheRecord } from "../../src/cache/record.js";
 import {
   cacheFilePath,
@@ -22,6 +21,7 @@ import {
   resultsDir,
   writeCacheRecord,
 } from "../../src/cache/results.js";
+import { isTempName, writeFileAtomic } from "../../src/engines/files/atomic-write.js";
 import { CNIError, GoPathError, InvalidArgumentError } from "../../src/errors/index.js";
 
 let cacheDir: string;

@@ -10,11 +10,11 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
-    // The sources have no cache-write worker beside src/cache/write-thread.ts: the built one
-    // (npm run build) serves their cache writes, named as a bundle names it.
+    // The sources have no cache-write worker beside src/engines/files/write-thread.ts: the
+    // built one (npm run build) serves their cache writes, named as a bundle names it.
     env: {
       LIBCNI_CACHE_WRITE_WORKER: fileURLToPath(
-        new URL("../../dist/cache/write-worker.js", import.meta.url),
+        new URL("../../dist/engines/files/write-worker.js", import.meta.url),
       ),
     },
     // Each file builds its own namespaces; files in parallel are isolated from each other.

@@ -5,11 +5,11 @@
  * execInNetns needs root: timer-limit.system.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { PluginStarter } from "../../src/engines/start/launcher.js";
 import { assertDuration, InvalidArgumentError } from "../../src/errors/index.js";
 import { durationProblem, MAX_TIMER_MS } from "../../src/internal/timer-limit.js";
 import { callPlugin } from "../../src/invoke/plugin-call.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
-import type { PluginStarter } from "../../src/invoke/spawner/launcher.js";
 import { loadNetworks, validateConfDir } from "../../src/runtime/index.js";
 import { checkPlugin } from "../../src/testing/conformance/index.js";
 import { eventually, ping } from "../../src/testing/index.js";

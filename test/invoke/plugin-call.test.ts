@@ -4,9 +4,9 @@
  * meaning a time limit stopped the run (as PluginAbortedError's `timedOut`), not any abort.
  */
 import { describe, expect, it } from "vitest";
+import { pluginStarter } from "../../src/engines/start/launcher.js";
+import { selectLauncher } from "../../src/engines/start/select.js";
 import { callPlugin } from "../../src/invoke/plugin-call.js";
-import { pluginStarter } from "../../src/invoke/spawner/launcher.js";
-import { selectLauncher } from "../../src/invoke/spawner/select.js";
 
 const launcher = pluginStarter(selectLauncher("direct"));
 const sh = (script: string) => ({ launcher, args: ["-c", script], graceMs: 200 });

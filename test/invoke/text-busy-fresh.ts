@@ -9,9 +9,9 @@
 import { chmod, open } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "vitest";
+import type { LauncherName } from "../../src/engines/start/select.js";
 import type { ExecMessage } from "../../src/index.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
-import type { LauncherName } from "../../src/invoke/spawner/select.js";
 import { recordEvents } from "../internal/channel-recorder.js";
 import { makeTempDir, removeTempDir, sleep } from "./helpers.js";
 

@@ -8,8 +8,8 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { sharedSpawner } from "../../src/engines/start/select.js";
 import { NetnsError, SpawnerExitedError } from "../../src/errors/index.js";
-import { sharedSpawner } from "../../src/invoke/spawner/select.js";
 import { createNetns, execInNetns, isNetns, removeNetns } from "../../src/netns/index.js";
 
 const prefix = `lcnihd-${process.pid}`;

@@ -14,10 +14,10 @@ import { spawn } from "node:child_process";
 import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SpawnerLauncher } from "../../src/engines/spawner/pool.js";
+import { protocolVersion } from "../../src/engines/spawner/protocol.js";
+import { endGroups } from "../../src/internal/process-group.js";
 import { DefaultExec } from "../../src/invoke/index.js";
-import { endGroups } from "../../src/invoke/process-group.js";
-import { SpawnerLauncher } from "../../src/invoke/spawner/pool.js";
-import { protocolVersion } from "../../src/invoke/spawner/protocol.js";
 import { loadNetworks, PodSetupError } from "../../src/runtime/index.js";
 import { dirs, writeNetwork } from "./helpers.js";
 

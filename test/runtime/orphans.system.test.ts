@@ -7,7 +7,7 @@
  */
 import { access, constants } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { spawnerBinaryPath } from "../../src/invoke/spawner/select.js";
+import { spawnerBinaryPath } from "../../src/engines/start/select.js";
 import { crossCacheTrial, helperKillTrial, lateKillTrial } from "./orphan-trials.js";
 
 const trials = Number(process.env.ORPHAN_TRIALS ?? 2);

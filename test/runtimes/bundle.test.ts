@@ -52,7 +52,7 @@ describe("a bundled app (esbuild)", () => {
     });
     await build({
       ...common,
-      entryPoints: [join(repo, "dist/cache/write-worker.js")],
+      entryPoints: [join(repo, "dist/engines/files/write-worker.js")],
       outfile: join(out, "libcni-cache-write-worker.mjs"),
     });
     await copyFile(

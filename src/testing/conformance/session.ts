@@ -8,13 +8,13 @@
  */
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { callPlugin, type PluginCallOutcome } from "../../invoke/plugin-call.js";
 import {
   type LaunchedChild,
   type PluginStarter,
   pluginStarter,
-} from "../../invoke/spawner/launcher.js";
-import { selectLauncher } from "../../invoke/spawner/select.js";
+  selectLauncher,
+} from "../../engines/plugin-start.js";
+import { callPlugin, type PluginCallOutcome } from "../../invoke/plugin-call.js";
 import { createNetns, execInNetns, removeNetns } from "../../netns/index.js";
 import { checkNamePrefix, labelledTestName, uniqueTestName } from "../names.js";
 import { runInNetns } from "../run.js";

@@ -3,8 +3,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { SpawnerError } from "../../../src/errors/index.js";
-import { decodeWaitStatus } from "../../../src/invoke/spawner/child.js";
+import { decodeWaitStatus } from "../../../src/engines/spawner/child.js";
 import {
   encodeEmpty,
   encodeFileRead,
@@ -17,7 +16,8 @@ import {
   maxFileBytes,
   protocolVersion,
   Req,
-} from "../../../src/invoke/spawner/protocol.js";
+} from "../../../src/engines/spawner/protocol.js";
+import { SpawnerError } from "../../../src/errors/index.js";
 
 function frames(...chunks: Buffer[]): Frame[] {
   const reader = new FrameReader();

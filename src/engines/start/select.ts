@@ -13,9 +13,9 @@ import { debuglog } from "node:util";
 import { InvalidArgumentError } from "../../errors/base.js";
 import { SpawnerUnavailableError } from "../../errors/spawner.js";
 import { messageOf } from "../../internal/error-message.js";
-import type { PluginEnv } from "../plugin-env.js";
+import { SpawnerLauncher } from "../spawner/pool.js";
+import { directLauncher } from "./direct.js";
 import {
-  directLauncher,
   type LaunchedChild,
   type Launcher,
   type LaunchRun,
@@ -23,7 +23,7 @@ import {
   type PluginStarter,
   pluginStarter,
 } from "./launcher.js";
-import { SpawnerLauncher } from "./pool.js";
+import type { PluginEnv } from "./plugin-env.js";
 
 const debug = debuglog("libcni");
 
@@ -38,7 +38,7 @@ export function spawnerBinaryPath(
   platform: string = process.platform,
   arch: string = process.arch,
 ): string {
-  // Three levels below the package root, from src/invoke/spawner and dist/invoke/spawner alike.
+  // Three levels below the package root, from src/engines/start and dist/engines/start alike.
   return fileURLToPath(
     new URL(`../../../dist/native/${platform}-${arch}/libcni-spawner`, import.meta.url),
   );

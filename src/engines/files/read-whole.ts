@@ -1,7 +1,7 @@
 /**
  * The library's whole-file reads through the spawner helper ({@link readWhole}: the files of
  * one directory asked for in one turn, one request; conf files and cache records), and whether
- * the helper serves them (its file channel, files.ts), decided once per process: on Linux,
+ * the helper serves them (its channel, spawner/files.ts), decided once per process: on Linux,
  * unless `LIBCNI_LAUNCHER=direct`, when the helper binary is there and answers its handshake
  * with a file channel. Everywhere else (a runtime that gives the helper no fd 3, a bundle
  * without the binary, another OS) the callers read with fs calls as before; NODE_DEBUG=libcni
@@ -11,9 +11,9 @@ import { access, constants } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import { debuglog } from "node:util";
 import { messageOf } from "../../internal/error-message.js";
-import type { FileChannel } from "./files.js";
-import { maxFileBytes } from "./protocol.js";
-import type * as Select from "./select.js";
+import type { FileChannel } from "../spawner/files.js";
+import { maxFileBytes } from "../spawner/protocol.js";
+import type * as Select from "../start/select.js";
 
 const debug = debuglog("libcni");
 
@@ -31,7 +31,7 @@ let select: typeof Select | undefined;
 
 /** The shared spawner; only called once `select` is loaded (decided, or inside choose()). */
 function sharedSpawner(): ReturnType<typeof Select.sharedSpawner> {
-  if (select === undefined) throw new Error("file-io: the spawner module is not loaded");
+  if (select === undefined) throw new Error("read-whole: the spawner module is not loaded");
   return select.sharedSpawner();
 }
 
@@ -45,7 +45,7 @@ async function decide(): Promise<boolean> {
 async function choose(): Promise<[boolean, string]> {
   if (process.platform !== "linux") return [false, `fs calls (${process.platform})`];
   if (process.env.LIBCNI_LAUNCHER === "direct") return [false, "fs calls (LIBCNI_LAUNCHER=direct)"];
-  select ??= await import("./select.js");
+  select ??= await import("../start/select.js");
   const spawner = select.sharedSpawner();
   try {
     await access(spawner.binaryPath, constants.X_OK);
@@ -102,7 +102,7 @@ let batchDue = false;
 /**
  * The bytes of the regular file `path`, read whole by the spawner helper together with every
  * other file of its directory asked for in the same turn of the event loop (one request for
- * them all: files.ts); undefined when the helper did not read it (no helper here, not a
+ * them all: spawner/files.ts); undefined when the helper did not read it (no helper here, not a
  * regular file, too large, any error), and the caller reads it itself, as it always did, with
  * its own checks and errors.
  */

@@ -7,10 +7,16 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { LaunchedChild } from "../../../src/invoke/spawner/launcher.js";
-import { SpawnerLauncher } from "../../../src/invoke/spawner/pool.js";
-import { protocolVersion } from "../../../src/invoke/spawner/protocol.js";
-import { killQuietly, makeTempDir, processGone, removeTempDir, sleep } from "../helpers.js";
+import { SpawnerLauncher } from "../../../src/engines/spawner/pool.js";
+import { protocolVersion } from "../../../src/engines/spawner/protocol.js";
+import type { LaunchedChild } from "../../../src/engines/start/launcher.js";
+import {
+  killQuietly,
+  makeTempDir,
+  processGone,
+  removeTempDir,
+  sleep,
+} from "../../invoke/helpers.js";
 
 let dir: string;
 let fake: string;

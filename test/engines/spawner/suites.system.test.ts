@@ -6,8 +6,8 @@
  */
 import { access, constants } from "node:fs/promises";
 import { expect, it } from "vitest";
+import { sharedSpawner, spawnerBinaryPath } from "../../../src/engines/start/select.js";
 import { RawExec } from "../../../src/invoke/raw-exec.js";
-import { sharedSpawner, spawnerBinaryPath } from "../../../src/invoke/spawner/select.js";
 
 process.env.LIBCNI_LAUNCHER = "spawner";
 
@@ -21,9 +21,9 @@ it("has the spawner binary for this platform, and runs plugins through it", asyn
 });
 
 // spawn-burst.test.ts wraps child_process.spawn itself; spawner.system.test.ts has the burst.
-await import("../raw-exec.test.js");
-await import("../abort.test.js");
-await import("../output-limit.test.js");
-await import("../text-busy.test.js");
-await import("../misbehaving.test.js");
-await import("../exec-integration.test.js");
+await import("../../invoke/raw-exec.test.js");
+await import("../../invoke/abort.test.js");
+await import("../../invoke/output-limit.test.js");
+await import("../../invoke/text-busy.test.js");
+await import("../../invoke/misbehaving.test.js");
+await import("../../invoke/exec-integration.test.js");

@@ -9,7 +9,7 @@
  * between them, so the loop's delay stays about one fork's. The queue and its turns are a
  * {@link TurnQueue}; the one-start-per-turn limit is this file's.
  */
-import { nextTurn, TurnQueue, type TurnScheduler } from "../internal/turn-queue.js";
+import { nextTurn, TurnQueue, type TurnScheduler } from "../../internal/turn-queue.js";
 
 /** A queued start; `job` is cleared once it has run or was cancelled. */
 interface Entry {

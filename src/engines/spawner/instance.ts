@@ -13,10 +13,10 @@ import { debuglog } from "node:util";
 import { SpawnerExitedError, SpawnerUnavailableError } from "../../errors/spawner.js";
 import { errnoName } from "../../internal/errno.js";
 import { messageOf } from "../../internal/error-message.js";
-import { endGroups } from "../process-group.js";
+import { endGroups } from "../../internal/process-group.js";
+import { type LaunchRun, netnsEntryError } from "../start/launcher.js";
 import { SpawnedChild } from "./child.js";
 import { FileChannel } from "./files.js";
-import { type LaunchRun, netnsEntryError } from "./launcher.js";
 import {
   encodeEmpty,
   encodeNetnsRequest,

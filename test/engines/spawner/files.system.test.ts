@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SpawnerLauncher } from "../../../src/invoke/spawner/pool.js";
-import { spawnerBinaryPath } from "../../../src/invoke/spawner/select.js";
-import { makeTempDir, removeTempDir } from "../helpers.js";
+import { SpawnerLauncher } from "../../../src/engines/spawner/pool.js";
+import { spawnerBinaryPath } from "../../../src/engines/start/select.js";
+import { makeTempDir, removeTempDir } from "../../invoke/helpers.js";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -89,7 +89,7 @@ describe("the library's readers through the helper", () => {
   const script = (body: string) => `
     import { readConfFile } from ${JSON.stringify(join(root, "dist/conf/files.js"))};
     import { readCacheFile } from ${JSON.stringify(join(root, "dist/cache/results.js"))};
-    import { sharedSpawner } from ${JSON.stringify(join(root, "dist/invoke/spawner/select.js"))};
+    import { sharedSpawner } from ${JSON.stringify(join(root, "dist/engines/start/select.js"))};
     ${body}
   `;
   const node = (body: string, env: Record<string, string> = {}) =>

@@ -5,6 +5,9 @@
 import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SpawnerLauncher } from "../../../src/engines/spawner/pool.js";
+import { directLauncher } from "../../../src/engines/start/direct.js";
+import { AutoLauncher, spawnerBinaryPath } from "../../../src/engines/start/select.js";
 import {
   InvalidArgumentError,
   LibcniError,
@@ -12,10 +15,7 @@ import {
   SpawnerUnavailableError,
 } from "../../../src/errors/index.js";
 import { RawExec } from "../../../src/invoke/raw-exec.js";
-import { directLauncher } from "../../../src/invoke/spawner/launcher.js";
-import { SpawnerLauncher } from "../../../src/invoke/spawner/pool.js";
-import { AutoLauncher, spawnerBinaryPath } from "../../../src/invoke/spawner/select.js";
-import { makeTempDir, rejection, removeTempDir } from "../helpers.js";
+import { makeTempDir, rejection, removeTempDir } from "../../invoke/helpers.js";
 
 const stdin = new TextEncoder().encode('{"cniVersion":"1.1.0"}');
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);

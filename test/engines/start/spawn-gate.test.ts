@@ -3,8 +3,8 @@
  * so that a burst of calls does not run its forks back to back inside one turn.
  */
 import { describe, expect, it } from "vitest";
-import { SpawnGate } from "../../src/invoke/spawn-gate.js";
-import { manualLoop as manualScheduler } from "../internal/manual-loop.js";
+import { SpawnGate } from "../../../src/engines/start/spawn-gate.js";
+import { manualLoop as manualScheduler } from "../../internal/manual-loop.js";
 
 describe("SpawnGate", () => {
   it("runs jobs in order, one per turn, none in the caller's turn", () => {

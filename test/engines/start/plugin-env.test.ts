@@ -1,12 +1,12 @@
 /**
- * A plugin run's environment (src/invoke/plugin-env.ts): a list's entries handed to the helper
- * as they are when its object would give them back, the object made only on demand, and the
+ * A plugin run's environment (src/engines/start/plugin-env.ts): a list's entries handed to the
+ * helper as they are when its object would give them back, the object made only on demand, and the
  * list taken as it was at the exec call.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RawExec } from "../../src/invoke/index.js";
-import { envObject, PluginEnv } from "../../src/invoke/plugin-env.js";
+import { envObject, PluginEnv } from "../../../src/engines/start/plugin-env.js";
+import { RawExec } from "../../../src/invoke/index.js";
 
 describe("PluginEnv", () => {
   // Lists with duplicate keys, keys that are array indexes or empty, entries without "=", NULs.

@@ -7,7 +7,7 @@
  * pipe to outlive the deadline.
  */
 import { readdir } from "node:fs/promises";
-import { isRunning, readProcStat } from "../internal/proc-stat.js";
+import { isRunning, readProcStat } from "./proc-stat.js";
 
 function isErrno(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && "code" in error;

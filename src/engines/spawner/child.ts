@@ -8,7 +8,7 @@
  */
 import { EventEmitter } from "node:events";
 import { constants } from "node:os";
-import type { LaunchedChild, LaunchedOutput, LaunchedStdin } from "./launcher.js";
+import type { LaunchedChild, LaunchedOutput, LaunchedStdin } from "../start/launcher.js";
 
 /** What the child needs from the helper connection it runs on. */
 export interface ChildLink {

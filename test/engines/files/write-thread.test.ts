@@ -8,19 +8,19 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeFileAtomic } from "../../src/cache/atomic-write.js";
+import { writeFileAtomic } from "../../../src/engines/files/atomic-write.js";
 import {
   isTempName,
   runWriteSteps,
   TempNames,
   type WriteSteps,
-} from "../../src/cache/atomic-write-steps.js";
-import { CacheWriteThread, defaultWorkerUrl } from "../../src/cache/write-thread.js";
-import { CacheWriteThreadExitedError, type LibcniError } from "../../src/errors/index.js";
+} from "../../../src/engines/files/atomic-write-steps.js";
+import { CacheWriteThread, defaultWorkerUrl } from "../../../src/engines/files/write-thread.js";
+import { CacheWriteThreadExitedError, type LibcniError } from "../../../src/errors/index.js";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 // The built worker: this suite runs the sources, which have none beside write-thread.ts.
-const builtWorker = new URL("../../dist/cache/write-worker.js", import.meta.url);
+const builtWorker = new URL("../../../dist/engines/files/write-worker.js", import.meta.url);
 
 /**
  * A seam that logs every call; `fail` names a step that throws EIO. `async`: every step
@@ -228,12 +228,12 @@ describe("CacheWriteThread", () => {
   it("takes by default the worker built next to its own module, wherever the package is", () => {
     // From src/ here, so src/api/; from the package, dist/api/.
     expect(defaultWorkerUrl.href).toBe(
-      new URL("../../src/cache/write-worker.js", import.meta.url).href,
+      new URL("../../../src/engines/files/write-worker.js", import.meta.url).href,
     );
   });
 
   it("writes on the main thread when the thread cannot start", async () => {
-    const broken = new CacheWriteThread(new URL("../api/no-such-worker.js", builtWorker));
+    const broken = new CacheWriteThread(new URL("../../api/no-such-worker.js", builtWorker));
     const path = join(dir, "n-c-eth0");
     await broken.write(path, bytes("fallback"), 0o600, true);
     expect(broken.fallback).toBe(true);
@@ -242,7 +242,7 @@ describe("CacheWriteThread", () => {
 
   it("a thread that says it is ready but dies on its first write counts as one that could not start", async () => {
     const broken = new CacheWriteThread(
-      new URL("../api/fixtures/ready-then-broken-worker.mjs", import.meta.url),
+      new URL("../../api/fixtures/ready-then-broken-worker.mjs", import.meta.url),
     );
     const paths = [join(dir, "n-c-eth0"), join(dir, "n-c-eth1")];
     await Promise.all(paths.map((p, i) => broken.write(p, bytes(`w${i}`), 0o600, true)));

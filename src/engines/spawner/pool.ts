@@ -10,10 +10,11 @@
 import { debuglog } from "node:util";
 
 import { SpawnerExitedError } from "../../errors/spawner.js";
-import type { EnvEntries, PluginEnv } from "../plugin-env.js";
+import { directLauncher } from "../start/direct.js";
+import { type LaunchedChild, type LaunchRun, OwnLauncher } from "../start/launcher.js";
+import type { EnvEntries, PluginEnv } from "../start/plugin-env.js";
 import type { FileChannel } from "./files.js";
 import { SpawnerInstance } from "./instance.js";
-import { directLauncher, type LaunchedChild, type LaunchRun, OwnLauncher } from "./launcher.js";
 
 const debug = debuglog("libcni");
 

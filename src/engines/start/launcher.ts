@@ -1,17 +1,15 @@
 /**
  * The process launcher: the one step of a plugin run that differs between the direct
- * `child_process.spawn` and the spawner helper.
+ * `child_process.spawn` (direct.ts) and the spawner helper (engines/spawner).
  *
  * A launcher only starts the process and hands back something shaped like a ChildProcess
  * (pid, the three pipes, `error`/`exit`/`close`). Everything else about a run stays in
- * run-plugin.ts and raw-exec.ts for every launcher alike: the process group and its SIGTERM,
- * grace and SIGKILL, the output caps, EPIPE on stdin, the ETXTBSY retries, the error texts.
+ * invoke/run-plugin.ts and raw-exec.ts for every launcher alike: the process group and its
+ * SIGTERM, grace and SIGKILL, the output caps, EPIPE on stdin, the ETXTBSY retries, the error
+ * texts.
  */
-import { spawn } from "node:child_process";
-import { statfs } from "node:fs/promises";
 import { errnoText } from "../../internal/errno.js";
-import { isNamespaceFsType } from "../../internal/namespace-fs.js";
-import { PluginEnv } from "../plugin-env.js";
+import { PluginEnv } from "./plugin-env.js";
 
 /** The plugin's stdin as a run uses it. */
 export interface LaunchedStdin {
@@ -28,9 +26,10 @@ export interface LaunchedOutput {
 }
 
 /**
- * A started plugin process, as a run uses it: the subset of ChildProcess that run-plugin.ts
- * relies on, with ChildProcess's event semantics (`exit` once reaped, `close` once reaped and
- * both output pipes closed; `error` without a pid means it never started).
+ * A started plugin process, as a run uses it: the subset of ChildProcess that
+ * invoke/run-plugin.ts relies on, with ChildProcess's event semantics (`exit` once reaped,
+ * `close` once reaped and both output pipes closed; `error` without a pid means it never
+ * started).
  */
 export interface LaunchedChild {
   readonly pid?: number | undefined;
@@ -143,40 +142,3 @@ export function netnsEntryError(netns: string, code: string): Error & { netnsCod
     { netnsCode: code },
   );
 }
-
-/** The program `nsenter` (util-linux): how the direct spawn starts a process in a namespace. */
-const nsenter = "nsenter";
-
-/**
- * The direct spawn: Node's `child_process.spawn`, the process detached into its own session;
- * in another network namespace through `nsenter --net=<path>`, which enters it and execs the
- * program (the same process, so the same pid, group and pipes).
- */
-class DirectLauncher extends OwnLauncher {
-  readonly name = "direct";
-
-  start(
-    path: string,
-    env: PluginEnv,
-    run: LaunchRun | undefined,
-  ): LaunchedChild | Promise<LaunchedChild> {
-    const args = run?.args ?? [];
-    const options = { env: env.object(), detached: true, stdio: "pipe" } as const;
-    const netns = run?.netns;
-    if (netns === undefined) return spawn(path, args, options);
-    // nsenter would block for ever opening a FIFO, and say little of anything else that is no
-    // namespace: the path is checked first, as the helper's setns() checks it.
-    return statfs(netns).then(
-      ({ type }) => {
-        if (!isNamespaceFsType(type)) throw netnsEntryError(netns, "EINVAL");
-        return spawn(nsenter, [`--net=${netns}`, "--", path, ...args], options);
-      },
-      (error: NodeJS.ErrnoException) => {
-        throw netnsEntryError(netns, error.code ?? "EINVAL");
-      },
-    );
-  }
-}
-
-/** The direct spawn (see {@link LaunchRun.netns} for a run in another namespace). */
-export const directLauncher: Launcher = new DirectLauncher();

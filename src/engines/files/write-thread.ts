@@ -17,7 +17,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { debuglog } from "node:util";
 import { Worker } from "node:worker_threads";
-import { CacheWriteThreadExitedError } from "../errors/cache.js";
+import { CacheWriteThreadExitedError } from "../../errors/cache.js";
 import { writeFileAtomic } from "./atomic-write.js";
 
 const debug = debuglog("libcni");
@@ -165,7 +165,7 @@ export class CacheWriteThread {
     this.unavailable = true;
     this.worker = undefined;
     debug(
-      "cache writes on the main thread (no cache-write thread: %s; a bundled app bundles dist/cache/write-worker.js as an entry of its own and sets LIBCNI_CACHE_WRITE_WORKER, docs/bundling.md: Bundling)",
+      "cache writes on the main thread (no cache-write thread: %s; a bundled app bundles dist/engines/files/write-worker.js as an entry of its own and sets LIBCNI_CACHE_WRITE_WORKER, docs/bundling.md: Bundling)",
       (error as Error).message,
     );
     return false;

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DirSyncGroup } from "../../src/cache/atomic-write-steps.js";
-import { cacheFilePath, resultsDir, writeCacheRecord } from "../../src/cache/results.js";
+import { cacheFilePath, resultsDir, writeCacheRecord } from "../../../src/cache/results.js";
+import { DirSyncGroup } from "../../../src/engines/files/atomic-write-steps.js";
 
 const calls = vi.hoisted(() => {
   // The main-thread writer (the cache-write thread's fallback), whose fs calls this file counts;

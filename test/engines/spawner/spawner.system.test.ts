@@ -10,12 +10,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SpawnerLauncher } from "../../../src/engines/spawner/pool.js";
+import { encodeRun, type Frame, FrameReader, Rep } from "../../../src/engines/spawner/protocol.js";
+import { spawnerBinaryPath } from "../../../src/engines/start/select.js";
 import type { SpawnerExitedError } from "../../../src/errors/index.js";
 import { PluginExecError } from "../../../src/errors/index.js";
 import { RawExec } from "../../../src/invoke/raw-exec.js";
-import { SpawnerLauncher } from "../../../src/invoke/spawner/pool.js";
-import { encodeRun, type Frame, FrameReader, Rep } from "../../../src/invoke/spawner/protocol.js";
-import { spawnerBinaryPath } from "../../../src/invoke/spawner/select.js";
 import {
   envWith,
   fixture,
@@ -26,7 +26,7 @@ import {
   rejection,
   removeTempDir,
   sleep,
-} from "../helpers.js";
+} from "../../invoke/helpers.js";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -235,7 +235,7 @@ describe("the helper's replies", () => {
 });
 
 describe("spawner helper lifetime (dist/, built by npm run build)", () => {
-  const distPool = join(root, "dist/invoke/spawner/pool.js");
+  const distPool = join(root, "dist/engines/spawner/pool.js");
   const distRawExec = join(root, "dist/invoke/raw-exec.js");
 
   it("never keeps the process alive: a script that ran a plugin through it exits by itself", async () => {

@@ -11,8 +11,8 @@
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir, open, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { goPathError } from "../errors/go.js";
-import { closeFd, fdatasyncFd, openFd, renamePath, writeFd } from "../internal/fs.js";
+import { goPathError } from "../../errors/go.js";
+import { closeFd, fdatasyncFd, openFd, renamePath, writeFd } from "../../internal/fs.js";
 import {
   DirSyncGroup,
   isTempName,
