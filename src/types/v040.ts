@@ -64,11 +64,6 @@ export interface Result040Init {
   dns?: DNS;
 }
 
-/** Upstream `Interface.Copy()`. */
-export function copyInterface040(i: Interface040): Interface040 {
-  return { ...i };
-}
-
 /** Upstream `IPConfig.Copy()`. */
 export function copyIPConfig040(ipc: IPConfig040): IPConfig040 {
   return copyIPConfigFields(ipc, { version: ipc.version });
@@ -186,7 +181,7 @@ export function convertWithin040(from: Result, toVersion: string): Result {
   const r = from as Result040;
   return new Result040({
     cniVersion: toVersion,
-    interfaces: r.interfaces.map(copyInterface040),
+    interfaces: r.interfaces.map((i) => ({ ...i })),
     ips: r.ips.map(copyIPConfig040),
     routes: r.routes.map(copyRoute),
     dns: copyDNS(r.dns),

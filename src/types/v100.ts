@@ -59,16 +59,6 @@ export interface Result100Init {
   dns?: DNS;
 }
 
-/** Upstream `Interface.Copy()`. */
-export function copyInterface100(i: Interface100): Interface100 {
-  return { ...i };
-}
-
-/** Upstream `IPConfig.Copy()`. */
-export function copyIPConfig100(ipc: IPConfig100): IPConfig100 {
-  return copyIPConfigFields(ipc, {});
-}
-
 /**
  * The Go encoding of an interface alone: struct order, empty fields omitted. Inside a result
  * the map round trip sorts it (`mac`, `mtu`, `name`, `pciID`, `sandbox`, `socketPath`).
@@ -284,21 +274,12 @@ Object.defineProperty(Result100.prototype, goJSONText, {
   },
 });
 
-/** 1.0.0 ↔ 1.1.0 (upstream convertFrom100): only the version changes. */
-export function convertWithin100(from: Result, toVersion: string): Result {
-  const r = from as Result100;
-  return new Result100({
-    cniVersion: toVersion,
-    interfaces: r.interfaces.map(copyInterface100),
-    ips: r.ips.map(copyIPConfig100),
-    routes: r.routes.map(copyRoute),
-    dns: copyDNS(r.dns),
-  });
-}
-
-/** 0.3.x/0.4.0 → 1.x (upstream convertFrom04x): the IP version is dropped. */
+/**
+ * 0.3.x/0.4.0 → 1.x (upstream convertFrom04x): the IP version is dropped. Also 1.0.0 ↔ 1.1.0
+ * (upstream convertFrom100), where only the version changes: the same copy.
+ */
 export function convertFrom040To100(from: Result, toVersion: string): Result {
-  const r = from as Result040;
+  const r = from as Result040 | Result100;
   return new Result100({
     cniVersion: toVersion,
     interfaces: r.interfaces.map((i) => ({ ...i })),
@@ -346,13 +327,13 @@ registerConverter("0.2.0", supportedVersions100, convertFrom020To100);
 registerConverter("0.3.0", supportedVersions100, convertFrom040To100);
 registerConverter("0.3.1", supportedVersions100, convertFrom040To100);
 registerConverter("0.4.0", supportedVersions100, convertFrom040To100);
-registerConverter("1.0.0", ["1.1.0"], convertWithin100);
+registerConverter("1.0.0", ["1.1.0"], convertFrom040To100);
 // Down-converters
 registerConverter("1.0.0", ["0.3.0", "0.3.1", "0.4.0"], convertFrom100To040);
 registerConverter("1.0.0", ["0.1.0", "0.2.0"], convertFrom100To020);
 registerConverter("1.1.0", ["0.3.0", "0.3.1", "0.4.0"], convertFrom100To040);
 registerConverter("1.1.0", ["0.1.0", "0.2.0"], convertFrom100To020);
-registerConverter("1.1.0", ["1.0.0"], convertWithin100);
+registerConverter("1.1.0", ["1.0.0"], convertFrom040To100);
 // The creator decodes fresh parses (plugin output, cache records, createResult's bytes).
 registerCreator(supportedVersions100, Result100, (v) => decodeResult100(v, true));
 defineListResult(Result100, implementedSpecVersion100, codec);
