@@ -5,12 +5,7 @@
  * of a 1.x result has every key sorted at every level; this encoder writes the same bytes.
  */
 import { goStruct, toGoJSON } from "../encoding/json.js";
-import {
-  defineStruct,
-  type FieldSchema,
-  foldsToOtherKey,
-  type StructSchema,
-} from "../encoding/struct.js";
+import { defineStruct, type FieldSchema, foldsToOtherKey } from "../encoding/struct.js";
 import { ResultVersionMismatchError } from "../errors/types.js";
 import { goJSONText } from "../internal/go-json-text.js";
 import { ipNetToString } from "./cidr.js";
@@ -23,7 +18,7 @@ import {
   listItemDecoder,
   structValue,
 } from "./decode.js";
-import { copyDNS, type DNS, dnsField, dnsToGo, isDNSEmpty } from "./dns.js";
+import { copyDNS, type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
 import { defineLazyList, lazyListMinLength } from "./lazy-list.js";
 import type { Result } from "./result.js";
@@ -32,6 +27,8 @@ import {
   defineListResult,
   ListResult,
   type ListResultCodec,
+  listResultDecoder,
+  listResultSchema,
 } from "./result-common.js";
 import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
 import { type Interface040, Result040 } from "./v040.js";
@@ -124,23 +121,8 @@ const interfaceField: FieldSchema = {
   },
 };
 
-const resultSchema = {
-  fields: {
-    cniVersion: { type: "string" },
-    interfaces: { type: "array", items: interfaceField, goType: "[]*types100.Interface" },
-    ips: { type: "array", items: { type: "raw" }, goType: "[]*types100.IPConfig" },
-    routes: { type: "array", items: { type: "raw" }, goType: "[]*types.Route" },
-    dns: dnsField,
-  },
-} satisfies StructSchema;
-
-const resultDecoder = defineStruct<{
-  cniVersion?: string;
-  interfaces?: Interface100[];
-  ips?: unknown[];
-  routes?: unknown[];
-  dns?: DNS;
-}>("Result", resultSchema);
+const resultSchema = listResultSchema("types100", interfaceField);
+const resultDecoder = listResultDecoder<Interface100>("types100", interfaceField);
 
 const codec: ListResultCodec<Interface100, IPConfig100> = {
   pkg: "types100",
