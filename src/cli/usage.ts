@@ -26,14 +26,19 @@ export interface CommandSpec {
   readonly flags?: readonly FlagSpec[];
 }
 
+/** A string flag (empty by default). */
+function stringFlag(name: string, usage: string, defValue = ""): FlagSpec {
+  return { name, kind: "string", usage, defValue };
+}
+
+/** A bool flag (false by default). */
+function boolFlag(name: string, usage: string): FlagSpec {
+  return { name, kind: "bool", usage, defValue: "false" };
+}
+
 /** The flags every command accepts (cobra persistent flags of the root). */
 export const globalFlags: readonly FlagSpec[] = [
-  {
-    name: "cache-dir",
-    kind: "string",
-    usage: "Result cache directory, shared with Go runtimes",
-    defValue: "/var/lib/cni",
-  },
+  stringFlag("cache-dir", "Result cache directory, shared with Go runtimes", "/var/lib/cni"),
   {
     name: "ifname",
     short: "i",
@@ -76,50 +81,29 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
     long: "Check a plugin binary against the CNI spec's rules.\nThis command runs the plugin (a name is looked up in --path, else CNI_PATH) through every rule of the conformance checker, for each spec version it claims, in network namespaces of its own (root needed, or cnitool rootless -- cnitool conformance ...), and prints the report (text, JSON, or a Markdown table for the plugin's README). A rule the spec words as \"should\" warns instead of failing; a plugin call that hangs past --timeout is stopped and reported as a hang of its verb.\nExit status: 0 when no rule failed, 1 when one did, 2 for a bad command line or a check that could not run.",
     args: { min: 1, max: 1 },
     flags: [
-      {
-        name: "config",
-        kind: "string",
-        usage:
-          "The plugin config to test with (a JSON object; a prevResult in it tests a chained plugin)",
-        defValue: "",
-      },
-      {
-        name: "format",
-        kind: "string",
-        usage: "The report's format: text, json or markdown (a table for the plugin's README)",
-        defValue: "text",
-      },
-      {
-        name: "json",
-        kind: "bool",
-        usage: "Print the report as JSON (--format json)",
-        defValue: "false",
-      },
-      {
-        name: "path",
-        kind: "string",
-        usage:
-          "Directories of the plugin and its delegated plugins (IPAM), as dir1:dir2 (default CNI_PATH)",
-        defValue: "",
-      },
-      {
-        name: "rules",
-        kind: "string",
-        usage: "Only these rules, as r1,r2 (default every rule)",
-        defValue: "",
-      },
-      {
-        name: "timeout",
-        kind: "string",
-        usage: "How long each plugin call may take, as a Go duration: 5s, 1m (default 30s)",
-        defValue: "",
-      },
-      {
-        name: "versions",
-        kind: "string",
-        usage: "Only these spec versions, as a,b (default every version the plugin claims)",
-        defValue: "",
-      },
+      stringFlag(
+        "config",
+        "The plugin config to test with (a JSON object; a prevResult in it tests a chained plugin)",
+      ),
+      stringFlag(
+        "format",
+        "The report's format: text, json or markdown (a table for the plugin's README)",
+        "text",
+      ),
+      boolFlag("json", "Print the report as JSON (--format json)"),
+      stringFlag(
+        "path",
+        "Directories of the plugin and its delegated plugins (IPAM), as dir1:dir2 (default CNI_PATH)",
+      ),
+      stringFlag("rules", "Only these rules, as r1,r2 (default every rule)"),
+      stringFlag(
+        "timeout",
+        "How long each plugin call may take, as a Go duration: 5s, 1m (default 30s)",
+      ),
+      stringFlag(
+        "versions",
+        "Only these spec versions, as a,b (default every version the plugin claims)",
+      ),
     ],
   },
   del: {
@@ -134,25 +118,12 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
     long: "Garbage collect network interfaces.\nThis command will clean up unused network interfaces in the specified network namespace.\nIt prints each attachment it collected as <container-id>:<ifname>, one a line (--json: an object); --dry-run prints what it would collect and runs nothing.",
     args: twoArgs,
     flags: [
-      {
-        name: "dry-run",
-        kind: "bool",
-        usage: "Print what would be collected; run no plugin and remove nothing",
-        defValue: "false",
-      },
-      {
-        name: "json",
-        kind: "bool",
-        usage: "Print what was collected as JSON",
-        defValue: "false",
-      },
-      {
-        name: "valid",
-        kind: "string",
-        usage:
-          "Attachments to keep, as <container-id>:<ifname>,...; without it, every attachment is collected",
-        defValue: "",
-      },
+      boolFlag("dry-run", "Print what would be collected; run no plugin and remove nothing"),
+      boolFlag("json", "Print what was collected as JSON"),
+      stringFlag(
+        "valid",
+        "Attachments to keep, as <container-id>:<ifname>,...; without it, every attachment is collected",
+      ),
     ],
   },
   help: {
@@ -178,18 +149,8 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
     long: "Remove what killed test runs left behind.\nThis command removes the network namespaces and temp dirs that libcni/testing (tempNetns, testHost) and conformance checks named for a process that is gone (lcnitest-..., lcnicheck-...), and prints each path it removed. Those of live processes, and anything named otherwise, are left alone.\nExit status: 0, or 1 when a leftover could not be removed (namespaces need root).",
     args: { max: 0 },
     flags: [
-      {
-        name: "netns-dir",
-        kind: "string",
-        usage: "Where the namespaces are pinned, as dir1:dir2",
-        defValue: "/run/netns",
-      },
-      {
-        name: "tmp-dir",
-        kind: "string",
-        usage: "Where the temp dirs are, as dir1:dir2 (default TMPDIR, else /tmp)",
-        defValue: "",
-      },
+      stringFlag("netns-dir", "Where the namespaces are pinned, as dir1:dir2", "/run/netns"),
+      stringFlag("tmp-dir", "Where the temp dirs are, as dir1:dir2 (default TMPDIR, else /tmp)"),
     ],
   },
   validate: {
@@ -198,26 +159,15 @@ export const commands: Readonly<Record<string, CommandSpec>> = {
     long: "Validate a network configuration against its plugins.\nThis command checks that every plugin exists and supports the configuration's version, and prints the capabilities the network accepts.\nIt also lints the configuration against the CNI spec and conventions: each finding goes to stderr as a JSON pointer and a message, and a lint error fails the command.\nWith --dir it validates every conf file of a dir as a runtime loads it (lint, plugins in CNI_PATH, their VERSION, duplicate networks and plugin types, files whose extension does not fit their content) and prints one finding a line, <file>:<JSON pointer>: <severity>: <message> (--json: an object with the findings).\nExit status: 0, 1 when a finding (or a failure) is an error, 2 for a bad command line.",
     args: { max: 1 },
     flags: [
-      {
-        name: "dir",
-        kind: "string",
-        usage:
-          "Validate every conf file of this dir as a runtime loads it, instead of one network of NETCONFPATH",
-        defValue: "",
-      },
-      {
-        name: "file",
-        kind: "string",
-        usage:
-          "Validate this conf file (.conflist, or a single plugin's .conf) instead of a network of NETCONFPATH",
-        defValue: "",
-      },
-      {
-        name: "json",
-        kind: "bool",
-        usage: "With --dir: print the findings as JSON",
-        defValue: "false",
-      },
+      stringFlag(
+        "dir",
+        "Validate every conf file of this dir as a runtime loads it, instead of one network of NETCONFPATH",
+      ),
+      stringFlag(
+        "file",
+        "Validate this conf file (.conflist, or a single plugin's .conf) instead of a network of NETCONFPATH",
+      ),
+      boolFlag("json", "With --dir: print the findings as JSON"),
     ],
   },
   version: {
@@ -299,13 +249,8 @@ export function rootUsage(withHelpFlag = true): string {
   ].join("\n");
 }
 
-/** The root help: the long description, then the usage. */
-export function rootHelp(): string {
-  return `${rootLong}\n\n${rootUsage()}`;
-}
-
 /** A subcommand's usage, as cobra prints it (ends with a newline). */
-export function commandUsage(name: string): string {
+function commandUsage(name: string): string {
   const spec = commands[name];
   return [
     "Usage:",
@@ -320,19 +265,14 @@ export function commandUsage(name: string): string {
   ].join("\n");
 }
 
-/** A subcommand's help: the long description, then the usage. */
-export function commandHelp(name: string): string {
-  return `${commands[name].long}\n\n${commandUsage(name)}`;
-}
-
 /** cobra's usage of the command `name` (the root when undefined). */
 export function usageOf(name: string | undefined): string {
   return name === undefined ? rootUsage() : commandUsage(name);
 }
 
-/** cobra's help of the command `name` (the root when undefined). */
+/** cobra's help of the command `name` (the root when undefined): its description, then its usage. */
 export function helpOf(name: string | undefined): string {
-  return name === undefined ? rootHelp() : commandHelp(name);
+  return `${name === undefined ? rootLong : commands[name].long}\n\n${usageOf(name)}`;
 }
 
 /** Go's `ld(s, t, ignoreCase=true)`: the Levenshtein distance cobra suggests commands by. */

@@ -368,28 +368,15 @@ export class ExecTrace {
 
   /** Runs `fn` (the run with its retries) as this trace. */
   run(fn: () => Promise<Uint8Array>, signal: AbortSignal | undefined): Promise<Uint8Array> {
-    const start = performance.now();
     const m = this.message;
     const body = async (): Promise<Uint8Array> => {
       try {
         return await fn();
       } finally {
-        m.durationMs = ms(start);
         m.aborted = m.aborted || signal?.aborted === true;
       }
     };
-    const run = execChannel.hasSubscribers ? execChannel.tracePromise(body, m) : body();
-    if (!debugEnabled) return run;
-    return run.then(
-      (value) => {
-        this.debugLine("ok");
-        return value;
-      },
-      (error: unknown) => {
-        this.debugLine(failure(error));
-        throw error;
-      },
-    );
+    return traceCall(execChannel, m, body, (_, outcome) => this.debugLine(outcome));
   }
 
   private debugLine(outcome: string): void {

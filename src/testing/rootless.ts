@@ -322,7 +322,6 @@ export async function runRootless(
   );
   const stdout = new Capped(maxOutputBytes);
   const stderr = new Capped(maxOutputBytes);
-  const setup = new Capped(maxSetupBytes);
   let ready = false;
   let pending = "";
   child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
@@ -343,7 +342,6 @@ export async function runRootless(
       return;
     }
     ready = true;
-    setup.push(Buffer.from(pending.slice(0, at)));
     const rest = pending.slice(at + readyLine.length + 1);
     if (rest !== "") {
       if (pipe) stderr.push(Buffer.from(rest));

@@ -7,7 +7,12 @@
  */
 import { marshal, marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
-import { defineStruct, type FieldSchema, type StructDecoder } from "../encoding/struct.js";
+import {
+  defineStruct,
+  type FieldSchema,
+  type StructDecoder,
+  type StructSchema,
+} from "../encoding/struct.js";
 import { ConversionError, ResultVersionMismatchError } from "../errors/types.js";
 import { toGoJSON } from "../internal/go-marshal.js";
 import { copyIPNet, type IPNet } from "./cidr.js";
@@ -179,12 +184,9 @@ export interface ListResultCodec<I, P> {
   readonly decodeIPConfig: (value: unknown) => P;
 }
 
-/** The struct decoder of a result whose interfaces have the schema `interfaceField`. */
-export function listResultDecoder<I>(
-  pkg: string,
-  interfaceField: FieldSchema,
-): StructDecoder<RawListResult<I>> {
-  return defineStruct<RawListResult<I>>("Result", {
+/** The struct schema of a result whose interfaces have the schema `interfaceField`. */
+export function listResultSchema(pkg: string, interfaceField: FieldSchema) {
+  return {
     fields: {
       cniVersion: { type: "string" },
       interfaces: { type: "array", items: interfaceField, goType: `[]*${pkg}.Interface` },
@@ -192,7 +194,15 @@ export function listResultDecoder<I>(
       routes: { type: "array", items: { type: "raw" }, goType: "[]*types.Route" },
       dns: dnsField,
     },
-  });
+  } satisfies StructSchema;
+}
+
+/** The struct decoder of a result whose interfaces have the schema `interfaceField`. */
+export function listResultDecoder<I>(
+  pkg: string,
+  interfaceField: FieldSchema,
+): StructDecoder<RawListResult<I>> {
+  return defineStruct<RawListResult<I>>("Result", listResultSchema(pkg, interfaceField));
 }
 
 /**

@@ -7,11 +7,11 @@
 import { goStruct, toGoJSON } from "../encoding/json.js";
 import { defineStruct, type FieldSchema } from "../encoding/struct.js";
 import { ConversionError } from "../errors/types.js";
-import { copyIPNet, type IPNet, ipNetToString } from "./cidr.js";
+import { type IPNet, ipNetToString } from "./cidr.js";
 import { registerConverter, registerCreator } from "./convert.js";
 import { decodeIP, decodeIPNet, goInt, structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsToGo } from "./dns.js";
-import { copyIP, ipMarshalText, ipTo4 } from "./ip.js";
+import { ipMarshalText, ipTo4 } from "./ip.js";
 import type { Result } from "./result.js";
 import {
   copyIPConfigFields,
@@ -21,7 +21,7 @@ import {
   listResultDecoder,
 } from "./result-common.js";
 import { copyRoute, type Route, routeToGo } from "./route.js";
-import { type IPConfig020, Result020 } from "./v020.js";
+import { copyIPConfig020, type IPConfig020, Result020 } from "./v020.js";
 
 /** The version `Result040` implements. */
 export const implementedSpecVersion040 = "0.4.0";
@@ -62,11 +62,6 @@ export interface Result040Init {
   routes?: Route[];
   /** DNS settings; default empty. */
   dns?: DNS;
-}
-
-/** Upstream `Interface.Copy()`. */
-export function copyInterface040(i: Interface040): Interface040 {
-  return { ...i };
 }
 
 /** Upstream `IPConfig.Copy()`. */
@@ -169,15 +164,9 @@ export function convertFrom020To040(from: Result, toVersion: string): Result {
     [r.ip6, "6"],
   ] as const) {
     if (!ipc) continue;
-    out.ips.push(ipConfig040From020(copy020(ipc), family));
+    out.ips.push(ipConfig040From020(copyIPConfig020(ipc), family));
     for (const route of ipc.routes ?? []) out.routes.push(copyRoute(route));
   }
-  return out;
-}
-
-function copy020(ipc: IPConfig020): IPConfig020 {
-  const out: IPConfig020 = { ip: copyIPNet(ipc.ip) };
-  if (ipc.gateway) out.gateway = copyIP(ipc.gateway);
   return out;
 }
 
@@ -186,7 +175,7 @@ export function convertWithin040(from: Result, toVersion: string): Result {
   const r = from as Result040;
   return new Result040({
     cniVersion: toVersion,
-    interfaces: r.interfaces.map(copyInterface040),
+    interfaces: r.interfaces.map((i) => ({ ...i })),
     ips: r.ips.map(copyIPConfig040),
     routes: r.routes.map(copyRoute),
     dns: copyDNS(r.dns),

@@ -5,12 +5,7 @@
  * of a 1.x result has every key sorted at every level; this encoder writes the same bytes.
  */
 import { goStruct, toGoJSON } from "../encoding/json.js";
-import {
-  defineStruct,
-  type FieldSchema,
-  foldsToOtherKey,
-  type StructSchema,
-} from "../encoding/struct.js";
+import { defineStruct, type FieldSchema, foldsToOtherKey } from "../encoding/struct.js";
 import { ResultVersionMismatchError } from "../errors/types.js";
 import { goJSONText } from "../internal/go-json-text.js";
 import { ipNetToString } from "./cidr.js";
@@ -23,7 +18,7 @@ import {
   listItemDecoder,
   structValue,
 } from "./decode.js";
-import { copyDNS, type DNS, dnsField, dnsToGo, isDNSEmpty } from "./dns.js";
+import { copyDNS, type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText, ipTo4 } from "./ip.js";
 import { defineLazyList, lazyListMinLength } from "./lazy-list.js";
 import type { Result } from "./result.js";
@@ -32,6 +27,8 @@ import {
   defineListResult,
   ListResult,
   type ListResultCodec,
+  listResultDecoder,
+  listResultSchema,
 } from "./result-common.js";
 import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
 import { type Interface040, Result040 } from "./v040.js";
@@ -57,16 +54,6 @@ export interface Result100Init {
   routes?: Route[];
   /** DNS settings; default empty. */
   dns?: DNS;
-}
-
-/** Upstream `Interface.Copy()`. */
-export function copyInterface100(i: Interface100): Interface100 {
-  return { ...i };
-}
-
-/** Upstream `IPConfig.Copy()`. */
-export function copyIPConfig100(ipc: IPConfig100): IPConfig100 {
-  return copyIPConfigFields(ipc, {});
 }
 
 /**
@@ -134,23 +121,8 @@ const interfaceField: FieldSchema = {
   },
 };
 
-const resultSchema = {
-  fields: {
-    cniVersion: { type: "string" },
-    interfaces: { type: "array", items: interfaceField, goType: "[]*types100.Interface" },
-    ips: { type: "array", items: { type: "raw" }, goType: "[]*types100.IPConfig" },
-    routes: { type: "array", items: { type: "raw" }, goType: "[]*types.Route" },
-    dns: dnsField,
-  },
-} satisfies StructSchema;
-
-const resultDecoder = defineStruct<{
-  cniVersion?: string;
-  interfaces?: Interface100[];
-  ips?: unknown[];
-  routes?: unknown[];
-  dns?: DNS;
-}>("Result", resultSchema);
+const resultSchema = listResultSchema("types100", interfaceField);
+const resultDecoder = listResultDecoder<Interface100>("types100", interfaceField);
 
 const codec: ListResultCodec<Interface100, IPConfig100> = {
   pkg: "types100",
@@ -284,21 +256,12 @@ Object.defineProperty(Result100.prototype, goJSONText, {
   },
 });
 
-/** 1.0.0 ↔ 1.1.0 (upstream convertFrom100): only the version changes. */
-export function convertWithin100(from: Result, toVersion: string): Result {
-  const r = from as Result100;
-  return new Result100({
-    cniVersion: toVersion,
-    interfaces: r.interfaces.map(copyInterface100),
-    ips: r.ips.map(copyIPConfig100),
-    routes: r.routes.map(copyRoute),
-    dns: copyDNS(r.dns),
-  });
-}
-
-/** 0.3.x/0.4.0 → 1.x (upstream convertFrom04x): the IP version is dropped. */
+/**
+ * 0.3.x/0.4.0 → 1.x (upstream convertFrom04x): the IP version is dropped. Also 1.0.0 ↔ 1.1.0
+ * (upstream convertFrom100), where only the version changes: the same copy.
+ */
 export function convertFrom040To100(from: Result, toVersion: string): Result {
-  const r = from as Result040;
+  const r = from as Result040 | Result100;
   return new Result100({
     cniVersion: toVersion,
     interfaces: r.interfaces.map((i) => ({ ...i })),
@@ -346,13 +309,13 @@ registerConverter("0.2.0", supportedVersions100, convertFrom020To100);
 registerConverter("0.3.0", supportedVersions100, convertFrom040To100);
 registerConverter("0.3.1", supportedVersions100, convertFrom040To100);
 registerConverter("0.4.0", supportedVersions100, convertFrom040To100);
-registerConverter("1.0.0", ["1.1.0"], convertWithin100);
+registerConverter("1.0.0", ["1.1.0"], convertFrom040To100);
 // Down-converters
 registerConverter("1.0.0", ["0.3.0", "0.3.1", "0.4.0"], convertFrom100To040);
 registerConverter("1.0.0", ["0.1.0", "0.2.0"], convertFrom100To020);
 registerConverter("1.1.0", ["0.3.0", "0.3.1", "0.4.0"], convertFrom100To040);
 registerConverter("1.1.0", ["0.1.0", "0.2.0"], convertFrom100To020);
-registerConverter("1.1.0", ["1.0.0"], convertWithin100);
+registerConverter("1.1.0", ["1.0.0"], convertFrom040To100);
 // The creator decodes fresh parses (plugin output, cache records, createResult's bytes).
 registerCreator(supportedVersions100, Result100, (v) => decodeResult100(v, true));
 defineListResult(Result100, implementedSpecVersion100, codec);

@@ -79,9 +79,12 @@ function del(ctx: RuleContext, pod: Pod, result?: unknown): Promise<CallOutcome>
   return ctx.session.call({ command: "DEL", stdin: withResult(ctx, pod, result), ...pod });
 }
 
-/** ADD on a fresh pod; a failed ADD is the verdict's evidence (the rule cannot go on). */
-async function added(ctx: RuleContext): Promise<{ pod: Pod; add: CallOutcome } | Verdict> {
-  const pod = await ctx.session.pod();
+/** ADD on `pod` (a fresh one by default); a failed ADD is the verdict's evidence (the rule cannot go on). */
+async function added(
+  ctx: RuleContext,
+  pod?: Pod,
+): Promise<{ pod: Pod; add: CallOutcome } | Verdict> {
+  pod ??= await ctx.session.pod();
   const call = await add(ctx, pod);
   if (call.exitCode !== 0) {
     await del(ctx, pod);
@@ -92,6 +95,37 @@ async function added(ctx: RuleContext): Promise<{ pod: Pod; add: CallOutcome } |
 
 const isVerdict = (v: unknown): v is Verdict =>
   typeof v === "object" && v !== null && "status" in v && "evidence" in v;
+
+/** ADD on a fresh pod, `judge` the attachment, then DEL it; a failed ADD is the verdict. */
+async function judgeAdded(
+  ctx: RuleContext,
+  judge: (pod: Pod, call: CallOutcome) => Verdict | Promise<Verdict>,
+): Promise<Verdict> {
+  const done = await added(ctx);
+  if (isVerdict(done)) return done;
+  const verdict = await judge(done.pod, done.add);
+  await del(ctx, done.pod, done.add.json);
+  return verdict;
+}
+
+function check(ctx: RuleContext, attachment: { pod: Pod; add: CallOutcome }): Promise<CallOutcome> {
+  return ctx.session.call({
+    command: "CHECK",
+    stdin: withResult(ctx, attachment.pod, attachment.add.json),
+    ...attachment.pod,
+  });
+}
+
+function gc(ctx: RuleContext, valid: readonly { pod: Pod }[]): Promise<CallOutcome> {
+  const list = valid.map(({ pod }) => ({ containerID: pod.containerID, ifname: pod.ifName }));
+  return ctx.session.call({
+    command: "GC",
+    stdin: ctx.config(undefined, {
+      "cni.dev/valid-attachments": list,
+      "cni.dev/attachments": list,
+    }),
+  });
+}
 
 /** Expects a refusal with `code`; cleans up after a plugin that accepted. */
 async function refused(
@@ -218,14 +252,11 @@ const addResult: Rule = {
   title:
     "ADD prints a result of the config's version that its decoder accepts: addresses and route destinations in CIDR form, named interfaces, the pod's sandbox",
   scope: "version",
-  async run(ctx) {
-    const done = await added(ctx);
-    if (isVerdict(done)) return done;
-    const { pod, add: call } = done;
-    const problems = resultProblems(call.stdout, call.json, ctx.version, pod.netns);
-    await del(ctx, pod, call.json);
-    return problems.length === 0 ? pass() : fail(problems.join("; "));
-  },
+  run: (ctx) =>
+    judgeAdded(ctx, (pod, call) => {
+      const problems = resultProblems(call.stdout, call.json, ctx.version, pod.netns);
+      return problems.length === 0 ? pass() : fail(problems.join("; "));
+    }),
 };
 
 const addPrevResult: Rule = {
@@ -238,25 +269,25 @@ const addPrevResult: Rule = {
   async run(ctx) {
     if (!ctx.chained)
       return notApplicable("the config has no prevResult (not tested as a chained plugin)");
-    const done = await added(ctx);
-    if (isVerdict(done)) return done;
-    const { pod, add: call } = done;
-    const prev = ctx.prevResult(pod) ?? {};
-    const out = (call.json ?? {}) as Record<string, unknown>;
-    const names = (v: unknown) =>
-      Array.isArray(v) ? v.map((i) => (i as { name?: unknown }).name) : [];
-    const addresses = (v: unknown) =>
-      Array.isArray(v) ? v.map((i) => (i as { address?: unknown }).address) : [];
-    const lost = [
-      ...names(prev.interfaces)
-        .filter((n) => !names(out.interfaces).includes(n))
-        .map((n) => `interface ${n}`),
-      ...addresses(prev.ips)
-        .filter((a) => !addresses(out.ips).includes(a))
-        .map((a) => `address ${a}`),
-    ];
-    await del(ctx, pod, call.json);
-    return lost.length === 0 ? pass() : fail(`the result lost the prevResult's ${lost.join(", ")}`);
+    return judgeAdded(ctx, (pod, call) => {
+      const prev = ctx.prevResult(pod) ?? {};
+      const out = (call.json ?? {}) as Record<string, unknown>;
+      const names = (v: unknown) =>
+        Array.isArray(v) ? v.map((i) => (i as { name?: unknown }).name) : [];
+      const addresses = (v: unknown) =>
+        Array.isArray(v) ? v.map((i) => (i as { address?: unknown }).address) : [];
+      const lost = [
+        ...names(prev.interfaces)
+          .filter((n) => !names(out.interfaces).includes(n))
+          .map((n) => `interface ${n}`),
+        ...addresses(prev.ips)
+          .filter((a) => !addresses(out.ips).includes(a))
+          .map((a) => `address ${a}`),
+      ];
+      return lost.length === 0
+        ? pass()
+        : fail(`the result lost the prevResult's ${lost.join(", ")}`);
+    });
   },
 };
 
@@ -267,18 +298,11 @@ const checkAfterAdd: Rule = {
   title: "CHECK with the ADD's result as prevResult succeeds",
   scope: "version",
   since: "0.4.0",
-  async run(ctx) {
-    const done = await added(ctx);
-    if (isVerdict(done)) return done;
-    const { pod, add: call } = done;
-    const check = await ctx.session.call({
-      command: "CHECK",
-      stdin: withResult(ctx, pod, call.json),
-      ...pod,
-    });
-    await del(ctx, pod, call.json);
-    return check.exitCode === 0 ? pass() : fail(told(check));
-  },
+  run: (ctx) =>
+    judgeAdded(ctx, async (pod, add) => {
+      const call = await check(ctx, { pod, add });
+      return call.exitCode === 0 ? pass() : fail(told(call));
+    }),
 };
 
 /** The result with its first address moved, or its first interface's MAC changed. */
@@ -309,33 +333,28 @@ const checkWrongPrevResult: Rule = {
   title: "CHECK with a prevResult that does not match what ADD set up fails",
   scope: "version",
   since: "0.4.0",
-  async run(ctx) {
-    const done = await added(ctx);
-    if (isVerdict(done)) return done;
-    const { pod, add: call } = done;
-    const wrong = altered(call.json);
-    if (wrong === undefined) {
-      await del(ctx, pod, call.json);
-      return notApplicable("the ADD's result has no address or MAC to alter");
-    }
-    const check = await ctx.session.call({
-      command: "CHECK",
-      stdin: ctx.config(pod, { prevResult: wrong.result }),
-      ...pod,
-    });
-    await del(ctx, pod, call.json);
-    const given = JSON.stringify(ctx.prevResult(pod) ?? {});
-    if (check.exitCode === 0 && ctx.chained && given.includes(wrong.original)) {
-      // The altered value is what the plugin before it set up: a chained plugin need not verify it.
-      return notApplicable(
-        `CHECK succeeded with ${wrong.what}, a value of the prevResult the chained plugin was given, not its own`,
-      );
-    }
-    if (check.exitCode === 0)
-      return fail(`CHECK succeeded with a wrong prevResult (${wrong.what})`);
-    // How it failed (the error object) is error-format's to judge.
-    return pass(wrong.what);
-  },
+  run: (ctx) =>
+    judgeAdded(ctx, async (pod, call) => {
+      const wrong = altered(call.json);
+      if (wrong === undefined)
+        return notApplicable("the ADD's result has no address or MAC to alter");
+      const check = await ctx.session.call({
+        command: "CHECK",
+        stdin: ctx.config(pod, { prevResult: wrong.result }),
+        ...pod,
+      });
+      const given = JSON.stringify(ctx.prevResult(pod) ?? {});
+      if (check.exitCode === 0 && ctx.chained && given.includes(wrong.original)) {
+        // The altered value is what the plugin before it set up: a chained plugin need not verify it.
+        return notApplicable(
+          `CHECK succeeded with ${wrong.what}, a value of the prevResult the chained plugin was given, not its own`,
+        );
+      }
+      if (check.exitCode === 0)
+        return fail(`CHECK succeeded with a wrong prevResult (${wrong.what})`);
+      // How it failed (the error object) is error-format's to judge.
+      return pass(wrong.what);
+    }),
 };
 
 const delIdempotent: Rule = {
@@ -396,12 +415,9 @@ const delCleansUp: Rule = {
   async run(ctx) {
     const pod = await ctx.session.pod();
     const [podBefore, hostBefore] = [await ctx.session.links(pod.netns), await ctx.session.links()];
-    const call = await add(ctx, pod);
-    if (call.exitCode !== 0) {
-      await del(ctx, pod);
-      return fail(`ADD failed, so the rule could not run: ${told(call)}`);
-    }
-    const deleted = await del(ctx, pod, call.json);
+    const done = await added(ctx, pod);
+    if (isVerdict(done)) return done;
+    const deleted = await del(ctx, pod, done.add.json);
     if (deleted.exitCode !== 0) return fail(`DEL failed: ${told(deleted)}`);
     const [podAfter, hostAfter] = [await ctx.session.links(pod.netns), await ctx.session.links()];
     const inPod = [...podAfter.keys()].filter((n) => !podBefore.has(n));
@@ -441,35 +457,20 @@ const gcValidAttachments: Rule = {
     }
     // GC is judged by the kept attachment's CHECK: a CHECK that fails before any GC is
     // check-after-add's finding, not this rule's.
-    const before = await ctx.session.call({
-      command: "CHECK",
-      stdin: withResult(ctx, kept.pod, kept.add.json),
-      ...kept.pod,
-    });
+    const before = await check(ctx, kept);
     if (before.exitCode !== 0) {
       await del(ctx, kept.pod, kept.add.json);
       await del(ctx, stale.pod, stale.add.json);
       return notApplicable(`CHECK fails before any GC (see check-after-add): ${told(before)}`);
     }
-    const valid = [{ containerID: kept.pod.containerID, ifname: kept.pod.ifName }];
-    const gc = await ctx.session.call({
-      command: "GC",
-      stdin: ctx.config(undefined, {
-        "cni.dev/valid-attachments": valid,
-        "cni.dev/attachments": valid,
-      }),
-    });
-    const check = await ctx.session.call({
-      command: "CHECK",
-      stdin: withResult(ctx, kept.pod, kept.add.json),
-      ...kept.pod,
-    });
+    const collected = await gc(ctx, [kept]);
+    const after = await check(ctx, kept);
     await del(ctx, kept.pod, kept.add.json);
     await del(ctx, stale.pod, stale.add.json);
-    const gcFailed = gc.exitCode === 0 ? "" : `GC failed: ${told(gc)}`;
-    if (check.exitCode !== 0) {
+    const gcFailed = collected.exitCode === 0 ? "" : `GC failed: ${told(collected)}`;
+    if (after.exitCode !== 0) {
       const also = gcFailed === "" ? "" : `; ${gcFailed}`;
-      return fail(`the valid attachment's CHECK failed after GC: ${told(check)}${also}`);
+      return fail(`the valid attachment's CHECK failed after GC: ${told(after)}${also}`);
     }
     return gcFailed === "" ? pass() : warn(gcFailed);
   },
@@ -563,11 +564,9 @@ const addIfname: Rule = {
   async run(ctx) {
     const pod = await ctx.session.pod();
     const before = await ctx.session.links(pod.netns);
-    const call = await add(ctx, pod);
-    if (call.exitCode !== 0) {
-      await del(ctx, pod);
-      return fail(`ADD failed, so the rule could not run: ${told(call)}`);
-    }
+    const done = await added(ctx, pod);
+    if (isVerdict(done)) return done;
+    const call = done.add;
     const after = await ctx.session.links(pod.netns);
     await del(ctx, pod, call.json);
     const want = pod.ifName;
@@ -614,34 +613,12 @@ const resultSane: Rule = {
     "the ADD result has no null entries, ips[].interface indexes an interface, no two interfaces share a name in a sandbox, gateways and nameservers are IP addresses, DNS fields have their types (each finding with its JSON pointer)",
   level: "must",
   scope: "version",
-  async run(ctx) {
-    const done = await added(ctx);
-    if (isVerdict(done)) return done;
-    const { pod, add: call } = done;
-    const findings = sanityFindings(call.json, ctx.version);
-    await del(ctx, pod, call.json);
-    return findings.length === 0 ? pass() : fail(findings.join("; "));
-  },
-};
-
-function check(ctx: RuleContext, attachment: { pod: Pod; add: CallOutcome }): Promise<CallOutcome> {
-  return ctx.session.call({
-    command: "CHECK",
-    stdin: withResult(ctx, attachment.pod, attachment.add.json),
-    ...attachment.pod,
-  });
-}
-
-function gc(ctx: RuleContext, valid: readonly { pod: Pod }[]): Promise<CallOutcome> {
-  const list = valid.map(({ pod }) => ({ containerID: pod.containerID, ifname: pod.ifName }));
-  return ctx.session.call({
-    command: "GC",
-    stdin: ctx.config(undefined, {
-      "cni.dev/valid-attachments": list,
-      "cni.dev/attachments": list,
+  run: (ctx) =>
+    judgeAdded(ctx, (_, call) => {
+      const findings = sanityFindings(call.json, ctx.version);
+      return findings.length === 0 ? pass() : fail(findings.join("; "));
     }),
-  });
-}
+};
 
 /** ADDs `n` attachments on fresh pods; a failed ADD DELs what was added and is the verdict. */
 async function addedMany(
