@@ -20,6 +20,7 @@ import { InvalidArgumentError } from "../errors/base.js";
 import { CacheRecordRemoveError } from "../errors/cache.js";
 import { reportCacheRemoveFailed } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
+import { closeFd, fdatasyncFd, fsyncFd, openFd } from "../internal/fs.js";
 import { goQuote } from "../internal/go-quote.js";
 import { attachmentNameError } from "./names.js";
 import { MAX_CACHE_RECORD_BYTES, readRecord } from "./read.js";
@@ -162,6 +163,33 @@ export async function writeCacheRecord(
     await ensureDir(dir, durable).ready;
     await cacheWriteThread().write(path, record, 0o600, durable);
   }
+}
+
+/**
+ * Makes sure of `<cacheDir>/results` as a durable write does (created, and its entry flushed),
+ * for a caller that writes records without fsync and commits them together later
+ * ({@link syncRecords}).
+ */
+export function ensureResultsDir(cacheDir: string): Promise<void> {
+  return ensureDir(resultsDir(cacheDir), true).ready;
+}
+
+/**
+ * Group commit of records written without fsync (a pod's setup): each file's data flushed, all
+ * at once, then their directory once, so that the renames survive a power loss as a durable
+ * write's do. Rejects with the first failure.
+ */
+export async function syncRecords(paths: readonly string[]): Promise<void> {
+  const flush = async (path: string, sync: (fd: number) => Promise<void>): Promise<void> => {
+    const fd = await openFd(path, "r");
+    try {
+      await sync(fd);
+    } finally {
+      await closeFd(fd).catch(() => undefined);
+    }
+  };
+  await Promise.all(paths.map((path) => flush(path, fdatasyncFd)));
+  for (const dir of new Set(paths.map((path) => dirname(path)))) await flush(dir, fsyncFd);
 }
 
 /**

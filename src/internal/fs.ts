@@ -11,6 +11,7 @@ import {
   close as closeCallback,
   fdatasync as fdatasyncCallback,
   fstat as fstatCallback,
+  fsync as fsyncCallback,
   open as openCallback,
   read as readCallback,
   rename as renameCallback,
@@ -34,6 +35,8 @@ export const writeFd = promisify(writeFileCallback) as (
 ) => Promise<void>;
 /** `fs.fdatasync`, promisified. */
 export const fdatasyncFd = promisify(fdatasyncCallback);
+/** `fs.fsync`, promisified. */
+export const fsyncFd = promisify(fsyncCallback);
 /** `fs.rename`, promisified. */
 export const renamePath = promisify(renameCallback);
 /** `fs.stat`, promisified (follows symlinks). */

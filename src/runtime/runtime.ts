@@ -101,6 +101,11 @@ const podNetns = (ref: PodRef): string | undefined =>
 export class CNIRuntime {
   /** The CNIConfig every call goes through (plugin dirs, cache, exec). */
   readonly cni: CNIConfig;
+  /**
+   * The setups' CNIConfig: `cni`'s twin that writes records without fsync, the setup committing
+   * a pod's records together (setup.ts); `cni` itself when the cache is not durable.
+   */
+  private readonly setupCNI: CNIConfig;
   private current: NetworkSet;
   private readonly options: RuntimeOptions;
   private readonly locks = new RuntimeLocks();
@@ -127,14 +132,18 @@ export class CNIRuntime {
           )
         : undefined;
     this.runID = marked?.runID;
-    this.cni = new CNIConfig({
+    const cniOptions = {
       path: options.binDirs ?? ["/opt/cni/bin"],
       cacheDir: options.cacheDir,
       exec: options.exec ?? marked,
       // With the caller's Exec, CNIConfig refuses a pluginNetns beside it, as before.
       pluginNetns: marked === undefined ? options.pluginNetns : undefined,
-      durableCache: options.durableCache,
-    });
+    };
+    this.cni = new CNIConfig({ ...cniOptions, durableCache: options.durableCache });
+    this.setupCNI =
+      options.durableCache === false
+        ? this.cni
+        : new CNIConfig({ ...cniOptions, durableCache: false });
   }
 
   /** The current set (a snapshot: a reload replaces it, never changes it). */
@@ -227,8 +236,11 @@ export class CNIRuntime {
     await checkPluginsInstalled(pod.id, plan, (type) =>
       findPlugin(type, binDirs, this.options.exec),
     );
+    // The caller may have given `cni` other plugin dirs since.
+    this.setupCNI.path = this.cni.path;
     const ctx = {
       ...this.context(set, options),
+      cni: this.setupCNI,
       parallel: options.parallel ?? false,
       cacheDir: cacheDirOf(this.cni),
       durable: this.options.durableCache ?? true,

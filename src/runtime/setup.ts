@@ -18,6 +18,7 @@
 
 import type { CNIConfig } from "../api/index.js";
 import { clearIntent, writeIntent } from "../cache/intent.js";
+import { cacheFilePath, ensureResultsDir, syncRecords } from "../cache/results.js";
 import { PluginChainError } from "../errors/api.js";
 import { WrappedError } from "../errors/base.js";
 import { PluginAbortedError, PluginExecError, PluginLookupError } from "../errors/invoke.js";
@@ -36,6 +37,7 @@ import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summar
 
 /** What setup needs from the runtime. */
 export interface SetupContext {
+  /** Writes records without fsync when `durable`: the setup commits them together. */
   readonly cni: CNIConfig;
   readonly timeout: number;
   readonly signal: AbortSignal | undefined;
@@ -44,7 +46,7 @@ export interface SetupContext {
   readonly parallel: boolean;
   /** Where the setup intent is kept (the CNIConfig's cache dir). */
   readonly cacheDir: string;
-  /** fsync the intent (the runtime's `durableCache`). */
+  /** fsync the intent, and commit the records (the runtime's `durableCache`). */
   readonly durable: boolean;
   /** The run ID the runtime's plugins carry (owner.ts); undefined with the caller's Exec. */
   readonly runID: string | undefined;
@@ -154,26 +156,49 @@ const failureOf = (a: PlannedAttachment, error: unknown): NetworkFailure => ({
   error,
 });
 
+/**
+ * Group commit: the setup's records, written without fsync while the durable intent covered
+ * them (a crash before this point leaves the intent, and recovery DELs every attachment of it,
+ * a record torn by a power loss included: DEL removes it), flushed together (the files at once,
+ * the results dir once) before the intent goes. Undefined when done, else the failure, which
+ * rolls the pod back as a record write's failure does.
+ */
+async function commitRecords(
+  cacheDir: string,
+  podID: string,
+  plan: readonly PlannedAttachment[],
+): Promise<NetworkFailure | undefined> {
+  const first = plan[0];
+  if (first === undefined) return undefined;
+  try {
+    await syncRecords(plan.map((a) => cacheFilePath(cacheDir, a.network.name, podID, a.ifName)));
+    return undefined;
+  } catch (error) {
+    return failureOf(first, new WrappedError("commit the cache records", error));
+  }
+}
+
 /** Attaches the pod to every planned network, or to none. */
 export async function setupAttachments(
   ctx: SetupContext,
   podID: string,
   plan: readonly PlannedAttachment[],
 ): Promise<PodSetupResult> {
-  // What is about to be attached, on disk before the first plugin runs (see intent.ts).
-  try {
-    await writeIntent(ctx.cacheDir, podID, intentOf(plan), ctx.durable, ctx.runID);
-  } catch (error) {
-    const first = plan[0];
-    if (first === undefined) throw error;
-    throw new PodSetupError(
-      podID,
-      failureOf(first, new WrappedError("record the setup intent", error)),
-      [],
-      [],
-      [],
-    );
-  }
+  // What is about to be attached, on disk before the first plugin runs (see intent.ts); and
+  // the results dir, whose records are committed together at the end (see commitRecords).
+  const before = async (what: string, step: () => Promise<void>): Promise<void> => {
+    try {
+      await step();
+    } catch (error) {
+      const first = plan[0];
+      if (first === undefined) throw error;
+      throw new PodSetupError(podID, failureOf(first, new WrappedError(what, error)), [], [], []);
+    }
+  };
+  if (ctx.durable) await before("make the results directory", () => ensureResultsDir(ctx.cacheDir));
+  await before("record the setup intent", () =>
+    writeIntent(ctx.cacheDir, podID, intentOf(plan), ctx.durable, ctx.runID),
+  );
   const results: AttachmentOutcome[] = [];
   const failures: NetworkFailure[] = [];
   const started: PlannedAttachment[] = [];
@@ -202,13 +227,17 @@ export async function setupAttachments(
       }
     }
   }
+  if (failures.length === 0 && ctx.durable) {
+    const failure = await commitRecords(ctx.cacheDir, podID, plan);
+    if (failure !== undefined) failures.push(failure);
+  }
   if (failures.length > 0) {
     const undo = await rollback(ctx, started);
     // A failed rollback DEL keeps the intent: the next teardown or GC DELs it again.
     if (undo.failures.length === 0) await clearIntent(ctx.cacheDir, podID);
     throw new PodSetupError(podID, failures[0], failures.slice(1), undo.failures, undo.done);
   }
-  // Every attachment has its record now.
+  // Every attachment has its record now, on disk.
   await clearIntent(ctx.cacheDir, podID);
   return summarize(podID, results);
 }
