@@ -8,6 +8,7 @@
  */
 import type { NetworkConfigList, PluginConfig } from "../conf/types.js";
 import { InvalidArgumentError } from "../errors/base.js";
+import { paced } from "../internal/pacer.js";
 import type { Exec } from "../invoke/exec.js";
 import { netnsOption } from "../invoke/netns-option.js";
 import type { Result } from "../types/result.js";
@@ -73,8 +74,13 @@ export class CNIConfig {
     this.durableCache = options.durableCache ?? true;
   }
 
-  /** The verbs' body; the first call loads cni-engine.ts (a dynamic import, once per process). */
-  private engine(): Promise<CNIConfigEngine> {
+  /**
+   * The verbs' body, loaded by the first call (a dynamic import, once per process), then handed
+   * out as a paced step: a call's synchronous work (its checks, its stdin, its plugin's start)
+   * runs while the turn's budget lasts, so a burst of calls started in one turn is spread over
+   * turns instead of holding the caller's (internal/pacer.ts).
+   */
+  private async engine(): Promise<CNIConfigEngine> {
     this.verbs ??= import("./cni-engine.js").then(
       ({ CNIConfigEngine }) =>
         new CNIConfigEngine(
@@ -85,7 +91,8 @@ export class CNIConfig {
           this.durableCache,
         ),
     );
-    return this.verbs;
+    const engine = await this.verbs;
+    return paced(() => engine);
   }
 
   /**

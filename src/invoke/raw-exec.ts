@@ -18,6 +18,7 @@ import { ExecTrace, execTraced } from "../internal/diagnostics.js";
 import { errnoText } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
 import { abortText, exitStatusText, signalText, startErrorText } from "../internal/exec-text.js";
+import { paced } from "../internal/pacer.js";
 import {
   normalizeTraceContext,
   type TraceContext,
@@ -210,7 +211,7 @@ export class RawExec {
    * environment) and resolves to its stdout. Rejects with a {@link PluginExecError} when it
    * cannot start, exits non-zero, dies by a signal, floods its output or is aborted.
    */
-  execPlugin(
+  async execPlugin(
     pluginPath: string,
     stdin: Uint8Array,
     env: string[] | undefined,
@@ -219,7 +220,9 @@ export class RawExec {
     const { signal } = options;
     // Diagnostics (libcni:exec, NODE_DEBUG): src/internal/diagnostics.ts; none without a subscriber.
     const traceContext = normalizeTraceContext(options.traceContext);
-    const runEnv = pluginEnv(env, traceContext);
+    // The start's own synchronous work (its environment) is a paced step like the stdin's:
+    // a burst of calls spreads it over turns instead of holding the caller's turn.
+    const runEnv = await paced(() => pluginEnv(env, traceContext));
     if (!execTraced()) return this.run(pluginPath, stdin, runEnv, signal, undefined);
     const trace = new ExecTrace(pluginPath, runEnv.object(), traceContext, stdin);
     return trace.run(() => this.run(pluginPath, stdin, runEnv, signal, trace), signal);

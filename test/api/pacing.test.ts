@@ -7,6 +7,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CNIConfig, type RuntimeConf } from "../../src/api/index.js";
+import { paced } from "../../src/internal/pacer.js";
 import { FakeExec } from "../../src/invoke/fake-exec.js";
 import { confList, type Sandbox, sandbox } from "./helpers.js";
 
@@ -80,4 +81,27 @@ describe("a burst of ADDs started in one turn", () => {
     expect(record.containerId).toBe("c7");
     expect(record.result.ips[0].address).toBe("10.22.0.7/16");
   }, 60_000);
+});
+
+describe("a call started past the turn's budget", () => {
+  it("does none of its work in the caller's turn: even its checks wait for a later one", async () => {
+    // The engine loaded, then this turn's budget spent by a step of 2 ms.
+    await cni.getVersionInfo("bridge").catch(() => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    let settledBeforeOther: boolean | undefined;
+    let settled = false;
+    setImmediate(() => {
+      settledBeforeOther = settled;
+    });
+    void paced(() => {
+      const t = performance.now();
+      while (performance.now() - t < 2);
+    });
+    const bad = { ...list, name: "" };
+    const call = cni.addNetworkList(bad, rt("c1")).finally(() => {
+      settled = true;
+    });
+    await expect(call).rejects.toThrow();
+    expect(settledBeforeOther).toBe(false);
+  });
 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PluginExecError } from "../../src/errors/index.js";
 import { CNIError, InvalidArgumentError } from "../../src/errors/index.js";
+import { paced, pacer } from "../../src/internal/pacer.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
 import {
   type NoopScript,
@@ -58,6 +59,18 @@ describe("RawExec", () => {
     expect(debug.cmdArgs.netns).toBe("/some/netns/path");
     expect(debug.env.CNI_IFNAME).toBe("some-eth0");
     expect(debug.env.CNI_CONTAINERID).toBe("some-container-id");
+  });
+
+  it("builds the start's environment as a paced step: past the turn's budget, on a later turn", async () => {
+    // This turn's budget spent by a step of 2 ms.
+    void paced(() => {
+      const t = performance.now();
+      while (performance.now() - t < 2);
+    });
+    const run = execer.execPlugin(noopPath, stdin, environ);
+    expect(pacer.waiting).toBe(1);
+    expect(dec(await run)).toBe(reportResult);
+    expect(pacer.waiting).toBe(0);
   });
 
   it("returns the resulting stdout as bytes", async () => {
