@@ -195,10 +195,17 @@ export async function setupAttachments(
       throw new PodSetupError(podID, failureOf(first, new WrappedError(what, error)), [], [], []);
     }
   };
-  if (ctx.durable) await before("make the results directory", () => ensureResultsDir(ctx.cacheDir));
   await before("record the setup intent", () =>
     writeIntent(ctx.cacheDir, podID, intentOf(plan), ctx.durable, ctx.runID),
   );
+  if (ctx.durable) {
+    await before("make the results directory", () =>
+      ensureResultsDir(ctx.cacheDir).catch(async (error: unknown) => {
+        await clearIntent(ctx.cacheDir, podID);
+        throw error;
+      }),
+    );
+  }
   const results: AttachmentOutcome[] = [];
   const failures: NetworkFailure[] = [];
   const started: PlannedAttachment[] = [];

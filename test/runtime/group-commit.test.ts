@@ -4,7 +4,7 @@
  * that fails rolls the pod back as a record write's failure does; a setup without a durable
  * cache commits nothing.
  */
-import { readdir, rm, symlink } from "node:fs/promises";
+import { mkdir, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadNetworks, PodSetupError } from "../../src/runtime/index.js";
@@ -46,6 +46,19 @@ describe("setupPod: the records' group commit", () => {
     expect((error as PodSetupError).message).toContain("commit the cache records");
     expect(fake.seq("DEL")).toEqual(["DEL b:net1", "DEL a:eth0"]);
     expect(await results()).toEqual([]);
+    expect(await intents()).toEqual([]);
+  });
+
+  it("fails before any plugin runs, its intent removed, when the results dir cannot be made", async () => {
+    const rt = await load();
+    await mkdir(d.cacheDir, { recursive: true });
+    await writeFile(join(d.cacheDir, "results"), "not a directory");
+    const error = await rt.setupPod(pod).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PodSetupError);
+    expect((error as PodSetupError).message).toMatch(
+      /make the results directory: .*not a directory/,
+    );
+    expect(fake.calls).toEqual([]);
     expect(await intents()).toEqual([]);
   });
 
