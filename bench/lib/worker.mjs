@@ -30,7 +30,10 @@ for (let i = 0; i < Number(process.env.BENCH_BALLAST_MB ?? 0); i++) {
 /** The spawner helpers of this process (LIBCNI_LAUNCHER=spawner), for their CPU and RSS. */
 async function helperPids() {
   if (mode !== "ts") return [];
-  const { sharedSpawner } = await import(new URL("engines/start/select.js", distIndex).href);
+  // Where the build keeps it: engines/ since the fast paths' room, invoke/spawner/ before.
+  const { sharedSpawner } = await import(new URL("engines/start/select.js", distIndex).href).catch(
+    () => import(new URL("invoke/spawner/select.js", distIndex).href),
+  );
   return sharedSpawner().helpers.map((h) => h.pid);
 }
 
@@ -173,7 +176,10 @@ const ops = {
   async cachewrite(c) {
     // The cache write alone: writeCacheRecord (temp file, rename; fsync of file and directory
     // when durable) of a real record's bytes, c.calls times over the same attachment.
-    const { writeCacheRecord } = await import(new URL("api/cache.js", distIndex).href);
+    // cache/results.js since the cache layer, api/cache.js before.
+    const { writeCacheRecord } = await import(new URL("cache/results.js", distIndex).href).catch(
+      () => import(new URL("api/cache.js", distIndex).href),
+    );
     const bytes = await readFile(c.record);
     const path = `${c.cacheDir}/results/bench-${c.containerID}-eth0`;
     const t0 = process.hrtime.bigint();
