@@ -19,7 +19,7 @@
  * RawExec's launcher (spawner/launcher.ts: `child_process.spawn` itself, or the spawner
  * helper) with nothing in between: the process group, the output caps and the kill timers are
  * all handled here, as a wrapper such as execa would add its own cost per run and to the
- * package's import time (bench/README.md).
+ * package's import time (bench/HISTORY.md).
  */
 import { setTimeout as delay } from "node:timers/promises";
 import {

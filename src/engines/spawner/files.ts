@@ -4,7 +4,7 @@
  * directory (a conf dir's lists, a cache dir's records) are one request and one answer
  * instead of four thread-pool round trips each (open, fstat, read, close), and never wait
  * behind a plugin run's frames. (Durable writes were measured through it too and stay on the
- * cache-write thread: bench/README.md, "The library's file work".)
+ * cache-write thread: bench/HISTORY.md, "The library's file work".)
  */
 import type { Duplex } from "node:stream";
 import { encodeFileRead, FileRep, type Frame, FrameReader } from "./protocol.js";

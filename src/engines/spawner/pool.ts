@@ -5,7 +5,8 @@
  * is started for a burst (every helper already has `burstInFlight` runs), so that two
  * helpers start plugins: on a busy machine one helper, waiting for each new plugin to be
  * scheduled before it can start the next, holds sustained bursts back
- * (bench/second-helper.mjs). Runs beyond `maxInFlight` wait for a free slot, in order.
+ * (bench/HISTORY.md, "The second helper started by the first"). Runs beyond `maxInFlight` wait
+ * for a free slot, in order.
  */
 import { debuglog } from "node:util";
 
