@@ -260,7 +260,10 @@ describe("mini, a container runtime on libcni", () => {
       "--",
       "sh",
       "-c",
-      "echo hi | nc 10.77.0.1 9000; exit 3",
+      // The here-document is in nc's stdin before it starts: the listener, its own stdin closed,
+      // shuts its side at once, and an `echo hi |` still to come (a loaded machine) would find
+      // the connection closed and send nothing.
+      "nc 10.77.0.1 9000 <<EOF\nhi\nEOF\nexit 3",
     ]);
     const heard = await listener;
     const firstPacketMs = performance.now() - start;
