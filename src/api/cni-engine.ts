@@ -185,15 +185,7 @@ export class CNIConfigEngine {
     }
   }
 
-  /**
-   * ADD: runs the list's plugins in order, each result the next one's `prevResult`, then caches
-   * the final result (upstream `AddNetworkList`). Undefined only for a list without plugins.
-   * @throws PluginChainError `plugin type="<t>" name="<n>" failed (add): ...` (the cause holds
-   *   the plugin's or the validation's error); CacheWriteError `failed to set network "<n>"
-   *   cached result: ... (the plugins succeeded: ...)` when every plugin succeeded but the
-   *   record could not be written (the attachment is up: DEL it). Nothing is cached unless
-   *   every plugin succeeded.
-   */
+  /** The body of {@link CNIConfig.addNetworkList} (documented there). */
   async addNetworkList(
     list: NetworkConfigList,
     rt: RuntimeConf,
@@ -202,10 +194,7 @@ export class CNIConfigEngine {
     return this.add(listChain(list), rt, options);
   }
 
-  /**
-   * ADD of a single plugin configuration (upstream `AddNetwork`); errors are not wrapped.
-   * @throws the plugin's or the validation's error; CacheWriteError `failed to set network ...`.
-   */
+  /** The body of {@link CNIConfig.addNetwork} (documented there). */
   async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
     return (await this.add(singleChain(net), rt, options)) as Result;
   }
@@ -237,13 +226,7 @@ export class CNIConfigEngine {
     });
   }
 
-  /**
-   * CHECK: runs the list's plugins in order with the cached result as `prevResult`, converted
-   * to the list's version (upstream `CheckNetworkList`). Does nothing with `disableCheck`.
-   * @throws CheckNotSupportedError below 0.4.0 (even with disableCheck, as upstream); a
-   *   validation CNIError for a hostile name; WrappedError `failed to get network "<n>" cached
-   *   result: ...`; the first plugin error, unwrapped.
-   */
+  /** The body of {@link CNIConfig.checkNetworkList} (documented there). */
   async checkNetworkList(
     list: NetworkConfigList,
     rt: RuntimeConf,
@@ -252,10 +235,7 @@ export class CNIConfigEngine {
     await this.check(listChain(list), rt, options);
   }
 
-  /**
-   * CHECK of a single plugin configuration (upstream `CheckNetwork`; it has no disableCheck).
-   * @throws as {@link CNIConfigEngine.checkNetworkList}.
-   */
+  /** The body of {@link CNIConfig.checkNetwork} (documented there). */
   async checkNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
     await this.check(singleChain(net), rt, options);
   }
@@ -276,14 +256,7 @@ export class CNIConfigEngine {
     });
   }
 
-  /**
-   * DEL: runs the list's plugins in reverse order with the cached result as `prevResult` (from
-   * 0.4.0), then removes the cache record (upstream `DelNetworkList`). A record that cannot be
-   * read is removed and the DEL goes on without it. On a plugin error the record is kept, so
-   * the DEL can be retried.
-   * @throws a validation CNIError for a hostile name; a version parse error;
-   *   PluginChainError `plugin type="<t>" name="<n>" failed (delete): ...`.
-   */
+  /** The body of {@link CNIConfig.delNetworkList} (documented there). */
   async delNetworkList(
     list: NetworkConfigList,
     rt: RuntimeConf,
@@ -292,10 +265,7 @@ export class CNIConfigEngine {
     await this.del(listChain(list), rt, options);
   }
 
-  /**
-   * DEL of a single plugin configuration (upstream `DelNetwork`); the plugin's error is not
-   * wrapped. Cache handling as {@link CNIConfigEngine.delNetworkList}.
-   */
+  /** The body of {@link CNIConfig.delNetwork} (documented there). */
   async delNetwork(net: PluginConfig, rt: RuntimeConf, options: DelOptions = {}): Promise<void> {
     await this.del(singleChain(net), rt, options);
   }
@@ -321,10 +291,7 @@ export class CNIConfigEngine {
     await this.cacheDel(at, options.requireRecordRemoved);
   }
 
-  /**
-   * The result the last ADD of the list cached for the attachment, converted to the list's
-   * version; undefined when there is none (upstream `GetNetworkListCachedResult`).
-   */
+  /** The body of {@link CNIConfig.getNetworkListCachedResult} (documented there). */
   async getNetworkListCachedResult(
     list: NetworkConfigList,
     rt: RuntimeConf,
@@ -346,11 +313,7 @@ export class CNIConfigEngine {
     return getCachedResult(this.attachment(chain.name, rt), chain.cniVersion, options);
   }
 
-  /**
-   * The configuration bytes the last ADD cached for the attachment, and a copy of `rt` with
-   * the cached `args` and `capabilityArgs`; undefined when there is no record (upstream
-   * `GetNetworkListCachedConfig`).
-   */
+  /** The body of {@link CNIConfig.getNetworkListCachedConfig} (documented there). */
   async getNetworkListCachedConfig(
     list: NetworkConfigList,
     rt: RuntimeConf,
@@ -368,12 +331,7 @@ export class CNIConfigEngine {
     return getCachedConfig(this.attachment(singleChain(net).name, rt), options.signal);
   }
 
-  /**
-   * The attachments in the cache, sorted by record name (upstream `GetCachedAttachments`):
-   * those of `containerID`, or with `""` every container's, of every network (what a GC
-   * lists). Records that cannot be decoded are skipped, as upstream's. The options are accepted
-   * for symmetry; reading is local.
-   */
+  /** The body of {@link CNIConfig.getCachedAttachments} (documented there). */
   async getCachedAttachments(
     containerID: string,
     _options: CallOptions = {},
@@ -382,20 +340,12 @@ export class CNIConfigEngine {
     return listCachedAttachments(this.cacheDirWithoutRt(), containerID);
   }
 
-  /**
-   * Checks that every plugin of the list exists and supports the list's version, and returns
-   * the capabilities the plugins declare, sorted (upstream `ValidateNetworkList`, whose order is
-   * random).
-   * @throws MultiError `[<error> <error> ...]` with every plugin's error.
-   */
+  /** The body of {@link CNIConfig.validateNetworkList} (documented there). */
   async validateNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<string[]> {
     return this.validate(listChain(list), options);
   }
 
-  /**
-   * As {@link CNIConfigEngine.validateNetworkList} for one plugin configuration (upstream
-   * `ValidateNetwork`); its error is thrown as is.
-   */
+  /** The body of {@link CNIConfig.validateNetwork} (documented there). */
   async validateNetwork(net: PluginConfig, options: CallOptions = {}): Promise<string[]> {
     return this.validate(singleChain(net), options);
   }
@@ -424,15 +374,7 @@ export class CNIConfigEngine {
     return this.runner.versionInfo(pluginType, options.signal);
   }
 
-  /**
-   * GC (upstream `GCNetworkList`): every cached attachment of the network not in
-   * `args.validAttachments` (all of them without args) is deleted with its cached netns, args
-   * and capability args; then, from 1.1.0, each plugin gets GC with the valid attachments
-   * (`cni.dev/valid-attachments`, and `cni.dev/attachments` as upstream). Nothing with
-   * `disableGC`. Runs exclusively of ADD, CHECK and DEL on the network.
-   * @throws a validation CNIError for an invalid network name; MultiError of every failure,
-   *   one per line, after trying everything.
-   */
+  /** The body of {@link CNIConfig.gcNetworkList} (documented there). */
   async gcNetworkList(
     list: NetworkConfigList,
     args?: GCArgs,
@@ -458,12 +400,7 @@ export class CNIConfigEngine {
     });
   }
 
-  /**
-   * STATUS (upstream `GetStatusNetworkList`): from 1.1.0, each plugin in order; the first error
-   * is thrown as the plugin reported it (a CNIError with its code, e.g. 50). Below 1.1.0 it
-   * succeeds without running anything, as upstream.
-   * @throws the version's parse error (upstream ignores it and reports success).
-   */
+  /** The body of {@link CNIConfig.getStatusNetworkList} (documented there). */
   async getStatusNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<void> {
     assertNetworkList(list);
     if (!greaterThanOrEqualTo(list.cniVersion, "1.1.0")) return;
