@@ -295,42 +295,27 @@ export interface ListOptions {
   sweep?: boolean;
 }
 
-/** What one listing of `<cacheDir>/results` found. */
-export interface CacheListing {
-  /** The decodable records, as {@link listCachedAttachments} returns them. */
-  readonly attachments: NetworkAttachment[];
-  /**
-   * Every name the directory held when it was listed, in byte order: temporary files included
-   * (with `sweep`, also those it just removed), records written since not.
-   */
-  readonly names: readonly string[];
-}
-
 /**
- * {@link listCachedAttachments} with the names it listed: a caller that looks again at the
- * files the listing skipped (the runtime, for a pod's undecodable records) reads the directory
- * once.
+ * The names `<cacheDir>/results` holds, in byte order (temporary files included; with `sweep`,
+ * also those it just removed), and those that may hold `containerID`'s records by upstream's
+ * prefilter; undefined when the directory does not exist.
  */
-export async function listCacheDir(
-  cacheDir: string,
+async function listNames(
+  dir: string,
   containerID: string,
-  options: ListOptions = {},
-): Promise<CacheListing> {
-  const dir = resultsDir(cacheDir);
+  sweep: boolean,
+): Promise<{ names: string[]; candidates: string[] } | undefined> {
   let names: string[];
   try {
     names = await readdir(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { attachments: [], names: [] };
+    if (errnoCode(error) === "ENOENT") return undefined;
     throw error;
   }
-  if (options.sweep) await sweepTempFiles(dir, names, STALE_TEMP_MS);
+  if (sweep) await sweepTempFiles(dir, names, STALE_TEMP_MS);
   names.sort(compareUTF8);
   const candidates = names.filter((name) => !isTempName(name) && nameMayHold(name, containerID));
-  const found = await mapLimit(candidates, READ_CONCURRENCY, (name) =>
-    readAttachment(dir, name, containerID),
-  );
-  return { attachments: found.filter((a): a is NetworkAttachment => a !== undefined), names };
+  return { names, candidates };
 }
 
 /**
@@ -344,7 +329,13 @@ export async function listCachedAttachments(
   containerID: string,
   options: ListOptions = {},
 ): Promise<NetworkAttachment[]> {
-  return (await listCacheDir(cacheDir, containerID, options)).attachments;
+  const dir = resultsDir(cacheDir);
+  const listed = await listNames(dir, containerID, options.sweep ?? false);
+  if (listed === undefined) return [];
+  const found = await mapLimit(listed.candidates, READ_CONCURRENCY, (name) =>
+    readAttachment(dir, name, containerID),
+  );
+  return found.filter((a): a is NetworkAttachment => a !== undefined);
 }
 
 /** One record of a pod as read once: its attachment, its bytes and its modification time. */
@@ -357,8 +348,9 @@ export interface PodRecord {
 /**
  * The records of one container, each read once through its fd: the attachment, the bytes a
  * DEL passes on, and the modification time the read's fstat saw (a pod's attach order), so
- * nothing is read or stat'ed again. Upstream's listing rules, as {@link listCacheDir}, which it
- * returns beside the records (names included).
+ * nothing is read or stat'ed again. Upstream's listing rules, as {@link listCachedAttachments};
+ * the names the directory held come beside the records (the runtime looks again at the files
+ * the listing skipped, for a pod's undecodable records, without a second readdir).
  */
 export async function readPodRecords(
   cacheDir: string,
@@ -366,20 +358,13 @@ export async function readPodRecords(
   signal?: AbortSignal,
 ): Promise<{ records: PodRecord[]; names: readonly string[] }> {
   const dir = resultsDir(cacheDir);
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if (errnoCode(error) === "ENOENT") return { records: [], names: [] };
-    throw error;
-  }
-  names.sort(compareUTF8);
-  const candidates = names.filter((name) => !isTempName(name) && nameMayHold(name, containerID));
-  const read = await mapLimit(candidates, READ_CONCURRENCY, async (name) => {
+  const listed = await listNames(dir, containerID, false);
+  if (listed === undefined) return { records: [], names: [] };
+  const read = await mapLimit(listed.candidates, READ_CONCURRENCY, async (name) => {
     const found = await readRecord(join(dir, name), signal);
     if (found.kind !== "bytes") return undefined;
     const attachment = attachmentOf(found.bytes, containerID);
     return attachment && { attachment, bytes: found.bytes, mtimeNs: found.mtimeNs };
   });
-  return { records: read.filter((r): r is PodRecord => r !== undefined), names };
+  return { records: read.filter((r): r is PodRecord => r !== undefined), names: listed.names };
 }
