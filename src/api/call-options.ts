@@ -15,14 +15,21 @@ export interface CallOptions {
   traceContext?: TraceContext | undefined;
 }
 
-/** Options of DEL (`delNetworkList`, `delNetwork`). */
-export interface DelOptions extends CallOptions {
+/**
+ * Options of the verbs that read an attachment's cache record: CHECK, DEL and the cached
+ * result (`getNetworkListCachedResult`, `getNetworkCachedResult`).
+ */
+export interface RecordOptions extends CallOptions {
   /**
-   * The attachment's cache record as the caller has just read it (a runtime tearing a pod down
-   * from its records): its result is the plugins' `prevResult`, and the record is not read
-   * again. Not in upstream, which reads it in every DEL.
+   * The attachment's cache record as the caller has just read it (a runtime working from a
+   * pod's records): its result is the one used (the plugins' `prevResult`, or the one
+   * returned), and the record is not read again. Not in upstream, which reads it in each call.
    */
   cachedRecord?: Uint8Array | undefined;
+}
+
+/** Options of DEL (`delNetworkList`, `delNetwork`). */
+export interface DelOptions extends RecordOptions {
   /**
    * Reject with CacheRecordRemoveError when the plugins succeeded but the record stays
    * (upstream ignores a failed removal, as the default does).

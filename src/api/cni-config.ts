@@ -14,12 +14,12 @@ import { netnsOption } from "../invoke/netns-option.js";
 import type { Result } from "../types/result.js";
 import type { PluginInfo } from "../version/plugin-info.js";
 import type { CachedConfig } from "./cached-result.js";
-import type { CallOptions, DelOptions } from "./call-options.js";
+import type { CallOptions, DelOptions, RecordOptions } from "./call-options.js";
 import type { CNIConfigEngine } from "./cni-engine.js";
 import { traceVerbs } from "./trace-verbs.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
 
-export type { CallOptions, DelOptions } from "./call-options.js";
+export type { CallOptions, DelOptions, RecordOptions } from "./call-options.js";
 
 /** How a {@link CNIConfig} finds plugins and where it keeps its cache. */
 export interface CNIConfigOptions {
@@ -130,7 +130,7 @@ export class CNIConfig {
   async checkNetworkList(
     list: NetworkConfigList,
     rt: RuntimeConf,
-    options: CallOptions = {},
+    options: RecordOptions = {},
   ): Promise<void> {
     return (await this.engine()).checkNetworkList(list, rt, options);
   }
@@ -139,7 +139,11 @@ export class CNIConfig {
    * CHECK of a single plugin configuration (upstream `CheckNetwork`; it has no disableCheck).
    * @throws as {@link CNIConfig.checkNetworkList}.
    */
-  async checkNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
+  async checkNetwork(
+    net: PluginConfig,
+    rt: RuntimeConf,
+    options: RecordOptions = {},
+  ): Promise<void> {
     return (await this.engine()).checkNetwork(net, rt, options);
   }
 
@@ -174,7 +178,7 @@ export class CNIConfig {
   async getNetworkListCachedResult(
     list: NetworkConfigList,
     rt: RuntimeConf,
-    options: CallOptions = {},
+    options: RecordOptions = {},
   ): Promise<Result | undefined> {
     return (await this.engine()).getNetworkListCachedResult(list, rt, options);
   }
@@ -183,7 +187,7 @@ export class CNIConfig {
   async getNetworkCachedResult(
     net: PluginConfig,
     rt: RuntimeConf,
-    options: CallOptions = {},
+    options: RecordOptions = {},
   ): Promise<Result | undefined> {
     return (await this.engine()).getNetworkCachedResult(net, rt, options);
   }

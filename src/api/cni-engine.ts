@@ -38,7 +38,7 @@ import {
 } from "./assert-args.js";
 import { Attachment } from "./attachment.js";
 import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
-import type { CallOptions, DelOptions } from "./call-options.js";
+import type { CallOptions, DelOptions, RecordOptions } from "./call-options.js";
 import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
 import { lockNetwork, withLock } from "./lock.js";
@@ -174,11 +174,11 @@ export class CNIConfigEngine {
   private async prevResultForCheck(
     at: Attachment,
     cniVersion: string,
-    signal: AbortSignal | undefined,
+    { signal, cachedRecord }: RecordOptions,
   ): Promise<Result | undefined> {
     // Upstream: a record that cannot be read fails the CHECK (DEL alone tolerates it).
     try {
-      return await getCachedResult(at, cniVersion, { signal });
+      return await getCachedResult(at, cniVersion, { signal, bytes: cachedRecord });
     } catch (error) {
       if (signal?.aborted && error === signal.reason) throw error;
       throw new WrappedError(`failed to get network ${goQuote(at.network)} cached result`, error);
@@ -230,17 +230,21 @@ export class CNIConfigEngine {
   async checkNetworkList(
     list: NetworkConfigList,
     rt: RuntimeConf,
-    options: CallOptions = {},
+    options: RecordOptions = {},
   ): Promise<void> {
     await this.check(listChain(list), rt, options);
   }
 
   /** The body of {@link CNIConfig.checkNetwork} (documented there). */
-  async checkNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<void> {
+  async checkNetwork(
+    net: PluginConfig,
+    rt: RuntimeConf,
+    options: RecordOptions = {},
+  ): Promise<void> {
     await this.check(singleChain(net), rt, options);
   }
 
-  private async check(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<void> {
+  private async check(chain: Chain, rt: RuntimeConf, options: RecordOptions): Promise<void> {
     const at = this.attachment(chain.name, rt);
     at.validateNames();
     if (!greaterThanOrEqualTo(chain.cniVersion, "0.4.0")) {
@@ -248,7 +252,7 @@ export class CNIConfigEngine {
     }
     if (chain.disableCheck) return;
     await withLock(at.lock(options.signal), async () => {
-      const cachedResult = await this.prevResultForCheck(at, chain.cniVersion, options.signal);
+      const cachedResult = await this.prevResultForCheck(at, chain.cniVersion, options);
       const args = this.runner.callArgs("CHECK", rt);
       for (const net of chain.plugins) {
         await this.runner.run("CHECK", at, chain.cniVersion, net, cachedResult, options, args);
@@ -295,7 +299,7 @@ export class CNIConfigEngine {
   async getNetworkListCachedResult(
     list: NetworkConfigList,
     rt: RuntimeConf,
-    options: CallOptions = {},
+    options: RecordOptions = {},
   ): Promise<Result | undefined> {
     return this.cachedResult(listChain(list), rt, options);
   }
@@ -304,13 +308,17 @@ export class CNIConfigEngine {
   async getNetworkCachedResult(
     net: PluginConfig,
     rt: RuntimeConf,
-    options: CallOptions = {},
+    options: RecordOptions = {},
   ): Promise<Result | undefined> {
     return this.cachedResult(singleChain(net), rt, options);
   }
 
-  private cachedResult(chain: Chain, rt: RuntimeConf, options: CallOptions) {
-    return getCachedResult(this.attachment(chain.name, rt), chain.cniVersion, options);
+  private cachedResult(chain: Chain, rt: RuntimeConf, options: RecordOptions) {
+    const { signal, cachedRecord } = options;
+    return getCachedResult(this.attachment(chain.name, rt), chain.cniVersion, {
+      signal,
+      bytes: cachedRecord,
+    });
   }
 
   /** The body of {@link CNIConfig.getNetworkListCachedConfig} (documented there). */

@@ -14,5 +14,6 @@ export {
   type DelOptions,
   newCNIConfig,
   newCNIConfigWithCacheDir,
+  type RecordOptions,
 } from "./cni-config.js";
 export type { CNIArgPair, GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";

@@ -12,11 +12,12 @@
  *   unless the caller opts into the current configuration (`ifNoRecords: "current-config"`,
  *   as go-cni's `Remove` always DELs with its loaded networks and ocicni's `TearDownPod` falls
  *   back to them when the cache has no record).
- * - CHECK runs every recorded attachment in attach order (CHECK compares the plugin's state
- *   with the cached result, so today's edited configuration would report a false failure);
- *   with the runtime's loopback network, `lo` must also be up in the pod's netns (go-cni#124),
- *   since the loopback's configuration (0.3.1) has no CHECK.
- * - Status (ocicni's `GetPodNetworkStatus`) serves each cached result; no plugin runs.
+ * - CHECK runs every recorded attachment in attach order, from its record as read (CHECK
+ *   compares the plugin's state with the cached result, so today's edited configuration would
+ *   report a false failure); with the runtime's loopback network, `lo` must also be up in the
+ *   pod's netns (go-cni#124), since the loopback's configuration (0.3.1) has no CHECK.
+ * - Status (ocicni's `GetPodNetworkStatus`) serves each cached result, from the record as read;
+ *   no plugin runs.
  */
 
 import type { CNIConfig, DelOptions } from "../api/index.js";
@@ -135,8 +136,8 @@ function checkSkipped(config: CachedConfig): string | undefined {
 /**
  * DEL or CHECK of one cached attachment with its cached configuration: a list's verbs for a
  * list, a single plugin's for a plugin configuration, as upstream's `DelNetworkList` and
- * `DelNetwork` would run them. A recorded attachment's DEL passes on the record as it was
- * read and must remove it. Resolves to the skip reason of a CHECK that runs nothing.
+ * `DelNetwork` would run them, from the record as it was read (a recorded attachment's DEL must
+ * remove it). Resolves to the skip reason of a CHECK that runs nothing.
  */
 async function runCached(
   ctx: CacheCallContext,
@@ -147,11 +148,13 @@ async function runCached(
   if (skipped !== undefined) return skipped;
   const { config, rt } = a;
   await withDeadline(a.network, verb, ctx.timeout, ctx.signal, (signal) => {
-    const options: DelOptions = { signal, traceContext: ctx.traceContext };
-    if (verb === "DEL" && a.record !== undefined) {
-      options.cachedRecord = a.record;
-      options.requireRecordRemoved = true;
-    }
+    // The record as read: neither verb reads it again; a DEL must remove it.
+    const options: DelOptions = {
+      signal,
+      traceContext: ctx.traceContext,
+      cachedRecord: a.record,
+      requireRecordRemoved: verb === "DEL" && a.record !== undefined,
+    };
     if (config.kind === "plugin") {
       return verb === "DEL"
         ? ctx.cni.delNetwork(config.plugin, rt, options)
@@ -377,7 +380,7 @@ async function checkLoopback(
 }
 
 function cachedResult(ctx: CacheCallContext, a: CachedAttachment): Promise<Result | undefined> {
-  const options = { signal: ctx.signal };
+  const options = { signal: ctx.signal, cachedRecord: a.record };
   return a.config.kind === "list"
     ? ctx.cni.getNetworkListCachedResult(a.config.list, a.rt, options)
     : ctx.cni.getNetworkCachedResult(a.config.plugin, a.rt, options);

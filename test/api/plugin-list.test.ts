@@ -248,6 +248,18 @@ describe("checkNetworkList", () => {
     }
   });
 
+  it("uses a record the caller read (cachedRecord) and reads none", async () => {
+    // The file holds another result, never read: CHECK and the cached result use the one given.
+    writeCacheFile(box, cacheName, `{"cniVersion": "1.1.0", "ips":[{"address": "10.9.9.9/24"}]}`);
+    const cachedRecord = new TextEncoder().encode(
+      marshal({ kind: "cniCacheV1", result: JSON.parse(ipResult) }),
+    );
+    await cni.checkNetworkList(list, rt, { cachedRecord });
+    expect(stdinText(await readDebug(plugins[0].debug))).toBe(stdinOf(0, "1.1.0", sortedIpResult));
+    const result = await cni.getNetworkListCachedResult(list, rt, { cachedRecord });
+    expect(JSON.stringify(result)).toBe(sortedIpResult);
+  });
+
   it("does not execute plugins when disableCheck is true", async () => {
     list.disableCheck = true;
     await cni.checkNetworkList(list, rt);

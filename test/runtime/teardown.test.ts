@@ -84,6 +84,30 @@ describe("teardownPod: from the result cache", () => {
     expect(await records()).toEqual([]);
   });
 
+  it("checks each attachment from its record as it was read, reading none again", async () => {
+    const rt = await load();
+    await rt.setupPod(pod);
+    const { writeFile } = await import("node:fs/promises");
+    fake.calls.length = 0;
+    fake.gate = async (call) => {
+      if (call.network !== "a") return;
+      for (const name of ["b-pod1-net1", "c-pod1-net2"]) {
+        await writeFile(join(d.cacheDir, "results", name), "not a record");
+      }
+    };
+    await rt.checkPod("pod1");
+    const prev = (network: string) =>
+      fake.calls.find((c) => c.network === network)?.config.prevResult as { ips?: unknown[] };
+    expect(fake.seq("CHECK")).toEqual([
+      "CHECK a:eth0",
+      "CHECK a:eth0",
+      "CHECK b:net1",
+      "CHECK c:net2",
+    ]);
+    expect(prev("b")?.ips).toHaveLength(1);
+    expect(prev("c")?.ips).toHaveLength(1);
+  });
+
   it("uses the cached configuration after the network was edited in the conf dir", async () => {
     const rt = await load();
     await rt.setupPod(pod);
