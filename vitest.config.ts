@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // `npm test`: everything that runs after `npm ci` alone. Suites that need root, Go or Debian's
@@ -24,13 +23,8 @@ export default defineConfig({
     maxWorkers: 2,
     // The exec suites run with the direct spawn here, whether or not the spawner binary was
     // built; the system tier runs them again through the spawner (test/engines/spawner/).
-    // The sources have no cache-write worker beside src/engines/files/write-thread.ts: the
-    // built one (npm run build) serves their cache writes, named as a bundle names it.
     env: {
       LIBCNI_LAUNCHER: "direct",
-      LIBCNI_CACHE_WRITE_WORKER: fileURLToPath(
-        new URL("./dist/engines/files/write-worker.js", import.meta.url),
-      ),
     },
   },
 });

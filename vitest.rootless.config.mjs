@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // `npm run test:rootless`: the rootless sandbox (`cnitool rootless`, libcni/testing's
@@ -38,13 +37,6 @@ export default defineConfig({
     hookTimeout: 300_000,
     pool: "forks",
     maxWorkers: 2,
-    // The suites run the TypeScript sources: the built cache-write thread (npm run build) serves
-    // their cache writes, named as a bundle names it (as in vitest.system.config.ts).
-    env: {
-      LIBCNI_CACHE_WRITE_WORKER: fileURLToPath(
-        new URL("./dist/engines/files/write-worker.js", import.meta.url),
-      ),
-    },
     projects: [
       {
         extends: true,

@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // `npm run test:system`: tests that need root, Go (golang-go, golang-github-appc-cni-dev) or
@@ -42,13 +41,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: "forks",
-    // The sources have no cache-write worker beside src/engines/files/write-thread.ts: the
-    // built one (npm run build) serves their cache writes, named as a bundle names it.
-    env: {
-      LIBCNI_CACHE_WRITE_WORKER: fileURLToPath(
-        new URL("./dist/engines/files/write-worker.js", import.meta.url),
-      ),
-    },
     // Two files at a time on these 2-core machines (vitest's default is one fewer than the
     // cores): most suites wait on plugin processes and namespaces, not on this process.
     maxWorkers: 2,

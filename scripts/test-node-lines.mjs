@@ -31,9 +31,8 @@ const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
 export const lineSuites = {
   // Node's spawn, pipes, signals, process groups; the fake helper's protocol; the env build.
   "test/invoke/": "exec paths: Node's spawn, the spawner protocol, pipes, signals, env",
-  // The spawner protocol and the env build; a worker thread and its transfer lists; the atomic
-  // write's fs calls and their errno.
-  "test/engines/": "plugin starts and file engines: spawn, worker threads, fsync and rename",
+  // The spawner protocol and the env build; the atomic write's fs calls and their errno.
+  "test/engines/": "plugin starts and file engines: spawn, fsync and rename",
   "test/cache/results.test.ts": "fs calls the cache relies on (capped non-blocking reads)",
   "test/api/hostile-records.test.ts": "fs calls on FIFOs, symlinks, large files",
   "test/api/diagnostics.test.ts": "diagnostics_channel tracing channels",

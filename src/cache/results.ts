@@ -11,10 +11,10 @@ import { dirname, join, resolve } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
 import { readWhole } from "../engines/file-read.js";
 import {
-  cacheWriteThread,
   isTempName,
   mkdirDurable,
   sweepTempFiles,
+  writeFileAtomic,
 } from "../engines/file-write.js";
 import { InvalidArgumentError } from "../errors/base.js";
 import { CacheRecordRemoveError } from "../errors/cache.js";
@@ -141,7 +141,6 @@ function forgetDir(dir: string): void {
  *
  * The directory is made sure of once per process; should it vanish later (removed by hand),
  * the write's ENOENT (or ENOTDIR) makes it be created again and the write retried, once.
- * The write itself is one request to the cache-write thread (write-thread.ts).
  */
 export async function writeCacheRecord(
   path: string,
@@ -153,7 +152,7 @@ export async function writeCacheRecord(
   const { ready, fresh } = ensureDir(dir, durable);
   await ready;
   try {
-    await cacheWriteThread().write(path, record, 0o600, durable);
+    await writeFileAtomic(path, record, { mode: 0o600, durable });
   } catch (error) {
     // ENOENT: the directory was removed; ENOTDIR: replaced by a file, reported by the MkdirAll
     // as before (Go's text). Any other error is the write's own, whether or not we had skipped.
@@ -161,7 +160,7 @@ export async function writeCacheRecord(
     if (fresh || (code !== "ENOENT" && code !== "ENOTDIR")) throw error;
     forgetDir(dir);
     await ensureDir(dir, durable).ready;
-    await cacheWriteThread().write(path, record, 0o600, durable);
+    await writeFileAtomic(path, record, { mode: 0o600, durable });
   }
 }
 

@@ -39,18 +39,6 @@ export class CacheWriteError extends LibcniError {
 }
 
 /**
- * The cache-write thread ended (crashed, or was terminated) while a record write was in flight
- * on it: that record is the old one or the new one, as after any failed write. The next write
- * starts a new thread.
- */
-export class CacheWriteThreadExitedError extends LibcniError {
-  static override readonly id: string = "LIBCNI_ERR_CACHE_WRITE_THREAD_EXITED";
-  constructor(cause: unknown) {
-    super("cache-write thread exited with the write in flight", { cause });
-  }
-}
-
-/**
  * A cache record that cannot be one: not a regular file (a symlink, a FIFO, a device, a
  * socket, a directory) or larger than the cap. DEL and CHECK treat it as a corrupt record (no
  * cache; DEL removes the entry, never what a link points at); the getters throw this.

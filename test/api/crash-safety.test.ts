@@ -100,12 +100,10 @@ async function run(
 
 describe("crash safety of the cache writer", () => {
   it("leaves only whole records after 100 SIGKILLs at random moments of the rewrites", async () => {
-    // Every kill lands while the records are being rewritten through the cache-write thread
-    // (the writer says "ready" only after a first round of writes). Under these kills the
+    // Every kill lands while the records are being rewritten (the writer says "ready" only
+    // after a first round of writes). Under these kills the
     // in-place write (the control's) tears a 128 KiB record in about half of them, so a writer
-    // that is not atomic survives 100 kills with odds of about 2^-100. (Until the writer waited
-    // for that round, all but its first kill in each slot came while the thread was starting,
-    // before any rewrite: 200 kills then put about 4 into a write.)
+    // that is not atomic survives 100 kills with odds of about 2^-100.
     const { torn, seen } = await run(join(cacheDir, "atomic"), "atomic", 100, 128 * 1024);
     expect(seen).toBe(100 * 3);
     expect(torn).toBe(0);

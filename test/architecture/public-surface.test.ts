@@ -46,7 +46,7 @@ const exportedBy: Record<string, Entry[]> = {
   spawner: [],
 };
 /** Causes of exported errors, from a mechanism's inside: matched by `id`, exported by none. */
-const internal = new Set(["CacheWriteThreadExitedError", "MalformedIntentError"]);
+const internal = new Set(["MalformedIntentError"]);
 
 /**
  * Rule 3's types a caller of the verbs meets that upstream's packages define too: the main

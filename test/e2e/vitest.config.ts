@@ -10,13 +10,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
-    // The sources have no cache-write worker beside src/engines/files/write-thread.ts: the
-    // built one (npm run build) serves their cache writes, named as a bundle names it.
-    env: {
-      LIBCNI_CACHE_WRITE_WORKER: fileURLToPath(
-        new URL("../../dist/engines/files/write-worker.js", import.meta.url),
-      ),
-    },
     // Each file builds its own namespaces; files in parallel are isolated from each other.
     fileParallelism: true,
     // Two files at a time (vitest's default on these 2-core machines is one): each file has a

@@ -1,9 +1,8 @@
 /**
- * A bundled app (esbuild, docs/bundling.md's "Bundling" recipe): the app bundled into one file, the
- * cache-write worker bundled as an entry of its own, the helper binary copied beside them,
- * `LIBCNI_SPAWNER_BINARY` and `LIBCNI_CACHE_WRITE_WORKER` naming them. An ADD and a DEL run
- * through the helper and the worker; without the variables they fall back (no call fails) and
- * the debug lines say what to do.
+ * A bundled app (esbuild, docs/bundling.md's "Bundling" recipe): the app bundled into one file,
+ * the helper binary copied beside it, `LIBCNI_SPAWNER_BINARY` naming it. An ADD and a DEL run
+ * through the helper; without the variable the direct spawn serves (no call fails) and the
+ * debug line says what to do.
  */
 import { execFile } from "node:child_process";
 import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -50,11 +49,6 @@ describe("a bundled app (esbuild)", () => {
       outfile: join(out, "app.mjs"),
       alias: { libcni: join(repo, "dist/index.js") },
     });
-    await build({
-      ...common,
-      entryPoints: [join(repo, "dist/engines/files/write-worker.js")],
-      outfile: join(out, "libcni-cache-write-worker.mjs"),
-    });
     await copyFile(
       join(repo, `dist/native/linux-${process.arch}/libcni-spawner`),
       join(out, "libcni-spawner"),
@@ -69,14 +63,12 @@ describe("a bundled app (esbuild)", () => {
       timeout: 60_000,
     });
 
-  it("runs an ADD and a DEL through the helper and the worker named by the variables", async () => {
+  it("runs an ADD and a DEL through the helper named by the variable", async () => {
     const { stdout, stderr } = await runApp({
       LIBCNI_SPAWNER_BINARY: join(out, "libcni-spawner"),
-      LIBCNI_CACHE_WRITE_WORKER: join(out, "libcni-cache-write-worker.mjs"),
     });
     expect(JSON.parse(stdout)).toEqual({ address: "10.0.0.2/24" });
     expect(stderr).toContain(`launcher: spawner ${join(out, "libcni-spawner")}`);
-    expect(stderr).not.toContain("cache writes on the main thread");
   });
 
   it("without them falls back, fails no call, and says what a bundle needs", async () => {
@@ -85,7 +77,5 @@ describe("a bundled app (esbuild)", () => {
     expect(stderr).toMatch(
       /launcher: direct spawn \(no spawner binary .*set LIBCNI_SPAWNER_BINARY/,
     );
-    expect(stderr).toMatch(/cache writes on the main thread .*LIBCNI_CACHE_WRITE_WORKER/);
-    expect(stderr.match(/cache writes on the main thread/g)).toHaveLength(1);
   });
 });

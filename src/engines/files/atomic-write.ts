@@ -1,27 +1,145 @@
 /**
- * Atomic, durable file replacement on the calling thread, and the directory work around it
- * (MkdirAll as Go's, the sweep of temporary files a crashed writer left).
+ * Atomic, durable file replacement, and the directory work around it (MkdirAll as Go's, the
+ * sweep of temporary files a crashed writer left).
  *
  * Upstream writes the cache record in place (`os.WriteFile`: truncate, then write), so a crash
- * or power loss can leave a zero-byte or torn record. Here the bytes go to a temporary file in
- * the same directory, flushed, renamed over the record, then the directory is flushed: a
- * reader sees the old record or the new one, never a mixture, and never an empty file. The
- * steps are those of atomic-write-steps.ts, which the cache-write thread runs too.
+ * or power loss can leave a zero-byte or torn record. Here the bytes go to a temporary file
+ * created exclusively (O_CREAT|O_EXCL) in the same directory (same filesystem, so the rename is
+ * atomic), written, flushed (fdatasync) when durable, closed, renamed over the record, then the
+ * directory flushed (grouped with concurrent writers by a {@link DirSyncGroup}) when durable,
+ * so the rename itself survives a power loss. A reader sees the old record or the new one,
+ * never a mixture, and never an empty file. On a failure before the rename the temporary file
+ * is removed and the record is left as it was.
  */
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir, open, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { goPathError } from "../../errors/go.js";
 import { closeFd, fdatasyncFd, openFd, renamePath, writeFd } from "../../internal/fs.js";
-import {
-  DirSyncGroup,
-  isTempName,
-  runWriteSteps,
-  tempPath,
-  type WriteSteps,
-} from "./atomic-write-steps.js";
 
-export { DirSyncGroup, isTempName, TEMP_PREFIX, TEMP_SUFFIX } from "./atomic-write-steps.js";
+/**
+ * Prefix of the temporary files. It starts with a dot, which no valid network name can, and
+ * holds no container ID, so Go's `GetCachedAttachments(containerID)` never matches one.
+ */
+export const TEMP_PREFIX = ".libcni-";
+/** Suffix of the temporary files. */
+export const TEMP_SUFFIX = ".tmp";
+
+/** True for the name of one of the writers' temporary files (the GC sweep removes stale ones). */
+export function isTempName(name: string): boolean {
+  return name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX);
+}
+
+/** The temporary file `id` (unique among the writers of the directory) for a write of `path`. */
+export function tempPath(path: string, id: string): string {
+  return join(dirname(path), `${TEMP_PREFIX}${id}${TEMP_SUFFIX}`);
+}
+
+/** The file-system calls one write makes: a seam that lets a test observe their order. */
+export interface WriteSteps {
+  /** Creates `path` exclusively ("wx") with `mode`; returns its descriptor. */
+  open(path: string, mode: number): Promise<number>;
+  /** Writes all of `data` to `fd`. */
+  write(fd: number, data: Uint8Array): Promise<void>;
+  /** Flushes `fd`'s data to disk. */
+  fdatasync(fd: number): Promise<void>;
+  /** Closes `fd`. */
+  close(fd: number): Promise<void>;
+  /** Renames `from` over `to`. */
+  rename(from: string, to: string): Promise<void>;
+  /** Removes `path` (a failed write's temporary file); errors are ignored by the caller. */
+  unlink(path: string): Promise<void>;
+  /** Flushes directory `dir` with an fsync that began after this call (group commit). */
+  syncDir(dir: string): Promise<void>;
+}
+
+/** What one write request carries. */
+export interface WriteRequest {
+  path: string;
+  data: Uint8Array;
+  mode: number;
+  durable: boolean;
+}
+
+/**
+ * Runs the steps of one write of `req` through the temporary file `temp` (see the module
+ * comment for the order). Rejects with the failing step's own error.
+ */
+export async function runWriteSteps(
+  req: WriteRequest,
+  temp: string,
+  fs: WriteSteps,
+): Promise<void> {
+  const fd = await fs.open(temp, req.mode);
+  try {
+    try {
+      await fs.write(fd, req.data);
+      if (req.durable) await fs.fdatasync(fd);
+    } finally {
+      await fs.close(fd);
+    }
+    await fs.rename(temp, req.path);
+  } catch (error) {
+    try {
+      await fs.unlink(temp);
+    } catch {
+      // Already gone, or never written: the write's own error is the one to report.
+    }
+    throw error;
+  }
+  if (req.durable) await fs.syncDir(dirname(req.path));
+}
+
+type DirSyncState = { running?: Promise<void>; queued?: Promise<void> };
+
+/**
+ * Coalesces the directory fsyncs of concurrent writers (group commit). A writer calls
+ * {@link DirSyncGroup.sync} once its rename is done and is answered by an fsync that *began
+ * after that call*, so its rename is covered: when none is running, a new one starts at once;
+ * when one is running (it may have begun before the rename), the writer joins the single fsync
+ * queued to start when the running one ends, shared by everyone who arrives meanwhile. A
+ * burst of writers in one directory thus costs about two fsyncs instead of one each.
+ */
+export class DirSyncGroup {
+  private readonly states = new Map<string, DirSyncState>();
+
+  /** @param syncDir flushes one directory. */
+  constructor(private readonly syncDir: (dir: string) => Promise<void>) {}
+
+  /** Resolves once an fsync of `dir` that began after this call has completed. */
+  sync(dir: string): Promise<void> {
+    let state = this.states.get(dir);
+    if (state === undefined) {
+      state = {};
+      this.states.set(dir, state);
+    }
+    const running = state.running;
+    if (running === undefined) return this.start(dir, state);
+    if (state.queued !== undefined) return state.queued;
+    const s = state;
+    const queued = running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        s.queued = undefined;
+        return this.start(dir, s);
+      });
+    s.queued = queued;
+    return queued;
+  }
+
+  private start(dir: string, state: DirSyncState) {
+    const run: Promise<void> = this.syncDir(dir).finally(() => {
+      if (state.running === run) state.running = undefined;
+      const idle = state.running === undefined && state.queued === undefined;
+      if (idle && this.states.get(dir) === state) this.states.delete(dir);
+    });
+    state.running = run;
+    return run;
+  }
+}
 
 /** Options for {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {

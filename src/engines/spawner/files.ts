@@ -3,8 +3,8 @@
  * (native/spawner.c) over its fd 3, a socket pair of its own, so that the files of a
  * directory (a conf dir's lists, a cache dir's records) are one request and one answer
  * instead of four thread-pool round trips each (open, fstat, read, close), and never wait
- * behind a plugin run's frames. (Durable writes were measured through it too and stay on the
- * cache-write thread: bench/HISTORY.md, "The library's file work".)
+ * behind a plugin run's frames. (Durable writes were measured through it too and were slower
+ * than the thread pool's: bench/HISTORY.md, "The library's file work".)
  */
 import type { Duplex } from "node:stream";
 import { encodeFileRead, FileRep, type Frame, FrameReader } from "./protocol.js";

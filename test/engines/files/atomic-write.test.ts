@@ -1,7 +1,8 @@
 /**
- * The cache write's syscall savings, checked by counting fs calls: the results directory is
- * made sure of once per process, and concurrent writers share directory fsyncs (group commit)
- * while each still waits for an fsync that began after its own call.
+ * The atomic write: the steps' order over an injected fs seam (no strace), and the cache
+ * write's syscall savings, checked by counting fs calls: the results directory is made sure of
+ * once per process, and concurrent writers share directory fsyncs (group commit) while each
+ * still waits for an fsync that began after its own call.
  */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,14 +10,13 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { cacheFilePath, resultsDir, writeCacheRecord } from "../../../src/cache/results.js";
-import { DirSyncGroup } from "../../../src/engines/files/atomic-write-steps.js";
+import {
+  DirSyncGroup,
+  runWriteSteps,
+  type WriteSteps,
+} from "../../../src/engines/files/atomic-write.js";
 
-const calls = vi.hoisted(() => {
-  // The main-thread writer (the cache-write thread's fallback), whose fs calls this file counts;
-  // the thread's own steps are tested in write-thread.test.ts.
-  process.env.LIBCNI_CACHE_WRITE = "inline";
-  return { stat: 0, mkdir: 0, dirOpens: 0 };
-});
+const calls = vi.hoisted(() => ({ stat: 0, mkdir: 0, dirOpens: 0 }));
 
 vi.mock("node:fs/promises", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:fs/promises")>();
@@ -181,5 +181,104 @@ describe("DirSyncGroup", () => {
     expect(started).toEqual(["/d", "/d", "/e"]);
     finishers[2]();
     await other;
+  });
+});
+
+/**
+ * A seam that logs every call; `fail` names a step that throws EIO. Every step answers on a
+ * later turn, as the main thread's callback fs calls do.
+ */
+function recorder(fail?: string) {
+  const log: string[] = [];
+  let releaseDir: (() => void) | undefined;
+  const step = (name: string, detail = "") => {
+    log.push(detail === "" ? name : `${name} ${detail}`);
+    if (name === fail) throw Object.assign(new Error(`EIO: ${name}`), { code: "EIO" });
+  };
+  const later = <T>(run: () => T): Promise<T> =>
+    new Promise<void>((resolve) => setImmediate(resolve)).then(run);
+  const fs: WriteSteps = {
+    open: (path, mode) =>
+      later(() => {
+        step("open", `${path} ${mode.toString(8)}`);
+        return 7;
+      }),
+    write: (fd, data) => later(() => step("write", `${fd} ${data.length}`)),
+    fdatasync: async (fd) => step("fdatasync", String(fd)),
+    close: (fd) => later(() => step("close", String(fd))),
+    rename: (from, to) => later(() => step("rename", `${from} ${to}`)),
+    unlink: (path) => later(() => step("unlink", path)),
+    syncDir: (dir) => {
+      step("syncDir", dir);
+      return new Promise<void>((resolve) => {
+        releaseDir = resolve;
+      });
+    },
+  };
+  return { fs, log, releaseDir: () => releaseDir?.() };
+}
+
+describe("runWriteSteps", () => {
+  const req = { path: "/c/results/n-c-eth0", data: bytes("abc"), mode: 0o600, durable: true };
+  const temp = "/c/results/.libcni-x0.tmp";
+
+  it("writes, flushes, closes, renames, then flushes the directory, in that order", async () => {
+    const r = recorder();
+    let done = false;
+    const write = runWriteSteps(req, temp, r.fs).then(() => {
+      done = true;
+    });
+    while (!r.log.some((l) => l.startsWith("syncDir"))) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(r.log).toEqual([
+      `open ${temp} 600`,
+      "write 7 3",
+      "fdatasync 7",
+      "close 7",
+      `rename ${temp} /c/results/n-c-eth0`,
+      "syncDir /c/results",
+    ]);
+    // Not done before the directory's fsync is: the rename must be on disk first.
+    expect(done).toBe(false);
+    r.releaseDir();
+    await write;
+    expect(done).toBe(true);
+  });
+
+  it("skips both flushes when not durable", async () => {
+    const r = recorder();
+    await runWriteSteps({ ...req, durable: false }, temp, r.fs);
+    expect(r.log).toEqual([
+      `open ${temp} 600`,
+      "write 7 3",
+      "close 7",
+      `rename ${temp} ${req.path}`,
+    ]);
+  });
+
+  for (const fail of ["write", "fdatasync", "close", "rename"]) {
+    it(`removes the temporary file and renames nothing when ${fail} fails`, async () => {
+      const r = recorder(fail);
+      await expect(runWriteSteps(req, temp, r.fs)).rejects.toThrow(`EIO: ${fail}`);
+      expect(r.log.at(-1)).toBe(`unlink ${temp}`);
+      expect(r.log).toContain("close 7");
+      expect(r.log.filter((l) => l.startsWith("rename")).length).toBe(fail === "rename" ? 1 : 0);
+      expect(r.log.some((l) => l.startsWith("syncDir"))).toBe(false);
+    });
+  }
+
+  it("removes nothing when the temporary file could not be created", async () => {
+    const r = recorder("open");
+    await expect(runWriteSteps(req, temp, r.fs)).rejects.toThrow("EIO: open");
+    expect(r.log).toEqual([`open ${temp} 600`]);
+  });
+
+  it("reports the step's error, not the unlink's, when the cleanup fails too", async () => {
+    const r = recorder("rename");
+    r.fs.unlink = async () => {
+      throw new Error("EIO: unlink");
+    };
+    await expect(runWriteSteps(req, temp, r.fs)).rejects.toThrow("EIO: rename");
   });
 });
