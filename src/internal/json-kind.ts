@@ -1,13 +1,7 @@
 /**
- * Go's name for the kind of a JSON value, as encoding/json puts it in
- * `UnmarshalTypeError.Value` ("json: cannot unmarshal <kind> into Go value of type ...").
- * One copy for every decoder that reproduces those messages.
- */
-
-/**
- * The kind Go names for `value`: `"string"`, `"number"`, `"bool"`, `"array"`, `"object"` or
- * `"null"`. With `integerTarget` (the target is a Go int or uint type), a number is named with
- * its text, `"number 1.5"`, as Go does when the literal does not parse as that integer type.
+ * Go's name for the kind of a JSON value, as encoding/json's `UnmarshalTypeError.Value`. With
+ * `integerTarget` (a Go int or uint), a number is named with its text, `"number 1.5"`, as Go
+ * does when the literal does not parse as that integer type.
  */
 export function jsonKind(value: unknown, integerTarget = false): string {
   if (value === null) return "null";
