@@ -6,16 +6,9 @@
 export function jsonKind(value: unknown, integerTarget = false): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
-  switch (typeof value) {
-    case "number":
-      return integerTarget ? `number ${value}` : "number";
-    case "boolean":
-      return "bool";
-    case "string":
-      return "string";
-    default:
-      return "object";
-  }
+  if (typeof value === "number") return integerTarget ? `number ${value}` : "number";
+  if (typeof value === "boolean") return "bool";
+  return typeof value === "string" ? "string" : "object";
 }
 
 /** True for what JSON calls an object: not null, not an array (the library's one such test). */

@@ -162,9 +162,8 @@ export interface OTelApiLike {
 
 /**
  * The trace context of an OTel context (default: the active one) for a call's `traceContext`,
- * built as upstream builds it from a Go context: the span context through W3C TraceContext
- * encoding and the context's baggage (OTel's W3C baggage encoding); undefined when the
- * context has no valid span context, so nothing is passed.
+ * built as upstream builds it from a Go context; undefined (nothing passed) without a valid
+ * span context.
  *
  * ```ts
  * import * as otel from "@opentelemetry/api";
