@@ -194,22 +194,15 @@ export class InvalidArgumentError extends LibcniError {
   }
 }
 
-/** How {@link assertDuration} names the option and what it allows. */
-export interface DurationAssertion {
-  /** How the message names the option (`RawExec option graceMs`); default its name. */
-  subject?: string;
-  /** 1 for a limit that cannot be zero (a per-call limit); default 0. */
-  min?: 0 | 1;
-}
-
 /**
  * Asserts a duration option when it is given (`undefined` is the option's default): an integer
- * from `min` to `MAX_TIMER_MS` (internal/timer-limit.ts), else an InvalidArgumentError.
+ * from `min` (1 for a limit that cannot be zero) to `MAX_TIMER_MS` (internal/timer-limit.ts),
+ * else an InvalidArgumentError naming the option as `subject` (`RawExec option graceMs`).
  */
 export function assertDuration(
   argument: string,
   value: unknown,
-  { subject = argument, min = 0 }: DurationAssertion = {},
+  { subject = argument, min = 0 }: { subject?: string; min?: 0 | 1 } = {},
 ): void {
   if (value === undefined) return;
   const problem = durationProblem(value, min);
