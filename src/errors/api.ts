@@ -1,18 +1,12 @@
-/**
- * api: CNIConfig's operations (CHECK, plugin chains, validation, GC).
- */
-
+/** api: CNIConfig's operations (CHECK, plugin chains, validation, GC). */
 import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 import { LibcniError } from "./base.js";
 
-/**
- * The sentinel of a CHECK on a configuration older than 0.4.0 (upstream `ErrorCheckNotSupp`):
- * the thrown {@link CheckNotSupportedError} has it as its `cause`, as Go's `%w` does.
- */
+/** Upstream's `ErrorCheckNotSupp`: a {@link CheckNotSupportedError}'s `cause`, as Go's `%w`. */
 export const ErrorCheckNotSupp: LibcniError = new LibcniError("does not support the CHECK command");
 
-/** CHECK on a configuration older than 0.4.0: `configuration version "<v>" does not support the CHECK command`. */
+/** CHECK on a configuration older than 0.4.0. */
 export class CheckNotSupportedError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_CHECK_NOT_SUPPORTED";
   /** The configuration's CNI version. */
@@ -28,11 +22,7 @@ export class CheckNotSupportedError extends LibcniError {
 /** The verb a {@link PluginChainError} names, as upstream writes it. */
 export type ChainVerb = "add" | "delete";
 
-/**
- * A plugin of a list failed on ADD or DEL:
- * `plugin type="<t>" name="<n>" failed (add): <the plugin's error>`. `cause` is the plugin's
- * error (a CNIError with its code when the plugin reported one).
- */
+/** A plugin of a list failed on ADD or DEL; `cause` is its error (a CNIError if it printed one). */
 export class PluginChainError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_PLUGIN_CHAIN";
   /** "add" or "delete". */
@@ -56,7 +46,7 @@ export class PluginChainError extends LibcniError {
   }
 }
 
-/** ValidateNetwork(List): `plugin <type> does not support config version "<v>"`. */
+/** ValidateNetwork(List): a plugin does not support the configuration's version. */
 export class PluginVersionError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_PLUGIN_VERSION";
   /** The plugin's `type`. */
@@ -70,10 +60,7 @@ export class PluginVersionError extends LibcniError {
   }
 }
 
-/**
- * Several errors reported together, as Go's `errors.Join` (GC: one per line) or `%v` of an
- * error slice (validation: `[e1 e2]`). `errors` holds them in order.
- */
+/** Several errors together, as Go's `errors.Join` (GC) or `%v` of an error slice (validation). */
 export class MultiError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_MULTIPLE";
   /** The errors, in order. */

@@ -1,20 +1,12 @@
-/**
- * The base of the error model: {@link LibcniError} with its `instanceof` brand, and the two
- * errors of every area (a wrapped error, an invalid argument), with the guard of the one
- * argument rule every layer shares (a duration that becomes a timer: {@link assertDuration}).
- */
+/** The base of the error model (./index.ts); the errors and argument guard all areas share. */
 import { messageOf } from "../internal/error-message.js";
 import { durationProblem } from "../internal/timer-limit.js";
 
 const brandKey = Symbol.for("libcni.error.ids");
 
-interface Branded {
-  readonly [brandKey]: readonly string[];
-}
-
 function idsOf(value: unknown): readonly string[] | undefined {
   if (typeof value !== "object" || value === null) return undefined;
-  const ids = (value as Partial<Branded>)[brandKey];
+  const ids = (value as { [brandKey]?: unknown })[brandKey];
   return Array.isArray(ids) ? ids : undefined;
 }
 
@@ -28,10 +20,8 @@ function classIds(cls: unknown): string[] {
 }
 
 /**
- * What `JSON.stringify` writes of a library error (its `toJSON()`): `name`, `id` and `message`,
- * then every field of its class (`code`, `pluginPath`, `exitCode`, ...; bytes such as `stdout`
- * as UTF-8 text, at most 4096 bytes of them), then `cause` summarised. Never the
- * stack: a log line says what failed, not where in the library.
+ * What `JSON.stringify` writes of a library error (docs/errors.md): never the stack, as a log
+ * line says what failed, not where in the library.
  */
 export interface LibcniErrorJSON {
   /** The class name. */
@@ -40,17 +30,13 @@ export interface LibcniErrorJSON {
   id: string;
   /** The message, as `error.message`. */
   message: string;
-  /**
-   * The cause, summarised: a library error as its own JSON, another error as its `name`,
-   * `message` and, where it has them, Node's `code`, `errno`, `syscall` and `path`, with its own
-   * cause in turn (at most 8 levels deep); any other value as its text.
-   */
+  /** The cause, summarised (a library error as its own JSON, at most 8 levels deep). */
   cause?: unknown;
   /** The fields of the error's class. */
   [field: string]: unknown;
 }
 
-/** The most bytes of a byte field (a plugin's `stdout`, `stderr`) an error's JSON carries. */
+/** The most bytes of a byte field (a plugin's `stdout`) an error's JSON carries. */
 const maxJSONBytes = 4096;
 /** The most causes (and nested errors) an error's JSON follows, so a cycle ends. */
 const maxCauseDepth = 8;
@@ -58,7 +44,6 @@ const maxCauseDepth = 8;
 /** Fields every error's JSON writes first, or never (`stack`), or last (`cause`). */
 const ownJSONKeys = new Set(["name", "id", "message", "stack", "cause"]);
 
-/** A byte field as text: UTF-8, cut at {@link maxJSONBytes} with the full length said. */
 function bytesText(bytes: Uint8Array): string {
   const text = new TextDecoder().decode(bytes.subarray(0, maxJSONBytes));
   return bytes.length > maxJSONBytes ? `${text}… (${bytes.length} bytes)` : text;
@@ -71,13 +56,11 @@ function isPlainObject(value: object): boolean {
 }
 
 /**
- * How deep the error JSON being written is (causes, fields that hold errors, their causes):
- * `JSON.stringify` calls `toJSON` synchronously, so one counter serves every nested call, a
- * library error's own `toJSON` (a subclass's override) included, and a cycle ends.
+ * How deep the error JSON being written is: `JSON.stringify` calls `toJSON` synchronously, so
+ * one counter serves every nested call, a subclass's own `toJSON` included, and a cycle ends.
  */
 let nesting = 0;
 
-/** Runs `fn` one level deeper, or says the value is too deep. */
 function deeper<T, U>(fn: () => T, tooDeep: () => U): T | U {
   if (nesting >= maxCauseDepth) return tooDeep();
   nesting++;
@@ -88,67 +71,53 @@ function deeper<T, U>(fn: () => T, tooDeep: () => U): T | U {
   }
 }
 
+// Deeper than a cause is followed: said, not written (a cycle would make JSON throw).
+const tooDeep = (): string => "…";
+
 /** A field's value as the error's JSON holds it: errors summarised, bytes as text. */
 function fieldJSON(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
   if (value instanceof Uint8Array) return bytesText(value);
   if (value instanceof Error || idsOf(value) !== undefined) return causeJSON(value);
-  if (Array.isArray(value))
-    return deeper(
-      () => value.map(fieldJSON),
-      () => "…",
-    );
+  if (Array.isArray(value)) return deeper(() => value.map(fieldJSON), tooDeep);
   if (typeof (value as { toJSON?: unknown }).toJSON === "function" || !isPlainObject(value)) {
     return value;
   }
-  return deeper(
-    () => {
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = fieldJSON(v);
-      return out;
-    },
-    // Deeper than a cause is followed: said, not written (a cycle would make JSON throw).
-    () => "…",
-  );
+  return deeper(() => {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = fieldJSON(v);
+    return out;
+  }, tooDeep);
 }
 
 /** Node's fields of a system error, kept in a summary when present. */
 const systemErrorKeys = ["code", "errno", "syscall", "path", "dest"] as const;
 
-/**
- * The summary of a cause (or of an error held in a field): a library error's own JSON, another
- * error's name, message, Node's system error fields and cause, any other value's text.
- */
+/** The summary of a cause, or of an error held in a field. */
 function causeJSON(cause: unknown): unknown {
   if (typeof cause !== "object" || cause === null) return messageOf(cause);
+  const text = (): string => messageOf(cause);
   const toJSON = (cause as { toJSON?: unknown }).toJSON;
   if (idsOf(cause) !== undefined && typeof toJSON === "function") {
-    return deeper(
-      () => toJSON.call(cause) as unknown,
-      () => messageOf(cause),
-    );
+    return deeper(() => toJSON.call(cause) as unknown, text);
   }
   if (!(cause instanceof Error)) return messageOf(cause);
   const e = cause as Error & Record<string, unknown>;
-  return deeper(
-    () => {
-      const out: Record<string, unknown> = {
-        name: typeof e.name === "string" ? e.name : "Error",
-        message: messageOf(cause),
-      };
-      for (const key of systemErrorKeys) {
-        const v = e[key];
-        if (typeof v === "string" || typeof v === "number") out[key] = v;
-      }
-      if (Array.isArray(e.errors)) out.errors = e.errors.map(causeJSON);
-      if (e.cause !== undefined) out.cause = causeJSON(e.cause);
-      return out;
-    },
-    () => messageOf(cause),
-  );
+  return deeper(() => {
+    const out: Record<string, unknown> = {
+      name: typeof e.name === "string" ? e.name : "Error",
+      message: messageOf(cause),
+    };
+    for (const key of systemErrorKeys) {
+      const v = e[key];
+      if (typeof v === "string" || typeof v === "number") out[key] = v;
+    }
+    if (Array.isArray(e.errors)) out.errors = e.errors.map(causeJSON);
+    if (e.cause !== undefined) out.cause = causeJSON(e.cause);
+    return out;
+  }, text);
 }
 
-/** A library error's JSON: name, id, message, the class's fields, the cause summarised. */
 function errorJSON(error: LibcniError): LibcniErrorJSON {
   const out: LibcniErrorJSON = { name: error.name, id: error.id, message: messageOf(error) };
   for (const [key, value] of Object.entries(error)) {
@@ -180,11 +149,7 @@ export class LibcniError extends Error {
     Object.defineProperty(this, brandKey, { value: ids });
   }
 
-  /**
-   * What `JSON.stringify(error)` writes: `name`, `id`, `message`, the class's fields and the
-   * cause summarised, never the stack (see {@link LibcniErrorJSON}). A logger that serialises
-   * errors as JSON keeps the whole story of a library error, not `{}`. Never throws.
-   */
+  /** What `JSON.stringify(error)` writes ({@link LibcniErrorJSON}); never throws. */
   toJSON(): LibcniErrorJSON {
     try {
       return errorJSON(this);
@@ -207,14 +172,10 @@ function isInstance(cls: unknown, value: unknown): boolean {
   if (typeof cls !== "function" || !Object.hasOwn(cls, "id")) {
     return Function.prototype[Symbol.hasInstance].call(cls, value);
   }
-  const ids = idsOf(value);
-  return ids?.includes((cls as unknown as { id: string }).id) === true;
+  return idsOf(value)?.includes((cls as unknown as { id: string }).id) === true;
 }
 
-/**
- * An error that wraps another with context, as Go's `fmt.Errorf("<context>: %w", err)`:
- * `<context>: <cause's message>`, with `cause` the wrapped error.
- */
+/** An error that wraps another with context, as Go's `fmt.Errorf("<context>: %w", err)`. */
 export class WrappedError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_WRAPPED";
   constructor(context: string, cause: unknown) {
@@ -222,11 +183,7 @@ export class WrappedError extends LibcniError {
   }
 }
 
-/**
- * A value given to a public function does not have the shape or range it must have (a
- * JavaScript caller passing `ifname` where `ifName` is expected, a negative timeout, an empty
- * cache key). `argument` names the offending value's path (`rt.ifName`).
- */
+/** A value given to a public function does not have the shape or range it must have. */
 export class InvalidArgumentError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_INVALID_ARGUMENT";
   /** The path of the offending value, as the caller wrote it (`rt.ifName`, `gcArgs.validAttachments[0]`). */
@@ -237,24 +194,15 @@ export class InvalidArgumentError extends LibcniError {
   }
 }
 
-/** How {@link assertDuration} names the option and what it allows. */
-export interface DurationAssertion {
-  /** How the message names the option (`RawExec option graceMs`); default its name. */
-  subject?: string;
-  /** 1 for a limit that cannot be zero (a per-call limit); default 0. */
-  min?: 0 | 1;
-}
-
 /**
- * Asserts a duration option when it is given (`undefined` is the option's default).
- * @param argument the option's name, as InvalidArgumentError's `argument`.
- * @throws InvalidArgumentError when it is not an integer from `min` to `MAX_TIMER_MS`
- *   (internal/timer-limit.ts).
+ * Asserts a duration option when it is given (`undefined` is the option's default): an integer
+ * from `min` (1 for a limit that cannot be zero) to `MAX_TIMER_MS` (internal/timer-limit.ts),
+ * else an InvalidArgumentError naming the option as `subject` (`RawExec option graceMs`).
  */
 export function assertDuration(
   argument: string,
   value: unknown,
-  { subject = argument, min = 0 }: DurationAssertion = {},
+  { subject = argument, min = 0 }: { subject?: string; min?: 0 | 1 } = {},
 ): void {
   if (value === undefined) return;
   const problem = durationProblem(value, min);

@@ -1,7 +1,4 @@
-/**
- * cache: the result cache (writing, reading and removing records).
- */
-
+/** cache: the result cache (writing, reading and removing records). */
 import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 import { LibcniError } from "./base.js";
@@ -16,12 +13,7 @@ export interface AttachmentKey {
   ifName: string;
 }
 
-/**
- * ADD succeeded in every plugin but the result could not be cached: upstream's
- * `failed to set network "<n>" cached result: <err>`, then what it means: the attachment is up
- * and uncached, so a DEL with the same config and runtime config is needed to remove it.
- * `result` is the chain's result, `attachment` names it.
- */
+/** Every plugin of an ADD succeeded but the result could not be cached: up, uncached. */
 export class CacheWriteError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_CACHE_WRITE";
   /** The attachment that is configured but not recorded. */
@@ -39,9 +31,8 @@ export class CacheWriteError extends LibcniError {
 }
 
 /**
- * A cache record that cannot be one: not a regular file (a symlink, a FIFO, a device, a
- * socket, a directory) or larger than the cap. DEL and CHECK treat it as a corrupt record (no
- * cache; DEL removes the entry, never what a link points at); the getters throw this.
+ * A cache record that cannot be one. DEL and CHECK treat it as a corrupt record (no cache; DEL
+ * removes the entry, never what a link points at); the getters throw this.
  */
 export class CorruptCacheRecordError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_CACHE_RECORD_CORRUPT";
@@ -54,10 +45,8 @@ export class CorruptCacheRecordError extends LibcniError {
 }
 
 /**
- * A cache record could not be removed after its attachment's DEL succeeded (a read-only or
- * failing cache dir): the attachment is down but still listed. `libcni/runtime` reports it
- * rather than the attachment as removed, and the next teardown or GC tries again. (`CNIConfig`
- * keeps upstream's semantics and ignores the failed removal.)
+ * A cache record could not be removed after its attachment's DEL succeeded. `libcni/runtime`
+ * reports it (the next teardown or GC tries again); `CNIConfig`, as upstream, ignores it.
  */
 export class CacheRecordRemoveError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_CACHE_RECORD_REMOVE";
@@ -69,7 +58,7 @@ export class CacheRecordRemoveError extends LibcniError {
   }
 }
 
-/** `read cached network "<n>" config has wrong kind: <kind>` (upstream's text). */
+/** A cache record of another `kind`. */
 export class CachedConfigKindError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_CACHED_CONFIG_WRONG_KIND";
   /** The record's `kind`. */

@@ -1,7 +1,4 @@
-/**
- * conf: reading, parsing and loading configuration files.
- */
-
+/** conf: reading, parsing and loading configuration files. */
 import { messageOf } from "../internal/error-message.js";
 import { LibcniError } from "./base.js";
 
@@ -10,10 +7,7 @@ export class ConfError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_CONF";
 }
 
-/**
- * Configuration files exist in `dir`, but none names the network `name`
- * (upstream `NotFoundError`): `no net configuration with name "<name>" in <dir>`.
- */
+/** Configuration files exist in `dir`, but none names the network (upstream `NotFoundError`). */
 export class NotFoundError extends ConfError {
   static override readonly id: string = "LIBCNI_ERR_CONF_NOT_FOUND";
   /** The directory searched. */
@@ -29,10 +23,7 @@ export class NotFoundError extends ConfError {
   }
 }
 
-/**
- * The directory holds no configuration file at all, or does not exist
- * (upstream `NoConfigsFoundError`): `no net configurations found in <dir>`.
- */
+/** The directory holds no configuration file or does not exist (upstream `NoConfigsFoundError`). */
 export class NoConfigsFoundError extends ConfError {
   static override readonly id: string = "LIBCNI_ERR_CONF_NONE_FOUND";
   /** The directory searched. */
@@ -45,31 +36,22 @@ export class NoConfigsFoundError extends ConfError {
 }
 
 /**
- * A failure tied to one file found while loading a directory. Upstream returns the bare parse
- * error (`error parsing configuration list: unexpected end of JSON input`), which leaves an
- * operator guessing which of many files is broken; this names it. `cause` is the error
- * upstream would have returned, unchanged; `file` the path.
+ * A failure tied to one file of a directory being loaded. Upstream returns the bare parse error,
+ * leaving an operator to guess which file is broken; `cause` is that error, unchanged.
  */
 export class ConfFileError extends ConfError {
   static override readonly id: string = "LIBCNI_ERR_CONF_FILE";
   /** The file being loaded. */
   readonly file: string;
 
-  /**
-   * @param file the file's path
-   * @param message the full message; see {@link ConfFileError.wrap} for the usual form
-   * @param cause the underlying error
-   */
   constructor(file: string, message: string, cause?: unknown) {
     super(message, { cause });
     this.file = file;
   }
 
   /**
-   * Names `file` in an error that does not already: `<message> (file <path>)`. The upstream
-   * text stays the prefix, so a caller matching on it still matches. An error that is already a
-   * ConfFileError (a drop-in plugin file inside a list, say) names the more precise file and
-   * passes through unchanged.
+   * Names `file` after upstream's text, so a caller matching on that still matches; a
+   * ConfFileError already names the more precise file (a drop-in plugin file of a list).
    */
   static wrap(file: string, error: unknown): ConfFileError {
     if (error instanceof ConfFileError) return error;

@@ -1,7 +1,4 @@
-/**
- * Go's encoding/json and standard-library errors, as the port reproduces them (their messages are
- * Go's, byte for byte).
- */
+/** Go's encoding/json and standard-library errors, with Go's messages byte for byte. */
 import { errnoCode, goPathErrorText } from "../internal/errno.js";
 import { LibcniError } from "./base.js";
 
@@ -25,12 +22,7 @@ export class UnmarshalTypeError extends LibcniError {
   readonly goType: string;
   /** The dotted field path from the root struct ("" at the top level). */
   readonly field: string;
-  /**
-   * @param value the JSON value's kind (`jsonKind`)
-   * @param goType the Go type it was decoded into
-   * @param struct the root struct's Go name (`types.PluginConf`); "" at the top level
-   * @param field the dotted field path; "" at the top level
-   */
+  /** @param struct the root struct's Go name (`types.PluginConf`); "" at the top level */
   constructor(value: string, goType: string, struct = "", field = "") {
     super(
       field === ""
@@ -60,11 +52,7 @@ export class CorruptInputError extends LibcniError {
   }
 }
 
-/**
- * A failed file operation with Go's `*os.PathError` text (`mkdir /x/results: not a
- * directory`), which upstream's messages embed. `errno` is the errno name (`ENOTDIR`); the
- * Node error, when there was one, is the `cause`.
- */
+/** A failed file operation with Go's `*os.PathError` text, which upstream's messages embed. */
 export class GoPathError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_PATH";
   /** The errno name (`ENOTDIR`, `EACCES`, ...). */
@@ -89,8 +77,8 @@ export class GoPathError extends LibcniError {
 }
 
 /**
- * A {@link GoPathError} for `syscall` on `path`: from the Node error `cause` when there is
- * one (its text covers errnos the table lacks), else from the errno name alone.
+ * A {@link GoPathError} from the Node error `cause` (its text covers errnos Go's table lacks),
+ * else from `errno`.
  */
 export function goPathError(
   syscall: string,

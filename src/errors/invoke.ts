@@ -1,19 +1,15 @@
-/**
- * invoke: finding and running plugins.
- */
+/** invoke: finding and running plugins. */
+import { isTimeoutReason } from "../internal/exec-text.js";
 import { goQuote } from "../internal/go-quote.js";
 import { LibcniError } from "./base.js";
 import { CNIError } from "./types.js";
 
-/**
- * FindInPath could not be asked: no plugin name (`no plugin name provided`), a name with a
- * `/` (`invalid plugin name: <n>`), or no directories (`no paths provided`).
- */
+/** FindInPath could not be asked: no plugin name, a name with a `/`, or no directories. */
 export class PluginLookupError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_PLUGIN_LOOKUP";
 }
 
-/** No directory of the path holds the plugin: `failed to find plugin "<n>" in path [<p1> <p2>]`. */
+/** No directory of the path holds the plugin. */
 export class PluginNotFoundError extends PluginLookupError {
   static override readonly id: string = "LIBCNI_ERR_PLUGIN_NOT_FOUND";
   /** The plugin's name (its `type`). */
@@ -46,9 +42,8 @@ export interface PluginExecDetails {
 }
 
 /**
- * A plugin run that failed. It is a {@link CNIError}: `code`, `msg` and `details` are the
- * plugin's own when it printed an error object, else upstream's `netplugin failed ...` texts
- * with code 0. The rest of the story (path, exit code, signal, output) is on its properties.
+ * A plugin run that failed: `code`, `msg` and `details` are the plugin's own when it printed an
+ * error object, else upstream's `netplugin failed ...` texts with code 0.
  */
 export class PluginExecError extends CNIError {
   static override readonly id: string = "LIBCNI_ERR_PLUGIN_EXEC";
@@ -76,11 +71,7 @@ export class PluginExecError extends CNIError {
   }
 }
 
-/**
- * A plugin run stopped because the caller's AbortSignal fired: upstream's text
- * (`netplugin failed with no error message: signal: terminated`) followed by what happened,
- * ` (aborted: <reason>)` or ` (timed out)`. `cause` is the signal's reason.
- */
+/** A plugin run stopped because the caller's AbortSignal fired; `cause` is the signal's reason. */
 export class PluginAbortedError extends PluginExecError {
   static override readonly id: string = "LIBCNI_ERR_PLUGIN_ABORTED";
   /** True when the signal's reason is a timeout (`AbortSignal.timeout()`). */
@@ -91,11 +82,4 @@ export class PluginAbortedError extends PluginExecError {
   }
 }
 
-/** True for the reason `AbortSignal.timeout()` aborts with (a `TimeoutError` DOMException). */
-export function isTimeoutReason(reason: unknown): boolean {
-  return (
-    typeof reason === "object" &&
-    reason !== null &&
-    (reason as { name?: unknown }).name === "TimeoutError"
-  );
-}
+export { isTimeoutReason };

@@ -1,6 +1,4 @@
-/**
- * netns (libcni/netns): pinned network namespaces, and programs run inside them.
- */
+/** netns (libcni/netns): pinned network namespaces, and programs run inside them. */
 import { LibcniError, type LibcniErrorOptions } from "./base.js";
 
 /** Why a network namespace operation failed, as the OS said it (or the check that refused it). */
@@ -14,13 +12,9 @@ export type NetnsFailure =
   | "failed";
 
 /**
- * A network namespace could not be created, removed or entered, or a program could not be run
- * in one. `reason` says why in one word (`permission`: a namespace operation was refused, the
- * process lacks CAP_SYS_ADMIN; `exists`, `missing`, `busy`: the path, or `missing` the program
- * to run; `not-a-netns`: the path is something else; `invalid-name`; `failed`: anything else,
- * a program that cannot be executed included), `path` which namespace, `errno` the OS's code.
- * Every error the netns functions throw is one; what failed under it (the spawner helper's
- * error when the helper died, a command's failure) is its `cause`.
+ * A network namespace could not be created, removed or entered, or a program run in one: every
+ * error the netns functions throw (`permission`: the process lacks CAP_SYS_ADMIN; `missing`:
+ * the path, or the program to run); what failed under it is its `cause`.
  */
 export class NetnsError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_NETNS";

@@ -1,7 +1,4 @@
-/**
- * runtime (libcni/runtime): loading networks; pod setup, check, teardown; GC.
- */
-
+/** runtime (libcni/runtime): loading networks; pod setup, check, teardown; GC. */
 import { messageOf } from "../internal/error-message.js";
 import { InvalidArgumentError, LibcniError, type LibcniErrorOptions } from "./base.js";
 
@@ -20,20 +17,11 @@ export interface NetworkFailure {
 /** `[pod <id>: ][<network> (<ifName>): ]<message>`, an empty part left out. */
 function failureLine(f: NetworkFailure): string {
   const pod = f.podID ? `pod ${f.podID}: ` : "";
-  const where = f.network
-    ? f.ifName
-      ? `${f.network} (${f.ifName}): `
-      : `${f.network}: `
-    : f.ifName
-      ? `${f.ifName}: `
-      : "";
-  return `${pod}${where}${failureText(f)}`;
+  const where = f.network && f.ifName ? `${f.network} (${f.ifName})` : f.network || f.ifName;
+  return `${pod}${where ? `${where}: ` : ""}${failureText(f)}`;
 }
 
-/**
- * The failure's error as its line goes on after naming the network: a NetworkTimeoutError of
- * that network leaves its own `network <name>: ` out, so the line names it once.
- */
+/** The failure's error, a NetworkTimeoutError of that network without its `network <name>: `. */
 function failureText(f: NetworkFailure): string {
   const e = f.error;
   return e instanceof NetworkTimeoutError && f.network !== "" && e.network === f.network
@@ -46,10 +34,8 @@ function failureLines(failures: readonly NetworkFailure[]): string {
 }
 
 /**
- * The runtime has no usable network yet: the conf dir is missing, empty, or every file in it is
- * broken, or the default network is not among them. A state, not a failure of the load: the
- * runtime reports it from `status()` and throws it from `setupPod` until a reload (or the
- * watcher) brings a network in. `reason` says which of these it is.
+ * The runtime has no usable network yet. A state, not a failure of the load: `status()` reports
+ * it and `setupPod` throws it until a reload (or the watcher) brings a network in.
  */
 export class NoNetworksError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_NO_NETWORKS";
@@ -77,10 +63,8 @@ export class NoNetworksError extends LibcniError {
 }
 
 /**
- * The runtime's named default network (`defaultNetwork`) is not among the conf dir's usable
- * networks: its file is missing, broken or names another network. A NoNetworksError: the
- * runtime is not ready, and a pod that names no networks is refused, while a pod that names its
- * networks may still be set up on those (ocicni's rule). `problems` lists the files skipped.
+ * The runtime's `defaultNetwork` is not among the conf dir's usable networks: a pod that names
+ * no networks is refused, one that names its networks may still be set up (ocicni's rule).
  */
 export class DefaultNetworkNotFoundError extends NoNetworksError {
   static override readonly id: string = "LIBCNI_ERR_DEFAULT_NETWORK_NOT_FOUND";
@@ -119,20 +103,14 @@ export class NetworkNotFoundError extends LibcniError {
 }
 
 /**
- * A pod's interface names collide or are not valid (found when the pod's plan is made, before
- * any lock is taken or plugin runs). `argument` names the request (`pod.networks[1].ifName`);
- * `cause` is upstream's validation error (a CNIError with its code) when there is one.
+ * A pod's interface names collide or are not valid, found before any lock or plugin; `cause` is
+ * upstream's validation error (a CNIError with its code) when there is one.
  */
 export class InterfaceNameError extends InvalidArgumentError {
   static override readonly id: string = "LIBCNI_ERR_INTERFACE_NAME";
 }
 
-/**
- * checkPod found the pod's loopback interface not up (go-cni#124's check): `lo` is down in the
- * pod's netns (`reason` `down`, `flags` as `ip link` shows them), or the netns is gone
- * (`no-netns`). A runtime set up with `loopback: true` brought it up at setup; a pod whose `lo`
- * is down cannot reach itself on localhost.
- */
+/** checkPod found the pod's loopback interface not up (go-cni#124's check). */
 export class LoopbackDownError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_LOOPBACK_DOWN";
   /** The pod's ID. */
@@ -168,12 +146,7 @@ export type PodNetnsProblem = "missing" | "not-a-netns" | "unreadable";
 
 /**
  * A pod's `netns` is not a network namespace, found before its setup takes a lock or runs a
- * plugin (upstream checks nothing and leaves it to each plugin's `ns.GetNS`, after
- * the plugins before it ran): no path or a path that does not exist (`missing`), a path that is
- * neither an nsfs mount nor a `/proc/<pid>/ns/net` link (`not-a-netns`: a regular file, a
- * directory, a pinned namespace of another kind), or one that cannot be looked at
- * (`unreadable`, `cause` the fs error). `argument` is `pod.netns`. A runtime whose plugins
- * create the namespace themselves turns the check off (`checkNetns: false`).
+ * plugin (upstream leaves it to each plugin's `ns.GetNS`, after the plugins before it ran).
  */
 export class PodNetnsError extends InvalidArgumentError {
   static override readonly id: string = "LIBCNI_ERR_POD_NETNS";
@@ -210,12 +183,7 @@ export class PodNetnsError extends InvalidArgumentError {
   }
 }
 
-/**
- * A capability argument of a pod does not have the form the CNI conventions give it (an `ips`
- * entry that is neither an address nor a CIDR, a `mac` Go's `net.ParseMAC` refuses, a port out
- * of range): found before any lock is taken or plugin runs. `argument` names the field
- * (`pod.capabilities.ips[0]`, `pod.networks[0].capabilities.mac`).
- */
+/** A pod's capability argument is not in the CNI conventions' form (found before any plugin). */
 export class CapabilityArgError extends InvalidArgumentError {
   static override readonly id: string = "LIBCNI_ERR_CAPABILITY_ARG";
 }
@@ -225,11 +193,7 @@ export type NetworkDeviceDataFailure = "too-long" | "too-many" | "invalid" | "du
 
 /**
  * A KEP-4817 NetworkDeviceData (a ResourceClaim's `status.devices[].networkData`) breaks a rule
- * the API server enforces: `interfaceName` over 256 bytes, `hardwareAddress` over 128, more
- * than 16 `ips`, an entry of `ips` that is not an interface address in canonical CIDR form, or
- * one given twice. `argument` is the field's path as the API server names it
- * (`networkData.ips[2]`), `reason` the rule, `network` the network whose interface it is (from
- * `networkDeviceData`; undefined from `validateNetworkDeviceData`).
+ * the API server enforces; `argument` is the field's path as the API server names it.
  */
 export class NetworkDeviceDataError extends InvalidArgumentError {
   static override readonly id: string = "LIBCNI_ERR_NETWORK_DEVICE_DATA";
@@ -253,11 +217,7 @@ function timeoutText(verb: string, timeout: number): string {
   return `${verb} timed out after ${timeout} ms`;
 }
 
-/**
- * One network of a pod took longer than the per-network timeout: `network <name>: <verb> timed
- * out after <n> ms`. Inside a pod-level error, whose line names the network already, the
- * line reads `<name> (<ifName>): <verb> timed out after <n> ms`.
- */
+/** One network of a pod took longer than the per-network timeout. */
 export class NetworkTimeoutError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_NETWORK_TIMEOUT";
   /** The timeout, in milliseconds. */
@@ -281,11 +241,8 @@ export interface PodAttachmentRef {
 }
 
 /**
- * Setting a pod up failed: `failure` is the network that failed (`cause` is its error); the
- * networks whose plugins had started were rolled back (`rolledBack`, in DEL order), and
- * `rollbackFailures` lists the DELs that ran and failed (empty when the rollback was clean). A
- * network none of whose plugins started (a plugin not installed, a time limit hit before the
- * first plugin ran) had nothing to undo and is in neither list.
+ * Setting a pod up failed and the networks whose plugins had started were rolled back. A network
+ * none of whose plugins started had nothing to undo and is in neither list.
  */
 export class PodSetupError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_POD_SETUP";
@@ -375,13 +332,9 @@ export class RuntimeGCError extends LibcniError {
 }
 
 /**
- * A pod's setup intent (`<cacheDir>/libcni/setup-intents/<podID>`) that cannot be used: not a
- * regular file (a directory, a FIFO, a symlink, a device), over the intents' size cap, or not an
- * intent (not JSON, another kind or pod, a malformed attachment, capability args nested past
- * what a cache record can hold). What its setup had started cannot be known from it: teardown
- * and GC DEL what the records hold, set the file aside under a name no later call lists
- * (`setAsideAs`), and report it once, in their error; CHECK and `podStatus` report it and leave
- * it. The message never quotes the file's content.
+ * A pod's setup intent that cannot be used, so what its setup started cannot be known from it:
+ * teardown and GC DEL what the records hold and set it aside, reporting it once; CHECK and
+ * `podStatus` report it and leave it. The message never quotes the file's content.
  */
 export class DamagedIntentError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_SETUP_INTENT_DAMAGED";
@@ -417,10 +370,8 @@ export class DamagedIntentError extends LibcniError {
 }
 
 /**
- * What is wrong with the content of a setup intent (not JSON, another kind or pod, a malformed
- * owner or attachment, capability args nested too deep). Internal: reading the intent turns it
- * into a {@link DamagedIntentError}, whose `reason` is `cannot be read: <this message>`; the
- * message never quotes the file's content.
+ * What is wrong with a setup intent's content. Internal: the cause of a
+ * {@link DamagedIntentError}; the message never quotes the file's content.
  */
 export class MalformedIntentError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_SETUP_INTENT_MALFORMED";

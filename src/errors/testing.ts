@@ -1,6 +1,4 @@
-/**
- * testing (libcni/testing): helpers of integration tests.
- */
+/** testing (libcni/testing): helpers of integration tests. */
 import { LibcniError } from "./base.js";
 
 /** How a program run in a namespace ended (libcni/netns's `ExecInNetnsResult`). */
@@ -71,12 +69,7 @@ export type RootlessFailure =
   | "missing-command"
   | "failed";
 
-/**
- * `runRootless` (and `cnitool rootless`) could not make the sandbox: the kernel refuses
- * unprivileged user namespaces, or a command the sandbox is made with is missing. `setting`
- * names the kernel setting that refused (`kernel.unprivileged_userns_clone=0`), `fix` says how
- * to change it, `output` is what the sandbox's setup printed. The command never ran.
- */
+/** `runRootless` (and `cnitool rootless`) could not make the sandbox; the command never ran. */
 export class RootlessError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_ROOTLESS";
   /** Why, in one word. */

@@ -1,7 +1,4 @@
-/**
- * types: the CNI error (the spec's error object), results, addresses, CNI_ARGS.
- */
-
+/** types: the CNI error (the spec's error object), results, addresses, CNI_ARGS. */
 import { messageOf } from "../internal/error-message.js";
 import { RawJSON, toGoJSON } from "../internal/go-marshal.js";
 import { goQuote } from "../internal/go-quote.js";
@@ -18,10 +15,7 @@ export interface CNIErrorJSON {
   details?: string;
 }
 
-/**
- * A CNI error (upstream `types.Error`): `code`, `msg` and `details`, as the spec's error
- * object. Its `message` is upstream's `Error()`: msg, then "; " + details when there are details.
- */
+/** A CNI error (upstream `types.Error`), the spec's error object; `message` is its `Error()`. */
 export class CNIError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_CNI";
   /** The spec's error code (`ErrUnknown` … `ErrInternal`, or a plugin's own code above 99). */
@@ -39,10 +33,8 @@ export class CNIError extends LibcniError {
   }
 
   /**
-   * What `JSON.stringify` writes: every library error's JSON (`name`, `id`, `message`, the
-   * class's fields, the cause summarised), which holds the wire form's `code`, `msg` and
-   * `details` (omitted when empty, as the wire omits it), so a decoder of the spec's error
-   * object reads it as the error. The exact wire bytes are `print()` and the Go encoding.
+   * Every library error's JSON, `details` omitted when empty as on the wire, so a decoder of the
+   * spec's error object reads it; the exact wire bytes are `print()`'s.
    */
   override toJSON(): LibcniErrorJSON & CNIErrorJSON {
     const json = super.toJSON() as LibcniErrorJSON & CNIErrorJSON;
@@ -84,10 +76,7 @@ export class UnsupportedResultVersionError extends LibcniError {
   }
 }
 
-/**
- * The JSON's `cniVersion` is not one the chosen result type supports (upstream
- * `result type supports [..] but unmarshalled CNIVersion is "X"`).
- */
+/** The JSON's `cniVersion` is not one the chosen result type supports. */
 export class ResultVersionMismatchError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_RESULT_VERSION_MISMATCH";
   /** The versions the result type supports. */
@@ -103,10 +92,7 @@ export class ResultVersionMismatchError extends LibcniError {
   }
 }
 
-/**
- * A result cannot be converted: no converter between the versions (`no converter for CNI
- * result version X to Y`) or nothing the target can hold (`cannot convert: no valid IP addresses`).
- */
+/** A result cannot be converted: no converter between the versions, or nothing to hold. */
 export class ConversionError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_RESULT_CONVERSION";
 }

@@ -1,22 +1,13 @@
-/**
- * version: version strings, plugins' supported versions, prevResult.
- */
+/** version: version strings, plugins' supported versions, prevResult. */
 import { goQuote, goQuoteList } from "../internal/go-quote.js";
 import { LibcniError } from "./base.js";
 
-/**
- * A version string, a plugin's VERSION output or a version list could not be used, with
- * upstream's text (`invalid version "1.2.3.4": too many parts`, `decoding version info:
- * missing field cniVersion`, `strconv.Atoi: parsing "x": invalid syntax`).
- */
+/** A version string, a plugin's VERSION output or a version list is unusable (upstream's text). */
 export class VersionError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_VERSION";
 }
 
-/**
- * The configuration's version is not among the plugin's supported versions (upstream
- * `ErrorIncompatible`): `incompatible CNI versions: config is "0.1.0", plugin supports ["1.2.3" "4.3.2"]`.
- */
+/** The configuration's version is not among the plugin's (upstream `ErrorIncompatible`). */
 export class ErrorIncompatible extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_VERSION_INCOMPATIBLE";
   /** The configuration's CNI version. */

@@ -1,9 +1,7 @@
 /**
- * UTF-8 conversions with Go's semantics.
- *
- * Go strings are bytes; when encoding/json meets invalid UTF-8 it replaces each bad byte with
- * U+FFFD. The WHATWG decoder replaces a "maximal subpart" instead (one U+FFFD for a truncated
- * three-byte sequence, where Go writes two), so the slow path decodes as Go does.
+ * UTF-8 conversions with Go's semantics: Go replaces each invalid byte with U+FFFD, where the
+ * WHATWG decoder replaces a "maximal subpart" (one U+FFFD for a truncated three-byte sequence,
+ * where Go writes two), so the slow path decodes as Go does.
  */
 
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -61,7 +59,7 @@ export function decodeRune(b: Uint8Array, i: number): [number, number] {
   return [-1, 1];
 }
 
-/** Returns the bytes of a string or passes bytes through: the wire works in bytes. */
+/** The bytes of a string, or the bytes given. */
 export function toBytes(input: string | Uint8Array): Uint8Array {
   return typeof input === "string" ? utf8Encode(input) : input;
 }

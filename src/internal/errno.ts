@@ -1,12 +1,7 @@
 /**
- * Go's texts for OS errors, built from Node's errors.
- *
- * Upstream's messages embed Go's `err.Error()` of an OS error: the errno text of
- * `syscall.Errno` (`no such file or directory`) and `*os.PathError`'s `<op> <path>: <errno
- * text>`. libuv words some errnos differently and Node formats its own messages
- * (`ENOENT: no such file or directory, open 'x'`), so the port writes Go's.
+ * Go's texts for OS errors (`syscall.Errno`, `*os.PathError`), which upstream's messages embed,
+ * built from Node's errors: libuv words some errnos differently and Node formats its own.
  */
-
 import { constants } from "node:os";
 import { getSystemErrorMap } from "node:util";
 import { messageOf } from "./error-message.js";
@@ -45,17 +40,13 @@ interface NodeSystemError {
   code?: unknown;
   errno?: unknown;
   syscall?: unknown;
-  message?: unknown;
 }
 
 const errnoNames = new Map<number, string>(
   Object.entries(constants.errno).map(([name, n]) => [n, name]),
 );
 
-/**
- * An errno number's name (`EPERM`), as Node's errors carry it in `code`: what the spawner
- * helper answers is a bare number. `E<n>` for a number this platform does not name.
- */
+/** An errno number's name (the spawner helper answers a bare number); `E<n>` when unnamed. */
 export function errnoName(errno: number): string {
   return errnoNames.get(errno) ?? `E${errno}`;
 }
@@ -67,10 +58,7 @@ export function errnoCode(error: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-/**
- * Go's text for an errno (`ENOENT` → `no such file or directory`): Go's own wording where
- * libuv's differs, else the system's description of the errno number, else the name.
- */
+/** Go's text for an errno: Go's own wording, else the system's description, else the name. */
 export function errnoText(code: string | undefined, errno?: number): string {
   if (code !== undefined && goErrnoTexts[code] !== undefined) return goErrnoTexts[code];
   if (errno !== undefined) {

@@ -1,10 +1,4 @@
 /**
- * The message of any thrown value, the one text every layer prints of an error it did not make
- * (the error model in src/errors/ builds its messages and JSON on it, the diagnostics channels
- * and the Go texts of internal/ too).
- */
-
-/**
  * The message of any thrown value, as Go's `err.Error()`. Never throws: a call may reject with
  * anything a custom Exec threw (a null-prototype object does not print), and wrapping or
  * describing it must not change what the caller gets.

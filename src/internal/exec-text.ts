@@ -1,10 +1,6 @@
 /**
- * The texts Go's os/exec gives for a plugin run that did not succeed.
- *
- * Upstream builds its plugin error messages around `err.Error()` of the exec error
- * (`netplugin failed with no error message: exit status 1`), and users match on those
- * messages, so the port writes the same words: `exit status N`, `signal: killed`,
- * `fork/exec <path>: no such file or directory`, `context canceled`.
+ * The texts Go's os/exec gives for a plugin run that did not succeed, which upstream's plugin
+ * error messages embed (`netplugin failed with no error message: exit status 1`).
  */
 import { errnoText } from "./errno.js";
 import { goQuote } from "./go-quote.js";
@@ -46,21 +42,17 @@ const signalTexts: Record<string, string> = {
   SIGSYS: "bad system call",
 };
 
-/** `exit status N`, as Go's ProcessState.String() for a process that exited. */
+/** Go's ProcessState.String() for a process that exited. */
 export function exitStatusText(code: number): string {
   return `exit status ${code}`;
 }
 
-/** `signal: killed`, as Go's ProcessState.String() for a process a signal ended. */
+/** Go's ProcessState.String() for a process a signal ended. */
 export function signalText(signal: string): string {
   return `signal: ${signalTexts[signal] ?? signal}`;
 }
 
-/**
- * Go's error for a plugin that could not be started: `fork/exec <path>: <errno text>`, or,
- * for a bare name (no `/`) that Go would have looked up in $PATH and not found,
- * `exec: "<name>": executable file not found in $PATH`.
- */
+/** Go's error for a plugin that could not be started (a bare name: Go's $PATH lookup failed). */
 export function startErrorText(
   pluginPath: string,
   code: string | undefined,
@@ -72,16 +64,16 @@ export function startErrorText(
   return `fork/exec ${pluginPath}: ${errnoText(code, errno)}`;
 }
 
-/**
- * Go's context error for an abort: `context deadline exceeded` when the signal's reason is a
- * timeout (`AbortSignal.timeout()`), else `context canceled`.
- */
-export function abortText(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
-  const isTimeout =
+/** True for the reason `AbortSignal.timeout()` aborts with (a `TimeoutError` DOMException). */
+export function isTimeoutReason(reason: unknown): boolean {
+  return (
     typeof reason === "object" &&
     reason !== null &&
-    "name" in reason &&
-    (reason as { name: unknown }).name === "TimeoutError";
-  return isTimeout ? "context deadline exceeded" : "context canceled";
+    (reason as { name?: unknown }).name === "TimeoutError"
+  );
+}
+
+/** Go's context error for an abort: `context deadline exceeded` on a timeout. */
+export function abortText(signal: AbortSignal): string {
+  return isTimeoutReason(signal.reason) ? "context deadline exceeded" : "context canceled";
 }

@@ -1,11 +1,7 @@
 /**
- * The callback fs calls that hot paths use, promisified once for every module. (Whole-file
- * reads batched through the spawner helper are engines/files/read-whole.ts' `readWhole`.)
- *
- * On purpose not `fs/promises`: each of these is one thread-pool round trip without the
- * FileHandle machinery, a measurable part of an ADD's own cost (bench/). Same syscalls and
- * same errors as the `fs/promises` versions (`writeFd` on an fd loops over short writes as
- * FileHandle.writeFile does).
+ * The callback fs calls that hot paths use, promisified once. On purpose not `fs/promises`:
+ * each is one thread-pool round trip without the FileHandle machinery, a measurable part of an
+ * ADD's own cost (bench/). Same syscalls and errors (`writeFd` loops over short writes too).
  */
 import {
   close as closeCallback,
@@ -20,24 +16,16 @@ import {
 } from "node:fs";
 import { promisify } from "node:util";
 
-/** `fs.open`, promisified: the file descriptor. */
 export const openFd = promisify(openCallback);
-/** `fs.close`, promisified. */
 export const closeFd = promisify(closeCallback);
-/** `fs.fstat`, promisified. */
 export const fstatFd = promisify(fstatCallback);
-/** `fs.read`, promisified: `{ bytesRead, buffer }`. */
 export const readFd = promisify(readCallback);
-/** `fs.writeFile` on a file descriptor, promisified: every byte of `data` written. */
+/** `fs.writeFile` on a file descriptor: every byte of `data` written. */
 export const writeFd = promisify(writeFileCallback) as (
   fd: number,
   data: Uint8Array,
 ) => Promise<void>;
-/** `fs.fdatasync`, promisified. */
 export const fdatasyncFd = promisify(fdatasyncCallback);
-/** `fs.fsync`, promisified. */
 export const fsyncFd = promisify(fsyncCallback);
-/** `fs.rename`, promisified. */
 export const renamePath = promisify(renameCallback);
-/** `fs.stat`, promisified (follows symlinks). */
 export const statPath = promisify(statCallback);

@@ -4,9 +4,8 @@
  */
 
 /**
- * The method a value implements to choose its own encoding, as Go's `json.Marshaler`: the
- * encoder replaces the value by what the method returns and encodes that. A registry symbol,
- * so that two copies of the library encode each other's values alike.
+ * Go's `json.Marshaler`: the encoder encodes what the method returns in the value's place. A
+ * registry symbol, so that two copies of the library encode each other's values alike.
  */
 export const toGoJSON: unique symbol = Symbol.for("libcni.toGoJSON");
 

@@ -1,11 +1,7 @@
 /**
- * Go's `%q` verb (`strconv.Quote`), over strings, bytes and string lists.
- *
- * Upstream's error texts embed values with `%q` (`invalid version "1.2.3.4": too many parts`,
- * `netplugin failed: "<stderr>"`), and runtimes match on those strings. `JSON.stringify`
- * escapes differently (it keeps U+00A0 and DEL, writes `\u001b` where Go writes `\x1b`), and a
- * plugin's output is bytes, where each byte that is not valid UTF-8 is written `\xNN`, so the
- * Go rules are spelled out here, once, for every module.
+ * Go's `%q` verb (`strconv.Quote`), which upstream's error texts embed and runtimes match on.
+ * `JSON.stringify` escapes differently (it keeps U+00A0 and DEL, writes `\u001b` for Go's
+ * `\x1b`), and a plugin's output is bytes, each byte that is not valid UTF-8 written `\xNN`.
  */
 import { decodeRune, utf8Encode } from "./bytes.js";
 
@@ -36,10 +32,7 @@ function escapeRune(cp: number): string {
   return `\\U${hex(cp, 8)}`;
 }
 
-/**
- * Go's `fmt.Sprintf("%q", string(b))`: a double-quoted Go string literal in which invalid
- * UTF-8 bytes appear as `\xNN` and non-printable runes as Go escapes.
- */
+/** Go's `fmt.Sprintf("%q", string(b))`. */
 export function goQuoteBytes(bytes: Uint8Array): string {
   let out = '"';
   for (let i = 0; i < bytes.length; ) {

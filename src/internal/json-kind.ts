@@ -1,27 +1,14 @@
 /**
- * Go's name for the kind of a JSON value, as encoding/json puts it in
- * `UnmarshalTypeError.Value` ("json: cannot unmarshal <kind> into Go value of type ...").
- * One copy for every decoder that reproduces those messages.
- */
-
-/**
- * The kind Go names for `value`: `"string"`, `"number"`, `"bool"`, `"array"`, `"object"` or
- * `"null"`. With `integerTarget` (the target is a Go int or uint type), a number is named with
- * its text, `"number 1.5"`, as Go does when the literal does not parse as that integer type.
+ * Go's name for the kind of a JSON value, as encoding/json's `UnmarshalTypeError.Value`. With
+ * `integerTarget` (a Go int or uint), a number is named with its text, `"number 1.5"`, as Go
+ * does when the literal does not parse as that integer type.
  */
 export function jsonKind(value: unknown, integerTarget = false): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
-  switch (typeof value) {
-    case "number":
-      return integerTarget ? `number ${value}` : "number";
-    case "boolean":
-      return "bool";
-    case "string":
-      return "string";
-    default:
-      return "object";
-  }
+  if (typeof value === "number") return integerTarget ? `number ${value}` : "number";
+  if (typeof value === "boolean") return "bool";
+  return typeof value === "string" ? "string" : "object";
 }
 
 /** True for what JSON calls an object: not null, not an array (the library's one such test). */

@@ -1,8 +1,4 @@
-/**
- * The in-process locks the library serialises calls with (upstream has none): a FIFO
- * readers-writer lock, and such locks by key. Used by the attachment and network locks of
- * `CNIConfig` (api/lock.ts) and the pod and GC locks of the runtime (runtime/locks.ts).
- */
+/** The in-process locks the library serialises calls with (upstream has none). */
 
 /** Releases a lock; calling it more than once has no further effect. */
 export type Release = () => void;
@@ -78,7 +74,7 @@ export class RWLock {
 export class KeyedLocks {
   private readonly locks = new Map<string, RWLock>();
 
-  /** The number of keys with a holder or a waiter (0 when nothing runs). */
+  /** The number of keys with a holder or a waiter. */
   get size(): number {
     return this.locks.size;
   }
@@ -110,7 +106,7 @@ export class KeyedLocks {
 
 /**
  * Takes `outer`, then `inner` (always in that order, so two such pairs cannot deadlock); the
- * release frees both, inner first. If `inner` fails (an abort while waiting), `outer` is freed.
+ * release frees both, inner first. If `inner` fails (an abort), `outer` is freed.
  */
 export async function acquireNested(
   outer: () => Promise<Release>,

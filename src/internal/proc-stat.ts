@@ -1,18 +1,12 @@
-/**
- * /proc/<pid>/stat, read in one place: the process-group cleanup, the intents' owners, the
- * test resources' owners and the checker's leftover hunt all need a few of its fields.
- */
+/** /proc/<pid>/stat, read in one place for the few fields the library uses. */
 import { readFile } from "node:fs/promises";
 
-/** The fields of /proc/<pid>/stat the library uses. */
 export interface ProcStat {
   /** Field 3: R, S, D, Z (zombie), X (dead)… */
   readonly state: string;
-  /** Field 4. */
+  /** Fields 4, 5 and 6. */
   readonly ppid: number;
-  /** Field 5: the process group. */
   readonly pgrp: number;
-  /** Field 6: the session. */
   readonly session: number;
   /**
    * Field 22: the start time in clock ticks since boot, as the file writes it (a decimal);
@@ -38,7 +32,7 @@ export function parseProcStat(text: string): ProcStat | undefined {
   };
 }
 
-/** The stat of process `pid` as this process's /proc shows it; undefined when gone or unreadable. */
+/** Undefined when the process is gone or its stat unreadable. */
 export async function readProcStat(pid: number | string): Promise<ProcStat | undefined> {
   try {
     return parseProcStat(await readFile(`/proc/${pid}/stat`, "latin1"));

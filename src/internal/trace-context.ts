@@ -1,13 +1,9 @@
 /**
- * W3C trace context for plugins: the `traceContext` a caller gives, checked the way the OTel
- * propagators upstream uses check a carrier, and turned into the `TRACEPARENT`, `TRACESTATE`
- * and `BAGGAGE` variables of OTEP 0258 (upstream main pkg/invoke/raw_exec.go,
- * `injectTraceContext`); and the same variables read back on the plugin side (skel).
- *
- * Upstream passes nothing unless the span context is valid, so a malformed `traceparent`
- * drops the whole context, tracestate and baggage included; a malformed tracestate or
- * baggage is dropped on its own (Go's `trace.ParseTraceState` and `baggage.Parse` reject the
- * whole string on any bad member).
+ * W3C trace context for plugins, checked as the OTel propagators upstream uses check a carrier,
+ * as OTEP 0258's `TRACEPARENT`, `TRACESTATE` and `BAGGAGE` (upstream main
+ * pkg/invoke/raw_exec.go, `injectTraceContext`), and read back on the plugin side (skel).
+ * Upstream passes nothing unless the span context is valid; a malformed tracestate or baggage
+ * is dropped on its own (Go's `trace.ParseTraceState` and `baggage.Parse` reject it whole).
  */
 
 /** W3C trace context for the plugins of a call (OTEP 0258 environment carriers). */
@@ -26,10 +22,8 @@ const zeroTrace = "0".repeat(32);
 const zeroSpan = "0".repeat(16);
 
 /**
- * The canonical traceparent that OTel's TraceContext propagator would inject for `value`, or
- * undefined when it would not extract a valid span context from it: version `ff`, extra
- * fields on version 00, upper-case hex, an all-zero trace or span id. Surrounding blanks are
- * tolerated; the result is version 00 with only the sampled flag kept, as Go's inject writes.
+ * The canonical traceparent OTel's TraceContext propagator would inject for `value` (version 00,
+ * only the sampled flag), or undefined when it would not extract a valid span context from it.
  */
 export function normalizeTraceparent(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
@@ -101,10 +95,7 @@ export function normalizeBaggage(value: unknown): string | undefined {
   return members.join(",");
 }
 
-/**
- * The trace context as the plugins get it, or undefined when there is no valid traceparent
- * (then nothing at all is passed, as upstream).
- */
+/** The trace context the plugins get; undefined (nothing passed) without a valid traceparent. */
 export function normalizeTraceContext(tc: TraceContext | undefined): TraceContext | undefined {
   if (tc === undefined || tc === null || typeof tc !== "object") return undefined;
   const traceparent = normalizeTraceparent(tc.traceparent);
@@ -118,9 +109,8 @@ export function normalizeTraceContext(tc: TraceContext | undefined): TraceContex
 }
 
 /**
- * `env` with TRACEPARENT, TRACESTATE and BAGGAGE set from `tc` (a normalised context), over
- * any the environment already had, as upstream appends them to the plugin's environ.
- * `undefined` env means this process's; it is copied only when there is something to add.
+ * `env` (undefined: this process's, copied) with the variables of `tc` (normalised) over any it
+ * had, as upstream appends them to the plugin's environ.
  */
 export function withTraceEnv(
   env: Record<string, string> | undefined,
@@ -172,9 +162,8 @@ export interface OTelApiLike {
 
 /**
  * The trace context of an OTel context (default: the active one) for a call's `traceContext`,
- * built as upstream builds it from a Go context: the span context through W3C TraceContext
- * encoding and the context's baggage (OTel's W3C baggage encoding); undefined when the
- * context has no valid span context, so nothing is passed.
+ * built as upstream builds it from a Go context; undefined (nothing passed) without a valid
+ * span context.
  *
  * ```ts
  * import * as otel from "@opentelemetry/api";
@@ -188,12 +177,11 @@ export function traceContextFromOTel(
   const sc = api.trace.getSpanContext(context as never);
   if (sc === undefined) return undefined;
   const flags = (sc.traceFlags & 1).toString(16).padStart(2, "0");
-  const tc: TraceContext | undefined = normalizeTraceContext({
+  return normalizeTraceContext({
     traceparent: `00-${sc.traceId}-${sc.spanId}-${flags}`,
     tracestate: sc.traceState?.serialize(),
     baggage: baggageText(api.propagation?.getBaggage(context as never)),
   });
-  return tc;
 }
 
 // OTel's W3CBaggagePropagator serialisation: key and value URI-encoded, metadata as is.

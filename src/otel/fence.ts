@@ -1,43 +1,23 @@
 /**
- * The fence between the library and a user's OpenTelemetry API. The instrumentation runs
- * inside `node:diagnostics_channel` subscribers, where Node turns a throw into an uncaught
- * exception (the process exits, perhaps after a plugin's ADD and before its cache record):
- * telemetry must never fail a CNI call. Every call into the API goes through a fenced
- * function; a throw is said once per hook on `NODE_DEBUG=libcni` and the call goes on
- * without that piece of telemetry.
+ * The fence between the library and a user's OpenTelemetry API. The instrumentation runs in
+ * `node:diagnostics_channel` subscribers, where Node turns a throw into an uncaught exception
+ * (the process exits, perhaps after a plugin's ADD and before its cache record): telemetry must
+ * never fail a CNI call. A throw is said once per hook on `NODE_DEBUG=libcni` and ignored.
  */
 
 import { debug } from "../internal/diagnostics.js";
 import { messageOf } from "../internal/error-message.js";
 
-/** The calls into the API that are fenced, as the debug line names them. */
-export type Hook =
-  | "context.active"
-  | "tracer.startSpan"
-  | "trace.setSpan"
-  | "trace.getSpanContext"
-  | "propagation.getBaggage"
-  | "trace context"
-  | "span.setAttributes"
-  | "span.setStatus"
-  | "span.recordException"
-  | "span.end"
-  | "metrics.getMeterProvider"
-  | "meter instruments"
-  | "counter.add"
-  | "histogram.record"
-  | "error description";
-
-/** The fenced functions of one instrumentation, and which hooks have been reported. */
+/** The fenced calls of one instrumentation, and which of them (hooks) have been reported. */
 export class Fence {
-  private readonly reported = new Set<Hook>();
+  private readonly reported = new Set<string>();
 
   /**
    * `fn` fenced: a throw gives `undefined`. Made once per instrumentation; a call allocates
    * nothing of its own (fixed arity, no rest array; unused parameters are `void`).
    */
   wrap<A = void, B = void, C = void, R = unknown>(
-    hook: Hook,
+    hook: string,
     fn: (a: A, b: B, c: C) => R,
   ): (a: A, b: B, c: C) => R | undefined {
     return (a: A, b: B, c: C): R | undefined => {
@@ -50,7 +30,7 @@ export class Fence {
     };
   }
 
-  private report(hook: Hook, error: unknown): void {
+  private report(hook: string, error: unknown): void {
     if (this.reported.has(hook)) return;
     this.reported.add(hook);
     try {

@@ -1,11 +1,7 @@
 /**
  * `libcni/otel`: the library's diagnostics channels connected to a user's OpenTelemetry API
- * (`@opentelemetry/api`, an optional peer: passed in, duck-typed, never imported), in one
- * call. Spans for each pod-level call, verb and plugin run, nested as the calls are (a plugin
- * run under its verb, a verb under its pod call, the outermost under the caller's active
- * span), the verb's span reaching its plugins as `TRACEPARENT`; and metrics per operation:
- * counts, errors and durations. Attribute and instrument names are a stable contract,
- * listed in docs/observability.md ("OpenTelemetry").
+ * (`@opentelemetry/api`, an optional peer: passed in, duck-typed, never imported), in one call:
+ * spans nested as the calls are and metrics per operation, named as docs/observability.md says.
  *
  * ```ts
  * import * as otel from "@opentelemetry/api";
@@ -22,6 +18,7 @@ import {
   diagnosticsChannelNames,
   type ExecMessage,
   type PodMessage,
+  type PodOperation,
   type VerbMessage,
 } from "../internal/diagnostics.js";
 import { messageOf } from "../internal/error-message.js";
@@ -73,32 +70,20 @@ export interface OTelInstrumentApi extends OTelApiLike {
   };
   metrics?: {
     getMeter(name: string, version?: string): OTelMeterLike;
-    /**
-     * The global MeterProvider as it is now (`@opentelemetry/api` 1.3 and later have it): asked
-     * when a call is measured, so that a provider set after {@link instrument} gets the
-     * metrics. Without it, the meter is taken once, at the first measurement.
-     */
+    /** The global MeterProvider now (API 1.3+), so one set after {@link instrument} counts. */
     getMeterProvider?(): { getMeter(name: string, version?: string): OTelMeterLike };
   };
 }
 
-/**
- * How the pod layer's spans are named: the library's own names, or containerd/go-cni's
- * (go-cni#132), for dashboards and queries written for go-cni.
- */
+/** The pod layer's span names: the library's own, or containerd/go-cni's (go-cni#132). */
 export type SpanNames = "libcni" | "go-cni";
 
 /** Options of {@link instrument}. */
 export interface InstrumentOptions {
   /**
-   * The names of the pod layer's spans and their attributes. `"libcni"` (the default): `cni.pod
-   * <operation>` with `cni.operation` and `cni.pod.id`. `"go-cni"`: go-cni's, `cni.Setup`
-   * (`setupPod` with `parallel`), `cni.SetupSerially` (`setupPod`), `cni.Remove`
-   * (`teardownPod`), `cni.Check` (`checkPod`), and `cni.Status` and `cni.GC` (go-cni has no GC),
-   * with `cni.id` (the pod) and `cni.path` (its netns, when the call was given one); each verb's
-   * span inside them also gets go-cni's per-network `cni.name`, `cni.ifname` and `cni.index`
-   * (the network's position among the runtime's networks, as go-cni's `Networks()`). Verb and
-   * plugin spans keep their names, and the metrics are the same either way.
+   * The names of the pod layer's spans and their attributes (docs/observability.md), default
+   * `"libcni"`; `"go-cni"` keeps dashboards written for go-cni. Verb and plugin spans and the
+   * metrics are the same either way.
    */
   spanNames?: SpanNames;
   /** The tracer's and the meter's name; default `libcni`. */
@@ -106,9 +91,8 @@ export interface InstrumentOptions {
   /** Make spans; default true. */
   traces?: boolean;
   /**
-   * Record metrics (when the API has `metrics`); default true. The meter is the global
-   * MeterProvider's at the time a call is measured: a provider set (or replaced) after
-   * `instrument()` gets the measurements from then on.
+   * Record metrics (when the API has `metrics`); default true. A MeterProvider set (or replaced)
+   * after `instrument()` gets the measurements from then on.
    */
   metrics?: boolean;
 }
@@ -121,8 +105,6 @@ export interface Instrumentation {
 
 // OTel's SpanStatusCode.ERROR.
 const statusError = 2;
-
-type Kind = "pod" | "verb" | "plugin";
 
 type OTelCounterLike = ReturnType<OTelMeterLike["createCounter"]>;
 type OTelHistogramLike = ReturnType<OTelMeterLike["createHistogram"]>;
@@ -143,7 +125,6 @@ interface Described {
 
 interface Open {
   span: OTelSpanLike | undefined;
-  kind: Kind;
   metric: OTelAttributes;
   start: number;
 }
@@ -158,68 +139,49 @@ function errorType(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }
 
-const describePod = (m: PodMessage): Described => ({
-  name: `cni.pod ${m.operation}`,
-  attributes: { "cni.operation": m.operation, "cni.pod.id": m.podID } as OTelAttributes,
-  metric: { "cni.kind": "pod", "cni.operation": m.operation } as OTelAttributes,
-});
+// go-cni's span names (go-cni#132; it has no GC: named as the rest).
+const goCNINames: Record<Exclude<PodOperation, "setup">, string> = {
+  teardown: "cni.Remove",
+  check: "cni.Check",
+  status: "cni.Status",
+  gc: "cni.GC",
+};
 
-/** go-cni's span name of each pod-level call (go-cni#132; it has no GC: named as the rest). */
-function goCNIName(m: PodMessage): string {
-  switch (m.operation) {
-    case "setup":
-      return m.parallel === true ? "cni.Setup" : "cni.SetupSerially";
-    case "teardown":
-      return "cni.Remove";
-    case "check":
-      return "cni.Check";
-    case "status":
-      return "cni.Status";
-    case "gc":
-      return "cni.GC";
+function describePod(m: PodMessage, goCNI: boolean): Described {
+  const metric: OTelAttributes = { "cni.kind": "pod", "cni.operation": m.operation };
+  if (!goCNI) {
+    const attributes = { "cni.operation": m.operation, "cni.pod.id": m.podID };
+    return { name: `cni.pod ${m.operation}`, attributes, metric };
   }
-}
-
-/** A pod-level call as go-cni names it: `cni.id` and `cni.path` (when known). */
-const describePodGoCNI = (m: PodMessage): Described => {
   const attributes: OTelAttributes = {};
   if (m.podID !== "") attributes["cni.id"] = m.podID;
   if (typeof m.netns === "string") attributes["cni.path"] = m.netns;
-  return {
-    name: goCNIName(m),
-    attributes,
-    metric: { "cni.kind": "pod", "cni.operation": m.operation } as OTelAttributes,
-  };
-};
-
-/**
- * go-cni's per-network attributes of a verb inside a pod-level call: `cni.name`, `cni.ifname`
- * and `cni.index`, the network's position among the runtime's networks when the call started
- * (left out for a network no longer loaded, torn down from its record).
- */
-function goCNINetwork(pod: PodMessage, m: VerbMessage): OTelAttributes {
-  const attributes: OTelAttributes = { "cni.name": m.network, "cni.ifname": m.ifName };
-  const index = pod.networks?.indexOf(m.network) ?? -1;
-  if (index >= 0) attributes["cni.index"] = index;
-  return attributes;
+  const setup = m.parallel === true ? "cni.Setup" : "cni.SetupSerially";
+  return { name: m.operation === "setup" ? setup : goCNINames[m.operation], attributes, metric };
 }
 
-const describeVerb = (m: VerbMessage): Described => ({
-  name: `cni ${m.verb} ${m.network}`,
-  attributes: {
+/** A verb; in a pod-level call with go-cni's names, with go-cni's per-network attributes too. */
+function describeVerb(m: VerbMessage, pod: PodMessage | undefined): Described {
+  const attributes: OTelAttributes = {
     "cni.verb": m.verb,
     "cni.method": m.method,
     "cni.network.name": m.network,
     "cni.container.id": m.containerID,
     "cni.ifname": m.ifName,
     "cni.version": m.cniVersion,
-  } as OTelAttributes,
-  metric: {
-    "cni.kind": "verb",
-    "cni.operation": m.verb,
-    "cni.network.name": m.network,
-  } as OTelAttributes,
-});
+  };
+  if (pod !== undefined) {
+    attributes["cni.name"] = m.network;
+    // Left out for a network no longer loaded (torn down from its record).
+    const index = pod.networks?.indexOf(m.network) ?? -1;
+    if (index >= 0) attributes["cni.index"] = index;
+  }
+  return {
+    name: `cni ${m.verb} ${m.network}`,
+    attributes,
+    metric: { "cni.kind": "verb", "cni.operation": m.verb, "cni.network.name": m.network },
+  };
+}
 
 const describeExec = (m: ExecMessage): Described => {
   const type = basename(m.pluginPath);
@@ -367,11 +329,11 @@ export function instrument(
     return { type: errorType(error), message, exception: error instanceof Error ? error : message };
   });
 
-  function begin(message: object, kind: Kind, described: Described): object | undefined {
+  function begin(message: object, described: Described): object | undefined {
     // An OTel context is an object; anything else (a foreign API) is kept as the parent.
     const parent = (store.getStore() ?? active() ?? root) as object | undefined;
     const span = tracer === undefined ? undefined : startSpan(described, parent);
-    open.set(message, { span, kind, metric: described.metric, start: performance.now() });
+    open.set(message, { span, metric: described.metric, start: performance.now() });
     if (span === undefined || parent === undefined) return parent;
     return setSpan(parent, span) ?? parent;
   }
@@ -416,22 +378,15 @@ export function instrument(
   // The span is started where the call's context is made (the store's transform runs before
   // the `start` subscribers), and the pod call's and verb's trace context replaced by their
   // span's, so that the plugins run under it.
-  const onPod = (m: PodMessage): object | undefined => {
-    const ctx = begin(m, "pod", goCNI ? describePodGoCNI(m) : describePod(m));
+  const beginTraced = (m: PodMessage | VerbMessage, described: Described): object | undefined => {
+    const ctx = begin(m, described);
     m.traceContext = traceContextOf(ctx) ?? m.traceContext;
     return ctx;
   };
-  const onVerb = (m: VerbMessage): object | undefined => {
-    const described = describeVerb(m);
-    const pod = goCNI ? podStore.getStore() : undefined;
-    if (pod !== undefined) {
-      described.attributes = { ...described.attributes, ...goCNINetwork(pod, m) };
-    }
-    const ctx = begin(m, "verb", described);
-    m.traceContext = traceContextOf(ctx) ?? m.traceContext;
-    return ctx;
-  };
-  const onExec = (m: ExecMessage): object | undefined => begin(m, "plugin", describeExec(m));
+  const onPod = (m: PodMessage) => beginTraced(m, describePod(m, goCNI));
+  const onVerb = (m: VerbMessage) =>
+    beginTraced(m, describeVerb(m, goCNI ? podStore.getStore() : undefined));
+  const onExec = (m: ExecMessage): object | undefined => begin(m, describeExec(m));
   pod.start.bindStore(store, onPod);
   if (goCNI) pod.start.bindStore(podStore, (m: PodMessage) => m);
   verb.start.bindStore(store, onVerb);
