@@ -2,7 +2,7 @@
  * Reading configuration from disk: listing a directory (upstream `ConfFiles`), one plugin or
  * list file (`ConfFromFile`, `NetworkConfFromFile`) and a network's drop-in plugin directory
  * (`NetworkPluginConfsFromFiles`). All asynchronous: a runtime's event loop never waits on disk.
- * The public functions are documented in conf/index.ts, which loads this file on their first call.
+ * conf/index.ts documents the public functions and loads this file on their first call.
  */
 import { close, constants, type Dirent, fstat, open, read, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";

@@ -1,7 +1,7 @@
 /**
  * Finding a network by name in a configuration directory (upstream `LoadConf`,
- * `LoadNetworkConf`, `LoadConfList`). The public functions are documented in conf/index.ts,
- * which loads this file on their first call.
+ * `LoadNetworkConf`, `LoadConfList`). conf/index.ts documents the public functions and loads
+ * this file on their first call.
  */
 import { compareUTF8 } from "../encoding/json.js";
 import { ConfFileError, NoConfigsFoundError, NotFoundError } from "../errors/conf.js";
