@@ -8,7 +8,6 @@
  */
 import type { NetworkConfigList, PluginConfig } from "../conf/types.js";
 import { InvalidArgumentError } from "../errors/base.js";
-import { paced } from "../internal/pacer.js";
 import type { Exec } from "../invoke/exec.js";
 import { netnsOption } from "../invoke/netns-option.js";
 import type { Result } from "../types/result.js";
@@ -57,8 +56,8 @@ export class CNIConfig {
   /** `pluginNetns`, checked and made absolute here (against the working directory of now). */
   private readonly pluginNetns: string | undefined;
   private readonly durableCache: boolean;
-  /** The verbs' body, loaded and made on the first call (one per config). */
-  private verbs: Promise<CNIConfigEngine> | undefined;
+  /** The verbs' body, loaded and made on the first call (one per config), as a paced step. */
+  private verbs: Promise<() => Promise<CNIConfigEngine>> | undefined;
 
   constructor(options: CNIConfigOptions = {}) {
     this.path = options.path ?? [];
@@ -75,24 +74,25 @@ export class CNIConfig {
   }
 
   /**
-   * The verbs' body, loaded by the first call (a dynamic import, once per process), then handed
-   * out as a paced step: a call's synchronous work (its checks, its stdin, its plugin's start)
-   * runs while the turn's budget lasts, so a burst of calls started in one turn is spread over
-   * turns instead of holding the caller's (internal/pacer.ts).
+   * The verbs' body and the pacer, loaded by the first call (dynamic imports, once per
+   * process), the body then handed out as a paced step: a call's synchronous work (its checks,
+   * its stdin, its plugin's start) runs while the turn's budget lasts, so a burst of calls
+   * started in one turn is spread over turns instead of holding the caller's (internal/pacer.ts).
    */
   private async engine(): Promise<CNIConfigEngine> {
-    this.verbs ??= import("./cni-engine.js").then(
-      ({ CNIConfigEngine }) =>
-        new CNIConfigEngine(
+    this.verbs ??= Promise.all([import("./cni-engine.js"), import("../internal/pacer.js")]).then(
+      ([{ CNIConfigEngine }, { paced }]) => {
+        const engine = new CNIConfigEngine(
           () => this.path,
           this.cacheDir,
           this.exec,
           this.pluginNetns,
           this.durableCache,
-        ),
+        );
+        return () => paced(() => engine);
+      },
     );
-    const engine = await this.verbs;
-    return paced(() => engine);
+    return (await this.verbs)();
   }
 
   /**

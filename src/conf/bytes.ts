@@ -4,10 +4,10 @@
  */
 
 import { parseJSON } from "../encoding/parse.js";
+import { ConfError } from "../errors/conf.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { messageOf } from "../internal/error-message.js";
 import { jsonKind } from "../internal/json-kind.js";
-import { ConfError } from "./errors.js";
 
 /** Configuration input: raw bytes as read from a file, or a string (encoded as UTF-8). */
 export type ConfInput = Uint8Array | string;

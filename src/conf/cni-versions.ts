@@ -4,11 +4,11 @@
  * implements wins, so one file can serve runtimes of different ages.
  */
 
+import { ConfError } from "../errors/conf.js";
 import { messageOf } from "../internal/error-message.js";
 // The version modules themselves: version/index.js would load every result type with them.
 import { greaterThan } from "../version/parse.js";
 import { current } from "../version/version.js";
-import { ConfError } from "./errors.js";
 import { goTypeName } from "./go-format.js";
 
 const prefix = "error parsing configuration list: ";

@@ -2,16 +2,17 @@
  * Reading configuration from disk: listing a directory (upstream `ConfFiles`), one plugin or
  * list file (`ConfFromFile`, `NetworkConfFromFile`) and a network's drop-in plugin directory
  * (`NetworkPluginConfsFromFiles`). All asynchronous: a runtime's event loop never waits on disk.
+ * conf/index.ts documents the public functions and loads this file on their first call.
  */
 import { close, constants, type Dirent, fstat, open, read, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
 import { readWhole } from "../engines/file-read.js";
+import { ConfError, ConfFileError } from "../errors/conf.js";
 import { errnoCode, goPathErrorText } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
-import { ConfError, ConfFileError } from "./errors.js";
 import { networkConfFromBytes } from "./list.js";
 import { networkPluginConfFromBytes } from "./plugin.js";
 import type { NetworkConfigList, PluginConfig } from "./types.js";
@@ -94,15 +95,6 @@ function extension(name: string): string {
   return dot < 0 ? "" : name.slice(dot);
 }
 
-/**
- * Lists the files of `dir` whose extension (from the last dot, case-sensitive) is one of
- * `extensions`, as full paths sorted by name. Directories are skipped (a symlink is not a
- * directory here, as in Go); subdirectories are not searched. A missing directory gives an
- * empty list, not an error.
- *
- * @throws ConfError with Go's OS error text (`open <dir>: permission denied`) for any other
- *   failure to read the directory.
- */
 export async function confFiles(dir: string, extensions: readonly string[]): Promise<string[]> {
   return (await confDirListing(dir, extensions)).files;
 }
@@ -163,15 +155,6 @@ export function isPathSafeName(name: string): boolean {
   );
 }
 
-/**
- * Loads a network's drop-in plugins: every `<networkConfPath>/<networkName>/*.conf`, sorted,
- * each parsed as a single plugin with its bytes as read. A missing directory gives none.
- *
- * @throws ConfError when `networkName` is not a single path component (upstream would read
- *   outside the directory, or every `.conf` in it); `failed to read plugin config files in
- *   <dir>: <Go path error>` when the directory cannot be listed; a ConfFileError naming the
- *   file when one cannot be read or parsed.
- */
 export async function networkPluginConfsFromFiles(
   networkConfPath: string,
   networkName: string,
@@ -204,24 +187,10 @@ export async function networkPluginConfsFromFiles(
 }
 
 /**
- * Loads a network configuration list from a file: the list's own plugins, then (unless
- * `loadOnlyInlinedPlugins`) those of the drop-in directory `<dir of file>/<name>/*.conf`. A
- * network whose name is not a single path component has no drop-in directory. `bytes` is the
- * file's content only.
- *
- * @throws ConfError: `error reading <file>: ...`, the parse errors of `networkConfFromBytes`,
- *   the drop-in directory's errors, or `no plugin configs found` when the network ends up with
- *   no plugin at all.
- */
-export function networkConfFromFile(filename: string): Promise<NetworkConfigList> {
-  return networkConfFromFileIn(filename, undefined);
-}
-
-/**
- * {@link networkConfFromFile} of a file of a directory just listed: `siblings`, the folded
- * names of that directory's entries ({@link confDirListing}), or undefined. A network named by
- * none of them has no drop-in directory to read (its readdir could only fail with ENOENT,
- * which gives no plugins), so a directory of 1,000 lists is not 1,000 readdirs more.
+ * `networkConfFromFile` of a file of a directory just listed: `siblings`, the folded names of
+ * that directory's entries ({@link confDirListing}), or undefined. A network named by none of
+ * them has no drop-in directory to read (its readdir could only fail with ENOENT, which gives
+ * no plugins), so a directory of 1,000 lists is not 1,000 readdirs more.
  */
 export async function networkConfFromFileIn(
   filename: string,
@@ -244,16 +213,6 @@ export async function networkConfFromFileIn(
   return conf;
 }
 
-/** Upstream's older name of {@link networkConfFromFile} (`ConfListFromFile`), kept as is. */
-export function confListFromFile(filename: string): Promise<NetworkConfigList> {
-  return networkConfFromFile(filename);
-}
-
-/**
- * Loads a single plugin's configuration file (upstream `ConfFromFile`).
- * @deprecated single-plugin files are a legacy format; use networkConfFromFile
- * @throws ConfError `error reading <file>: ...` or the errors of networkPluginConfFromBytes.
- */
 export async function confFromFile(filename: string): Promise<PluginConfig> {
   return networkPluginConfFromBytes(await readConfFile(filename));
 }

@@ -1,7 +1,7 @@
 /**
  * The bits of Go's `fmt` and `strings` that upstream's conf.go puts into its error messages:
- * `%T` of a decoded JSON value, `%q` of a string, and `strings.ToLower`. Reproduced so the
- * messages are byte for byte upstream's.
+ * `%T` of a decoded JSON value and `strings.ToLower` (`%q` is internal/go-quote.ts). Reproduced
+ * so the messages are byte for byte upstream's.
  */
 
 /**

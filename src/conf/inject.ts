@@ -9,10 +9,10 @@
  */
 
 import { marshal } from "../encoding/json.js";
+import { ConfError } from "../errors/conf.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { messageOf } from "../internal/error-message.js";
 import { unmarshalMap, wrapErrors } from "./bytes.js";
-import { ConfError } from "./errors.js";
 import { networkConfFromBytes } from "./list.js";
 import { networkPluginConfFromBytes } from "./plugin.js";
 import type { NetworkConfigList, PluginConfig } from "./types.js";

@@ -3,10 +3,10 @@
  * the severity and text the schema annotates (`x-severity`, `x-message`, see lint-schema.ts).
  */
 
+import { createRequire } from "node:module";
 import { pointerOf, tokensOf, unescapeToken } from "./lint-pointer.js";
 import { conflistSchema, type SchemaNode } from "./lint-schema.js";
 import type { LintFinding } from "./lint-types.js";
-import { validateConflist } from "./lint-validator.generated.js";
 
 /** The shape of an error of ajv's generated code. */
 interface ValidatorError {
@@ -19,7 +19,27 @@ interface ValidatorError {
 
 type Validator = ((data: unknown) => boolean) & { errors?: ValidatorError[] | null };
 
-const validate = validateConflist as Validator;
+let validator: Validator | undefined;
+
+/**
+ * The generated validator, the linter's largest part, loaded by the first lint rather than by
+ * `import "libcni"`. The linter is synchronous, so the validator is CommonJS, required once
+ * from beside this file: module loading, as an import is, not file I/O on a lint's path.
+ */
+function loadValidator(): Validator {
+  if (validator !== undefined) return validator;
+  let loaded: { validateConflist: Validator };
+  try {
+    loaded = createRequire(import.meta.url)("./lint-validator.generated.cjs");
+  } catch (error) {
+    // A bundle (the file is not beside it): esbuild and webpack replace this require() with
+    // the bundled file. The plain require is never the first try: `node -e` has a global one.
+    if (typeof require !== "function") throw error;
+    loaded = require("./lint-validator.generated.cjs");
+  }
+  validator = loaded.validateConflist;
+  return validator;
+}
 
 /**
  * The schema node a `schemaPath` (`#/allOf/2/properties/name/type`) names, keyword dropped
@@ -103,6 +123,7 @@ function findingOf(error: ValidatorError): LintFinding {
 
 /** Every rule of the schema the document breaks, as findings (unsorted). */
 export function schemaFindings(document: unknown): LintFinding[] {
+  const validate = loadValidator();
   if (validate(document)) return [];
   return (validate.errors ?? []).filter((e) => !isInsideAlternative(e.schemaPath)).map(findingOf);
 }

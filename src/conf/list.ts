@@ -4,12 +4,12 @@
  */
 
 import { marshal } from "../encoding/json.js";
+import { ConfError } from "../errors/conf.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 import { type ConfInput, inputBytes, unmarshalMap, wrapErrors } from "./bytes.js";
 import { selectCNIVersion } from "./cni-versions.js";
-import { ConfError } from "./errors.js";
 import { goToLower, goTypeName } from "./go-format.js";
 import { networkPluginConfFromBytes } from "./plugin.js";
 import type { NetworkConfigList, PluginConfig } from "./types.js";

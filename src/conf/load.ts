@@ -1,9 +1,10 @@
 /**
  * Finding a network by name in a configuration directory (upstream `LoadConf`,
- * `LoadNetworkConf`, `LoadConfList`).
+ * `LoadNetworkConf`, `LoadConfList`). conf/index.ts documents the public functions and loads
+ * this file on their first call.
  */
 import { compareUTF8 } from "../encoding/json.js";
-import { ConfFileError, NoConfigsFoundError, NotFoundError } from "./errors.js";
+import { ConfFileError, NoConfigsFoundError, NotFoundError } from "../errors/conf.js";
 import { confDirListing, confFiles, confFromFile, networkConfFromFileIn } from "./files.js";
 import { confListFromConf } from "./inject.js";
 import type { NetworkConfigList, PluginConfig } from "./types.js";
@@ -62,18 +63,6 @@ async function firstInOrder<T>(
   return undefined;
 }
 
-/**
- * Finds the single-plugin file (`.conf` or `.json`) of network `name` in `dir`: files in name
- * order, the first whose `name` matches wins.
- *
- * Files are read ahead concurrently but examined in order. Like upstream, a file that fails
- * to load before the match aborts the search, even when it is another network's; unlike
- * upstream, the error names that file (a ConfFileError).
- *
- * @deprecated single-plugin files are a legacy format; use loadNetworkConf
- * @throws NoConfigsFoundError when `dir` has no such file (or does not exist);
- *   NotFoundError when none is named `name`; ConfFileError for a broken file.
- */
 export async function loadConf(dir: string, name: string): Promise<PluginConfig> {
   const files = sorted(await confFiles(dir, [".conf", ".json"]));
   if (files.length === 0) throw new NoConfigsFoundError(dir);
@@ -82,18 +71,6 @@ export async function loadConf(dir: string, name: string): Promise<PluginConfig>
   throw new NotFoundError(dir, name);
 }
 
-/**
- * Finds network `name` in `dir`: first the `.conflist` files in name order (each with its
- * drop-in plugin directory), the first whose `name` matches winning; then, for older setups,
- * the single-plugin `.conf`/`.json` files, the match upconverted to a one-plugin list.
- *
- * Files are read ahead concurrently but examined in order. Like upstream, a file that fails
- * to load before the match aborts the search, even when it is another network's; unlike
- * upstream, the error names that file (a ConfFileError).
- *
- * @throws NoConfigsFoundError when `dir` holds no configuration at all (or does not exist);
- *   NotFoundError when no configuration is named `name`; ConfFileError for a broken file.
- */
 export async function loadNetworkConf(dir: string, name: string): Promise<NetworkConfigList> {
   const listing = await confDirListing(dir, [".conflist"]);
   const files = sorted(listing.files);
@@ -114,9 +91,4 @@ export async function loadNetworkConf(dir: string, name: string): Promise<Networ
     throw error;
   }
   return confListFromConf(single);
-}
-
-/** Upstream's other name of {@link loadNetworkConf} (`LoadConfList`). */
-export function loadConfList(dir: string, name: string): Promise<NetworkConfigList> {
-  return loadNetworkConf(dir, name);
 }

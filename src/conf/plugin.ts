@@ -2,9 +2,9 @@
  * A single plugin's configuration from its bytes (upstream `NetworkPluginConfFromBytes`).
  */
 import { parseJSON } from "../encoding/parse.js";
+import { ConfError } from "../errors/conf.js";
 import { decodePluginConf } from "../types/plugin-conf.js";
 import { type ConfInput, inputBytes, wrapErrors } from "./bytes.js";
-import { ConfError } from "./errors.js";
 import type { PluginConfig } from "./types.js";
 
 /**

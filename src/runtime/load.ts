@@ -6,7 +6,6 @@
 
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { ConfFileError } from "../conf/errors.js";
 import {
   confFiles,
   confFromFile,
@@ -16,6 +15,7 @@ import {
   networkConfFromFile,
 } from "../conf/index.js";
 import { InvalidArgumentError } from "../errors/base.js";
+import { ConfFileError } from "../errors/conf.js";
 import {
   DefaultNetworkNotFoundError,
   DuplicateNetworkError,

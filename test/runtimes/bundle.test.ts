@@ -15,12 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const execFileP = promisify(execFile);
 const repo = fileURLToPath(new URL("../..", import.meta.url));
-const app = `import { CNIConfig, networkConfFromBytes } from "libcni";
+const app = `import { CNIConfig, lintNetworkList, networkConfFromBytes } from "libcni";
 const [bin, cacheDir] = process.argv.slice(2);
 const cni = new CNIConfig({ path: [bin], cacheDir });
 const list = networkConfFromBytes(
   new TextEncoder().encode('{"cniVersion":"1.0.0","name":"bundled","plugins":[{"type":"fake"}]}'),
 );
+// The linter's validator is required, not imported: the bundle must hold it.
+if (lintNetworkList(list).errors.length !== 0) throw new Error("lint");
 const rt = { containerID: "b1", netNS: "/var/run/netns/b1", ifName: "eth0" };
 const result = await cni.addNetworkList(list, rt);
 await cni.delNetworkList(list, rt);
