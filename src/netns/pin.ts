@@ -1,9 +1,6 @@
 /**
  * Creating and removing pinned network namespaces, in the layout `ip netns` uses (an empty
- * file bind-mounted with the namespace, under /run/netns by default), so `ip netns list`, Go
- * runtimes and plugins see them. The spawner helper does it (it unshares a namespace, pins it
- * and returns to its own, so this process never forks); where the helper cannot run (or
- * `mechanism: "direct"`), the commands of direct.ts do.
+ * file bind-mounted with the namespace): by the spawner helper, or the commands of direct.ts.
  */
 import type { Stats } from "node:fs";
 import { lstat, mkdir, open, unlink } from "node:fs/promises";
@@ -83,18 +80,14 @@ const removing = new Map<string, Promise<unknown>>();
 
 /**
  * Removes the namespace pinned at `path` (or named so in `options.dir`): unmounted lazily, as
- * `ip netns del` does, and its file removed. The namespace itself lives on while a process is
- * in it. Removing one that is already gone succeeds (idempotent), as does removing one that a
- * concurrent call removes: in this process always; in another, too, but for a namespace outside
- * `options.dir` that the other call has unmounted and not yet unlinked (an empty file there is
- * nobody's mount point: `not-a-netns`). So does removing an empty mount point a crash left in
- * `options.dir` (default /run/netns). A symbolic link is never followed: a path whose last
- * component is a link is refused (`not-a-netns`), and neither the link nor what it points to
- * is unmounted or removed (`ip netns del` would unpin the link's target).
+ * `ip netns del` does, and its file removed (docs/netns.md). Removing one that is gone
+ * succeeds, as does removing one a concurrent call removes: in this process always; in
+ * another, but for a namespace outside `options.dir` that the other call has unmounted and not
+ * yet unlinked (an empty file there is nobody's mount point). So does removing an empty mount
+ * point a crash left in `options.dir`.
  * @throws NetnsError: `not-a-netns` for a path that is something else, a symbolic link
- *   included (it is left alone);
- *   `invalid-name`; `permission`; `failed` (the spawner helper's error, if it failed, is the
- *   `cause`).
+ *   included (neither it nor its target is touched); `invalid-name`; `permission`; `failed`
+ *   (the spawner helper's error, if it failed, is the `cause`).
  */
 export async function removeNetns(pathOrName: string, options: NetnsOptions = {}): Promise<void> {
   if (typeof pathOrName !== "string") {
