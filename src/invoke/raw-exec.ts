@@ -1,6 +1,4 @@
-/**
- * Running a plugin executable and turning its failure into an error (upstream RawExec).
- */
+/** Running a plugin executable and turning its failure into an error (upstream RawExec). */
 
 import { setTimeout as delay } from "node:timers/promises";
 import {
@@ -147,11 +145,6 @@ function duration(name: string, value: number): number {
   return value;
 }
 
-/** Waits `ms`: true when the time passed, false when `signal` aborted first. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return delay(ms, true, signal === undefined ? {} : { signal }).catch(() => false);
-}
-
 /**
  * A run's environment: the call's list as it is (an env object is made only for a launcher
  * that takes one, plugin-env.ts), or with trace context, an object of it with the trace
@@ -167,26 +160,17 @@ function pluginEnv(env: string[] | undefined, traceContext: TraceContext | undef
 
 /**
  * Runs plugin executables from disk: the config on stdin, the CNI_* environment, stdout back.
- *
- * Beyond upstream: output is capped, an abort stops the plugin's whole process group with
- * SIGTERM and then SIGKILL, "text file busy" retries honour the abort signal and end in an
- * error rather than an empty success, and every failure is a {@link PluginExecError} that
- * carries the exit code, signal, stdout and stderr.
+ * Beyond upstream (capped output, group-wide abort, "text file busy" retries that end in an
+ * error, a {@link PluginExecError} with the whole story): docs/deviations/invoke.md.
  */
 export class RawExec {
-  /** Where a successful plugin's stderr is copied; null discards it. */
+  // The options as given or defaulted (RawExecOptions); `netns` made absolute.
   readonly stderr: StderrSink | null;
-  /** Milliseconds between SIGTERM and SIGKILL. */
   readonly graceMs: number;
-  /** The cap on each of stdout and stderr. */
   readonly maxOutputBytes: number;
-  /** Retries of a start failing with "text file busy". */
   readonly textBusyRetries: number;
-  /** Milliseconds between those retries. */
   readonly textBusyDelayMs: number;
-  /** What starts plugin processes. */
   readonly launcher: Launcher;
-  /** The network namespace plugins run in; undefined: this process's. */
   readonly netns: string | undefined;
   // The launcher as runs start it: a custom one wrapped once, here.
   private readonly starter: PluginStarter;
@@ -250,9 +234,8 @@ export class RawExec {
       const busy = outcome.startError?.code === "ETXTBSY";
       // The plugin file is being written (an upgrade in progress): wait for the writer to finish.
       if (busy && attempt < this.textBusyRetries) {
-        if (!(await sleep(this.textBusyDelayMs, signal)) && signal !== undefined) {
-          throw abortError(pluginPath, signal);
-        }
+        const waited = await delay(this.textBusyDelayMs, true, { signal }).catch(() => false);
+        if (!waited && signal !== undefined) throw abortError(pluginPath, signal);
         continue;
       }
       return this.finish(pluginPath, outcome, signal);
