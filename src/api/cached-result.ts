@@ -1,7 +1,6 @@
 /**
- * Reading an attachment's cache record back: the result (`getCachedResult`) and the config
- * with its runtime arguments (`getCachedConfig`), as upstream, plus the tolerance of a
- * corrupt record that DEL needs.
+ * Reading an attachment's cache record back (upstream `getCachedResult`, `getCachedConfig`),
+ * with the tolerance of a corrupt record that DEL needs.
  */
 import { debuglog } from "node:util";
 import { type RecordRead, readRecord } from "../cache/read.js";
@@ -31,11 +30,6 @@ export interface CachedResultOptions {
   signal?: AbortSignal;
   /** The record's bytes as the caller has just read them: used instead of a read. */
   bytes?: Uint8Array | undefined;
-}
-
-/** True for bytes that cannot be a record or a legacy result: empty or not JSON. */
-function isCorrupt(bytes: Uint8Array): boolean {
-  return checkValid(bytes) !== undefined;
 }
 
 function asVersion(result: Result, cniVersion: string): Result {
@@ -78,7 +72,8 @@ export async function getCachedResult(
   const { bytes } = found;
   const result = await cachedResultOf(bytes);
   if (result !== undefined) return asVersion(result, cniVersion);
-  if (options.tolerateCorrupt && isCorrupt(bytes)) {
+  // Empty or not JSON: neither a record nor a legacy result.
+  if (options.tolerateCorrupt && checkValid(bytes) !== undefined) {
     debug(
       "ignoring corrupt cache record %s (%d bytes): treated as no cached result",
       path,

@@ -28,11 +28,6 @@ export interface NetnsOptions {
   mechanism?: NetnsMechanism;
 }
 
-async function pinner(mechanism: LauncherName) {
-  if (mechanism === "direct") return undefined;
-  return spawnerPinner(mechanism === "spawner");
-}
-
 /** Makes the empty file a namespace is bind-mounted on (as `ip netns add`: mode 0, exclusive). */
 async function createMountPoint(path: string): Promise<void> {
   await mkdir(splitNetnsPath(path).dir, { recursive: true, mode: 0o755 });
@@ -49,14 +44,15 @@ async function createMountPoint(path: string): Promise<void> {
  *   is left behind on failure.
  */
 export async function createNetns(name: string, options: NetnsOptions = {}): Promise<string> {
+  const action = "create network namespace";
   const path = netnsPathOf(name, netnsDirOf(options.dir));
-  const helper = await pinner(mechanismOf(options.mechanism, "create network namespace", path));
+  const helper = await spawnerPinner(mechanismOf(options.mechanism, action, path));
   const ownFile = helper !== undefined || !commandsCreateFile(path);
   if (ownFile) {
     try {
       await createMountPoint(path);
     } catch (error) {
-      throw netnsErrorOf("create network namespace", path, error);
+      throw netnsErrorOf(action, path, error);
     }
   }
   try {
@@ -68,9 +64,7 @@ export async function createNetns(name: string, options: NetnsOptions = {}): Pro
     // touch the namespace already there.
     if (ownFile && (await isNetns(path))) await unpinWithCommands(path).catch(() => undefined);
     if (ownFile) await unlink(path).catch(() => undefined);
-    throw error instanceof NetnsError
-      ? error
-      : netnsErrorOf("create network namespace", path, error);
+    throw error instanceof NetnsError ? error : netnsErrorOf(action, path, error);
   }
   return path;
 }
@@ -150,7 +144,7 @@ async function removeOnce(path: string, dir: string, mechanism: LauncherName): P
     });
     return;
   }
-  const helper = await pinner(mechanism);
+  const helper = await spawnerPinner(mechanism);
   try {
     if (helper === undefined) await unpinWithCommands(path);
     else await helper.unpin(path);

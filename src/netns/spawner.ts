@@ -4,7 +4,7 @@
  */
 import { access, constants } from "node:fs/promises";
 import { debuglog } from "node:util";
-import { type SpawnerLauncher, sharedSpawner } from "../engines/plugin-start.js";
+import { type LauncherName, type SpawnerLauncher, sharedSpawner } from "../engines/plugin-start.js";
 import { NetnsError } from "../errors/netns.js";
 import { SpawnerExitedError } from "../errors/spawner.js";
 import { errnoName } from "../internal/errno.js";
@@ -91,13 +91,14 @@ function helperHere(): Promise<SpawnerLauncher | Error> {
 }
 
 /**
- * The helper's pinner, or undefined when the helper cannot run here (`required`: a NetnsError
- * saying why instead).
+ * The helper's pinner for `mechanism`; undefined for "direct", or for "auto" where the helper
+ * cannot run ("spawner": a NetnsError saying why instead).
  */
-export async function spawnerPinner(required: boolean): Promise<NetnsPinner | undefined> {
+export async function spawnerPinner(mechanism: LauncherName): Promise<NetnsPinner | undefined> {
+  if (mechanism === "direct") return undefined;
   const helper = await helperHere();
   if (!(helper instanceof Error)) return pinnerOf(helper);
-  if (!required) return undefined;
+  if (mechanism === "auto") return undefined;
   throw new NetnsError(`the spawner helper cannot run here: ${helper.message}`, "failed", "", {
     cause: helper,
   });
