@@ -164,13 +164,19 @@ function pluginEnv(env: string[] | undefined, traceContext: TraceContext | undef
  * error, a {@link PluginExecError} with the whole story): docs/deviations/invoke.md.
  */
 export class RawExec {
-  // The options as given or defaulted (RawExecOptions); `netns` made absolute.
+  /** Where a successful plugin's stderr is copied; null discards it. */
   readonly stderr: StderrSink | null;
+  /** Milliseconds between SIGTERM and SIGKILL. */
   readonly graceMs: number;
+  /** The cap on each of stdout and stderr. */
   readonly maxOutputBytes: number;
+  /** Retries of a start failing with "text file busy". */
   readonly textBusyRetries: number;
+  /** Milliseconds between those retries. */
   readonly textBusyDelayMs: number;
+  /** What starts plugin processes. */
   readonly launcher: Launcher;
+  /** The network namespace plugins run in; undefined: this process's. */
   readonly netns: string | undefined;
   // The launcher as runs start it: a custom one wrapped once, here.
   private readonly starter: PluginStarter;
