@@ -45,10 +45,10 @@ function asVersion(result: Result, cniVersion: string): Result {
 
 /**
  * Upstream `getCachedResult`: the result ADD cached for the attachment, converted to
- * `cniVersion`; undefined when there is no readable record. A file that is not a
- * `cniCacheV1` record is read as a legacy raw result (libcni before 0.7). A record that is not
- * a regular file (a symlink, a FIFO, a device) or is over the size cap is a corrupt record:
- * tolerated as no cache by DEL and CHECK, a {@link CorruptCacheRecordError} otherwise.
+ * `cniVersion`; undefined when there is no readable record. A file that is not a `cniCacheV1`
+ * record is a legacy raw result (libcni before 0.7). A record that is not a regular file or is
+ * over the size cap is corrupt: no cache with `tolerateCorrupt`, a
+ * {@link CorruptCacheRecordError} otherwise.
  * @throws the cache path's errors (an empty or invalid name); the result's decoding errors;
  *   `failed to convert cached result to config version "<v>": ...`.
  */

@@ -52,18 +52,16 @@ export interface RawExecOptions {
   /** Milliseconds between those retries. Default 1000, as upstream; at most 2147483647. */
   textBusyDelayMs?: number;
   /**
-   * What starts plugin processes: `"auto"` (default: the posix_spawn helper on Linux when its
-   * binary is present and runs, else the direct spawn), `"spawner"` (the helper, or fail),
-   * `"direct"` (Node's `child_process.spawn`), or a {@link Launcher}. The `LIBCNI_LAUNCHER`
-   * environment variable sets the default. Every exec semantic is the same with each.
+   * What starts plugin processes: `"auto"` (default: the posix_spawn helper on Linux when it
+   * runs, else the direct spawn), `"spawner"` (the helper, or fail), `"direct"` (Node's
+   * `child_process.spawn`), or a {@link Launcher}, each with the same exec semantics;
+   * `LIBCNI_LAUNCHER` sets the default.
    */
   launcher?: LauncherName | Launcher;
   /**
    * The network namespace (a path, e.g. `/run/netns/host1`) plugins run in, rather than this
-   * process's: a test, or a runtime in a sandboxed host, gives the plugins an isolated host
-   * side without wrapping the whole process in `ip netns exec`. The spawner helper enters it
-   * before the plugin starts; the direct spawn starts the plugin through `nsenter --net=`.
-   * Needs CAP_SYS_ADMIN.
+   * process's (docs/netns.md): the spawner helper enters it before the plugin starts, the direct
+   * spawn goes through `nsenter --net=`. Needs CAP_SYS_ADMIN.
    */
   netns?: string;
 }

@@ -206,10 +206,9 @@ async function supervise(child: LaunchedChild, options: RunOptions): Promise<Run
   signal?.addEventListener("abort", onAbort, { once: true });
   if (signal?.aborted) onAbort();
 
-  // A grandchild may hold the pipes after the plugin exited; give it the grace period, no more.
-  // Then what is left of the group is SIGKILLed (it outlived its plugin and holds its pipes)
-  // and the pipes are closed from this side. When the pipes close first, this timer is cleared
-  // with the others: what the plugin left without its pipes is not the call's to end.
+  // A grandchild may hold the pipes after the plugin exited: after the grace, what is left of
+  // the group is SIGKILLed and the pipes closed from this side. When the pipes close first,
+  // this timer is cleared: what the plugin left without its pipes is not the call's to end.
   let lingered = false;
   child.once("exit", () => {
     if (terminating || pid === undefined) return;

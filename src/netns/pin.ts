@@ -96,10 +96,9 @@ export async function removeNetns(pathOrName: string, options: NetnsOptions = {}
     ? absoluteNetnsPath(pathOrName)
     : netnsPathOf(pathOrName, dir);
   const mechanism = mechanismOf(options.mechanism, "remove network namespace", path);
-  // Removes of one path run one after the other: one of them unmounts and unlinks, the next
-  // finds nothing there. Run at once, one would find the mount point it was about to unmount
-  // gone, or an empty file between another's unmount and its unlink (taken for a stranger's
-  // file outside the namespaces' dir).
+  // Removes of one path run one after the other: run at once, one would find the mount point
+  // it was about to unmount gone, or an empty file between another's unmount and its unlink
+  // (taken for a stranger's file outside the namespaces' dir).
   const before = removing.get(path);
   const run =
     before === undefined
@@ -111,16 +110,6 @@ export async function removeNetns(pathOrName: string, options: NetnsOptions = {}
     if (removing.get(path) === settled) removing.delete(path);
   });
   return run;
-}
-
-/** True when nothing is at `path` (any more). */
-async function gone(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return false;
-  } catch (error) {
-    return errnoCode(error) === "ENOENT";
-  }
 }
 
 async function removeOnce(path: string, dir: string, mechanism: LauncherName): Promise<void> {
@@ -150,7 +139,11 @@ async function removeOnce(path: string, dir: string, mechanism: LauncherName): P
     else await helper.unpin(path);
   } catch (error) {
     // Another process removed it meanwhile: what this call was to do is done.
-    if (await gone(path)) return;
+    const gone = await lstat(path).then(
+      () => false,
+      (lstatError: unknown) => errnoCode(lstatError) === "ENOENT",
+    );
+    if (gone) return;
     throw error;
   }
   // A link that took the unmounted file's place is refused too, not unlinked.
