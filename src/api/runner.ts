@@ -85,8 +85,7 @@ export class PluginRunner {
    * shared by the rest, copied for an Exec other than the library's own.
    */
   callArgs(action: "ADD" | "CHECK" | "DEL", rt: RuntimeConf): CNIArgs {
-    const args = this.args(action, rt);
-    return new OnceArgs(args, this.ensureExec() instanceof RawExec);
+    return new OnceArgs(this.args(action, rt), this.ensureExec() instanceof RawExec);
   }
 
   /** ADD of one plugin of a chain, for its result. */
@@ -96,7 +95,7 @@ export class PluginRunner {
     net: PluginConfig,
     prevResult: Result | undefined,
     options: ExecOptions,
-    args: CNIArgs = this.args("ADD", at.rt),
+    args: CNIArgs,
   ): Promise<Result> {
     return this.inChain("ADD", at, cniVersion, net, prevResult, (pluginPath, stdin, template) =>
       execPluginForResult(
@@ -118,7 +117,7 @@ export class PluginRunner {
     net: PluginConfig,
     prevResult: Result | undefined,
     options: ExecOptions,
-    args: CNIArgs = this.args(command, at.rt),
+    args: CNIArgs,
   ): Promise<void> {
     return this.inChain(command, at, cniVersion, net, prevResult, (pluginPath, stdin) =>
       execPluginWithoutResult(pluginPath, stdin, args, this.ensureExec(), options),
