@@ -1,13 +1,9 @@
 /**
- * Run-time shape guards (assert*: each throws InvalidArgumentError) of what a JavaScript
- * caller passes to the CNIConfig verbs.
- *
- * TypeScript checks these shapes at compile time; JavaScript does not, and a wrong shape is
- * worse than a crash: `{ ifname }` in a RuntimeConf would become an empty CNI_IFNAME, and
- * `{ containerID, ifName }` in GC's valid attachments would match no attachment, so GC would
- * DEL the very attachment it was told to keep. Each verb calls these first, before any lock,
- * file or plugin. They reject wrong JavaScript types only; what upstream validates (empty or
- * hostile names, with CNI codes 4 and 7) stays upstream's, in cache/names.ts.
+ * Run-time shape guards (each throws InvalidArgumentError) of what a JavaScript caller passes
+ * to the CNIConfig verbs, called before any lock, file or plugin. A wrong shape is worse than a
+ * crash: `{ ifname }` in a RuntimeConf would become an empty CNI_IFNAME, and `{ containerID,
+ * ifName }` in GC's valid attachments would match nothing, so GC would DEL what it was told to
+ * keep. Wrong types only: what upstream validates (names, codes 4 and 7) is cache/names.ts'.
  */
 import type { NetworkConfigList, PluginConfig } from "../conf/index.js";
 import { InvalidArgumentError } from "../errors/base.js";

@@ -1,11 +1,8 @@
 /**
- * Building each plugin's stdin, as upstream's `buildOneConfig` and `injectRuntimeConfig`.
- *
- * Both go through `injectConf` (decode into a Go map, set keys, re-marshal), so the bytes are
- * Go's: keys sorted at every level, HTML-safe escaping. The two injections are separate steps,
- * as upstream's: when a `runtimeConfig` is injected, the whole configuration (a `prevResult`
- * included) is decoded and re-marshalled a second time, which sorts a 0.x prevResult's keys
- * that the first step wrote in struct order. Upstream's tests assert these bytes exactly.
+ * Building each plugin's stdin, as upstream's `buildOneConfig` and `injectRuntimeConfig`: both
+ * through `injectConf` (Go's map encoding), as two steps, since the second re-marshals the
+ * whole configuration and so sorts a 0.x prevResult's keys the first wrote in struct order.
+ * Upstream's tests assert these bytes exactly.
  */
 import { unmarshalMap, wrapErrors } from "../conf/bytes.js";
 import { injectConf, type PluginConfig } from "../conf/index.js";
@@ -85,18 +82,13 @@ function parsesAsPluginConf(config: Record<string, unknown>): boolean {
 }
 
 /**
- * A plugin's configuration prepared once for the stdin of every call (per network: one per
- * PluginConfig), so that a call encodes its stdin once, from the configuration's top-level
- * values already encoded, without upstream's parse of the configuration's bytes and the two
- * parses of what `injectConf` wrote (same bytes, same errors):
- * - the bytes of upstream's two steps are one encoding of the configuration's map with `name`,
- *   `cniVersion`, `prevResult` (its map form when a `runtimeConfig` follows, as the second
- *   step's re-encoding writes it) and `runtimeConfig` set: a Go map's encoding is unchanged by
- *   being decoded and encoded again;
- * - upstream's parses of those bytes (`ConfFromBytes`) fail only for a configuration whose own
- *   bytes fail it (the injected values have the right types): that is checked once, here, and
- *   such a configuration (hand-built, its bytes not its network) takes upstream's steps on
- *   every call, for their errors.
+ * A plugin's configuration prepared once (per PluginConfig) so that a call encodes its stdin
+ * once, from the top-level values already encoded, without upstream's three parses (same
+ * bytes, same errors): upstream's two steps write one encoding of the configuration's map with
+ * `name`, `cniVersion`, `prevResult` (its map form when a `runtimeConfig` follows) and
+ * `runtimeConfig` set, as a Go map encodes the same after a round trip; and their parses fail
+ * only for a configuration whose own bytes fail them, which is checked here once: such a
+ * configuration takes upstream's steps on every call, for their errors.
  */
 export class StdinTemplate {
   /**

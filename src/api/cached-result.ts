@@ -1,7 +1,6 @@
 /**
- * Reading an attachment's cache record back: the result (`getCachedResult`) and the config
- * with its runtime arguments (`getCachedConfig`), as upstream, plus the tolerance of a
- * corrupt record that DEL needs.
+ * Reading an attachment's cache record back (upstream `getCachedResult`, `getCachedConfig`),
+ * with the tolerance of a corrupt record that DEL needs.
  */
 import { debuglog } from "node:util";
 import { type RecordRead, readRecord } from "../cache/read.js";
@@ -33,11 +32,6 @@ export interface CachedResultOptions {
   bytes?: Uint8Array | undefined;
 }
 
-/** True for bytes that cannot be a record or a legacy result: empty or not JSON. */
-function isCorrupt(bytes: Uint8Array): boolean {
-  return checkValid(bytes) !== undefined;
-}
-
 function asVersion(result: Result, cniVersion: string): Result {
   try {
     return result.getAsVersion(cniVersion);
@@ -51,10 +45,10 @@ function asVersion(result: Result, cniVersion: string): Result {
 
 /**
  * Upstream `getCachedResult`: the result ADD cached for the attachment, converted to
- * `cniVersion`; undefined when there is no readable record. A file that is not a
- * `cniCacheV1` record is read as a legacy raw result (libcni before 0.7). A record that is not
- * a regular file (a symlink, a FIFO, a device) or is over the size cap is a corrupt record:
- * tolerated as no cache by DEL and CHECK, a {@link CorruptCacheRecordError} otherwise.
+ * `cniVersion`; undefined when there is no readable record. A file that is not a `cniCacheV1`
+ * record is a legacy raw result (libcni before 0.7). A record that is not a regular file or is
+ * over the size cap is corrupt: no cache with `tolerateCorrupt`, a
+ * {@link CorruptCacheRecordError} otherwise.
  * @throws the cache path's errors (an empty or invalid name); the result's decoding errors;
  *   `failed to convert cached result to config version "<v>": ...`.
  */
@@ -78,7 +72,8 @@ export async function getCachedResult(
   const { bytes } = found;
   const result = await cachedResultOf(bytes);
   if (result !== undefined) return asVersion(result, cniVersion);
-  if (options.tolerateCorrupt && isCorrupt(bytes)) {
+  // Empty or not JSON: neither a record nor a legacy result.
+  if (options.tolerateCorrupt && checkValid(bytes) !== undefined) {
     debug(
       "ignoring corrupt cache record %s (%d bytes): treated as no cached result",
       path,

@@ -1,17 +1,9 @@
 /**
- * The body of `CNIConfig` (cni-config.ts), loaded on the first call of a verb: it runs a
- * network's plugins for ADD, CHECK, DEL, GC and STATUS and keeps the result cache, as upstream
- * libcni's `CNIConfig` (api.go), method for method. It lives apart from the class so that
- * `import "libcni"` does not load the invoke, cache and result layers before a call needs them.
- *
- * What it does beyond upstream, each listed in docs/deviations/api.md:
- * - every verb validates the names that build a cache path before touching a file;
- * - cache records are replaced atomically and durably; a corrupt record is no cache for DEL
- *   (with a warning on `NODE_DEBUG=libcni`), and fails CHECK as upstream;
- * - calls on one attachment are serialised in-process, GC of a network excludes ADD, CHECK and
- *   DEL on it;
- * - GC and STATUS report errors upstream swallows (a listing failure, a bad version);
- * - capability lists come back sorted.
+ * The body of `CNIConfig` (cni-config.ts), loaded on the first call of a verb so that
+ * `import "libcni"` does not load the invoke, cache and result layers before a call needs them:
+ * upstream libcni's `CNIConfig` (api.go), method for method, with what it does beyond upstream
+ * (names validated before any file, atomic durable records, in-process locks, errors upstream
+ * swallows, sorted capabilities) listed in docs/deviations/api.md.
  */
 
 import {
@@ -83,8 +75,9 @@ function singleChain(net: PluginConfig): Chain {
 }
 
 /**
- * The verbs of one `CNIConfig`, made on its first call. The options were checked when the
- * `CNIConfig` was made; `paths` reads the config's `path` at each lookup, as the class did.
+ * The verbs of one `CNIConfig`, made on its first call; each public method is the body of the
+ * class's method of the same name, documented there. The options were checked when the
+ * `CNIConfig` was made; `paths` reads the config's `path` at each lookup.
  */
 export class CNIConfigEngine {
   private readonly runner: PluginRunner;
@@ -102,14 +95,6 @@ export class CNIConfigEngine {
       paths,
       pluginNetns === undefined ? exec : new DefaultExec({ netns: pluginNetns }),
     );
-  }
-
-  /**
-   * One call's attachment (its RuntimeConf checked first), which derives the cache directory (upstream `getCacheDir`: this
-   * config's, else the RuntimeConf's, else `/var/lib/cni`) and the record's path once.
-   */
-  private attachment(network: string, rt: RuntimeConf): Attachment {
-    return new Attachment(this.cacheDir, network, rt);
   }
 
   /** Upstream `getCacheDir` of a call without a RuntimeConf (GC, the attachment listing). */
@@ -185,7 +170,6 @@ export class CNIConfigEngine {
     }
   }
 
-  /** The body of {@link CNIConfig.addNetworkList} (documented there). */
   async addNetworkList(
     list: NetworkConfigList,
     rt: RuntimeConf,
@@ -194,13 +178,12 @@ export class CNIConfigEngine {
     return this.add(listChain(list), rt, options);
   }
 
-  /** The body of {@link CNIConfig.addNetwork} (documented there). */
   async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
     return (await this.add(singleChain(net), rt, options)) as Result;
   }
 
   private add(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<Result | undefined> {
-    const at = this.attachment(chain.name, rt);
+    const at = new Attachment(this.cacheDir, chain.name, rt);
     return withLock(at.lock(options.signal), async () => {
       let result: Result | undefined;
       // The CNI_* environment built once for the whole chain (OnceArgs).
@@ -226,7 +209,6 @@ export class CNIConfigEngine {
     });
   }
 
-  /** The body of {@link CNIConfig.checkNetworkList} (documented there). */
   async checkNetworkList(
     list: NetworkConfigList,
     rt: RuntimeConf,
@@ -235,7 +217,6 @@ export class CNIConfigEngine {
     await this.check(listChain(list), rt, options);
   }
 
-  /** The body of {@link CNIConfig.checkNetwork} (documented there). */
   async checkNetwork(
     net: PluginConfig,
     rt: RuntimeConf,
@@ -245,7 +226,7 @@ export class CNIConfigEngine {
   }
 
   private async check(chain: Chain, rt: RuntimeConf, options: RecordOptions): Promise<void> {
-    const at = this.attachment(chain.name, rt);
+    const at = new Attachment(this.cacheDir, chain.name, rt);
     at.validateNames();
     if (!greaterThanOrEqualTo(chain.cniVersion, "0.4.0")) {
       throw new CheckNotSupportedError(chain.cniVersion);
@@ -260,7 +241,6 @@ export class CNIConfigEngine {
     });
   }
 
-  /** The body of {@link CNIConfig.delNetworkList} (documented there). */
   async delNetworkList(
     list: NetworkConfigList,
     rt: RuntimeConf,
@@ -269,13 +249,12 @@ export class CNIConfigEngine {
     await this.del(listChain(list), rt, options);
   }
 
-  /** The body of {@link CNIConfig.delNetwork} (documented there). */
   async delNetwork(net: PluginConfig, rt: RuntimeConf, options: DelOptions = {}): Promise<void> {
     await this.del(singleChain(net), rt, options);
   }
 
   private async del(chain: Chain, rt: RuntimeConf, options: DelOptions): Promise<void> {
-    const at = this.attachment(chain.name, rt);
+    const at = new Attachment(this.cacheDir, chain.name, rt);
     at.validateNames();
     await withLock(at.lock(options.signal), () => this.delUnlocked(chain, at, options));
   }
@@ -295,7 +274,6 @@ export class CNIConfigEngine {
     await this.cacheDel(at, options.requireRecordRemoved);
   }
 
-  /** The body of {@link CNIConfig.getNetworkListCachedResult} (documented there). */
   async getNetworkListCachedResult(
     list: NetworkConfigList,
     rt: RuntimeConf,
@@ -304,7 +282,6 @@ export class CNIConfigEngine {
     return this.cachedResult(listChain(list), rt, options);
   }
 
-  /** As {@link CNIConfigEngine.getNetworkListCachedResult}, for a single plugin configuration. */
   async getNetworkCachedResult(
     net: PluginConfig,
     rt: RuntimeConf,
@@ -315,31 +292,31 @@ export class CNIConfigEngine {
 
   private cachedResult(chain: Chain, rt: RuntimeConf, options: RecordOptions) {
     const { signal, cachedRecord } = options;
-    return getCachedResult(this.attachment(chain.name, rt), chain.cniVersion, {
+    return getCachedResult(new Attachment(this.cacheDir, chain.name, rt), chain.cniVersion, {
       signal,
       bytes: cachedRecord,
     });
   }
 
-  /** The body of {@link CNIConfig.getNetworkListCachedConfig} (documented there). */
   async getNetworkListCachedConfig(
     list: NetworkConfigList,
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
-    return getCachedConfig(this.attachment(listChain(list).name, rt), options.signal);
+    return getCachedConfig(new Attachment(this.cacheDir, listChain(list).name, rt), options.signal);
   }
 
-  /** As {@link CNIConfigEngine.getNetworkListCachedConfig}, for a single plugin configuration. */
   async getNetworkCachedConfig(
     net: PluginConfig,
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
-    return getCachedConfig(this.attachment(singleChain(net).name, rt), options.signal);
+    return getCachedConfig(
+      new Attachment(this.cacheDir, singleChain(net).name, rt),
+      options.signal,
+    );
   }
 
-  /** The body of {@link CNIConfig.getCachedAttachments} (documented there). */
   async getCachedAttachments(
     containerID: string,
     _options: CallOptions = {},
@@ -348,12 +325,10 @@ export class CNIConfigEngine {
     return listCachedAttachments(this.cacheDirWithoutRt(), containerID);
   }
 
-  /** The body of {@link CNIConfig.validateNetworkList} (documented there). */
   async validateNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<string[]> {
     return this.validate(listChain(list), options);
   }
 
-  /** The body of {@link CNIConfig.validateNetwork} (documented there). */
   async validateNetwork(net: PluginConfig, options: CallOptions = {}): Promise<string[]> {
     return this.validate(singleChain(net), options);
   }
@@ -376,13 +351,11 @@ export class CNIConfigEngine {
     return [...caps].sort(compareUTF8);
   }
 
-  /** The versions a plugin supports, from its VERSION command (upstream `GetVersionInfo`). */
   async getVersionInfo(pluginType: string, options: CallOptions = {}): Promise<PluginInfo> {
     assertString(pluginType, "pluginType");
     return this.runner.versionInfo(pluginType, options.signal);
   }
 
-  /** The body of {@link CNIConfig.gcNetworkList} (documented there). */
   async gcNetworkList(
     list: NetworkConfigList,
     args?: GCArgs,
@@ -399,7 +372,7 @@ export class CNIConfigEngine {
       cacheDir,
       runner: this.runner,
       delList: (l: NetworkConfigList, rt: RuntimeConf, o: CallOptions) =>
-        this.delUnlocked(chainOf(l), this.attachment(l.name, rt), o),
+        this.delUnlocked(chainOf(l), new Attachment(this.cacheDir, l.name, rt), o),
       collected: collectedList(options),
     };
     await withLock(lockNetwork(cacheDir, list.name, signal), async () => {
@@ -408,7 +381,6 @@ export class CNIConfigEngine {
     });
   }
 
-  /** The body of {@link CNIConfig.getStatusNetworkList} (documented there). */
   async getStatusNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<void> {
     assertNetworkList(list);
     if (!greaterThanOrEqualTo(list.cniVersion, "1.1.0")) return;

@@ -1,10 +1,6 @@
 /**
- * Upstream's `pluginDescription`, which the api's error texts embed, and the api's error
- * classes from the library's error module.
- *
- * Upstream wraps with `fmt.Errorf("...: %w", err)`; here the wrapped error is the standard
- * `cause`, so `err.cause` is what Go's `errors.Unwrap(err)` returns, and a CNIError from a
- * plugin stays reachable with its code.
+ * Upstream's `pluginDescription`, which the api's error texts embed. Upstream's `%w` wrapping
+ * is the standard `cause` here: `err.cause` is what Go's `errors.Unwrap(err)` returns.
  */
 
 import { type ChainVerb, PluginChainError } from "../errors/api.js";

@@ -1,7 +1,6 @@
 /**
- * Garbage collection of a network (upstream `GCNetworkList`): stale cached attachments are
- * deleted, then each plugin is told which attachments are still valid. Errors are collected
- * and everything is tried, as the spec asks.
+ * Garbage collection of a network (upstream `GCNetworkList`): stale cached attachments deleted,
+ * then each plugin told which are still valid; every error collected, everything tried.
  */
 
 import { validateNames } from "../cache/names.js";
@@ -18,9 +17,7 @@ import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
 
 /** What GC needs from its CNIConfig. */
 export interface GCContext {
-  /** The cache directory GC lists. */
   readonly cacheDir: string;
-  /** Runs the plugins. */
   readonly runner: PluginRunner;
   /** DEL of the list for one attachment, without locking (GC holds the network). */
   delList(list: NetworkConfigList, rt: RuntimeConf, options: ExecOptions): Promise<void>;
@@ -28,10 +25,7 @@ export interface GCContext {
   readonly collected?: CollectedAttachment[] | undefined;
 }
 
-/**
- * DELs every cached attachment of `list`'s network that `args` does not list as valid (all of
- * them without args), with its cached netns, args and capability args. Errors go to `errors`.
- */
+/** DELs each cached attachment of `list`'s network `args` does not list (all without args). */
 async function deleteStale(
   ctx: GCContext,
   list: NetworkConfigList,
@@ -77,9 +71,8 @@ async function deleteStale(
 }
 
 /**
- * Go's encoding of the valid attachments (a `[]types.GCAttachment`: each `containerID` then
- * `ifname`, both strings, never omitted), written once for every plugin and both keys: the
- * bytes `marshal` writes for `gcAttachmentToGo` of each, without its walk over 10,000 structs.
+ * Go's encoding of the valid attachments (`[]types.GCAttachment`: `containerID` then `ifname`,
+ * never omitted), written once for every plugin and both keys, without `marshal`'s walk.
  */
 export function encodeValidAttachments(valid: readonly GCAttachment[]): EncodedJSON {
   const parts = valid.map(
@@ -142,7 +135,7 @@ async function gcPlugins(
   }
 }
 
-/** The body of a GC, run while holding the network's lock; returns every error, in order. */
+/** The body of a GC, run holding the network's lock; returns every error, in order. */
 export async function collectGarbage(
   ctx: GCContext,
   list: NetworkConfigList,

@@ -1,14 +1,9 @@
 /**
- * In-process serialisation of operations on attachments (upstream has none).
- *
- * The spec forbids parallel operations on the same container and wants GC exclusive with ADD
- * and DEL. Within one process this module provides exactly that:
- * - ADD, CHECK and DEL on one attachment (cache directory, network, container ID, interface)
- *   run one after another, in call order; on different attachments they run in parallel;
- * - GC of a network waits for the ADD, CHECK and DEL in flight on that network and holds off
- *   the ones that come after it (a FIFO readers-writer lock, so GC is not starved).
- * Locks are process-wide, keyed by the resolved cache directory, so two `CNIConfig` objects
- * sharing a cache directory share them too. Other processes are not covered.
+ * In-process serialisation of operations on attachments (upstream has none), as the spec asks:
+ * ADD, CHECK and DEL on one attachment run in call order, on different ones in parallel; GC of
+ * a network excludes them (a FIFO readers-writer lock, so GC is not starved). Keyed by the
+ * resolved cache directory, so two `CNIConfig`s sharing one share the locks; other processes
+ * are not covered.
  */
 import { resolve } from "node:path";
 import { acquireNested, KeyedLocks, type Release } from "../internal/keyed-lock.js";
@@ -23,8 +18,8 @@ function networkKey(cacheDir: string, network: string): string {
 }
 
 /**
- * Locks one attachment for ADD, CHECK or DEL: its network shared (so GC waits), then the
- * attachment exclusively. Rejects with the signal's reason if aborted while waiting.
+ * Locks one attachment: its network shared (so GC waits), then the attachment exclusively.
+ * Rejects with the signal's reason if aborted while waiting.
  */
 export function lockAttachment(
   cacheDir: string,
@@ -40,10 +35,7 @@ export function lockAttachment(
   );
 }
 
-/**
- * Locks a whole network for GC: waits for every ADD, CHECK and DEL in flight on it, and holds
- * off those that come later until released.
- */
+/** Locks a whole network for GC, exclusive of every ADD, CHECK and DEL on it. */
 export function lockNetwork(
   cacheDir: string,
   network: string,

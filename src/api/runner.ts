@@ -1,8 +1,6 @@
 /**
  * Finding and running one plugin for one verb, as upstream's private `addNetwork`,
- * `checkNetwork`, `delNetwork`, `gcNetwork`, `getStatusNetwork` and `validatePlugin`: the
- * plugin looked up in the path first, then its request built and run with the verb's `CNI_*`
- * environment.
+ * `checkNetwork`, `delNetwork`, `gcNetwork`, `getStatusNetwork` and `validatePlugin`.
  */
 import type { PluginConfig } from "../conf/index.js";
 import { PluginVersionError } from "../errors/api.js";
@@ -27,15 +25,13 @@ import { pluginStdin } from "./verb-documents.js";
 
 /** Runs single plugins with a path list (read on each call: it may change) and an Exec. */
 export class PluginRunner {
-  private exec: Exec | undefined;
-  private readonly paths: () => string[];
   /** Each plugin configuration prepared once for its stdin (per network, not per call). */
   private readonly templates = new WeakMap<PluginConfig, StdinTemplate>();
 
-  constructor(paths: () => string[], exec: Exec | undefined) {
-    this.paths = paths;
-    this.exec = exec;
-  }
+  constructor(
+    private readonly paths: () => string[],
+    private exec: Exec | undefined,
+  ) {}
 
   /** Upstream `ensureExec`: the given Exec, or the shared default one. */
   private ensureExec(): Exec {
@@ -55,18 +51,13 @@ export class PluginRunner {
     });
   }
 
-  /** True when the Exec is the library's own RawExec lookup, whose answers may be remembered. */
-  private ownLookup(): boolean {
-    const exec = this.ensureExec();
-    return exec instanceof RawExec && exec.findInPath === RawExec.prototype.findInPath;
-  }
-
-  /** The plugin's path: remembered for the library's RawExec (invoke/find-cache.ts). */
+  /** The plugin's path: remembered for the library's own RawExec lookup (invoke/find-cache.ts). */
   private async lookup(pluginType: string): Promise<FoundPlugin> {
-    if (!this.ownLookup()) {
-      return { path: await this.ensureExec().findInPath(pluginType, this.paths()), cached: false };
+    const exec = this.ensureExec();
+    if (exec instanceof RawExec && exec.findInPath === RawExec.prototype.findInPath) {
+      return pluginLookups.find(pluginType, this.paths());
     }
-    return pluginLookups.find(pluginType, this.paths());
+    return { path: await exec.findInPath(pluginType, this.paths()), cached: false };
   }
 
   /** Runs the plugin found; a remembered path that fails to start is looked up again, once. */
@@ -94,8 +85,7 @@ export class PluginRunner {
    * shared by the rest, copied for an Exec other than the library's own.
    */
   callArgs(action: "ADD" | "CHECK" | "DEL", rt: RuntimeConf): CNIArgs {
-    const args = this.args(action, rt);
-    return new OnceArgs(args, this.ensureExec() instanceof RawExec);
+    return new OnceArgs(this.args(action, rt), this.ensureExec() instanceof RawExec);
   }
 
   /** ADD of one plugin of a chain, for its result. */
@@ -105,7 +95,7 @@ export class PluginRunner {
     net: PluginConfig,
     prevResult: Result | undefined,
     options: ExecOptions,
-    args: CNIArgs = this.args("ADD", at.rt),
+    args: CNIArgs,
   ): Promise<Result> {
     return this.inChain("ADD", at, cniVersion, net, prevResult, (pluginPath, stdin, template) =>
       execPluginForResult(
@@ -127,7 +117,7 @@ export class PluginRunner {
     net: PluginConfig,
     prevResult: Result | undefined,
     options: ExecOptions,
-    args: CNIArgs = this.args(command, at.rt),
+    args: CNIArgs,
   ): Promise<void> {
     return this.inChain(command, at, cniVersion, net, prevResult, (pluginPath, stdin) =>
       execPluginWithoutResult(pluginPath, stdin, args, this.ensureExec(), options),

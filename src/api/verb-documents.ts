@@ -1,11 +1,8 @@
 /**
- * The documents a verb writes and reads besides the plugin's output: each plugin's stdin and
- * the attachment's cache record, each in one call. Which path serves a document is decided
- * here. A small one is built or read as a paced step (internal/pacer.ts), so that a burst of
- * calls spreads over turns of the event loop. A large one (a result near the output cap) is
- * src/large-documents/' (stdin-and-record.ts: written and read in slices, never one stall,
- * never one flat string of the whole document). Both paths give the same bytes and the same
- * values.
+ * The documents a verb writes and reads besides the plugin's output (each plugin's stdin, the
+ * cache record), and which path serves each: a small one as a paced step (internal/pacer.ts),
+ * so a burst of calls spreads over turns; a large one by src/large-documents/ in slices. Both
+ * give the same bytes and values.
  */
 
 import {
@@ -32,9 +29,8 @@ import { buildOneConfig, runtimeConfigOf, type StdinTemplate } from "./build-con
 import type { RuntimeConf } from "./types.js";
 
 /**
- * A plugin's stdin, the bytes of upstream's `buildOneConfig`, from the plugin's configuration
- * prepared once (build-config.ts). A long 1.x `prevResult` is written from its pieces, into the
- * same one encoding.
+ * A plugin's stdin, the bytes of upstream's `buildOneConfig`, from its prepared configuration
+ * (build-config.ts); a long 1.x `prevResult` written from its pieces.
  */
 export async function pluginStdin(
   name: string,

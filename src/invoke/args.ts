@@ -1,11 +1,8 @@
 /**
- * The CNI_* environment a plugin is run with (upstream pkg/invoke/args.go).
- *
- * A plugin gets the runtime's environment plus the six CNI_* variables, which must win over any
- * same-named variable inherited from the runtime (a runtime that is itself a plugin delegating
- * has CNI_COMMAND set). Upstream de-duplicates through a Go map, so its order is random; here
- * each key sits where its last occurrence was, which puts the CNI_* variables last, in a fixed
- * order, and makes the environment reproducible.
+ * The CNI_* environment a plugin is run with (upstream pkg/invoke/args.go): the runtime's
+ * environment plus the six CNI_* variables, which win over inherited ones (a runtime that is
+ * itself a delegating plugin has CNI_COMMAND set). Upstream's order is a Go map's, random; here
+ * each key sits at its last occurrence (docs/deviations/invoke.md, "Deterministic environment").
  */
 
 /** Something that produces a plugin's environment (upstream `CNIArgs`). */
@@ -19,18 +16,16 @@ export interface CNIArgs {
 
 /**
  * The process environment as `KEY=value` strings in its own order, without the variables named
- * in `replaced`, then `overrides` (whose keys `replaced` holds). That is upstream's rule for
- * the environment (duplicate keys removed, the later value winning at its last position),
- * because the process environment lists each key once: V8 enumerates an object's keys without
- * duplicates, and a key whose value reads as undefined, such as "1", is skipped. Built without
- * a Map and without `Object.entries`' pair arrays: a plugin run's environment is a good part of
- * what an ADD allocates (test/invoke/args.test.ts holds it to the rule).
+ * in `replaced`, then `overrides` (whose keys `replaced` holds): upstream's de-duplication, as
+ * process.env lists each key once. Built without a Map or `Object.entries`' pairs: a plugin
+ * run's environment is a good part of what an ADD allocates (test/invoke/args.test.ts).
  */
 function environWith(replaced: ReadonlySet<string>, overrides: readonly string[]): string[] {
   const env = process.env;
   const out: string[] = [];
   for (const key of Object.keys(env)) {
     const value = env[key];
+    // A key can read as undefined (as "1" can): skipped.
     if (value === undefined || replaced.has(key)) continue;
     out.push(`${key}=${value}`);
   }
@@ -50,11 +45,6 @@ const argsNames: ReadonlySet<string> = new Set([
 
 /** The variable {@link DelegateArgs} sets. */
 const delegateNames: ReadonlySet<string> = new Set(["CNI_COMMAND"]);
-
-/** `k=v` pairs joined by `;`, with no escaping, as upstream's stringify. */
-function stringify(pluginArgs: readonly (readonly [string, string])[]): string {
-  return pluginArgs.map(([k, v]) => `${k}=${v}`).join(";");
-}
 
 /** The fields of {@link Args}; all optional, an absent one is sent as an empty variable. */
 export interface ArgsInit {
@@ -104,8 +94,11 @@ export class Args implements CNIArgs {
 
   /** This process's environment plus the six CNI_* variables, which always win. */
   asEnv(): string[] {
+    // Upstream's stringify: `k=v` pairs joined by `;`, no escaping.
     const pluginArgsStr =
-      this.pluginArgsStr !== "" ? this.pluginArgsStr : stringify(this.pluginArgs);
+      this.pluginArgsStr !== ""
+        ? this.pluginArgsStr
+        : this.pluginArgs.map(([k, v]) => `${k}=${v}`).join(";");
     return environWith(argsNames, [
       `CNI_COMMAND=${this.command}`,
       `CNI_CONTAINERID=${this.containerID}`,

@@ -1,17 +1,13 @@
 /**
- * A byte collector with a hard cap.
- *
- * A plugin's stdout and stderr are read in full before anything is decoded, so an unbounded
- * buffer lets one misbehaving plugin take the runtime's memory (upstream keeps everything).
- * Past the cap the sink keeps nothing more: the run is stopped and the data is discarded as it
- * arrives, so memory stays flat however much the plugin still writes while it dies.
+ * A byte collector with a hard cap: upstream keeps all of a plugin's output, so one plugin
+ * could take the runtime's memory. Past the cap the run is stopped and what still arrives is
+ * discarded, so memory stays flat however much the plugin writes while it dies.
  */
 export class BoundedSink {
   private readonly chunks: Uint8Array[] = [];
   private size = 0;
   private full = false;
 
-  /** @param limit the most bytes kept. */
   constructor(private readonly limit: number) {}
 
   /** Adds a chunk; returns false the first time the cap is crossed, true otherwise. */
@@ -34,7 +30,6 @@ export class BoundedSink {
     return this.full;
   }
 
-  /** The bytes kept, as one array. */
   bytes(): Uint8Array {
     if (this.chunks.length === 1) return Uint8Array.from(this.chunks[0]);
     const out = new Uint8Array(this.size);

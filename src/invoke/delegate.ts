@@ -1,9 +1,7 @@
 /**
  * Delegation: a plugin calling another plugin, typically IPAM (upstream pkg/invoke/delegate.go).
- *
- * The delegating plugin runs with the CNI_* environment it was given; the delegate gets the
- * same environment with only CNI_COMMAND replaced, and is looked up in this process's
- * CNI_PATH. The config is passed through unchanged.
+ * The delegate gets this process's environment with only CNI_COMMAND replaced, is looked up in
+ * this process's CNI_PATH, and gets the config unchanged.
  */
 import type { Result } from "../types/index.js";
 import { DelegateArgs } from "./args.js";
@@ -11,47 +9,35 @@ import { defaultExec, type Exec, execPluginWithoutResult, execPluginWithResult }
 import { splitList } from "./find.js";
 import type { ExecOptions } from "./raw-exec.js";
 
-async function delegateCommon(
-  delegatePlugin: string,
-  exec: Exec | undefined,
-): Promise<{ pluginPath: string; exec: Exec }> {
+type Run<T> = (path: string, args: DelegateArgs, exec: Exec) => Promise<T>;
+
+async function delegate<T>(verb: string, plugin: string, exec: Exec | undefined, run: Run<T>) {
   const runner = exec ?? defaultExec();
-  const paths = splitList(process.env.CNI_PATH ?? "");
-  const pluginPath = await runner.findInPath(delegatePlugin, paths);
-  return { pluginPath, exec: runner };
+  const path = await runner.findInPath(plugin, splitList(process.env.CNI_PATH ?? ""));
+  return run(path, new DelegateArgs({ command: verb }), runner);
 }
 
-async function delegateNoResult(
+function delegateNoResult(
   verb: string,
   delegatePlugin: string,
   netconf: Uint8Array,
   exec: Exec | undefined,
   options: ExecOptions,
 ): Promise<void> {
-  const found = await delegateCommon(delegatePlugin, exec);
-  await execPluginWithoutResult(
-    found.pluginPath,
-    netconf,
-    new DelegateArgs({ command: verb }),
-    found.exec,
-    options,
+  return delegate(verb, delegatePlugin, exec, (path, args, runner) =>
+    execPluginWithoutResult(path, netconf, args, runner, options),
   );
 }
 
 /** Runs the delegate plugin for ADD with `netconf`, resolving to its result. */
-export async function delegateAdd(
+export function delegateAdd(
   delegatePlugin: string,
   netconf: Uint8Array,
   exec?: Exec,
   options: ExecOptions = {},
 ): Promise<Result> {
-  const found = await delegateCommon(delegatePlugin, exec);
-  return execPluginWithResult(
-    found.pluginPath,
-    netconf,
-    new DelegateArgs({ command: "ADD" }),
-    found.exec,
-    options,
+  return delegate("ADD", delegatePlugin, exec, (path, args, runner) =>
+    execPluginWithResult(path, netconf, args, runner, options),
   );
 }
 

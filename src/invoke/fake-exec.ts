@@ -1,8 +1,6 @@
 /**
- * Test doubles for code that runs plugins (upstream pkg/invoke/fakes).
- *
- * Pass a {@link FakeExec} wherever an {@link Exec} is accepted (`new CNIConfig({ exec })`,
- * `execPluginWithResult(..., exec)`) to check what would be sent to a plugin and to script its
+ * Test doubles for code that runs plugins (upstream pkg/invoke/fakes): a {@link FakeExec}
+ * passed wherever an {@link Exec} is accepted records what a plugin would get and scripts its
  * answer, without plugin executables on disk.
  */
 import type { TraceContext } from "../internal/trace-context.js";

@@ -1,18 +1,10 @@
 /**
- * Plugin lookups remembered, safely: a call that runs a plugin found before skips the stats of
- * `findInPath` (thread-pool round trips, per plugin of every call), and gives upstream's
- * outcome whenever the plugin changed since.
- *
- * Only an answer in the FIRST directory of an absolute search path is remembered: no earlier
- * directory can shadow it, so a plugin added elsewhere never changes which file upstream would
- * run. A binary replaced in place is the same path (the new file runs, as upstream). A binary
- * removed, or turned into something that is not a runnable file (a directory, a dangling link),
- * makes the start fail with ENOENT or EACCES: the caller then forgets the answer, looks the
- * plugin up again with upstream's findInPath (whose error is upstream's when it is gone) and
- * runs what it finds, once. A failed validation after a remembered lookup checks the lookup
- * again first, as upstream looks up before it validates.
- *
- * Used only with the library's own RawExec lookup; a custom Exec's findInPath is always called.
+ * Plugin lookups remembered, safely (docs/deviations/invoke.md, "Lookups and environment per
+ * call"): a call skips `findInPath`'s stats for a plugin found before, and gets upstream's
+ * outcome whenever the plugin changed since. Only an answer in the FIRST directory of an
+ * absolute path is remembered, so nothing earlier can shadow it; a start failing with ENOENT or
+ * EACCES forgets it and looks up again (upstream's error when it is gone), once. Used only with
+ * the library's own RawExec lookup.
  */
 import { isAbsolute, join, resolve } from "node:path";
 import { findInPath } from "./find.js";

@@ -1,9 +1,7 @@
 /**
- * Finding a plugin executable on the CNI path (upstream pkg/invoke/find.go).
- *
- * The name comes from network configuration, which is input, so a name with a path separator is
- * refused rather than allowed to escape the plugin directories. Only regular files (after
- * following symlinks) count, so a directory named like a plugin is skipped.
+ * Finding a plugin executable on the CNI path (upstream pkg/invoke/find.go). The name is input
+ * (network configuration): one with a path separator is refused rather than allowed to escape
+ * the plugin directories. Only regular files (symlinks followed) count.
  */
 import { join, resolve, sep } from "node:path";
 import { PluginLookupError, PluginNotFoundError } from "../errors/invoke.js";

@@ -1,11 +1,8 @@
 /**
  * One bounded run of an executable outside a verb, for the callers that are not RawExec:
- * `execInNetns` (any program, in a namespace) and the conformance checker (a plugin, every
- * `CNI_*` variable under its control). Both take an env object, a per-run time limit and the
- * caller's AbortSignal, and both say whether the run timed out; this builds their
- * {@link runPlugin} call once, so "timed out" means one thing for both, as it does for
- * PluginAbortedError: a time limit stopped the run (this call's `timeoutMs`, or a caller's
- * signal that aborted with a `TimeoutError`, as `AbortSignal.timeout()` does), not any abort.
+ * `execInNetns` and the conformance checker. It builds their {@link runPlugin} call once, so
+ * "timed out" means one thing for both, as for PluginAbortedError: a time limit stopped the run
+ * (`timeoutMs`, or a caller's signal aborting with a `TimeoutError`), not any abort.
  */
 
 import { PluginEnv, type PluginStarter } from "../engines/plugin-start.js";
@@ -20,36 +17,26 @@ export interface PluginCallOptions {
   env: NodeJS.ProcessEnv;
   /** Bytes, or text as UTF-8, for its stdin. Default: none (stdin closed at once). */
   stdin?: Uint8Array | string | undefined;
-  /** The caller's signal: aborting stops the run's process group. */
   signal?: AbortSignal | undefined;
-  /** Stops the run after this many milliseconds (at most 2147483647). Default: no limit. */
+  /** Stops the run after this many milliseconds. Default: no limit. */
   timeoutMs?: number | undefined;
-  /** Milliseconds between SIGTERM and SIGKILL (at most 2147483647). Default RawExec's `defaultGraceMs`. */
+  // As RunOptions' (run-plugin.ts); the two limits default to RawExec's.
   graceMs?: number | undefined;
-  /** The most bytes kept of each of stdout and stderr. Default RawExec's `defaultMaxOutputBytes`. */
   maxOutputBytes?: number | undefined;
-  /** What starts the process (the caller's choice of launcher). */
   launcher: PluginStarter;
-  /** The arguments after the path. */
   args?: readonly string[] | undefined;
-  /** The network namespace to start it in (a path); this process's by default. */
   netns?: string | undefined;
 }
 
-/** How a {@link callPlugin} run ended: the run's outcome, and whether a time limit ended it. */
+/** How a {@link callPlugin} run ended, and whether a time limit ended it. */
 export interface PluginCallOutcome extends RunOutcome {
-  /**
-   * True when a time limit stopped the run: `timeoutMs`, or the caller's signal aborting with
-   * a `TimeoutError`. A caller's other abort is `aborted` alone.
-   */
   timedOut: boolean;
 }
 
 /**
  * Runs `path` once, bounded. Every way the run ends is in the outcome; it rejects only for a
- * limit no timer can hold, before anything starts: its callers check their own options first,
- * and this is the last line against a limit that would otherwise fire at once (a run reported
- * as timed out in its first millisecond).
+ * limit no timer can hold, before anything starts (its callers check their options first; this
+ * is the last line against a limit that would fire at once).
  * @throws InvalidArgumentError for a `timeoutMs` or `graceMs` that is not an integer from 0 to
  *   2147483647.
  */

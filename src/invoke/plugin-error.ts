@@ -1,9 +1,7 @@
 /**
- * The error a failed plugin run becomes (upstream `RawExec.pluginErr`).
- *
- * Messages and codes are upstream's, since runtimes and users match on them. What upstream
- * drops (the exit status and stderr whenever stdout is not empty, the OS error behind a failed
- * start) travels on the error's properties and as its `cause` instead, as execa's errors do.
+ * The error a failed plugin run becomes (upstream `RawExec.pluginErr`): upstream's messages and
+ * codes, which runtimes match on; what upstream drops (exit status, stderr, the OS error) on
+ * the error's properties and `cause`, as execa's errors do.
  */
 
 import { parseJSON } from "../encoding/parse.js";
@@ -70,15 +68,10 @@ export interface FailedRun extends PluginExecDetails {
 }
 
 /**
- * Upstream's pluginErr. stdout empty: `netplugin failed with no error message: <reason>`, or
- * with stderr, `netplugin failed: "<stderr>": <reason>`. stdout not empty: the error object the
- * plugin printed, or, when it does not decode, `netplugin failed but error parsing its
- * diagnostic message "<stdout>": <decode error>`.
- *
- * One deviation: stdout that decodes but carries no `msg` (`{}`, `null`, a result printed by a
- * plugin that then failed) gave upstream an error with an empty message. It gets
- * `netplugin failed with no error message in its output "<stdout>": <reason>` here, with the
- * stderr quoted too when there is some, so that the failure is never silent.
+ * Upstream's pluginErr: for empty stdout, `netplugin failed with no error message: <reason>`
+ * or `netplugin failed: "<stderr>": <reason>`; else the error object the plugin printed, or
+ * `netplugin failed but error parsing its diagnostic message "<stdout>": <decode error>`. A
+ * decoded object without `msg` is not silent, as upstream's was (docs/deviations/invoke.md).
  */
 export function pluginErr(run: FailedRun): PluginExecError {
   const { stdout, stderr, reason } = run;

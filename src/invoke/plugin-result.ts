@@ -1,9 +1,7 @@
 /**
- * A plugin's stdout made a Result, in one call (upstream: `fixupResultVersion`, then
- * `create.Create`). A small result is parsed and decoded as paced steps (internal/pacer.ts), so
- * that the results of a burst of plugin exits are not all decoded in one turn of the event
- * loop; a large one (near the output cap) is src/large-documents/' (read in slices). Both give
- * the same Result.
+ * A plugin's stdout made a Result (upstream: `fixupResultVersion`, then `create.Create`). A
+ * small one is decoded as paced steps (internal/pacer.ts), so a burst of plugin exits is not
+ * decoded in one turn; a large one is src/large-documents/' (read in slices), to the same Result.
  */
 
 import { paced } from "../internal/pacer.js";
@@ -13,9 +11,9 @@ import type { Result } from "../types/result.js";
 import { fixupResultVersion } from "../version/fixup-result.js";
 
 /**
- * The result a plugin printed, in the version it printed, or the config's when it has none;
- * never converted. Decoded once: the fixed-up value is what parsing its bytes again would give.
- * `confVersion`, when known, is the stdin's `cniVersion` (the stdin is then not read for it).
+ * The result a plugin printed, in its version, or the config's when it has none; never
+ * converted. Parsed once: the fixed-up value is what a second parse would give. `confVersion`,
+ * when known, is the stdin's `cniVersion` (not read again from it).
  * @throws as `fixupResultVersion` for output that is not a JSON object; the version's decoding
  *   errors.
  */

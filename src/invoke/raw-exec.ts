@@ -1,6 +1,4 @@
-/**
- * Running a plugin executable and turning its failure into an error (upstream RawExec).
- */
+/** Running a plugin executable and turning its failure into an error (upstream RawExec). */
 
 import { setTimeout as delay } from "node:timers/promises";
 import {
@@ -54,18 +52,16 @@ export interface RawExecOptions {
   /** Milliseconds between those retries. Default 1000, as upstream; at most 2147483647. */
   textBusyDelayMs?: number;
   /**
-   * What starts plugin processes: `"auto"` (default: the posix_spawn helper on Linux when its
-   * binary is present and runs, else the direct spawn), `"spawner"` (the helper, or fail),
-   * `"direct"` (Node's `child_process.spawn`), or a {@link Launcher}. The `LIBCNI_LAUNCHER`
-   * environment variable sets the default. Every exec semantic is the same with each.
+   * What starts plugin processes: `"auto"` (default: the posix_spawn helper on Linux when it
+   * runs, else the direct spawn), `"spawner"` (the helper, or fail), `"direct"` (Node's
+   * `child_process.spawn`), or a {@link Launcher}, each with the same exec semantics;
+   * `LIBCNI_LAUNCHER` sets the default.
    */
   launcher?: LauncherName | Launcher;
   /**
    * The network namespace (a path, e.g. `/run/netns/host1`) plugins run in, rather than this
-   * process's: a test, or a runtime in a sandboxed host, gives the plugins an isolated host
-   * side without wrapping the whole process in `ip netns exec`. The spawner helper enters it
-   * before the plugin starts; the direct spawn starts the plugin through `nsenter --net=`.
-   * Needs CAP_SYS_ADMIN.
+   * process's (docs/netns.md): the spawner helper enters it before the plugin starts, the direct
+   * spawn goes through `nsenter --net=`. Needs CAP_SYS_ADMIN.
    */
   netns?: string;
 }
@@ -147,11 +143,6 @@ function duration(name: string, value: number): number {
   return value;
 }
 
-/** Waits `ms`: true when the time passed, false when `signal` aborted first. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return delay(ms, true, signal === undefined ? {} : { signal }).catch(() => false);
-}
-
 /**
  * A run's environment: the call's list as it is (an env object is made only for a launcher
  * that takes one, plugin-env.ts), or with trace context, an object of it with the trace
@@ -167,11 +158,8 @@ function pluginEnv(env: string[] | undefined, traceContext: TraceContext | undef
 
 /**
  * Runs plugin executables from disk: the config on stdin, the CNI_* environment, stdout back.
- *
- * Beyond upstream: output is capped, an abort stops the plugin's whole process group with
- * SIGTERM and then SIGKILL, "text file busy" retries honour the abort signal and end in an
- * error rather than an empty success, and every failure is a {@link PluginExecError} that
- * carries the exit code, signal, stdout and stderr.
+ * Beyond upstream (capped output, group-wide abort, "text file busy" retries that end in an
+ * error, a {@link PluginExecError} with the whole story): docs/deviations/invoke.md.
  */
 export class RawExec {
   /** Where a successful plugin's stderr is copied; null discards it. */
@@ -250,9 +238,8 @@ export class RawExec {
       const busy = outcome.startError?.code === "ETXTBSY";
       // The plugin file is being written (an upgrade in progress): wait for the writer to finish.
       if (busy && attempt < this.textBusyRetries) {
-        if (!(await sleep(this.textBusyDelayMs, signal)) && signal !== undefined) {
-          throw abortError(pluginPath, signal);
-        }
+        const waited = await delay(this.textBusyDelayMs, true, { signal }).catch(() => false);
+        if (!waited && signal !== undefined) throw abortError(pluginPath, signal);
         continue;
       }
       return this.finish(pluginPath, outcome, signal);

@@ -1,25 +1,15 @@
 /**
- * One run of a plugin executable: spawn, feed stdin, collect output, and stop it when asked.
+ * One run of a plugin executable: spawn, feed stdin, collect output, and stop it when asked
+ * (docs/deviations/invoke.md, "Better than upstream"). The plugin leads its own process group;
+ * stopping it is SIGTERM to the group, then SIGKILL after the grace. A run is stopped only when
+ * the caller's signal aborts or its output passes the cap, and then settles once no process of
+ * the group runs. After a normal exit nothing is killed, as upstream (the conformance checker
+ * reports what a plugin leaves), but what holds the pipes past the grace, which upstream's
+ * `cmd.Run()` waits on forever; a process that left the group is beyond any group signal
+ * (docs/reliability.md, "Process cleanup").
  *
- * The plugin is spawned detached so that it leads its own process group; stopping it means
- * SIGTERM to the group, then SIGKILL to the group once the grace period is over. A run is
- * stopped only when the caller's signal aborts (an abort or a time limit) or its output passes
- * the cap: the call then settles once no process of the group runs.
- *
- * After a plugin exits, nothing is killed, as upstream's exec kills nothing: a process it left
- * in its group that holds none of its pipes (a daemon, a background job) outlives the call, and
- * the conformance checker's no-leftover-processes rule is what reports such a plugin. The one
- * exception bounds the call itself: the run ends when the plugin's output pipes close, which a
- * process it left can delay forever by holding them (upstream's `cmd.Run()` then waits
- * forever); such a holder gets the grace period after the exit, then the group is SIGKILLed and
- * the pipes are closed from this side. A process that left the group (`setsid`) is beyond any
- * group signal: see docs/reliability.md, "Process cleanup".
- *
- * Starts go through the {@link spawnGate} (one per turn of the event loop), and use the
- * RawExec's launcher (spawner/launcher.ts: `child_process.spawn` itself, or the spawner
- * helper) with nothing in between: the process group, the output caps and the kill timers are
- * all handled here, as a wrapper such as execa would add its own cost per run and to the
- * package's import time (bench/HISTORY.md).
+ * Starts go through the {@link spawnGate} and the RawExec's launcher with nothing in between:
+ * a wrapper such as execa would add its own cost per run and to the import (bench/HISTORY.md).
  */
 import { setTimeout as delay } from "node:timers/promises";
 import {
@@ -33,9 +23,7 @@ import { BoundedSink } from "./bounded-sink.js";
 
 /** What {@link runPlugin} needs beyond the path. */
 export interface RunOptions {
-  /** The environment. */
   env: PluginEnv;
-  /** Bytes for the plugin's stdin. */
   stdin: Uint8Array;
   /** Aborting stops the plugin's process group. */
   signal: AbortSignal | undefined;
@@ -43,7 +31,6 @@ export interface RunOptions {
   graceMs: number;
   /** The most bytes kept from each of stdout and stderr. */
   maxOutputBytes: number;
-  /** What starts the process: the direct spawn, the spawner helper or a custom launcher. */
   launcher: PluginStarter;
   /** The arguments after the path (none for a plugin). */
   args?: readonly string[] | undefined;
@@ -53,13 +40,10 @@ export interface RunOptions {
 
 /** How a run ended. */
 export interface RunOutcome {
-  /** What the plugin wrote to stdout, up to the cap. */
+  /** What the plugin wrote, up to the cap. */
   stdout: Uint8Array;
-  /** What the plugin wrote to stderr, up to the cap. */
   stderr: Uint8Array;
-  /** The exit code, when the plugin exited. */
   exitCode: number | undefined;
-  /** The signal that ended the plugin, when one did. */
   signal: string | undefined;
   /** The error that kept the plugin from starting (ENOENT, EACCES, ETXTBSY, ...). */
   startError: NodeJS.ErrnoException | undefined;
@@ -222,10 +206,9 @@ async function supervise(child: LaunchedChild, options: RunOptions): Promise<Run
   signal?.addEventListener("abort", onAbort, { once: true });
   if (signal?.aborted) onAbort();
 
-  // A grandchild may hold the pipes after the plugin exited; give it the grace period, no more.
-  // Then what is left of the group is SIGKILLed (it outlived its plugin and holds its pipes)
-  // and the pipes are closed from this side. When the pipes close first, this timer is cleared
-  // with the others: what the plugin left without its pipes is not the call's to end.
+  // A grandchild may hold the pipes after the plugin exited: after the grace, what is left of
+  // the group is SIGKILLed and the pipes closed from this side. When the pipes close first,
+  // this timer is cleared: what the plugin left without its pipes is not the call's to end.
   let lingered = false;
   child.once("exit", () => {
     if (terminating || pid === undefined) return;

@@ -1,16 +1,14 @@
 /**
  * Parsing a large document (a result near the 16 MiB output cap, the cache record holding it)
- * without one JavaScript object per entry of its long lists. `JSON.parse` of hundreds of
- * thousands of routes takes several times the text's bytes and one uninterruptible stall;
- * here the document's top levels are parsed as usual, and each long array of objects (the
- * routes, the interfaces) is kept as its source bytes plus each entry's byte range, a
- * fraction of the text, each entry parsed only when it is read.
+ * without one JavaScript object per entry of its long lists: `JSON.parse` of hundreds of
+ * thousands of routes takes several times the text's bytes and one uninterruptible stall. The
+ * top levels are parsed as usual; each long array of objects is kept as its source bytes plus
+ * each entry's byte range, an entry parsed only when it is read.
  *
- * The fast path is taken only for what it can read exactly as `parseJSON`: any syntax error,
- * number beyond float64's range, nesting past a small depth or other surprise gives
- * `undefined`, and the caller parses the whole document with `parseJSON`, which throws Go's
- * error for it. Every entry is parsed once here (and dropped) so that a document
- * this accepts is one `parseJSON` accepts: syntax errors surface where Go reports them.
+ * Only what it reads exactly as `parseJSON` takes this path: any surprise (a syntax error, a
+ * number beyond float64's range, deep nesting) gives `undefined`, and the caller parses the
+ * whole document for Go's error. Every entry is parsed once here (and dropped), so a document
+ * this accepts is one `parseJSON` accepts.
  */
 import { parseJSON } from "../encoding/parse.js";
 import { utf8Decode } from "../internal/bytes.js";
@@ -22,7 +20,7 @@ export const longArrayMinLength = 1024;
 /** Deeper than this inside an entry, the whole document takes `parseJSON` (Go's depth rule). */
 const maxEntryDepth = 512;
 
-/** Decodes `bytes[start, end)`: latin1 when ASCII (the common case, no decoder call), else UTF-8. */
+/** `bytes[start, end)` as text: latin1 when ASCII (the common case, no decoder call), else UTF-8. */
 function decodeRange(source: Buffer, start: number, end: number, ascii: boolean): string {
   return ascii ? source.toString("latin1", start, end) : utf8Decode(source.subarray(start, end));
 }

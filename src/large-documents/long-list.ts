@@ -1,9 +1,8 @@
 /**
  * Checking a long list kept as text (long-array.ts) before a result is built on it: every
- * entry parsed and decoded (its errors are the eager decoder's), in slices that yield to the
- * event loop, and its JSON text as the result's encoder writes it kept, joined, for the cache
- * record and the next plugin's `prevResult`. The decoded entries are dropped: the list holds
- * the source bytes and that text, and decodes an entry again only when it is read.
+ * entry decoded in slices (the eager decoder's errors), its text as the result's encoder writes
+ * it kept for the cache record and the next `prevResult`. The decoded entries are dropped: an
+ * entry is decoded again only when it is read.
  */
 import type { LazyListSource } from "../types/lazy-list.js";
 import type { LongJSONArray } from "./long-array.js";

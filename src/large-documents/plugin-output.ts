@@ -1,9 +1,7 @@
 /**
  * The invoke side's entry to large documents: a plugin's stdout near the output cap made a
- * Result. The output is parsed with its long lists kept as text (long-array.ts), those lists
- * checked in slices (long-list.ts) and the result built on them (result100.ts), the event loop
- * getting a turn between the stages; what cannot be read exactly that way is read whole, as any
- * output. The Result is the one the small path gives.
+ * Result, its long lists kept as text (long-array.ts, long-list.ts, result100.ts), the event
+ * loop getting a turn between the stages. The Result is the one the small path gives.
  */
 
 import type { Result } from "../types/result.js";

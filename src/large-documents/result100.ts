@@ -1,9 +1,7 @@
 /**
- * A 1.x result whose long lists come from a large document: where the lists are, how one entry
- * is decoded and written back, the result built on the kept text (each list checked in slices,
- * then a lazy list over it: types/lazy-list.ts), and the result written back as pieces in
- * slices. Every other result, and anything this path cannot decide exactly, takes the types'
- * ordinary decoder and encoder, which give the same values, bytes and errors.
+ * A 1.x result whose long lists come from a large document: decoded on the kept text (a lazy
+ * list over each: types/lazy-list.ts) and written back as pieces in slices. Every other result,
+ * and anything this path cannot decide exactly, takes the types' ordinary decoder and encoder.
  */
 import { foldsToOtherKey } from "../encoding/struct.js";
 import { findCreator } from "../types/create.js";

@@ -1,19 +1,15 @@
 /**
  * Working on a large document (a result near the 16 MiB output cap) without stalling the
- * event loop: between the stages of a verb (parse, decode, encode) and inside each long one,
- * every few milliseconds of work, the loop gets a turn, so timers and I/O of the rest of the
- * process run in between. Small documents never yield, so a small ADD keeps its cost.
+ * event loop: between a verb's stages and inside each long one, every few milliseconds of
+ * work, the loop gets a turn. Small documents never yield, so a small ADD keeps its cost.
  */
-
-/** From this many bytes a document is large enough to be handled in slices (1 MiB). */
-export const largeDocumentBytes = 1024 * 1024;
 
 /** How long a slice works before it yields to the event loop. */
 const sliceMs = 20;
 
-/** True for a document large enough to be handled in slices. */
+/** True for a document large enough to be handled in slices: 1 MiB and more. */
 export function isLargeDocument(bytes: number): boolean {
-  return bytes >= largeDocumentBytes;
+  return bytes >= 1024 * 1024;
 }
 
 /** Resolves on the next turn of the event loop, after pending I/O and timers. */

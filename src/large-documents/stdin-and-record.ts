@@ -1,11 +1,8 @@
 /**
- * The api side's entry to large documents (api/verb-documents.ts calls it; plugin-output.ts is
- * invoke's): a long result written into the documents a verb writes (the next plugin's stdin,
- * the cache record), and a large cache record read back. A
- * long result is written in slices that yield to the event loop, as pieces the output bytes are
- * written from (pieces.ts), never one flat string of the whole document; a large record is
- * parsed with its result's long lists kept as text (long-array.ts) and its result built on them
- * (result100.ts). The bytes and values are the ones the small path gives.
+ * The api side's entry to large documents (plugin-output.ts is invoke's): a long result written
+ * into a plugin's stdin or a cache record in slices, as pieces (pieces.ts), never one flat
+ * string; a large record read with its result's long lists kept as text (long-array.ts). The
+ * bytes and values are the ones the small path gives.
  */
 import { EncodedJSON } from "../encoding/json.js";
 import { utf8Encode } from "../internal/bytes.js";

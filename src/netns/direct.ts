@@ -1,47 +1,39 @@
 /**
  * The fallback where the spawner helper cannot run: the commands iproute2 and util-linux ship
  * (`ip netns add` / `ip netns del` for the default dir, as `ip netns` itself pins there;
- * `unshare --net=<file>` and `umount --lazy` for another dir). Each costs a fork of this
- * process (Node's spawn), which the helper avoids. Both removal commands follow a symbolic
- * link, so the path is looked at (lstat) right before they run and a link is refused.
+ * `unshare --net=<file>` and `umount --lazy` for another dir), a fork of this process each.
  */
 import { execFile } from "node:child_process";
 import { unlink } from "node:fs/promises";
 import { promisify } from "node:util";
-import { NetnsError } from "../errors/netns.js";
+import { NetnsError, type NetnsFailure } from "../errors/netns.js";
 import { errnoCode } from "../internal/errno.js";
 import { isNetns } from "./check.js";
 import { defaultNetnsDir, entryAt, netnsErrorOf, permissionHint, splitNetnsPath } from "./path.js";
 
 const execFileP = promisify(execFile);
 
-interface CommandFailure {
-  stderr?: string;
-  code?: unknown;
-}
+/** The reason a command's failure text tells, in order; none of them: `failed`. */
+const reasons: [RegExp, NetnsFailure][] = [
+  [/not permitted|permission denied/i, "permission"],
+  [/exists/i, "exists"],
+  [/busy/i, "busy"],
+];
 
 /** Runs a command; a failure is a NetnsError whose reason the command's stderr tells. */
 async function command(action: string, path: string, file: string, args: string[]) {
   try {
     await execFileP(file, args, { encoding: "utf8" });
   } catch (error) {
-    const { stderr = "", code } = error as CommandFailure;
+    const { stderr = "", code } = error as { stderr?: string; code?: unknown };
     if (code === "ENOENT") throw netnsErrorOf(`${action} (no ${file} command)`, path, error);
     const text = stderr.trim() || (error as Error).message;
-    const reason = /not permitted|permission denied/i.test(text)
-      ? "permission"
-      : /exists/i.test(text)
-        ? "exists"
-        : /busy/i.test(text)
-          ? "busy"
-          : "failed";
+    const reason = reasons.find(([pattern]) => pattern.test(text))?.[1] ?? "failed";
     throw new NetnsError(
       `${action} ${path}: ${file} ${args.join(" ")}: ${text}${permissionHint(reason)}`,
       reason,
       path,
-      {
-        cause: error,
-      },
+      { cause: error },
     );
   }
 }
@@ -53,10 +45,10 @@ export function commandsCreateFile(path: string): boolean {
 
 /** Pins a new network namespace at `path` (its empty file made already, unless ip makes it). */
 export async function pinWithCommands(path: string): Promise<void> {
-  const { name } = splitNetnsPath(path);
+  const action = "create network namespace";
   if (commandsCreateFile(path))
-    await command("create network namespace", path, "ip", ["netns", "add", name]);
-  else await command("create network namespace", path, "unshare", [`--net=${path}`, "true"]);
+    await command(action, path, "ip", ["netns", "add", splitNetnsPath(path).name]);
+  else await command(action, path, "unshare", [`--net=${path}`, "true"]);
 }
 
 /**
@@ -65,20 +57,18 @@ export async function pinWithCommands(path: string): Promise<void> {
  * would unpin what it points to (util-linux's umount has no option not to).
  */
 export async function unpinWithCommands(path: string): Promise<void> {
-  const { name } = splitNetnsPath(path);
   const action = "remove network namespace";
   try {
     await entryAt(action, path);
   } catch (error) {
-    if (error instanceof NetnsError) throw error;
-    throw netnsErrorOf(action, path, error);
+    throw error instanceof NetnsError ? error : netnsErrorOf(action, path, error);
   }
   if (commandsCreateFile(path)) {
-    await command("remove network namespace", path, "ip", ["netns", "del", name]);
+    await command(action, path, "ip", ["netns", "del", splitNetnsPath(path).name]);
     return;
   }
   try {
-    await command("remove network namespace", path, "umount", ["--lazy", path]);
+    await command(action, path, "umount", ["--lazy", path]);
   } catch (error) {
     // Unmounted meanwhile (a concurrent remove): the file is left to remove.
     if (await isNetns(path)) throw error;
@@ -86,6 +76,6 @@ export async function unpinWithCommands(path: string): Promise<void> {
   try {
     await unlink(path);
   } catch (error) {
-    if (errnoCode(error) !== "ENOENT") throw netnsErrorOf("remove network namespace", path, error);
+    if (errnoCode(error) !== "ENOENT") throw netnsErrorOf(action, path, error);
   }
 }

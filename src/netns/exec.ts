@@ -1,13 +1,10 @@
 /**
  * Running a program inside a network namespace, for tools and tests (Go's `ns.WithNetNSPath`
- * around an exec, or `ip netns exec`): the spawner helper enters the namespace and starts the
- * program there, so this process never forks; the direct spawn goes through `nsenter --net=`.
- * Every run is bounded as a plugin run is: its process group stopped on abort or timeout,
- * SIGTERM then SIGKILL, output capped.
+ * around an exec, or `ip netns exec`), bounded as a plugin run is (invoke/plugin-call.ts).
  */
 
 import { access, constants, stat } from "node:fs/promises";
-import { type LauncherName, pluginStarter, selectLauncher } from "../engines/plugin-start.js";
+import { pluginStarter, selectLauncher } from "../engines/plugin-start.js";
 import { NetnsError } from "../errors/netns.js";
 import { errnoCode, errnoText } from "../internal/errno.js";
 import { MAX_TIMER_MS } from "../internal/timer-limit.js";
@@ -65,23 +62,12 @@ export interface ExecInNetnsResult {
 async function programPath(program: string, env: NodeJS.ProcessEnv): Promise<string> {
   if (program.includes("/")) return program;
   const dirs = (env.PATH ?? process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin").split(":");
-  return findInPath(
-    program,
-    dirs.filter((d) => d !== ""),
-  );
+  return findInPath(program, dirs.filter(Boolean));
 }
 
-function launcherOf(mechanism: LauncherName) {
-  return pluginStarter(selectLauncher(mechanism));
-}
-
-/** A NetnsError for a bad argument of {@link execInNetns}. */
 function badArgument(nsPath: string, text: string): NetnsError {
   return new NetnsError(`exec in ${nsPath}: ${text}`, "failed", nsPath);
 }
-
-// The longest a Node timer waits (a longer one fires at once): the library's one rule.
-const maxTimeoutMs = MAX_TIMER_MS;
 
 function checkCount(nsPath: string, name: string, value: number | undefined, max: number): void {
   if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0 && value <= max)) {
@@ -148,9 +134,11 @@ export async function execInNetns(
   if (argv.some((arg) => typeof arg !== "string" || arg.includes("\0"))) {
     throw badArgument(nsPath, "an argument holds a NUL byte");
   }
-  checkCount(nsPath, "timeoutMs", options.timeoutMs, maxTimeoutMs);
+  // The longest a Node timer waits (a longer one fires at once): the library's one rule.
+  checkCount(nsPath, "timeoutMs", options.timeoutMs, MAX_TIMER_MS);
   checkCount(nsPath, "maxOutputBytes", options.maxOutputBytes, Number.MAX_SAFE_INTEGER);
-  const launcher = launcherOf(mechanismOf(options.mechanism, "exec in", nsPath));
+  const mechanism = mechanismOf(options.mechanism, "exec in", nsPath);
+  const launcher = pluginStarter(selectLauncher(mechanism));
   if (!(await isNetns(nsPath))) {
     throw new NetnsError(`exec in ${nsPath}: not a network namespace`, "not-a-netns", nsPath);
   }
@@ -161,11 +149,8 @@ export async function execInNetns(
   try {
     path = await programPath(program, env);
   } catch (error) {
-    throw netnsErrorOf(
-      `exec ${program} in`,
-      nsPath,
-      Object.assign(error as Error, { code: "ENOENT" }),
-    );
+    const missing = Object.assign(error as Error, { code: "ENOENT" });
+    throw netnsErrorOf(`exec ${program} in`, nsPath, missing);
   }
   const unrunnable = await executableError(path);
   if (unrunnable !== undefined) throw startFailure(program, path, nsPath, unrunnable);
@@ -179,39 +164,25 @@ export async function execInNetns(
     args,
     netns: nsPath,
   });
+  const failed = (text: string, cause: unknown) =>
+    new NetnsError(`exec ${program} in ${nsPath}: ${text}`, "failed", nsPath, { cause });
   const start = outcome.startError as (NodeJS.ErrnoException & { netnsCode?: string }) | undefined;
   if (start?.netnsCode !== undefined) {
     // Entering the namespace failed (the helper says so apart from the program's start).
-    throw netnsErrorOf(
-      "enter",
-      nsPath,
-      Object.assign(new Error(start.message), { code: start.netnsCode }),
-    );
+    const error = Object.assign(new Error(start.message), { code: start.netnsCode });
+    throw netnsErrorOf("enter", nsPath, error);
   }
-  if (start !== undefined && start.path === "nsenter") {
-    throw new NetnsError(
-      `exec ${program} in ${nsPath}: nsenter (util-linux): ${start.message}`,
-      "failed",
-      nsPath,
-      {
-        cause: start,
-      },
-    );
-  }
+  if (start?.path === "nsenter") throw failed(`nsenter (util-linux): ${start.message}`, start);
   if (start !== undefined) {
     // An errno of the program's start; anything else (the helper gone before it started) is
     // the run's failure.
     if (typeof start.code === "string") throw startFailure(program, path, nsPath, start);
-    throw new NetnsError(`exec ${program} in ${nsPath}: ${start.message}`, "failed", nsPath, {
-      cause: start,
-    });
+    throw failed(start.message, start);
   }
   if (outcome.error !== undefined) {
     // The run started and then failed (the helper died under it): how it ended is unknown.
-    const text = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-    throw new NetnsError(`exec ${program} in ${nsPath}: ${text}`, "failed", nsPath, {
-      cause: outcome.error,
-    });
+    const { error } = outcome;
+    throw failed(error instanceof Error ? error.message : String(error), error);
   }
   const text = new TextDecoder();
   return {

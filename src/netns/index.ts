@@ -1,10 +1,8 @@
 /**
  * Pod network namespaces for a Node runtime (libcni/netns): created, pinned and removed in the
  * layout `ip netns` uses, checked, and entered to run a program, by the library's spawner
- * helper, so the Node process never forks (containerd's `pkg/netns` and CRI-O's `pinns` do
- * the same in Go and C). Where the helper cannot run, the commands of iproute2 and util-linux
- * do it. The `mechanism` option picks one as libcni/invoke's `launcher` picks how plugins start:
- * "spawner", "direct" or "auto". Everything here needs CAP_SYS_ADMIN but {@link isNetns}.
+ * helper (the Node process never forks) or the commands of iproute2 and util-linux
+ * (docs/netns.md). Everything here needs CAP_SYS_ADMIN but {@link isNetns}.
  * @module
  */
 export { NetnsError, type NetnsFailure } from "../errors/netns.js";

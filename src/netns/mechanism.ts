@@ -1,10 +1,6 @@
 /**
- * How libcni/netns does its work, named as libcni/invoke names how a plugin is started (RawExec's
- * `launcher`, `LIBCNI_LAUNCHER`): one vocabulary for the one mechanism. "spawner" is the
- * library's spawner helper, which pins, removes and enters namespaces as it starts plugins,
- * without a fork of this process; "direct" is this process doing it itself, through the
- * commands of iproute2 and util-linux (`ip netns add`/`del`, `unshare --net=`, `umount
- * --lazy`, `nsenter --net=`), as the direct spawn starts plugins with Node's own spawn.
+ * How libcni/netns does its work, in libcni/invoke's words for how a plugin starts (RawExec's
+ * `launcher`, `LIBCNI_LAUNCHER`): one vocabulary for the one mechanism.
  */
 
 import type { LauncherName } from "../engines/plugin-start.js";
@@ -13,21 +9,16 @@ import { NetnsError } from "../errors/netns.js";
 /**
  * How namespaces are pinned, removed and entered: "spawner" (the spawner helper, or a
  * NetnsError where it cannot run), "direct" (the commands of iproute2 and util-linux, a fork
- * each), or "auto" (the helper when it runs here, else the commands), as libcni/invoke's
- * `launcher` option names them.
+ * each), or "auto" (the helper when it runs here, else the commands).
  */
 // Spelled out rather than LauncherName, which libcni/invoke exports, not this entry; the test
 // of this module keeps the two equal.
 export type NetnsMechanism = "auto" | "spawner" | "direct";
 
-const names: Readonly<Record<string, LauncherName>> = {
-  auto: "auto",
-  spawner: "spawner",
-  direct: "direct",
-};
+const names: readonly unknown[] = ["auto", "spawner", "direct"] satisfies LauncherName[];
 
 /**
- * The mechanism an option names, in libcni/invoke's words ("auto" when none is given).
+ * The mechanism an option names ("auto" when none is given).
  * @throws NetnsError `failed` for a value that names none (`action` and `path` say of which
  *   call, as the call's other errors do).
  */
@@ -37,9 +28,7 @@ export function mechanismOf(
   path: string,
 ): LauncherName {
   if (mechanism === undefined) return "auto";
-  const name =
-    typeof mechanism === "string" && Object.hasOwn(names, mechanism) ? names[mechanism] : undefined;
-  if (name !== undefined) return name;
+  if (names.includes(mechanism)) return mechanism;
   throw new NetnsError(
     `${action} ${path}: option mechanism must be "auto", "spawner" or "direct", got ${String(mechanism)}`,
     "failed",

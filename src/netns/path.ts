@@ -10,10 +10,7 @@ import { errnoCode } from "../internal/errno.js";
 /** Where `ip netns` pins namespaces (iproute2's NETNS_RUN_DIR), and so the default here. */
 export const defaultNetnsDir = "/run/netns";
 
-/**
- * The path of a namespace named `name` in `dir`. The name is checked as `ip netns add` checks
- * it: not empty, no `/`, neither `.` nor `..`.
- */
+/** The path of a namespace named `name` in `dir`, the name checked as `ip netns add` checks it. */
 export function netnsPathOf(name: string, dir: string = defaultNetnsDir): string {
   if (
     typeof name !== "string" ||
@@ -63,19 +60,18 @@ export function splitNetnsPath(path: string): { dir: string; name: string } {
   return { dir: dirname(path), name: basename(path) };
 }
 
+const reasons = new Map<string | undefined, NetnsFailure>([
+  ["EPERM", "permission"],
+  ["EACCES", "permission"],
+  ["EEXIST", "exists"],
+  ["ENOENT", "missing"],
+  ["EBUSY", "busy"],
+]);
+
 /** A {@link NetnsError} for an OS error of `action` on `path`, its reason told by the errno. */
 export function netnsErrorOf(action: string, path: string, error: unknown): NetnsError {
   const errno = errnoCode(error);
-  const reason =
-    errno === "EPERM" || errno === "EACCES"
-      ? "permission"
-      : errno === "EEXIST"
-        ? "exists"
-        : errno === "ENOENT"
-          ? "missing"
-          : errno === "EBUSY"
-            ? "busy"
-            : "failed";
+  const reason = reasons.get(errno) ?? "failed";
   const text = error instanceof Error ? error.message : String(error);
   return new NetnsError(`${action} ${path}: ${text}${permissionHint(reason)}`, reason, path, {
     cause: error,
@@ -84,21 +80,9 @@ export function netnsErrorOf(action: string, path: string, error: unknown): Netn
 }
 
 /**
- * The refusal of a symbolic link where a namespace's file is expected: a pinned namespace is a
- * mount on a regular file, never a link, and whatever a link points to (another's live
- * namespace, say) is not the caller's to unpin. Neither the link nor its target is touched.
- */
-export function linkRefusal(action: string, path: string): NetnsError {
-  return new NetnsError(
-    `${action} ${path}: a symbolic link, not a network namespace (neither it nor what it points to is removed)`,
-    "not-a-netns",
-    path,
-  );
-}
-
-/**
- * What is at `path` itself, its last component not followed (lstat); undefined when nothing
- * is. A symbolic link is refused ({@link linkRefusal}); any other error is thrown as it came.
+ * What is at `path` itself (lstat); undefined when nothing is; any other error is thrown as it
+ * came. A symbolic link is refused: a pinned namespace is a mount on a regular file, and what a
+ * link points to (another's live namespace, say) is not the caller's to unpin.
  */
 export async function entryAt(action: string, path: string): Promise<Stats | undefined> {
   let entry: Stats;
@@ -108,7 +92,13 @@ export async function entryAt(action: string, path: string): Promise<Stats | und
     if (errnoCode(error) === "ENOENT") return undefined;
     throw error;
   }
-  if (entry.isSymbolicLink()) throw linkRefusal(action, path);
+  if (entry.isSymbolicLink()) {
+    throw new NetnsError(
+      `${action} ${path}: a symbolic link, not a network namespace (neither it nor what it points to is removed)`,
+      "not-a-netns",
+      path,
+    );
+  }
   return entry;
 }
 

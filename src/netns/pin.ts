@@ -1,9 +1,6 @@
 /**
  * Creating and removing pinned network namespaces, in the layout `ip netns` uses (an empty
- * file bind-mounted with the namespace, under /run/netns by default), so `ip netns list`, Go
- * runtimes and plugins see them. The spawner helper does it (it unshares a namespace, pins it
- * and returns to its own, so this process never forks); where the helper cannot run (or
- * `mechanism: "direct"`), the commands of direct.ts do.
+ * file bind-mounted with the namespace): by the spawner helper, or the commands of direct.ts.
  */
 import type { Stats } from "node:fs";
 import { lstat, mkdir, open, unlink } from "node:fs/promises";
@@ -31,11 +28,6 @@ export interface NetnsOptions {
   mechanism?: NetnsMechanism;
 }
 
-async function pinner(mechanism: LauncherName) {
-  if (mechanism === "direct") return undefined;
-  return spawnerPinner(mechanism === "spawner");
-}
-
 /** Makes the empty file a namespace is bind-mounted on (as `ip netns add`: mode 0, exclusive). */
 async function createMountPoint(path: string): Promise<void> {
   await mkdir(splitNetnsPath(path).dir, { recursive: true, mode: 0o755 });
@@ -52,14 +44,15 @@ async function createMountPoint(path: string): Promise<void> {
  *   is left behind on failure.
  */
 export async function createNetns(name: string, options: NetnsOptions = {}): Promise<string> {
+  const action = "create network namespace";
   const path = netnsPathOf(name, netnsDirOf(options.dir));
-  const helper = await pinner(mechanismOf(options.mechanism, "create network namespace", path));
+  const helper = await spawnerPinner(mechanismOf(options.mechanism, action, path));
   const ownFile = helper !== undefined || !commandsCreateFile(path);
   if (ownFile) {
     try {
       await createMountPoint(path);
     } catch (error) {
-      throw netnsErrorOf("create network namespace", path, error);
+      throw netnsErrorOf(action, path, error);
     }
   }
   try {
@@ -71,9 +64,7 @@ export async function createNetns(name: string, options: NetnsOptions = {}): Pro
     // touch the namespace already there.
     if (ownFile && (await isNetns(path))) await unpinWithCommands(path).catch(() => undefined);
     if (ownFile) await unlink(path).catch(() => undefined);
-    throw error instanceof NetnsError
-      ? error
-      : netnsErrorOf("create network namespace", path, error);
+    throw error instanceof NetnsError ? error : netnsErrorOf(action, path, error);
   }
   return path;
 }
@@ -83,18 +74,14 @@ const removing = new Map<string, Promise<unknown>>();
 
 /**
  * Removes the namespace pinned at `path` (or named so in `options.dir`): unmounted lazily, as
- * `ip netns del` does, and its file removed. The namespace itself lives on while a process is
- * in it. Removing one that is already gone succeeds (idempotent), as does removing one that a
- * concurrent call removes: in this process always; in another, too, but for a namespace outside
- * `options.dir` that the other call has unmounted and not yet unlinked (an empty file there is
- * nobody's mount point: `not-a-netns`). So does removing an empty mount point a crash left in
- * `options.dir` (default /run/netns). A symbolic link is never followed: a path whose last
- * component is a link is refused (`not-a-netns`), and neither the link nor what it points to
- * is unmounted or removed (`ip netns del` would unpin the link's target).
+ * `ip netns del` does, and its file removed (docs/netns.md). Removing one that is gone
+ * succeeds, as does removing one a concurrent call removes: in this process always; in
+ * another, but for a namespace outside `options.dir` that the other call has unmounted and not
+ * yet unlinked (an empty file there is nobody's mount point). So does removing an empty mount
+ * point a crash left in `options.dir`.
  * @throws NetnsError: `not-a-netns` for a path that is something else, a symbolic link
- *   included (it is left alone);
- *   `invalid-name`; `permission`; `failed` (the spawner helper's error, if it failed, is the
- *   `cause`).
+ *   included (neither it nor its target is touched); `invalid-name`; `permission`; `failed`
+ *   (the spawner helper's error, if it failed, is the `cause`).
  */
 export async function removeNetns(pathOrName: string, options: NetnsOptions = {}): Promise<void> {
   if (typeof pathOrName !== "string") {
@@ -109,10 +96,9 @@ export async function removeNetns(pathOrName: string, options: NetnsOptions = {}
     ? absoluteNetnsPath(pathOrName)
     : netnsPathOf(pathOrName, dir);
   const mechanism = mechanismOf(options.mechanism, "remove network namespace", path);
-  // Removes of one path run one after the other: one of them unmounts and unlinks, the next
-  // finds nothing there. Run at once, one would find the mount point it was about to unmount
-  // gone, or an empty file between another's unmount and its unlink (taken for a stranger's
-  // file outside the namespaces' dir).
+  // Removes of one path run one after the other: run at once, one would find the mount point
+  // it was about to unmount gone, or an empty file between another's unmount and its unlink
+  // (taken for a stranger's file outside the namespaces' dir).
   const before = removing.get(path);
   const run =
     before === undefined
@@ -124,16 +110,6 @@ export async function removeNetns(pathOrName: string, options: NetnsOptions = {}
     if (removing.get(path) === settled) removing.delete(path);
   });
   return run;
-}
-
-/** True when nothing is at `path` (any more). */
-async function gone(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return false;
-  } catch (error) {
-    return errnoCode(error) === "ENOENT";
-  }
 }
 
 async function removeOnce(path: string, dir: string, mechanism: LauncherName): Promise<void> {
@@ -157,13 +133,17 @@ async function removeOnce(path: string, dir: string, mechanism: LauncherName): P
     });
     return;
   }
-  const helper = await pinner(mechanism);
+  const helper = await spawnerPinner(mechanism);
   try {
     if (helper === undefined) await unpinWithCommands(path);
     else await helper.unpin(path);
   } catch (error) {
     // Another process removed it meanwhile: what this call was to do is done.
-    if (await gone(path)) return;
+    const gone = await lstat(path).then(
+      () => false,
+      (lstatError: unknown) => errnoCode(lstatError) === "ENOENT",
+    );
+    if (gone) return;
     throw error;
   }
   // A link that took the unmounted file's place is refused too, not unlinked.

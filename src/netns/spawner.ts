@@ -1,11 +1,10 @@
 /**
  * The spawner helper's side of pinning: it unshares a network namespace, bind-mounts it on the
- * mount point and returns to its own namespace; and it unmounts one. This process sends a
- * request and never forks.
+ * mount point and returns to its own namespace; and it unmounts one. This process never forks.
  */
 import { access, constants } from "node:fs/promises";
 import { debuglog } from "node:util";
-import { type SpawnerLauncher, sharedSpawner } from "../engines/plugin-start.js";
+import { type LauncherName, type SpawnerLauncher, sharedSpawner } from "../engines/plugin-start.js";
 import { NetnsError } from "../errors/netns.js";
 import { SpawnerExitedError } from "../errors/spawner.js";
 import { errnoName } from "../internal/errno.js";
@@ -50,28 +49,21 @@ async function request(
 }
 
 function pinnerOf(spawner: SpawnerLauncher): NetnsPinner {
+  const ask = async (action: string, pin: boolean, path: string, shareDir: boolean) => {
+    const errno = await request(spawner, pin, path, shareDir).catch((error: unknown) => {
+      throw netnsErrorOf(action, path, error);
+    });
+    // An unpin's EINVAL: nothing is mounted there (any more), or a symbolic link is (the helper
+    // does not follow one: UMOUNT_NOFOLLOW); removeNetns looks at the path again before its unlink.
+    if (errno === 0 || (!pin && errnoName(errno) === "EINVAL")) return;
+    throw netnsErrorOf(action, path, osError(errno));
+  };
   return {
-    async pin(path) {
-      // As `ip netns add`: its own dir is made a shared mount, so pins show in other mount
-      // namespaces; another dir is left as it is (a test's temp dir must stay removable).
-      const shareDir = splitNetnsPath(path).dir === defaultNetnsDir;
-      const action = "create network namespace";
-      const errno = await request(spawner, true, path, shareDir).catch((error: unknown) => {
-        throw netnsErrorOf(action, path, error);
-      });
-      if (errno !== 0) throw netnsErrorOf(action, path, osError(errno));
-    },
-    async unpin(path) {
-      const action = "remove network namespace";
-      const errno = await request(spawner, false, path, false).catch((error: unknown) => {
-        throw netnsErrorOf(action, path, error);
-      });
-      // EINVAL: nothing is mounted there (any more), or a symbolic link is (the helper does
-      // not follow one: UMOUNT_NOFOLLOW); removeNetns looks at the path again before its unlink.
-      if (errno !== 0 && errnoName(errno) !== "EINVAL") {
-        throw netnsErrorOf(action, path, osError(errno));
-      }
-    },
+    // As `ip netns add`: its own dir is made a shared mount, so pins show in other mount
+    // namespaces; another dir is left as it is (a test's temp dir must stay removable).
+    pin: (path) =>
+      ask("create network namespace", true, path, splitNetnsPath(path).dir === defaultNetnsDir),
+    unpin: (path) => ask("remove network namespace", false, path, false),
   };
 }
 
@@ -99,13 +91,14 @@ function helperHere(): Promise<SpawnerLauncher | Error> {
 }
 
 /**
- * The helper's pinner, or undefined when the helper cannot run here (`required`: a NetnsError
- * saying why instead).
+ * The helper's pinner for `mechanism`; undefined for "direct", or for "auto" where the helper
+ * cannot run ("spawner": a NetnsError saying why instead).
  */
-export async function spawnerPinner(required: boolean): Promise<NetnsPinner | undefined> {
+export async function spawnerPinner(mechanism: LauncherName): Promise<NetnsPinner | undefined> {
+  if (mechanism === "direct") return undefined;
   const helper = await helperHere();
   if (!(helper instanceof Error)) return pinnerOf(helper);
-  if (!required) return undefined;
+  if (mechanism === "auto") return undefined;
   throw new NetnsError(`the spawner helper cannot run here: ${helper.message}`, "failed", "", {
     cause: helper,
   });
