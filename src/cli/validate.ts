@@ -1,12 +1,8 @@
 /**
- * `cnitool validate`: the network's plugins checked (each exists and supports the version) and
- * its capabilities printed, then the linter's findings on stderr; a lint error fails it.
- * `--file <path>` takes one conf file (a `.conflist`, or a single plugin's `.conf`) instead of
- * a network of the conf dir. A broken file of the conf dir fails upstream's lookup
- * (`LoadConfList` stops at the first file it cannot parse); validate then looks again past
- * it, so that one broken file never masks another network. `--dir <dir> [--json]` validates
- * every conf file of a dir as the runtime loads it (libcni/runtime's `validateConfDir`) and
- * prints the findings, one a line on stdout (or as JSON).
+ * `cnitool validate`: a network's plugins checked and its capabilities printed, then the
+ * linter's findings on stderr (docs/cnitool.md). A broken file of the conf dir fails upstream's
+ * lookup (`LoadConfList` stops at it); validate looks again past it, so that one broken file
+ * never masks another network. `--dir` is libcni/runtime's `validateConfDir`.
  */
 import { readFile } from "node:fs/promises";
 import type { CNIConfig } from "../api/index.js";
@@ -26,15 +22,10 @@ import {
   type ConfDirReport,
   validateConfDir,
 } from "../runtime/validate-conf-dir.js";
+import type { CnitoolIO } from "./cnitool.js";
 import { lintLines, lintOfFailedLoad } from "./lint-output.js";
 
-/** What validate writes to and how it fails, from the command's runner. */
-export interface ValidateIO {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-  /** `Error: <msg>` on stderr, once (a failed validation is no usage error). */
-  fail(message: string): void;
-}
+type ValidateIO = Pick<CnitoolIO, "stdout" | "stderr" | "signal">;
 
 /** One conf file as the list it loads as. */
 async function listOfFile(file: string): Promise<NetworkConfigList> {
@@ -61,7 +52,6 @@ export async function validateCommand(
   cni: CNIConfig,
   target: { dir: string; name: string } | { file: string },
   io: ValidateIO,
-  signal: AbortSignal | undefined,
 ): Promise<number> {
   let list: NetworkConfigList;
   try {
@@ -74,7 +64,7 @@ export async function validateCommand(
     if (found === undefined) {
       const lint = await lintOfFailedLoad(error, "file" in target ? target.file : undefined);
       if (lint === undefined) throw error;
-      io.fail(messageOf(error));
+      io.stderr.write(`Error: ${messageOf(error)}\n`);
       io.stderr.write(lintLines(lint));
       return 1;
     }
@@ -84,9 +74,9 @@ export async function validateCommand(
   const lint = lintNetworkList("file" in target ? await readFile(target.file) : list);
   let capabilities: string[];
   try {
-    capabilities = await cni.validateNetworkList(list, { signal });
+    capabilities = await cni.validateNetworkList(list, { signal: io.signal });
   } catch (error) {
-    io.fail(messageOf(error));
+    io.stderr.write(`Error: ${messageOf(error)}\n`);
     io.stderr.write(lintLines(lint));
     return 1;
   }
@@ -98,7 +88,7 @@ export async function validateCommand(
 }
 
 /** One finding as a line: `<file>:<pointer>: <severity>: <message>` (no `:<pointer>` for ""). */
-export function findingLine(f: ConfDirFinding): string {
+function findingLine(f: ConfDirFinding): string {
   const where = f.pointer === "" ? f.file : `${f.file}:${f.pointer}`;
   return `${where}: ${f.severity}: ${f.message}\n`;
 }
@@ -114,13 +104,12 @@ function count(n: number, what: string): string {
  */
 export async function validateDirCommand(
   target: { dir: string; binDirs: string[]; json: boolean },
-  io: Omit<ValidateIO, "fail">,
-  signal: AbortSignal | undefined,
+  io: ValidateIO,
 ): Promise<number> {
   const report: ConfDirReport = await validateConfDir({
     confDir: target.dir,
     binDirs: target.binDirs,
-    signal,
+    signal: io.signal,
   });
   // The library says no dir was given; here that is CNI_PATH, with the fix.
   for (const f of report.findings) {
