@@ -1,8 +1,4 @@
-/**
- * The checker's reports: text (one line per rule and version, findings with what was seen,
- * the counts per version) and Markdown (a table of rules by version for a plugin's README,
- * stable from run to run so that CI can diff it).
- */
+/** The checker's reports, as text and as Markdown (FormatReportOptions). */
 import { basename } from "node:path";
 import type { ConformanceReport, FormatReportOptions, RuleResult, VersionCounts } from "./types.js";
 
@@ -69,11 +65,7 @@ function formatText(report: ConformanceReport): string {
   return lines.join("\n");
 }
 
-/**
- * The evidence without what changes from run to run: the names of the checker's namespaces,
- * pods and network (`lcnicheck-…`), pids, addresses in memory, timestamps, goroutine numbers,
- * the magic of the filesystem a netns path is on.
- */
+/** The evidence without what changes from run to run (the checker's names, pids, times...). */
 export function stableText(text: string): string {
   return (
     text
@@ -150,11 +142,7 @@ function formatMarkdown(report: ConformanceReport): string {
   ].join("\n");
 }
 
-/**
- * The report as text (default: for a terminal or a CI log) or as Markdown (`format:
- * "markdown"`: a table of rules by spec version, the counts and the findings, for a plugin's
- * README; it holds no paths, pids or names of the checker's own, so CI can diff it).
- */
+/** The report as text (the default) or as Markdown (`format: "markdown"`, for a README). */
 export function formatReport(report: ConformanceReport, options: FormatReportOptions = {}): string {
   return options.format === "markdown" ? formatMarkdown(report) : formatText(report);
 }
