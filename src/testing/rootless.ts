@@ -13,6 +13,7 @@ import { constants } from "node:os";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import { RootlessError } from "../errors/testing.js";
 import { parseProcStat } from "../internal/proc-stat.js";
+import { BoundedSink } from "../invoke/bounded-sink.js";
 
 /** Options of {@link runRootless}. */
 export interface RunRootlessOptions {
@@ -55,9 +56,6 @@ const maxSetupBytes = 64 * 1024;
 /** What the setup prints on its own stderr once the sandbox is made; its errors come before. */
 const readyLine = "lcni-rootless: ready";
 
-/** Where the sandbox keeps its own things, in its /run. */
-const rootlessStateDir = "/run/lcni-rootless";
-
 /**
  * The sandbox's pid 1: `$@` is the command. Its stderr (fd 2) goes to this process until the
  * ready line; fd 3 is the stderr the command gets. Every failure before the command exits 125
@@ -65,7 +63,7 @@ const rootlessStateDir = "/run/lcni-rootless";
  */
 const rootlessScript = `set -u
 fail() { printf 'lcni-rootless: %s\\n' "$*" >&2; exit 125; }
-state=${rootlessStateDir}
+state=/run/lcni-rootless
 # fresh DIR STAGE SKIP...: DIR becomes a new tmpfs; its old content (bound with its submounts at
 # STAGE: first at /tmp, the one dir sure to exist, then moved into the new tmpfs) shows through a
 # link per entry, except the entries SKIP names, which start empty or absent.
@@ -219,22 +217,6 @@ async function commandPids(sandboxPid: number): Promise<number[]> {
   return [...parents].filter(([, ppid]) => init.includes(ppid)).map(([pid]) => pid);
 }
 
-/** A stream's bytes, kept up to a cap. */
-class Capped {
-  readonly chunks: Buffer[] = [];
-  size = 0;
-  constructor(readonly cap: number) {}
-  push(chunk: Buffer): void {
-    if (this.size >= this.cap) return;
-    const kept = chunk.subarray(0, this.cap - this.size);
-    this.chunks.push(kept);
-    this.size += kept.length;
-  }
-  text(): string {
-    return Buffer.concat(this.chunks).toString("utf8");
-  }
-}
-
 function checkOptions(argv: readonly string[], options: RunRootlessOptions): void {
   if (
     !Array.isArray(argv) ||
@@ -299,8 +281,8 @@ export async function runRootless(
       stdio: pipe ? ["ignore", "pipe", "pipe", "pipe"] : ["inherit", "inherit", "pipe", 2],
     },
   );
-  const stdout = new Capped(maxOutputBytes);
-  const stderr = new Capped(maxOutputBytes);
+  const stdout = new BoundedSink(maxOutputBytes);
+  const stderr = new BoundedSink(maxOutputBytes);
   let ready = false;
   let pending = "";
   child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
@@ -354,8 +336,8 @@ export async function runRootless(
   }
   result.exitCode = ended.code ?? undefined;
   result.signal = ended.signal ?? undefined;
-  result.stdout = stdout.text();
-  result.stderr = stderr.text();
+  result.stdout = Buffer.from(stdout.bytes()).toString("utf8");
+  result.stderr = Buffer.from(stderr.bytes()).toString("utf8");
   return result;
 }
 
