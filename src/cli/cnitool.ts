@@ -26,6 +26,7 @@ import {
   type CnitoolEnv,
   containerIDForNetns,
   defaultNetDir,
+  dirList,
   parseCapabilityArgs,
   parseCNIArgsPairs,
   pluginPaths,
@@ -59,10 +60,9 @@ export interface CnitoolIO {
 }
 
 /**
- * A failure cobra reports with the command's usage: `Error: <msg>`, the usage, main's line.
- * Exit status 1, as upstream's; 2 for conformance, whose 1 means a rule failed. validate (an
- * addition, whose 1 means an invalid config too) says the error once, before the usage, and
- * exits 2.
+ * A failure cobra reports with the usage: `Error: <msg>`, the usage, main's line; exit 1 as
+ * upstream's. conformance and validate, whose 1 means a failed check, exit 2 (validate says
+ * the error once, before the usage).
  */
 function failWithUsage(io: CnitoolIO, command: string | undefined, message: string): number {
   if (command === "validate") {
@@ -189,9 +189,7 @@ async function runCommand(
       }
       if (json && !dir) return failWithUsage(io, command, "--json goes with --dir");
       if (dir) {
-        const binDirs = pluginPaths(io.env)
-          .filter((p) => p !== "")
-          .map((p) => absolutePath(p, io.cwd));
+        const binDirs = dirList(io.env.CNI_PATH ?? "", io.cwd);
         return validateDirCommand({ dir: absolutePath(dir, io.cwd), binDirs, json }, io);
       }
       const target = file
@@ -203,10 +201,9 @@ async function runCommand(
   const [netName, netnsArg] = positionals;
   // Upstream's order: the configuration first, then CAP_ARGS, CNI_ARGS, the interface and the ID.
   const list = await loadNetworkConf(netDir(io.env), netName);
-  const capArgsText = io.env.CAP_ARGS ?? "";
-  const capabilityArgs = capArgsText.length > 0 ? parseCapabilityArgs(capArgsText) : undefined;
-  const argsText = io.env.CNI_ARGS ?? "";
-  const args = argsText.length > 0 ? parseCNIArgsPairs(argsText) : undefined;
+  const { CAP_ARGS, CNI_ARGS } = io.env;
+  const capabilityArgs = CAP_ARGS ? parseCapabilityArgs(CAP_ARGS) : undefined;
+  const args = CNI_ARGS ? parseCNIArgsPairs(CNI_ARGS) : undefined;
   const ifName = resolveIfName(parsed.values.get("ifname"), io.env);
   const netNS = absolutePath(netnsArg, io.cwd);
   const rt = { containerID: containerIDForNetns(netNS), netNS, ifName, args, capabilityArgs };

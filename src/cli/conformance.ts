@@ -16,7 +16,7 @@ import { unknownRulesText } from "../testing/conformance/rules.js";
 import { all as specVersions } from "../version/index.js";
 import type { CnitoolIO } from "./cnitool.js";
 import { flagIsTrue, type ParsedFlags } from "./flags.js";
-import { absolutePath, pluginPaths } from "./runtime-config.js";
+import { absolutePath, dirList } from "./runtime-config.js";
 
 const formats = ["text", "json", "markdown"] as const;
 
@@ -134,10 +134,7 @@ async function configOf(file: string | undefined, cwd: string): Promise<string |
   return text;
 }
 
-/**
- * Runs conformance; resolves to the exit status: 0 when no rule failed, 1 when one did, else
- * `fail`'s (cobra's `Error: <msg>` and usage).
- */
+/** Runs conformance; resolves to the exit status (docs/conformance.md), `fail`'s for usage. */
 export async function conformanceCommand(
   plugin: string,
   parsed: ParsedFlags,
@@ -146,10 +143,7 @@ export async function conformanceCommand(
 ): Promise<number> {
   // The plugin (given by name) and the plugins it delegates to (IPAM) are looked up in --path,
   // else in CNI_PATH; delegated ones then in the plugin's dir too.
-  const pathFlag = parsed.values.get("path");
-  const path = (pathFlag !== undefined ? pathFlag.split(":") : pluginPaths(io.env))
-    .filter((p) => p !== "")
-    .map((p) => absolutePath(p, io.cwd));
+  const path = dirList(parsed.values.get("path") ?? io.env.CNI_PATH ?? "", io.cwd);
   let options: CheckPluginOptions;
   let format: (typeof formats)[number];
   try {

@@ -7,7 +7,7 @@ import { messageOf } from "../internal/error-message.js";
 import { sweepTestLeftovers } from "../testing/sweep.js";
 import type { CnitoolIO } from "./cnitool.js";
 import type { ParsedFlags } from "./flags.js";
-import { absolutePath, type CnitoolEnv } from "./runtime-config.js";
+import { type CnitoolEnv, dirList } from "./runtime-config.js";
 
 /** os.tmpdir() of the environment cnitool was given. */
 function tmpDirOf(env: CnitoolEnv): string {
@@ -17,12 +17,8 @@ function tmpDirOf(env: CnitoolEnv): string {
 
 /** Runs sweep; resolves to the exit status. */
 export async function sweepCommand(parsed: ParsedFlags, io: CnitoolIO): Promise<number> {
-  // `dir1:dir2` lists.
   const dirs = (flag: string, fallback: string) =>
-    (parsed.values.get(flag) ?? fallback)
-      .split(":")
-      .filter((d) => d !== "")
-      .map((d) => absolutePath(d, io.cwd));
+    dirList(parsed.values.get(flag) ?? fallback, io.cwd);
   const { removed, failed } = await sweepTestLeftovers({
     netnsDirs: dirs("netns-dir", "/run/netns"),
     tmpDirs: dirs("tmp-dir", tmpDirOf(io.env)),

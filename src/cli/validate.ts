@@ -98,10 +98,7 @@ function count(n: number, what: string): string {
   return `${n} ${what}${n === 1 ? "" : "s"}`;
 }
 
-/**
- * Runs `validate --dir`: every finding on stdout (a line each, or the report as JSON), a
- * summary line on stderr; resolves to 1 when a finding is an error, else 0.
- */
+/** Runs `validate --dir`; resolves to 1 when a finding is an error, else 0. */
 export async function validateDirCommand(
   target: { dir: string; binDirs: string[]; json: boolean },
   io: ValidateIO,
