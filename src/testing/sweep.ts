@@ -220,12 +220,9 @@ export function sweepLeftoversOnce(
 ): Promise<void> {
   const netnsDir = resolve(options.netnsDir ?? defaultNetnsDir);
   const tmp = resolve(tmpdir());
+  const { mechanism } = options;
   return Promise.all([
-    sweepOnce(`netns:${netnsDir}`, {
-      netnsDirs: [netnsDir],
-      tmpDirs: [],
-      mechanism: options.mechanism,
-    }),
-    sweepOnce(`tmp:${tmp}`, { netnsDirs: [], tmpDirs: [tmp], mechanism: options.mechanism }),
+    sweepOnce(`netns:${netnsDir}`, { netnsDirs: [netnsDir], tmpDirs: [], mechanism }),
+    sweepOnce(`tmp:${tmp}`, { netnsDirs: [], tmpDirs: [tmp], mechanism }),
   ]).then(() => undefined);
 }

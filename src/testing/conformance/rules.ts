@@ -49,6 +49,8 @@ const fail = (evidence: string): Verdict => ({ status: "fail", evidence });
 /** A "should" broken in a rule whose main requirement is a "must". */
 const warn = (evidence: string): Verdict => ({ status: "warn", evidence, level: "should" });
 const notApplicable = (evidence: string): Verdict => ({ status: "n/a", evidence });
+const passUnless = (problems: string[]) =>
+  problems.length === 0 ? pass() : fail(problems.join("; "));
 
 function add(ctx: RuleContext, pod: Pod): Promise<CallOutcome> {
   return ctx.session.call({ command: "ADD", stdin: ctx.config(pod), ...pod });
@@ -193,7 +195,7 @@ const envMissing: Rule = {
       }));
       if (verdict.status === "fail") problems.push(verdict.evidence);
     }
-    return problems.length === 0 ? pass() : fail(problems.join("; "));
+    return passUnless(problems);
   },
 };
 
@@ -233,10 +235,9 @@ const addResult: Rule = {
     "ADD prints a result of the config's version that its decoder accepts: addresses and route destinations in CIDR form, named interfaces, the pod's sandbox",
   scope: "version",
   run: (ctx) =>
-    judgeAdded(ctx, (pod, call) => {
-      const problems = resultProblems(call.stdout, call.json, ctx.version, pod.netns);
-      return problems.length === 0 ? pass() : fail(problems.join("; "));
-    }),
+    judgeAdded(ctx, (pod, call) =>
+      passUnless(resultProblems(call.stdout, call.json, ctx.version, pod.netns)),
+    ),
 };
 
 const addPrevResult: Rule = {
@@ -345,8 +346,7 @@ const delIdempotent: Rule = {
     const { pod, add: call } = done;
     const first = await del(ctx, pod, call.json);
     const second = await del(ctx, pod, call.json);
-    const problems = [first, second].filter((c) => c.exitCode !== 0).map(told);
-    return problems.length === 0 ? pass() : fail(problems.join("; "));
+    return passUnless([first, second].filter((c) => c.exitCode !== 0).map(told));
   },
 };
 
@@ -461,13 +461,8 @@ const status: Rule = {
 /** The names of a result's interfaces. */
 function interfaceNames(result: unknown): string[] {
   const list = (result as { interfaces?: unknown } | undefined)?.interfaces;
-  return Array.isArray(list)
-    ? list.flatMap((i) =>
-        typeof (i as { name?: unknown } | null)?.name === "string"
-          ? [(i as { name: string }).name]
-          : [],
-      )
-    : [];
+  if (!Array.isArray(list)) return [];
+  return list.map((i) => i?.name).filter((n): n is string => typeof n === "string");
 }
 
 const versionHonest: Rule = {
@@ -496,11 +491,7 @@ const versionHonest: Rule = {
         stdin: at.config(pod, old ? { prevResult: undefined } : {}),
         ...pod,
       });
-      await at.session.call({
-        command: "DEL",
-        stdin: withResult(at, pod, call.exitCode === 0 ? call.json : undefined),
-        ...pod,
-      });
+      await del(at, pod, call.exitCode === 0 ? call.json : undefined);
       if (call.timedOut) hung.push(version);
       else if (call.exitCode !== 0 && specError(call)?.code === 1)
         problems.push(`claims ${version} but refuses it: ${told(call)}`);
@@ -575,11 +566,7 @@ const resultSane: Rule = {
     "the ADD result has no null entries, ips[].interface indexes an interface, no two interfaces share a name in a sandbox, gateways and nameservers are IP addresses, DNS fields have their types (each finding with its JSON pointer)",
   level: "must",
   scope: "version",
-  run: (ctx) =>
-    judgeAdded(ctx, (_, call) => {
-      const findings = sanityFindings(call.json, ctx.version);
-      return findings.length === 0 ? pass() : fail(findings.join("; "));
-    }),
+  run: (ctx) => judgeAdded(ctx, (_, call) => passUnless(sanityFindings(call.json, ctx.version))),
 };
 
 /** ADDs `n` attachments on fresh pods; a failed ADD DELs what was added and is the verdict. */
