@@ -1,8 +1,9 @@
 /**
  * `cnitool validate`: a network's plugins checked and its capabilities printed, then the
- * linter's findings on stderr (docs/cnitool.md). A broken file of the conf dir fails upstream's
- * lookup (`LoadConfList` stops at it); validate looks again past it, so that one broken file
- * never masks another network. `--dir` is libcni/runtime's `validateConfDir`.
+ * linter's findings on stderr (docs/cnitool.md), after that output so it stays a prefix. A
+ * broken file of the conf dir fails upstream's lookup (`LoadConfList` stops at it); validate
+ * looks again past it, so one broken file never masks another network. `--dir` is
+ * libcni/runtime's `validateConfDir`.
  */
 import { readFile } from "node:fs/promises";
 import type { CNIConfig } from "../api/index.js";
@@ -10,12 +11,14 @@ import {
   confFiles,
   confFromFile,
   confListFromConf,
+  type LintResult,
   lintNetworkList,
   loadNetworkConf,
   type NetworkConfigList,
   networkConfFromFile,
 } from "../conf/index.js";
 import { marshalIndent } from "../encoding/json.js";
+import { ConfFileError } from "../errors/conf.js";
 import { messageOf } from "../internal/error-message.js";
 import {
   type ConfDirFinding,
@@ -23,9 +26,32 @@ import {
   validateConfDir,
 } from "../runtime/validate-conf-dir.js";
 import type { CnitoolIO } from "./cnitool.js";
-import { lintLines, lintOfFailedLoad } from "./lint-output.js";
 
 type ValidateIO = Pick<CnitoolIO, "stdout" | "stderr" | "signal">;
+
+/** The findings, `lint <severity> "<JSON pointer>": <message>` a line, errors first. */
+function lintLines(lint: LintResult): string {
+  return [...lint.errors, ...lint.warnings]
+    .map((f) => `lint ${f.severity} ${JSON.stringify(f.pointer)}: ${f.message}\n`)
+    .join("");
+}
+
+/**
+ * The lint of the conflist a load failed on (`{"plugin": [...]}` loads as a list without
+ * plugins, and the user should learn why): the file given (`--file`), whatever its kind, else
+ * the `.conflist` the error names; undefined for none, or when it cannot be read again.
+ */
+async function lintOfFailedLoad(error: unknown, file?: string): Promise<LintResult | undefined> {
+  const target =
+    file ??
+    (error instanceof ConfFileError && error.file.endsWith(".conflist") ? error.file : undefined);
+  if (target === undefined) return undefined;
+  try {
+    return lintNetworkList(await readFile(target));
+  } catch {
+    return undefined;
+  }
+}
 
 /** One conf file as the list it loads as. */
 async function listOfFile(file: string): Promise<NetworkConfigList> {

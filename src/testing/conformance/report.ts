@@ -6,28 +6,23 @@ const marks = { pass: "PASS", fail: "FAIL", warn: "WARN", "n/a": "n/a " } as con
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** The results of `version` counted; of every version for "total". */
+function tally(results: readonly RuleResult[], version: string): VersionCounts {
+  const counts: VersionCounts = { version, pass: 0, fail: 0, warn: 0, "n/a": 0 };
+  for (const r of results) if (version === "total" || r.version === version) counts[r.status]++;
+  return counts;
+}
+
 /** The results counted per version: the plugin-wide ones (""), then each version in order. */
-export function countsOf(
-  results: readonly RuleResult[],
-  versions: readonly string[],
-): VersionCounts[] {
-  return ["", ...versions].map((version) => {
-    const counts: VersionCounts = { version, pass: 0, fail: 0, warn: 0, "n/a": 0 };
-    for (const r of results) if (r.version === version) counts[r.status]++;
-    return counts;
-  });
+export function countsOf(results: readonly RuleResult[], versions: readonly string[]) {
+  return ["", ...versions].map((version) => tally(results, version));
 }
 
 /** The report's counts (counted again for a report written before it had them). */
 const countsIn = (report: ConformanceReport) =>
   report.counts ?? countsOf(report.results, report.versions);
 
-/** The counts of every version together. */
-function total(report: ConformanceReport): VersionCounts {
-  const sum: VersionCounts = { version: "total", pass: 0, fail: 0, warn: 0, "n/a": 0 };
-  for (const r of report.results) sum[r.status]++;
-  return sum;
-}
+const total = (report: ConformanceReport) => tally(report.results, "total");
 
 /** The report as text, for a terminal or a CI log. */
 function formatText(report: ConformanceReport): string {
