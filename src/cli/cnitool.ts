@@ -51,9 +51,7 @@ export interface CnitoolIO {
   env: CnitoolEnv;
   /** The directory a relative netns path is resolved against. */
   cwd: string;
-  /** Results and help. */
   stdout: { write(text: string): unknown };
-  /** Errors and usage. */
   stderr: { write(text: string): unknown };
   /** Aborting stops the running plugin and fails the command. */
   signal?: AbortSignal;

@@ -14,7 +14,6 @@ export interface FlagSpec {
   /** The one-letter shorthand (`i` for `-i`), if any. */
   readonly short?: string;
   readonly kind: "string" | "bool";
-  /** The description in usage texts. */
   readonly usage: string;
   /** The value when not given; printed as `(default "...")` in usage when not empty. */
   readonly defValue: string;
