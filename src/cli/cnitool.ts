@@ -24,6 +24,7 @@ import { rootlessCommand } from "./rootless.js";
 import {
   absolutePath,
   type CnitoolEnv,
+  type CnitoolIO,
   containerIDForNetns,
   defaultNetDir,
   dirList,
@@ -44,18 +45,6 @@ import {
   usageOf,
 } from "./usage.js";
 import { validateCommand, validateDirCommand } from "./validate.js";
-
-/** Where cnitool writes and what it runs in. */
-export interface CnitoolIO {
-  /** The environment (NETCONFPATH, CNI_PATH, CAP_ARGS, CNI_ARGS, CNI_IFNAME). */
-  env: CnitoolEnv;
-  /** The directory a relative netns path is resolved against. */
-  cwd: string;
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-  /** Aborting stops the running plugin and fails the command. */
-  signal?: AbortSignal;
-}
 
 /**
  * A failure cobra reports with the usage: `Error: <msg>`, the usage, main's line; exit 1 as

@@ -14,9 +14,8 @@ import {
 } from "../testing/conformance/index.js";
 import { unknownRulesText } from "../testing/conformance/rules.js";
 import { all as specVersions } from "../version/index.js";
-import type { CnitoolIO } from "./cnitool.js";
 import { flagIsTrue, type ParsedFlags } from "./flags.js";
-import { absolutePath, dirList } from "./runtime-config.js";
+import { absolutePath, type CnitoolIO, dirList } from "./runtime-config.js";
 
 const formats = ["text", "json", "markdown"] as const;
 

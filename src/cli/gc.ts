@@ -10,8 +10,8 @@ import { marshalIndent } from "../encoding/json.js";
 import { InvalidArgumentError } from "../errors/base.js";
 import { goQuote } from "../internal/go-quote.js";
 import { validateNetworkName } from "../utils/index.js";
-import type { CnitoolIO } from "./cnitool.js";
 import { flagIsTrue, type ParsedFlags } from "./flags.js";
+import type { CnitoolIO } from "./runtime-config.js";
 
 const key = (containerID: string, ifName: string): string => `${containerID}\0${ifName}`;
 

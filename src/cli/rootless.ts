@@ -5,7 +5,7 @@
  */
 import { RootlessError } from "../errors/testing.js";
 import { rootlessExitStatus, runRootless } from "../testing/rootless.js";
-import type { CnitoolIO } from "./cnitool.js";
+import type { CnitoolIO } from "./runtime-config.js";
 
 /** Runs rootless; resolves to the exit status. */
 export async function rootlessCommand(

@@ -18,6 +18,18 @@ export const defaultNetDir = "/etc/cni/net.d";
 /** The environment cnitool reads (a subset of process.env). */
 export type CnitoolEnv = Readonly<Record<string, string | undefined>>;
 
+/** Where cnitool writes and what it runs in. */
+export interface CnitoolIO {
+  /** The environment (NETCONFPATH, CNI_PATH, CAP_ARGS, CNI_ARGS, CNI_IFNAME). */
+  env: CnitoolEnv;
+  /** The directory a relative netns path is resolved against. */
+  cwd: string;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  /** Aborting stops the running plugin and fails the command. */
+  signal?: AbortSignal;
+}
+
 /**
  * Parses CNI_ARGS as cnitool does: `K=V` pairs split on ";", each with exactly one "=" and a
  * non-empty key and value, else `invalid CNI_ARGS pair "<pair>"`.

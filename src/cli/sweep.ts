@@ -5,9 +5,8 @@
  */
 import { messageOf } from "../internal/error-message.js";
 import { sweepTestLeftovers } from "../testing/sweep.js";
-import type { CnitoolIO } from "./cnitool.js";
 import type { ParsedFlags } from "./flags.js";
-import { type CnitoolEnv, dirList } from "./runtime-config.js";
+import { type CnitoolEnv, type CnitoolIO, dirList } from "./runtime-config.js";
 
 /** os.tmpdir() of the environment cnitool was given. */
 function tmpDirOf(env: CnitoolEnv): string {

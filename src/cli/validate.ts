@@ -25,7 +25,7 @@ import {
   type ConfDirReport,
   validateConfDir,
 } from "../runtime/validate-conf-dir.js";
-import type { CnitoolIO } from "./cnitool.js";
+import type { CnitoolIO } from "./runtime-config.js";
 
 type ValidateIO = Pick<CnitoolIO, "stdout" | "stderr" | "signal">;
 
