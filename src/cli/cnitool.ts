@@ -8,7 +8,6 @@ import { CNIConfig, type NetworkAttachment } from "../api/index.js";
 import { loadNetworkConf } from "../conf/index.js";
 import { marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
-import { InvalidArgumentError } from "../errors/base.js";
 import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 import { conformanceCommand } from "./conformance.js";
@@ -25,8 +24,10 @@ import { rootlessCommand } from "./rootless.js";
 import {
   absolutePath,
   type CnitoolEnv,
+  type CnitoolIO,
   containerIDForNetns,
   defaultNetDir,
+  dirList,
   parseCapabilityArgs,
   parseCNIArgsPairs,
   pluginPaths,
@@ -45,25 +46,10 @@ import {
 } from "./usage.js";
 import { validateCommand, validateDirCommand } from "./validate.js";
 
-/** Where cnitool writes and what it runs in. */
-export interface CnitoolIO {
-  /** The environment (NETCONFPATH, CNI_PATH, CAP_ARGS, CNI_ARGS, CNI_IFNAME). */
-  env: CnitoolEnv;
-  /** The directory a relative netns path is resolved against. */
-  cwd: string;
-  /** Results and help. */
-  stdout: { write(text: string): unknown };
-  /** Errors and usage. */
-  stderr: { write(text: string): unknown };
-  /** Aborting stops the running plugin and fails the command. */
-  signal?: AbortSignal;
-}
-
 /**
- * A failure cobra reports with the command's usage: `Error: <msg>`, the usage, main's line.
- * Exit status 1, as upstream's; 2 for conformance, whose 1 means a rule failed. validate (an
- * addition, whose 1 means an invalid config too) says the error once, before the usage, and
- * exits 2.
+ * A failure cobra reports with the usage: `Error: <msg>`, the usage, main's line; exit 1 as
+ * upstream's. conformance and validate, whose 1 means a failed check, exit 2 (validate says
+ * the error once, before the usage).
  */
 function failWithUsage(io: CnitoolIO, command: string | undefined, message: string): number {
   if (command === "validate") {
@@ -72,12 +58,6 @@ function failWithUsage(io: CnitoolIO, command: string | undefined, message: stri
   }
   io.stderr.write(`Error: ${message}\n${usageOf(command)}\n${message}\n`);
   return command === "conformance" ? 2 : 1;
-}
-
-/** A failed validation: the error once, no usage (the command line was right), exit 1. */
-function failOnce(io: CnitoolIO, message: string): number {
-  io.stderr.write(`Error: ${message}\n`);
-  return 1;
 }
 
 /** cobra's `Find`: the subcommand named by the first non-flag word, and the other words. */
@@ -131,7 +111,11 @@ export async function runCnitool(argv: string[], io: CnitoolIO): Promise<number>
   try {
     return (await runCommand(command, parsed, io)) ?? 0;
   } catch (error) {
-    if (command === "validate") return failOnce(io, messageOf(error));
+    // A failed validation: the error once, no usage (the command line was right), exit 1.
+    if (command === "validate") {
+      io.stderr.write(`Error: ${messageOf(error)}\n`);
+      return 1;
+    }
     return failWithUsage(io, command, messageOf(error));
   }
 }
@@ -171,26 +155,11 @@ async function runCommand(
       return;
     }
     case "conformance":
-      return conformanceCommand(
-        positionals[0],
-        {
-          config: parsed.values.get("config"),
-          versions: parsed.values.get("versions"),
-          rules: parsed.values.get("rules"),
-          path: parsed.values.get("path"),
-          json: flagIsTrue(parsed, "json"),
-          format: parsed.values.get("format"),
-          timeout: parsed.values.get("timeout"),
-        },
-        { ...io, fail: (m) => failWithUsage(io, command, m) },
-      );
+      return conformanceCommand(positionals[0], parsed, io, (m) => failWithUsage(io, command, m));
     case "rootless":
       return rootlessCommand(positionals, io);
     case "sweep":
-      return sweepCommand(
-        { netnsDir: parsed.values.get("netns-dir"), tmpDir: parsed.values.get("tmp-dir") },
-        io,
-      );
+      return sweepCommand(parsed, io);
     case "validate": {
       const file = parsed.values.get("file");
       const dir = parsed.values.get("dir");
@@ -207,24 +176,21 @@ async function runCommand(
       }
       if (json && !dir) return failWithUsage(io, command, "--json goes with --dir");
       if (dir) {
-        const binDirs = pluginPaths(io.env)
-          .filter((p) => p !== "")
-          .map((p) => absolutePath(p, io.cwd));
-        return validateDirCommand({ dir: absolutePath(dir, io.cwd), binDirs, json }, io, io.signal);
+        const binDirs = dirList(io.env.CNI_PATH ?? "", io.cwd);
+        return validateDirCommand({ dir: absolutePath(dir, io.cwd), binDirs, json }, io);
       }
       const target = file
         ? { file: absolutePath(file, io.cwd) }
         : { dir: netDir(io.env), name: positionals[0] };
-      return validateCommand(cni, target, { ...io, fail: (m) => failOnce(io, m) }, io.signal);
+      return validateCommand(cni, target, io);
     }
   }
   const [netName, netnsArg] = positionals;
   // Upstream's order: the configuration first, then CAP_ARGS, CNI_ARGS, the interface and the ID.
   const list = await loadNetworkConf(netDir(io.env), netName);
-  const capArgsText = io.env.CAP_ARGS ?? "";
-  const capabilityArgs = capArgsText.length > 0 ? parseCapabilityArgs(capArgsText) : undefined;
-  const argsText = io.env.CNI_ARGS ?? "";
-  const args = argsText.length > 0 ? parseCNIArgsPairs(argsText) : undefined;
+  const { CAP_ARGS, CNI_ARGS } = io.env;
+  const capabilityArgs = CAP_ARGS ? parseCapabilityArgs(CAP_ARGS) : undefined;
+  const args = CNI_ARGS ? parseCNIArgsPairs(CNI_ARGS) : undefined;
   const ifName = resolveIfName(parsed.values.get("ifname"), io.env);
   const netNS = absolutePath(netnsArg, io.cwd);
   const rt = { containerID: containerIDForNetns(netNS), netNS, ifName, args, capabilityArgs };
@@ -241,17 +207,9 @@ async function runCommand(
     case "del":
       await cni.delNetworkList(list, rt, opts);
       return;
-    case "gc": {
-      // Upstream passes no GC args, so every cached attachment of the network is collected.
-      const valid = parsed.values.get("valid");
-      const flags = {
-        args: valid === undefined ? undefined : parseValid(valid),
-        dryRun: flagIsTrue(parsed, "dry-run"),
-        json: flagIsTrue(parsed, "json"),
-      };
-      await gcCommand(cni, list, flags, io, io.signal);
+    case "gc":
+      await gcCommand(cni, list, parsed, io);
       return;
-    }
     case "status":
       await cni.getStatusNetworkList(list, opts);
       return;
@@ -260,29 +218,6 @@ async function runCommand(
 
 function netDir(env: CnitoolEnv): string {
   return env.NETCONFPATH || defaultNetDir;
-}
-
-/**
- * `--valid cid:ifname,...` into GC args: the attachments to keep. An empty value keeps none
- * (plugins then receive `[]` where upstream's cnitool sends `null`).
- * @throws Error for an entry that is not `<container-id>:<ifname>` with both parts non-empty.
- */
-export function parseValid(text: string): {
-  validAttachments: { containerID: string; ifname: string }[];
-} {
-  const entries = text === "" ? [] : text.split(",");
-  return {
-    validAttachments: entries.map((entry) => {
-      const at = entry.lastIndexOf(":");
-      if (at <= 0 || at === entry.length - 1) {
-        throw new InvalidArgumentError(
-          "--valid",
-          `invalid --valid attachment ${goQuote(entry)}: want <container-id>:<ifname>`,
-        );
-      }
-      return { containerID: entry.slice(0, at), ifname: entry.slice(at + 1) };
-    }),
-  };
 }
 
 /** An attachment as `attachments` prints it: what identifies it and what ADD was given. */

@@ -1,59 +1,38 @@
 /**
- * `cnitool conformance <plugin>`: runs a plugin binary through the conformance checker of
- * libcni/testing (every rule, for every spec version it claims) and prints the report: as text,
- * as the checker's `ConformanceReport` (`--format json`, or `--json`), or as a Markdown table
- * for the plugin's README (`--format markdown`). `--timeout` is the per-call limit (a Go
- * duration: `5s`, `500ms`). A plugin given by name is looked up in `--path`, else CNI_PATH, as
- * `version` looks it up; a path (with a slash) is taken from the working directory. Exit status: 0 when no rule
- * failed (warnings fail nothing), 1 when one did (a hang included), 2 when the command line is
- * wrong or the check could not run (not root, no such plugin, a config that is no JSON object).
+ * `cnitool conformance <plugin>`: `checkPlugin` of libcni/testing, its report printed as text,
+ * JSON or Markdown (docs/conformance.md). Its flags are checked before anything runs: a typo is
+ * a usage error (exit 2), not a failed check (exit 1).
  */
 import { readFile } from "node:fs/promises";
 import { messageOf } from "../internal/error-message.js";
 import { MAX_TIMER_MS } from "../internal/timer-limit.js";
 import { findInPath } from "../invoke/find.js";
-import { checkPlugin, formatReport, rules } from "../testing/conformance/index.js";
+import {
+  type CheckPluginOptions,
+  checkPlugin,
+  formatReport,
+} from "../testing/conformance/index.js";
+import { unknownRulesText } from "../testing/conformance/rules.js";
 import { all as specVersions } from "../version/index.js";
-import { absolutePath, type CnitoolEnv, pluginPaths } from "./runtime-config.js";
-
-/** What conformance reads, writes to and how it fails, from the command's runner. */
-export interface ConformanceIO {
-  env: CnitoolEnv;
-  cwd: string;
-  stdout: { write(text: string): unknown };
-  /** Where a failure that is not a usage error is said, once, without the usage. */
-  stderr: { write(text: string): unknown };
-  /** cobra's `Error: <msg>` and usage, on stderr; resolves to the usage exit status. */
-  fail(message: string): number;
-  signal?: AbortSignal;
-}
-
-/** The flags of the command, by long name, as parsed. */
-export interface ConformanceFlags {
-  config?: string;
-  versions?: string;
-  rules?: string;
-  path?: string;
-  json: boolean;
-  /** `text`, `json` or `markdown` (default text; `--json` is `--format json`). */
-  format?: string;
-  /** The per-call limit, a Go duration (`30s`, `1m30s`, `500ms`). */
-  timeout?: string;
-}
+import { flagIsTrue, type ParsedFlags } from "./flags.js";
+import { absolutePath, type CnitoolIO, dirList } from "./runtime-config.js";
 
 const formats = ["text", "json", "markdown"] as const;
 
+class UsageError extends Error {}
+
 /** The report's format from `--format` and `--json`. */
-function formatOf(flags: ConformanceFlags): (typeof formats)[number] {
-  const format = flags.format === undefined || flags.format === "" ? undefined : flags.format;
+function formatOf(parsed: ParsedFlags): (typeof formats)[number] {
+  const format = parsed.values.get("format") || undefined;
+  const json = flagIsTrue(parsed, "json");
   if (format !== undefined && !(formats as readonly string[]).includes(format)) {
     throw new UsageError(
       `invalid argument ${JSON.stringify(format)} for "--format" flag: the formats are ${formats.join(", ")}`,
     );
   }
-  if (flags.json && format !== undefined && format !== "json")
+  if (json && format !== undefined && format !== "json")
     throw new UsageError(`--json and --format ${format}: give one format`);
-  return flags.json ? "json" : ((format as (typeof formats)[number] | undefined) ?? "text");
+  return json ? "json" : ((format as (typeof formats)[number] | undefined) ?? "text");
 }
 
 const durationUnits: Readonly<Record<string, number>> = {
@@ -80,7 +59,7 @@ function goDurationText(ms: number): string {
  * usage error for anything else, for a limit under 1ms, or for one longer than a timer waits
  * (which would stop every call at once: the library's rule, docs/reliability.md).
  */
-export function parseTimeout(text: string): number {
+function parseTimeout(text: string): number {
   const bad = (why: string) =>
     new UsageError(`invalid argument ${JSON.stringify(text)} for "--timeout" flag: ${why}`);
   const parts = [...text.matchAll(/(\d+(?:\.\d*)?|\.\d+)([^\d.]*)/gy)];
@@ -103,7 +82,8 @@ export function parseTimeout(text: string): number {
 }
 
 /** A comma-separated flag value as a list; undefined when the flag is absent. */
-function list(flag: string, value: string | undefined): string[] | undefined {
+function list(parsed: ParsedFlags, flag: string): string[] | undefined {
+  const value = parsed.values.get(flag);
   if (value === undefined) return undefined;
   const items = value
     .split(",")
@@ -113,26 +93,23 @@ function list(flag: string, value: string | undefined): string[] | undefined {
   return items;
 }
 
-class UsageError extends Error {}
-
-/** The flags checked before anything runs: a typo is a usage error, not a failed check. */
-function checkedLists(flags: ConformanceFlags): { versions?: string[]; rules?: string[] } {
-  const versions = list("versions", flags.versions);
+function checkedVersions(parsed: ParsedFlags): string[] | undefined {
+  const versions = list(parsed, "versions");
   const known = specVersions.supportedVersions();
-  const unknownVersions = (versions ?? []).filter((v) => !known.includes(v));
-  if (unknownVersions.length > 0) {
+  const unknown = (versions ?? []).filter((v) => !known.includes(v));
+  if (unknown.length > 0) {
     throw new UsageError(
-      `unknown spec versions: ${unknownVersions.join(", ")}; the versions are ${known.join(", ")}`,
+      `unknown spec versions: ${unknown.join(", ")}; the versions are ${known.join(", ")}`,
     );
   }
-  const ruleIds = list("rules", flags.rules);
-  const unknownRules = (ruleIds ?? []).filter((id) => !rules.some((r) => r.id === id));
-  if (unknownRules.length > 0) {
-    throw new UsageError(
-      `unknown rules: ${unknownRules.join(", ")}; the rules are ${rules.map((r) => r.id).join(", ")}`,
-    );
-  }
-  return { versions, rules: ruleIds };
+  return versions;
+}
+
+function checkedRules(parsed: ParsedFlags): string[] | undefined {
+  const rules = list(parsed, "rules");
+  const unknown = unknownRulesText(rules ?? []);
+  if (unknown !== undefined) throw new UsageError(unknown);
+  return rules;
 }
 
 async function configOf(file: string | undefined, cwd: string): Promise<string | undefined> {
@@ -156,62 +133,52 @@ async function configOf(file: string | undefined, cwd: string): Promise<string |
   return text;
 }
 
-/**
- * What to do when a plugin given by name has no directory to be looked up in: said once, with
- * the fix, and no usage (the command line is not wrong; the environment lacks a path).
- */
-function noSearchPathText(plugin: string): string {
-  return (
-    `Error: plugin ${JSON.stringify(plugin)} is given by name, and there is no directory to look it up in: ` +
-    "set CNI_PATH (CNI_PATH=/opt/cni/bin) or pass --path dir1:dir2, " +
-    `or give the plugin's path (/opt/cni/bin/${plugin})\n`
-  );
-}
-
-/** Runs conformance; resolves to the exit status. */
+/** Runs conformance; resolves to the exit status (docs/conformance.md), `fail`'s for usage. */
 export async function conformanceCommand(
   plugin: string,
-  flags: ConformanceFlags,
-  io: ConformanceIO,
+  parsed: ParsedFlags,
+  io: CnitoolIO,
+  fail: (message: string) => number,
 ): Promise<number> {
-  let lists: { versions?: string[]; rules?: string[] };
-  let config: string | undefined;
-  let pluginPath: string;
-  let format: (typeof formats)[number];
-  let callTimeoutMs: number | undefined;
   // The plugin (given by name) and the plugins it delegates to (IPAM) are looked up in --path,
   // else in CNI_PATH; delegated ones then in the plugin's dir too.
-  const path = (flags.path !== undefined ? flags.path.split(":") : pluginPaths(io.env))
-    .filter((p) => p !== "")
-    .map((p) => absolutePath(p, io.cwd));
+  const path = dirList(parsed.values.get("path") ?? io.env.CNI_PATH ?? "", io.cwd);
+  let options: CheckPluginOptions;
+  let format: (typeof formats)[number];
   try {
-    format = formatOf(flags);
-    callTimeoutMs =
-      flags.timeout === undefined || flags.timeout === "" ? undefined : parseTimeout(flags.timeout);
-    lists = checkedLists(flags);
-    config = await configOf(flags.config, io.cwd);
+    format = formatOf(parsed);
+    const timeout = parsed.values.get("timeout");
+    const callTimeoutMs = timeout ? parseTimeout(timeout) : undefined;
+    const versions = checkedVersions(parsed);
+    const rules = checkedRules(parsed);
+    options = {
+      config: await configOf(parsed.values.get("config"), io.cwd),
+      versions,
+      rules,
+      path,
+    };
+    if (callTimeoutMs !== undefined) options.callTimeoutMs = callTimeoutMs;
   } catch (error) {
-    return io.fail(messageOf(error));
+    return fail(messageOf(error));
   }
   if (!plugin.includes("/") && path.length === 0) {
-    io.stderr.write(noSearchPathText(plugin));
+    // Said once, with the fix, and no usage: the environment lacks a path, not the command line.
+    io.stderr.write(
+      `Error: plugin ${JSON.stringify(plugin)} is given by name, and there is no directory to look it up in: ` +
+        "set CNI_PATH (CNI_PATH=/opt/cni/bin) or pass --path dir1:dir2, " +
+        `or give the plugin's path (/opt/cni/bin/${plugin})\n`,
+    );
     return 2;
   }
+  let pluginPath: string;
   try {
     pluginPath = plugin.includes("/")
       ? absolutePath(plugin, io.cwd)
       : await findInPath(plugin, path);
   } catch (error) {
-    return io.fail(messageOf(error));
+    return fail(messageOf(error));
   }
-  const report = await checkPlugin(pluginPath, {
-    config,
-    versions: lists.versions,
-    rules: lists.rules,
-    path,
-    ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }),
-    signal: io.signal,
-  });
+  const report = await checkPlugin(pluginPath, { ...options, signal: io.signal });
   io.stdout.write(
     format === "json"
       ? `${JSON.stringify(report, null, 2)}\n`

@@ -13,9 +13,7 @@ export interface FlagSpec {
   readonly name: string;
   /** The one-letter shorthand (`i` for `-i`), if any. */
   readonly short?: string;
-  /** Whether the flag takes a value (`string`) or is a switch (`bool`). */
   readonly kind: "string" | "bool";
-  /** The description in usage texts. */
   readonly usage: string;
   /** The value when not given; printed as `(default "...")` in usage when not empty. */
   readonly defValue: string;
@@ -39,68 +37,69 @@ function parseBool(value: string): boolean | undefined {
   return undefined;
 }
 
-class FlagParser {
-  readonly values = new Map<string, string>();
-  readonly args: string[] = [];
-
-  constructor(private readonly flags: readonly FlagSpec[]) {}
-
-  private set(flag: FlagSpec, value: string): void {
+/**
+ * Parses `argv` against `flags` with flags and positional arguments interspersed, as pflag.
+ * @throws FlagError with pflag's message (`unknown flag: --x`, `flag needs an argument: 'i' in -i`, ...).
+ */
+export function parseFlags(argv: readonly string[], flags: readonly FlagSpec[]): ParsedFlags {
+  const values = new Map<string, string>();
+  const args: string[] = [];
+  const set = (flag: FlagSpec, value: string): void => {
     if (flag.kind === "bool" && parseBool(value) === undefined) {
       const name = flag.short ? `-${flag.short}, --${flag.name}` : `--${flag.name}`;
       throw new FlagError(
         `invalid argument "${value}" for "${name}" flag: strconv.ParseBool: parsing "${value}": invalid syntax`,
       );
     }
-    this.values.set(flag.name, value);
-  }
+    values.set(flag.name, value);
+  };
 
   /** pflag `parseLongArg`: `--name`, `--name=value`, `--name value`. */
-  private long(s: string, rest: string[]): string[] {
+  const long = (s: string, rest: string[]): string[] => {
     const body = s.slice(2);
     if (body === "" || body[0] === "-" || body[0] === "=") {
       throw new FlagError(`bad flag syntax: ${s}`);
     }
     const eq = body.indexOf("=");
     const name = eq < 0 ? body : body.slice(0, eq);
-    const flag = this.flags.find((f) => f.name === name);
+    const flag = flags.find((f) => f.name === name);
     if (!flag) throw new FlagError(`unknown flag: --${name}`);
     if (eq >= 0) {
-      this.set(flag, body.slice(eq + 1));
+      set(flag, body.slice(eq + 1));
       return rest;
     }
     if (flag.kind === "bool") {
-      this.set(flag, "true");
+      set(flag, "true");
       return rest;
     }
     if (rest.length === 0) throw new FlagError(`flag needs an argument: ${s}`);
-    this.set(flag, rest[0]);
+    set(flag, rest[0]);
     return rest.slice(1);
-  }
+  };
 
   /** pflag `parseShortArg`: a run of letters (`-hi eth1`), `-ivalue`, `-i=value`, `-i value`. */
-  private short(s: string, rest: string[]): string[] {
+  const short = (s: string, rest: string[]): string[] => {
     let shorthands = s.slice(1);
     let remaining = rest;
     while (shorthands.length > 0) {
       const c = shorthands[0];
-      const flag = this.flags.find((f) => f.short === c);
+      const flag = flags.find((f) => f.short === c);
       if (!flag)
         throw new FlagError(
           `unknown shorthand flag: ${goQuoteRune(c.codePointAt(0) ?? 0)} in -${shorthands}`,
         );
       if (shorthands.length > 2 && shorthands[1] === "=") {
-        this.set(flag, shorthands.slice(2));
+        set(flag, shorthands.slice(2));
         shorthands = "";
       } else if (flag.kind === "bool") {
-        this.set(flag, "true");
+        set(flag, "true");
         shorthands = shorthands.slice(1);
       } else if (shorthands.length > 1) {
-        this.set(flag, shorthands.slice(1));
+        set(flag, shorthands.slice(1));
         shorthands = "";
       } else if (rest.length > 0) {
         // pflag hands every letter of the run the arguments as they were before the run.
-        this.set(flag, rest[0]);
+        set(flag, rest[0]);
         remaining = rest.slice(1);
         shorthands = "";
       } else {
@@ -110,35 +109,24 @@ class FlagParser {
       }
     }
     return remaining;
-  }
+  };
 
-  parse(argv: readonly string[]): void {
-    let rest = [...argv];
-    while (rest.length > 0) {
-      const s = rest[0];
-      rest = rest.slice(1);
-      if (s.length < 2 || s[0] !== "-") {
-        this.args.push(s);
-      } else if (s === "--") {
-        this.args.push(...rest);
-        return;
-      } else if (s[1] === "-") {
-        rest = this.long(s, rest);
-      } else {
-        rest = this.short(s, rest);
-      }
+  let rest = [...argv];
+  while (rest.length > 0) {
+    const s = rest[0];
+    rest = rest.slice(1);
+    if (s.length < 2 || s[0] !== "-") {
+      args.push(s);
+    } else if (s === "--") {
+      args.push(...rest);
+      break;
+    } else if (s[1] === "-") {
+      rest = long(s, rest);
+    } else {
+      rest = short(s, rest);
     }
   }
-}
-
-/**
- * Parses `argv` against `flags` with flags and positional arguments interspersed, as pflag.
- * @throws FlagError with pflag's message (`unknown flag: --x`, `flag needs an argument: 'i' in -i`, ...).
- */
-export function parseFlags(argv: readonly string[], flags: readonly FlagSpec[]): ParsedFlags {
-  const parser = new FlagParser(flags);
-  parser.parse(argv);
-  return { values: parser.values, args: parser.args };
+  return { values, args };
 }
 
 /** A parsed bool flag's value (only called for values {@link parseFlags} accepted). */
@@ -148,9 +136,15 @@ export function flagIsTrue(parsed: ParsedFlags, name: string): boolean {
 }
 
 /**
- * cobra's `stripFlags`: the words of `argv` that are not flags, where every flag without `=`
- * (all of cnitool's flags are known to take a value at this point, as cobra sees them) is
- * taken to consume the next word; stops at `--`, or at a flag with at most one word after it.
+ * cobra's view of a word while it looks for the subcommand: a flag without `=` takes the next
+ * word as its value (all of cnitool's flags are known to take one at that point).
+ */
+const takesNextWord = (s: string): boolean =>
+  !s.includes("=") && (s.startsWith("--") || (s.startsWith("-") && s.length === 2));
+
+/**
+ * cobra's `stripFlags`: the words of `argv` that are not flags or their values; stops at `--`,
+ * or at a flag with at most one word after it.
  */
 export function stripFlags(argv: readonly string[]): string[] {
   const words: string[] = [];
@@ -159,10 +153,7 @@ export function stripFlags(argv: readonly string[]): string[] {
     const s = rest[0];
     rest = rest.slice(1);
     if (s === "--") break;
-    if (
-      (s.startsWith("--") && !s.includes("=")) ||
-      (s.startsWith("-") && !s.includes("=") && s.length === 2)
-    ) {
+    if (takesNextWord(s)) {
       if (rest.length <= 1) break;
       rest = rest.slice(1);
     } else if (s !== "" && !s.startsWith("-")) {
@@ -177,10 +168,7 @@ export function argsMinusFirst(argv: readonly string[], word: string): string[] 
   for (let pos = 0; pos < argv.length; pos++) {
     const s = argv[pos];
     if (s === "--") break;
-    if (
-      (s.startsWith("--") && !s.includes("=")) ||
-      (s.startsWith("-") && !s.includes("=") && s.length === 2)
-    ) {
+    if (takesNextWord(s)) {
       pos++;
     } else if (!s.startsWith("-") && s === word) {
       return [...argv.slice(0, pos), ...argv.slice(pos + 1)];

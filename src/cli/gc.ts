@@ -1,32 +1,40 @@
 /**
- * `cnitool gc <net> <netns>`: upstream's GC of one network (`GCNetworkList`: every cached
- * attachment of the network that `--valid` does not keep is DELeted with its cached netns and
- * args, then, from 1.1.0, each plugin gets GC), and what it collected printed: one
- * `<container-id>:<ifname>` a line (the form `--valid` takes; nothing when it collected
- * nothing, so upstream's silent output is unchanged), or with `--json` an object. An attachment
- * counts as collected when its record is gone after the GC. With `--dry-run` it prints what a
- * GC would collect and runs nothing: no plugin, no file touched. These are additions of this
- * port (docs/deviations/cnitool.md).
+ * `cnitool gc <net> <netns>`: upstream's GC of one network (`GCNetworkList`), then what it
+ * collected printed, `<container-id>:<ifname>` a line (nothing when nothing, as upstream) or
+ * `--json`; `--dry-run` prints what a GC would collect and runs nothing. These are additions
+ * of this port (docs/cnitool.md, docs/deviations/cnitool.md).
  */
 import type { CNIConfig, GCArgs, NetworkAttachment } from "../api/index.js";
 import type { NetworkConfigList } from "../conf/index.js";
 import { marshalIndent } from "../encoding/json.js";
+import { InvalidArgumentError } from "../errors/base.js";
+import { goQuote } from "../internal/go-quote.js";
 import { validateNetworkName } from "../utils/index.js";
-
-/** What gc prints to. */
-export interface GCIO {
-  stdout: { write(text: string): unknown };
-}
-
-/** The gc flags, as parsed. */
-export interface GCFlags {
-  /** The GC args from `--valid`, or undefined without the flag (upstream's nil args). */
-  args: GCArgs | undefined;
-  dryRun: boolean;
-  json: boolean;
-}
+import { flagIsTrue, type ParsedFlags } from "./flags.js";
+import type { CnitoolIO } from "./runtime-config.js";
 
 const key = (containerID: string, ifName: string): string => `${containerID}\0${ifName}`;
+
+/**
+ * `--valid cid:ifname,...` into GC args: the attachments to keep. An empty value keeps none
+ * (plugins then receive `[]` where upstream's cnitool sends `null`).
+ * @throws InvalidArgumentError for an entry that is not `<container-id>:<ifname>`.
+ */
+function parseValid(text: string): GCArgs {
+  const entries = text === "" ? [] : text.split(",");
+  return {
+    validAttachments: entries.map((entry) => {
+      const at = entry.lastIndexOf(":");
+      if (at <= 0 || at === entry.length - 1) {
+        throw new InvalidArgumentError(
+          "--valid",
+          `invalid --valid attachment ${goQuote(entry)}: want <container-id>:<ifname>`,
+        );
+      }
+      return { containerID: entry.slice(0, at), ifname: entry.slice(at + 1) };
+    }),
+  };
+}
 
 /**
  * The cached attachments of the network that a GC would DEL: all of them without args, else
@@ -44,50 +52,43 @@ async function staleAttachments(
   return cached.filter((a) => a.network === list.name && !keep.has(key(a.containerID, a.ifName)));
 }
 
-function print(
-  io: GCIO,
-  list: NetworkConfigList,
-  flags: GCFlags,
-  attachments: readonly NetworkAttachment[],
-): void {
-  if (flags.json) {
-    const view = {
-      network: list.name,
-      dryRun: flags.dryRun,
-      collected: attachments.map((a) => ({
-        containerID: a.containerID,
-        ifName: a.ifName,
-        netNS: a.netNS || undefined,
-      })),
-    };
-    io.stdout.write(`${marshalIndent(view)}\n`);
-    return;
-  }
-  for (const a of attachments) io.stdout.write(`${a.containerID}:${a.ifName}\n`);
-}
-
 /**
- * Runs gc (or its dry run) and prints what was (or would be) collected; a GC that fails prints
- * what it did collect, then throws its error.
+ * Runs gc (or its dry run) and prints what was (or would be) collected: what is gone from the
+ * cache after the GC. A GC that fails prints what it did collect, then throws its error.
  * @throws what gcNetworkList throws; a dry run throws the invalid network name it would.
  */
 export async function gcCommand(
   cni: CNIConfig,
   list: NetworkConfigList,
-  flags: GCFlags,
-  io: GCIO,
-  signal: AbortSignal | undefined,
+  parsed: ParsedFlags,
+  io: Pick<CnitoolIO, "stdout" | "signal">,
 ): Promise<void> {
-  if (flags.dryRun) {
+  // Without --valid, as upstream (no GC args): every cached attachment of the network goes.
+  const valid = parsed.values.get("valid");
+  const args = valid === undefined ? undefined : parseValid(valid);
+  const dryRun = flagIsTrue(parsed, "dry-run");
+  const print = (attachments: readonly NetworkAttachment[]) => {
+    if (!flagIsTrue(parsed, "json")) {
+      for (const a of attachments) io.stdout.write(`${a.containerID}:${a.ifName}\n`);
+      return;
+    }
+    const collected = attachments.map((a) => ({
+      containerID: a.containerID,
+      ifName: a.ifName,
+      netNS: a.netNS || undefined,
+    }));
+    io.stdout.write(`${marshalIndent({ network: list.name, dryRun, collected })}\n`);
+  };
+  if (dryRun) {
     const invalid = list.disableGC ? undefined : validateNetworkName(list.name);
     if (invalid) throw invalid;
-    print(io, list, flags, await staleAttachments(cni, list, flags.args, signal));
+    print(await staleAttachments(cni, list, args, io.signal));
     return;
   }
-  const stale = await staleAttachments(cni, list, flags.args, signal);
+  const stale = await staleAttachments(cni, list, args, io.signal);
   let failure: { error: unknown } | undefined;
   try {
-    await cni.gcNetworkList(list, flags.args, { signal });
+    await cni.gcNetworkList(list, args, { signal: io.signal });
   } catch (error) {
     failure = { error };
   }
@@ -96,11 +97,6 @@ export async function gcCommand(
       .filter((a) => a.network === list.name)
       .map((a) => key(a.containerID, a.ifName)),
   );
-  print(
-    io,
-    list,
-    flags,
-    stale.filter((a) => !left.has(key(a.containerID, a.ifName))),
-  );
+  print(stale.filter((a) => !left.has(key(a.containerID, a.ifName))));
   if (failure) throw failure.error;
 }

@@ -10,12 +10,25 @@ import { parseJSON } from "../encoding/parse.js";
 import { UnmarshalTypeError } from "../errors/go.js";
 import { ArgsError } from "../errors/types.js";
 import { goQuote } from "../internal/go-quote.js";
+import { isJSONObject, jsonKind } from "../internal/json-kind.js";
 
 /** Upstream's default configuration directory. */
 export const defaultNetDir = "/etc/cni/net.d";
 
 /** The environment cnitool reads (a subset of process.env). */
 export type CnitoolEnv = Readonly<Record<string, string | undefined>>;
+
+/** Where cnitool writes and what it runs in. */
+export interface CnitoolIO {
+  /** The environment (NETCONFPATH, CNI_PATH, CAP_ARGS, CNI_ARGS, CNI_IFNAME). */
+  env: CnitoolEnv;
+  /** The directory a relative netns path is resolved against. */
+  cwd: string;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  /** Aborting stops the running plugin and fails the command. */
+  signal?: AbortSignal;
+}
 
 /**
  * Parses CNI_ARGS as cnitool does: `K=V` pairs split on ";", each with exactly one "=" and a
@@ -38,15 +51,9 @@ export function parseCNIArgsPairs(text: string): [string, string][] {
 export function parseCapabilityArgs(text: string): Record<string, unknown> | undefined {
   const value = parseJSON(text);
   if (value === null) return undefined;
-  if (typeof value !== "object" || Array.isArray(value)) {
-    const kind = Array.isArray(value)
-      ? "array"
-      : typeof value === "boolean"
-        ? "bool"
-        : typeof value;
-    throw new UnmarshalTypeError(kind, "map[string]interface {}");
-  }
-  return value as Record<string, unknown>;
+  if (!isJSONObject(value))
+    throw new UnmarshalTypeError(jsonKind(value), "map[string]interface {}");
+  return value;
 }
 
 /** `cnitool-` + the hex of the first 10 bytes of the SHA-512 of the absolute netns path. */
@@ -80,6 +87,14 @@ export async function goWorkingDirectory(env: CnitoolEnv): Promise<string> {
 /** Go's `filepath.Abs`: joined onto the working directory when relative, then cleaned. */
 export function absolutePath(p: string, cwd: string): string {
   return path.resolve(cwd, p);
+}
+
+/** A `dir1:dir2` list without its empty entries, each made absolute against `cwd`. */
+export function dirList(text: string, cwd: string): string[] {
+  return text
+    .split(":")
+    .filter((d) => d !== "")
+    .map((d) => absolutePath(d, cwd));
 }
 
 /** Go's `filepath.SplitList` of CNI_PATH: empty gives no paths. */

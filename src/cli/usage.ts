@@ -5,39 +5,32 @@
 import type { FlagSpec } from "./flags.js";
 
 /** How many positional arguments a command takes (cobra's `MinimumNArgs`, `ExactArgs`, ...). */
-export interface ArgsRule {
-  /** At least this many. */
+interface ArgsRule {
   readonly min?: number;
-  /** At most this many. */
   readonly max?: number;
 }
 
-/** One subcommand: its cobra `Use` line, summary, description, arguments and own flags. */
-export interface CommandSpec {
-  /** cobra's `Use`: the name and the arguments, as the usage line shows them. */
+/** One subcommand: cobra's `Use`, `Short` and `Long`, its arguments and its own flags. */
+interface CommandSpec {
   readonly use: string;
-  /** The one-line summary in the command list. */
   readonly short: string;
-  /** The description that opens the command's help. */
   readonly long: string;
   /** Undefined: any arguments (cobra's default for a command without subcommands). */
   readonly args?: ArgsRule;
-  /** Flags of this command only (besides `--help`). */
+  /** Besides `--help`. */
   readonly flags?: readonly FlagSpec[];
 }
 
-/** A string flag (empty by default). */
 function stringFlag(name: string, usage: string, defValue = ""): FlagSpec {
   return { name, kind: "string", usage, defValue };
 }
 
-/** A bool flag (false by default). */
 function boolFlag(name: string, usage: string): FlagSpec {
   return { name, kind: "bool", usage, defValue: "false" };
 }
 
 /** The flags every command accepts (cobra persistent flags of the root). */
-export const globalFlags: readonly FlagSpec[] = [
+const globalFlags: readonly FlagSpec[] = [
   stringFlag("cache-dir", "Result cache directory, shared with Go runtimes", "/var/lib/cni"),
   {
     name: "ifname",
@@ -49,7 +42,7 @@ export const globalFlags: readonly FlagSpec[] = [
 ];
 
 /** cobra's help flag, per command. */
-export function helpFlag(name: string): FlagSpec {
+function helpFlag(name: string): FlagSpec {
   return { name: "help", short: "h", kind: "bool", usage: `help for ${name}`, defValue: "false" };
 }
 

@@ -1,12 +1,9 @@
 /**
- * `cnitool validate`: the network's plugins checked (each exists and supports the version) and
- * its capabilities printed, then the linter's findings on stderr; a lint error fails it.
- * `--file <path>` takes one conf file (a `.conflist`, or a single plugin's `.conf`) instead of
- * a network of the conf dir. A broken file of the conf dir fails upstream's lookup
- * (`LoadConfList` stops at the first file it cannot parse); validate then looks again past
- * it, so that one broken file never masks another network. `--dir <dir> [--json]` validates
- * every conf file of a dir as the runtime loads it (libcni/runtime's `validateConfDir`) and
- * prints the findings, one a line on stdout (or as JSON).
+ * `cnitool validate`: a network's plugins checked and its capabilities printed, then the
+ * linter's findings on stderr (docs/cnitool.md), after that output so it stays a prefix. A
+ * broken file of the conf dir fails upstream's lookup (`LoadConfList` stops at it); validate
+ * looks again past it, so one broken file never masks another network. `--dir` is
+ * libcni/runtime's `validateConfDir`.
  */
 import { readFile } from "node:fs/promises";
 import type { CNIConfig } from "../api/index.js";
@@ -14,26 +11,46 @@ import {
   confFiles,
   confFromFile,
   confListFromConf,
+  type LintResult,
   lintNetworkList,
   loadNetworkConf,
   type NetworkConfigList,
   networkConfFromFile,
 } from "../conf/index.js";
 import { marshalIndent } from "../encoding/json.js";
+import { ConfFileError } from "../errors/conf.js";
 import { messageOf } from "../internal/error-message.js";
 import {
   type ConfDirFinding,
   type ConfDirReport,
   validateConfDir,
 } from "../runtime/validate-conf-dir.js";
-import { lintLines, lintOfFailedLoad } from "./lint-output.js";
+import type { CnitoolIO } from "./runtime-config.js";
 
-/** What validate writes to and how it fails, from the command's runner. */
-export interface ValidateIO {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-  /** `Error: <msg>` on stderr, once (a failed validation is no usage error). */
-  fail(message: string): void;
+type ValidateIO = Pick<CnitoolIO, "stdout" | "stderr" | "signal">;
+
+/** The findings, `lint <severity> "<JSON pointer>": <message>` a line, errors first. */
+function lintLines(lint: LintResult): string {
+  return [...lint.errors, ...lint.warnings]
+    .map((f) => `lint ${f.severity} ${JSON.stringify(f.pointer)}: ${f.message}\n`)
+    .join("");
+}
+
+/**
+ * The lint of the conflist a load failed on (`{"plugin": [...]}` loads as a list without
+ * plugins, and the user should learn why): the file given (`--file`), whatever its kind, else
+ * the `.conflist` the error names; undefined for none, or when it cannot be read again.
+ */
+async function lintOfFailedLoad(error: unknown, file?: string): Promise<LintResult | undefined> {
+  const target =
+    file ??
+    (error instanceof ConfFileError && error.file.endsWith(".conflist") ? error.file : undefined);
+  if (target === undefined) return undefined;
+  try {
+    return lintNetworkList(await readFile(target));
+  } catch {
+    return undefined;
+  }
 }
 
 /** One conf file as the list it loads as. */
@@ -61,7 +78,6 @@ export async function validateCommand(
   cni: CNIConfig,
   target: { dir: string; name: string } | { file: string },
   io: ValidateIO,
-  signal: AbortSignal | undefined,
 ): Promise<number> {
   let list: NetworkConfigList;
   try {
@@ -74,7 +90,7 @@ export async function validateCommand(
     if (found === undefined) {
       const lint = await lintOfFailedLoad(error, "file" in target ? target.file : undefined);
       if (lint === undefined) throw error;
-      io.fail(messageOf(error));
+      io.stderr.write(`Error: ${messageOf(error)}\n`);
       io.stderr.write(lintLines(lint));
       return 1;
     }
@@ -84,9 +100,9 @@ export async function validateCommand(
   const lint = lintNetworkList("file" in target ? await readFile(target.file) : list);
   let capabilities: string[];
   try {
-    capabilities = await cni.validateNetworkList(list, { signal });
+    capabilities = await cni.validateNetworkList(list, { signal: io.signal });
   } catch (error) {
-    io.fail(messageOf(error));
+    io.stderr.write(`Error: ${messageOf(error)}\n`);
     io.stderr.write(lintLines(lint));
     return 1;
   }
@@ -98,7 +114,7 @@ export async function validateCommand(
 }
 
 /** One finding as a line: `<file>:<pointer>: <severity>: <message>` (no `:<pointer>` for ""). */
-export function findingLine(f: ConfDirFinding): string {
+function findingLine(f: ConfDirFinding): string {
   const where = f.pointer === "" ? f.file : `${f.file}:${f.pointer}`;
   return `${where}: ${f.severity}: ${f.message}\n`;
 }
@@ -108,19 +124,15 @@ function count(n: number, what: string): string {
   return `${n} ${what}${n === 1 ? "" : "s"}`;
 }
 
-/**
- * Runs `validate --dir`: every finding on stdout (a line each, or the report as JSON), a
- * summary line on stderr; resolves to 1 when a finding is an error, else 0.
- */
+/** Runs `validate --dir`; resolves to 1 when a finding is an error, else 0. */
 export async function validateDirCommand(
   target: { dir: string; binDirs: string[]; json: boolean },
-  io: Omit<ValidateIO, "fail">,
-  signal: AbortSignal | undefined,
+  io: ValidateIO,
 ): Promise<number> {
   const report: ConfDirReport = await validateConfDir({
     confDir: target.dir,
     binDirs: target.binDirs,
-    signal,
+    signal: io.signal,
   });
   // The library says no dir was given; here that is CNI_PATH, with the fix.
   for (const f of report.findings) {

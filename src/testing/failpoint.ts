@@ -1,8 +1,7 @@
 /**
- * Failpoints for any plugin (containerd's `cni-bridge-fp` is the idea): a `/bin/sh` wrapper,
- * installed under the plugin's type name in a dir searched before the real one, that runs the
- * real plugin unless the chosen verb (or its Nth call) is to fail, hang or crash. Rollback,
- * timeout and recovery paths are then tested against real plugins, not fakes.
+ * Failpoints for any plugin (containerd's `cni-bridge-fp` is the idea): a `/bin/sh` wrapper
+ * named as the plugin, in a dir searched first, that runs the real plugin unless the chosen
+ * verb (or its Nth call) is to fail, hang or crash: rollback and recovery against real plugins.
  */
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
@@ -58,15 +57,6 @@ export interface Failpoint {
 
 function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
-function checkCall(call: number | undefined): void {
-  if (call !== undefined && (!Number.isSafeInteger(call) || call < 1)) {
-    throw new InvalidArgumentError(
-      "call",
-      `failpoint call must be a positive integer, got ${call}`,
-    );
-  }
 }
 
 /** The lines that do the action (the shell has decided it triggers). */
@@ -133,14 +123,19 @@ async function realPlugin(plugin: string, wrapperDir: string): Promise<string> {
 /**
  * Writes a failpoint wrapper for `options.plugin` into `options.dir` (named as the plugin, or
  * `options.name`), with its call log beside it (`.<name>.calls`). Put `dir` first in the
- * plugin path (CNIConfig's `path`, a runtime's `binDirs`; a {@link TestHost}'s `binDir` is
- * there already): the library and any plugin delegating by type (bridge to host-local) find
- * the wrapper, and the wrapper runs the real one.
+ * plugin path (a {@link TestHost}'s `binDir` is): the library and any plugin delegating by
+ * type (bridge to host-local) then run the wrapper, and the wrapper the real one.
  * @throws InvalidArgumentError for a `call` that is not a positive integer; the library's
  *   plugin lookup error when a plugin named by name is not installed.
  */
 export async function failpointPlugin(options: FailpointOptions): Promise<Failpoint> {
-  checkCall(options.call);
+  const { call } = options;
+  if (call !== undefined && (!Number.isSafeInteger(call) || call < 1)) {
+    throw new InvalidArgumentError(
+      "call",
+      `failpoint call must be a positive integer, got ${call}`,
+    );
+  }
   const plugin = await realPlugin(options.plugin, options.dir);
   const name = options.name ?? basename(plugin);
   const path = join(options.dir, name);

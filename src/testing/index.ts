@@ -1,33 +1,10 @@
 /**
- * Helpers for integration tests of CNI runtimes and plugins (libcni/testing): the pieces a
- * Go test takes from containernetworking/plugins' `pkg/testutils` and `pkg/ns`, for Node.
- * Everything they create is named for its owner by one scheme (./names.ts):
- * `lcnitest-<pid>-<start>.<ns>-<n>…` for what tempNetns and testHost make (namespaces, temp
- * dirs), `lcnicheck-<pid>-<start>.<ns>-<n>…` for what the conformance checker makes
- * (namespaces, network names, container IDs), `<n>` one counter for the whole process. It is
- * removed by `await using` (or `remove()`), also when the test throws; what a killed process
- * left is removed by the next one's first tempNetns, testHost or checkPlugin, or by
- * {@link sweepTestLeftovers}. Namespaces need root (CAP_SYS_ADMIN), or a rootless sandbox
- * ({@link runRootless}, `cnitool rootless`) where the kernel allows unprivileged user namespaces. `await using` needs
- * TypeScript 5.2+ (vitest compiles it) or Node 24+; elsewhere, `remove()` in a `finally`.
- * This entry exports its own names only (docs/public-surface.md): namespaces themselves are
- * `libcni/netns`'s, the fake Exec `libcni/invoke`'s.
- *
- * | Go | here |
- * | --- | --- |
- * | `testutils.NewNS()` | {@link tempNetns} (`await using ns = await tempNetns()`) |
- * | `ns.WithNetNSPath(p, f)` around an exec | {@link runInNetns}, `ns.exec` (and `libcni/netns`'s `execInNetns`) |
- * | running the test in `ip netns exec <host>` | {@link testHost}: plugins run in its namespace |
- * | `testutils.Ping` | {@link ping} |
- * | `testutils.AllSpecVersions` | {@link allSpecVersions} |
- * | `testutils.SpecVersionHasCHECK`, `…HasGC`, `…HasSTATUS`, `…HasChaining`, `…HasIPVersion`, `…HasMultipleIPs` | {@link specVersionHasCheck}, {@link specVersionHasGC}, {@link specVersionHasStatus}, {@link specVersionHasChaining}, {@link specVersionHasIPVersion}, {@link specVersionHasMultipleIPs} |
- * | gomega's `Eventually` | {@link eventually} |
- * | `pkg/invoke/fakes` | `FakeExec`, `FakeCNIArgs` from `libcni/invoke` |
- * | containerd's `cni-bridge-fp` | {@link failpointPlugin} |
- * | a hard-coded `/opt/cni/bin` | {@link findPluginDirs}, {@link requirePlugins} |
- * | (none: no conformance suite exists) | {@link checkPlugin}: a plugin against SPEC.md's rules |
- * | (none: a killed `go test` leaves its namespaces) | {@link sweepTestLeftovers} (also run by the first helper call) |
- * | (none: `sudo go test`) | {@link runRootless}, `cnitool rootless -- <command>`: all of the above without root, in a user namespace |
+ * Helpers for integration tests of CNI runtimes and plugins (libcni/testing): what a Go test
+ * takes from containernetworking/plugins' `pkg/testutils` and `pkg/ns` (the mapping:
+ * docs/testing.md, "Names from Go"), and the conformance checker. What they create is named
+ * for its owner (names.ts) and removed by `await using` or `remove()`; what a killed process
+ * left, by the next one's sweep (sweep.ts). This entry exports its own names only
+ * (docs/public-surface.md): namespaces are `libcni/netns`'s, the fake Exec `libcni/invoke`'s.
  * @module
  */
 

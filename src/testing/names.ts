@@ -1,20 +1,11 @@
 /**
- * Names of what the testing helpers and the conformance checker create (namespaces, temp dirs,
- * the checker's network and container IDs), one scheme for all of them:
- *
- *   `<prefix>-<pid>-<start>.<ns>-<n>[-<label>]`
- *
- * `<prefix>` is `lcnitest` (tempNetns, testHost) or `lcnicheck` (checkPlugin); `<pid>` the
- * owner's pid; `<start>` its start time (field 22 of /proc/<pid>/stat, clock ticks since boot,
- * base 36), which tells a later process with the same pid apart; `<ns>` a digest of its pid
- * and time namespaces, 8 base-36 digits: a pid and a start time mean something only there, so
- * a sweep judges only the names of its own namespaces (a container sharing /run/netns with the
- * host, say, leaves the host's alone). `<n>` counts in the process, so two test files running
- * in parallel (vitest's forks) never pick the same name. A leftover of a killed run so names
- * its owner, and the next run sweeps it once that owner is gone (sweep.ts).
- *
- * Where the owner cannot be told (no /proc, or a /proc of another pid namespace), the owner
- * part is `0.0`: such names match no sweep's pattern, so they are never swept.
+ * Names of what the testing helpers and the checker create, one scheme for all of them:
+ * `<prefix>-<pid>-<start>.<ns>-<n>[-<label>]` (docs/testing.md, "Names, and what a killed run
+ * leaves"). `<start>` is the owner's start time (field 22 of /proc/<pid>/stat, base 36), which
+ * tells a later process with the same pid apart; `<ns>` a digest of its pid and time
+ * namespaces, where alone a pid and a start time mean something; `<n>` a per-process counter,
+ * so parallel test files never pick the same name. An owner that cannot be told (no /proc, or
+ * one of another pid namespace) is written `0.0`, which no sweep matches.
  */
 import { createHash } from "node:crypto";
 import { readlink } from "node:fs/promises";
@@ -26,7 +17,7 @@ export const testNamePrefix = "lcnitest";
 /** The prefix of every namespace, network and container ID the conformance checker uses. */
 export const checkNamePrefix = "lcnicheck";
 
-/** Who owns a name: a process, told apart from a later one with its pid, in its namespaces. */
+/** Who owns a name: a process, in its namespaces. */
 export interface TestNameOwner {
   readonly pid: number;
   /** Its start time, clock ticks since boot, as /proc/<pid>/stat writes it (decimal). */
@@ -48,10 +39,7 @@ const namePattern = new RegExp(
   `^(${testNamePrefix}|${checkNamePrefix})-([1-9][0-9]{0,9})-([0-9a-z]{1,13})\\.([0-9a-z]{8})-([1-9][0-9]{0,15})(?:-(.+))?$`,
 );
 
-/**
- * The owner and counter of a name of the scheme; undefined for any other name (the sweep then
- * leaves it alone), the `0.0` of an unknown owner included.
- */
+/** A name of the scheme taken apart; undefined for any other (`0.0` included): never swept. */
 export function parseTestName(name: string): ParsedTestName | undefined {
   const match = namePattern.exec(name);
   if (match === null) return undefined;
@@ -91,10 +79,7 @@ async function namespaceDigest(): Promise<string | undefined> {
 
 let self: Promise<TestNameOwner | undefined> | undefined;
 
-/**
- * This process as the owner of the names it makes (read once); undefined when it cannot be
- * told: no /proc, or one of another pid namespace (its entry for our pid is not us).
- */
+/** This process as an owner (read once); undefined without /proc, or another pid ns's /proc. */
 export function thisOwner(): Promise<TestNameOwner | undefined> {
   self ??= (async () => {
     const [own, byPid, ns] = await Promise.all([
@@ -119,10 +104,7 @@ export function ownerPart(owner: TestNameOwner | undefined, pid: number = proces
 const counterKey = Symbol.for("libcni.testing.nameCounter");
 const counterHolder = globalThis as { [counterKey]?: number };
 
-/**
- * A name unique to this process and owned by it: `<prefix>-<pid>-<start>.<ns>-<n>`, then
- * `-<label>` when one is given.
- */
+/** A name unique to this process and owned by it, `-<label>` appended when given. */
 export async function uniqueTestName(
   label?: string,
   prefix: string = testNamePrefix,
@@ -133,11 +115,7 @@ export async function uniqueTestName(
   return labelledTestName(`${prefix}-${ownerPart(owner)}-${n}`, label);
 }
 
-/**
- * A name of {@link uniqueTestName} with a label: `<name>-<label>`, for another thing of the
- * same owner and counter (the checker's pod namespace beside the pod's container ID); the
- * name itself without one.
- */
+/** `<name>-<label>`: another thing of the same owner and counter (a pod's netns beside its ID). */
 export function labelledTestName(name: string, label: string | undefined): string {
   return label === undefined || label === "" ? name : `${name}-${label}`;
 }

@@ -23,13 +23,11 @@ export interface FindPluginDirsOptions {
   candidates?: readonly string[];
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
+const isDirectory = (path: string): Promise<boolean> =>
+  stat(path).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
 
 /**
  * The plugin dirs that exist here, CNI_PATH's entries first (as a runtime's CNI_PATH would
@@ -47,13 +45,15 @@ export async function findPluginDirs(options: FindPluginDirsOptions = {}): Promi
   return found;
 }
 
-async function isExecutable(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
+/** True when `plugin` is an executable of one of `dirs`. */
+async function installed(plugin: string, dirs: readonly string[]): Promise<boolean> {
+  for (const dir of dirs) {
+    try {
+      await access(join(dir, plugin), constants.X_OK);
+      return true;
+    } catch {}
   }
+  return false;
 }
 
 /**
@@ -67,16 +67,7 @@ export async function requirePlugins(
 ): Promise<string[]> {
   const dirs = await findPluginDirs(options);
   const missing: string[] = [];
-  for (const plugin of plugins) {
-    let found = false;
-    for (const dir of dirs) {
-      if (await isExecutable(join(dir, plugin))) {
-        found = true;
-        break;
-      }
-    }
-    if (!found) missing.push(plugin);
-  }
+  for (const plugin of plugins) if (!(await installed(plugin, dirs))) missing.push(plugin);
   if (missing.length > 0) {
     const searched = dirs.length > 0 ? dirs.join(", ") : "no plugin dir exists";
     throw new MissingPluginsError(

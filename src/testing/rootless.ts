@@ -1,24 +1,11 @@
 /**
- * The rootless sandbox: a command run as root of a user namespace of its own, with its own
- * network, mount and pid namespaces, so that what needs CAP_SYS_ADMIN and CAP_NET_ADMIN (the
- * testing kit, libcni/netns, the conformance checker, real plugins) runs for a user who is not
- * root, and touches nothing outside.
- *
- * A Node process cannot enter a new user namespace itself (unshare(CLONE_NEWUSER) refuses a
- * process with threads), so the sandbox is a child: util-linux's `unshare` makes the
- * namespaces (`--map-root-user`: the user is uid 0 inside), and a small sh script, its pid 1,
- * makes the mounts and then runs the command in the foreground (so the command is not pid 1:
- * its signals keep their default actions) and exits with its status. `setpriv --pdeathsig`
- * ties `unshare` to this process and `--kill-child` the pid namespace to `unshare`: when the
- * command ends, or this process dies, the kernel kills whatever the sandbox left running, and
- * its namespaces and tmpfs mounts go with the last process.
- *
- * Inside: /run is a new tmpfs (so /run/netns is empty and the sandbox's own, as are
- * /run/xtables.lock and /run/cni); the old entries of /run show through symbolic links to
- * /run/lcni-rootless/run, where the old /run is bound. /var/lib/cni (the cache, host-local's
- * dataDir) is a new tmpfs, made the same way under /var/lib when the machine has none. The
- * network namespace, where the command runs, starts with `lo` up and nothing else: it is the
- * plugins' "host". TMPDIR is /run/lcni-rootless/tmp, gone with the sandbox.
+ * The rootless sandbox (what it gives a command: docs/testing.md, "Without root"). A Node
+ * process cannot enter a new user namespace itself (unshare(CLONE_NEWUSER) refuses a process
+ * with threads), so the sandbox is a child: util-linux's `unshare` makes the namespaces, and a
+ * small sh script, its pid 1, makes the mounts and runs the command in the foreground (not as
+ * pid 1, so its signals keep their default actions). `setpriv --pdeathsig` ties `unshare` to
+ * this process and `--kill-child` the pid namespace to `unshare`: when the command ends, or
+ * this process dies, the kernel kills what the sandbox left, and its mounts go with it.
  */
 import { spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
@@ -26,21 +13,20 @@ import { constants } from "node:os";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import { RootlessError } from "../errors/testing.js";
 import { parseProcStat } from "../internal/proc-stat.js";
+import { BoundedSink } from "../invoke/bounded-sink.js";
 
 /** Options of {@link runRootless}. */
 export interface RunRootlessOptions {
   /**
    * The command's environment. Default: this process's. The sandbox adds `LIBCNI_ROOTLESS=1`,
-   * sets `TMPDIR`, and appends to `PATH` the sbin dirs a user's PATH lacks and root's has
-   * (`ip`, `iptables` and `sysctl` are there, and plugins look them up in PATH).
+   * sets `TMPDIR`, and appends root's sbin dirs to `PATH` (plugins look up `ip` there).
    */
   env?: NodeJS.ProcessEnv;
   /** The command's working directory. Default: this process's. */
   cwd?: string;
   /**
-   * "inherit" (the default): the command uses this process's stdin, stdout and stderr, as a
-   * command run from a shell. "pipe": no stdin, and the result holds its stdout and stderr
-   * (each at most 16 MiB, the rest discarded).
+   * "inherit" (the default): the command uses this process's stdin, stdout and stderr. "pipe":
+   * no stdin, and the result holds its stdout and stderr (each at most 16 MiB).
    */
   stdio?: "inherit" | "pipe";
   /** Aborting sends SIGTERM to the command; after `graceMs` the sandbox is killed whole. */
@@ -51,10 +37,7 @@ export interface RunRootlessOptions {
 
 /** How the command run by {@link runRootless} ended. */
 export interface RootlessResult {
-  /**
-   * Its exit status; a command killed by a signal has 128 + the signal's number, as a shell
-   * reports it (the sandbox's pid 1 is a shell). Undefined when the sandbox itself was killed.
-   */
+  /** Its exit status (128 + n for signal n, as its shell reports it); undefined when killed. */
   exitCode: number | undefined;
   /** The signal that killed the sandbox, when it was killed (an abort past its grace). */
   signal: string | undefined;
@@ -73,17 +56,14 @@ const maxSetupBytes = 64 * 1024;
 /** What the setup prints on its own stderr once the sandbox is made; its errors come before. */
 const readyLine = "lcni-rootless: ready";
 
-/** Where the sandbox keeps its own things, in its /run. */
-export const rootlessStateDir = "/run/lcni-rootless";
-
 /**
  * The sandbox's pid 1: `$@` is the command. Its stderr (fd 2) goes to this process until the
  * ready line; fd 3 is the stderr the command gets. Every failure before the command exits 125
  * with a line that says what failed. Plain POSIX sh: dash, bash and busybox run it.
  */
-export const rootlessScript = `set -u
+const rootlessScript = `set -u
 fail() { printf 'lcni-rootless: %s\\n' "$*" >&2; exit 125; }
-state=${rootlessStateDir}
+state=/run/lcni-rootless
 # fresh DIR STAGE SKIP...: DIR becomes a new tmpfs; its old content (bound with its submounts at
 # STAGE: first at /tmp, the one dir sure to exist, then moved into the new tmpfs) shows through a
 # link per entry, except the entries SKIP names, which start empty or absent.
@@ -237,22 +217,6 @@ async function commandPids(sandboxPid: number): Promise<number[]> {
   return [...parents].filter(([, ppid]) => init.includes(ppid)).map(([pid]) => pid);
 }
 
-/** A stream's bytes, kept up to a cap. */
-class Capped {
-  readonly chunks: Buffer[] = [];
-  size = 0;
-  constructor(readonly cap: number) {}
-  push(chunk: Buffer): void {
-    if (this.size >= this.cap) return;
-    const kept = chunk.subarray(0, this.cap - this.size);
-    this.chunks.push(kept);
-    this.size += kept.length;
-  }
-  text(): string {
-    return Buffer.concat(this.chunks).toString("utf8");
-  }
-}
-
 function checkOptions(argv: readonly string[], options: RunRootlessOptions): void {
   if (
     !Array.isArray(argv) ||
@@ -274,13 +238,10 @@ function checkOptions(argv: readonly string[], options: RunRootlessOptions): voi
 }
 
 /**
- * Runs `argv` (the command, then its arguments) in a new rootless sandbox and resolves to how
- * it ended; the sandbox and everything in it are gone by then. Inside, the command is root
- * (uid 0 of the sandbox's user namespace, the calling user outside) in a network namespace of
- * its own, with a private /run/netns, /var/lib/cni and TMPDIR: `tempNetns`, `testHost`,
- * `checkPlugin`, libcni/netns and real plugins work there as under root, and nothing outside
- * is touched. Works for root too (then it only isolates). A Node script can run itself in one:
- * `if (process.getuid() !== 0) process.exit((await runRootless([process.execPath, ...process.argv.slice(1)])).exitCode ?? 1)`.
+ * Runs `argv` (the command, then its arguments) in a new rootless sandbox, as root of its own
+ * user namespace with a network namespace and a private /run/netns, /var/lib/cni and TMPDIR,
+ * and resolves to how it ended, the sandbox gone by then. `tempNetns`, `testHost`,
+ * `checkPlugin` and real plugins work there as under root (docs/testing.md, "Without root").
  * @throws RootlessError when the sandbox cannot be made (the kernel's setting that refuses, and
  *   its fix, are named); InvalidArgumentError for a bad argument.
  */
@@ -320,21 +281,18 @@ export async function runRootless(
       stdio: pipe ? ["ignore", "pipe", "pipe", "pipe"] : ["inherit", "inherit", "pipe", 2],
     },
   );
-  const stdout = new Capped(maxOutputBytes);
-  const stderr = new Capped(maxOutputBytes);
+  const stdout = new BoundedSink(maxOutputBytes);
+  const stderr = new BoundedSink(maxOutputBytes);
   let ready = false;
   let pending = "";
   child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
   (child.stdio[3] as NodeJS.ReadableStream | null)?.on("data", (chunk: Buffer) =>
     stderr.push(chunk),
   );
+  // What unshare itself says after the setup (seldom anything) is the command's stderr.
+  const afterSetup = (chunk: Buffer) => (pipe ? stderr.push(chunk) : process.stderr.write(chunk));
   child.stderr?.on("data", (chunk: Buffer) => {
-    if (ready) {
-      // What unshare itself says after the setup (seldom anything) is the command's stderr.
-      if (pipe) stderr.push(chunk);
-      else process.stderr.write(chunk);
-      return;
-    }
+    if (ready) return afterSetup(chunk);
     pending += chunk.toString("utf8");
     const at = pending.indexOf(`${readyLine}\n`);
     if (at < 0) {
@@ -343,10 +301,7 @@ export async function runRootless(
     }
     ready = true;
     const rest = pending.slice(at + readyLine.length + 1);
-    if (rest !== "") {
-      if (pipe) stderr.push(Buffer.from(rest));
-      else process.stderr.write(rest);
-    }
+    if (rest !== "") afterSetup(Buffer.from(rest));
   });
   let killTimer: NodeJS.Timeout | undefined;
   const onAbort = () => {
@@ -381,8 +336,8 @@ export async function runRootless(
   }
   result.exitCode = ended.code ?? undefined;
   result.signal = ended.signal ?? undefined;
-  result.stdout = stdout.text();
-  result.stderr = stderr.text();
+  result.stdout = Buffer.from(stdout.bytes()).toString("utf8");
+  result.stderr = Buffer.from(stderr.bytes()).toString("utf8");
   return result;
 }
 

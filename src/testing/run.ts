@@ -1,7 +1,6 @@
 /**
- * Running a program in a namespace as a test step: `execInNetns` returns a non-zero exit as a
- * result (a tool inspecting state wants that); a step such as `ip link set lo up` must fail
- * the test when it fails, with the program's output in the message.
+ * A test step in a namespace (`ip link set lo up`): where `execInNetns` returns a non-zero exit
+ * as a result, the step fails the test, with the program's output in the message.
  */
 
 import { CommandFailedError } from "../errors/testing.js";
@@ -35,4 +34,11 @@ export async function runInNetns(
     netnsPath,
     result,
   );
+}
+
+/** IP forwarding on in a host namespace (a fresh one has it off), as on a container host. */
+export async function enableForwarding(netnsPath: string, options: ExecInNetnsOptions = {}) {
+  await runInNetns(netnsPath, ["sysctl", "-q", "-w", "net.ipv4.ip_forward=1"], options);
+  // A kernel without IPv6 has no such key; forwarding v4 is what matters then.
+  await execInNetns(netnsPath, ["sysctl", "-q", "-w", "net.ipv6.conf.all.forwarding=1"], options);
 }

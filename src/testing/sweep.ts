@@ -1,13 +1,8 @@
 /**
- * The sweep of what killed test runs left behind: a test process (or a conformance check)
- * SIGKILLed before its `await using` blocks ran leaves its namespaces pinned and its temp dirs
- * in place. Their names (names.ts) carry their owner, so the next run finds those whose owner
- * is gone and removes them: never a live process's (a reused pid is told apart by its start
- * time), never a name of another pid namespace, never a name the library did not make.
- *
- * The first tempNetns, testHost or checkPlugin of a process sweeps the namespace dir it uses
- * and the temp dir, once each (sweepLeftoversOnce); `sweepTestLeftovers` and `cnitool sweep`
- * do it on demand.
+ * The sweep of what killed test runs left (docs/testing.md, "Names, and what a killed run
+ * leaves"): names carry their owner (names.ts), so the next run removes those whose owner is
+ * gone, never a live process's nor another pid namespace's. The first tempNetns, testHost or
+ * checkPlugin of a process sweeps its namespace dir and the temp dir (sweepLeftoversOnce).
  */
 import { lstat, readdir, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -44,8 +39,7 @@ export interface SweptTestLeftovers {
 
 /**
  * True when the owner of a name is gone: its pid is free, or taken by a process started at
- * another time. A name of another pid or time namespace is never judged gone, nor one whose
- * owner's /proc entry cannot be read.
+ * another time; never for another namespace's name, nor an owner whose /proc is unreadable.
  */
 export async function ownerGone(owner: TestNameOwner, self: TestNameOwner): Promise<boolean> {
   if (owner.ns !== self.ns) return false;
@@ -75,11 +69,14 @@ async function leftoversIn(
     return [];
   }
   const found: string[] = [];
-  for (const name of names.sort()) {
-    const parsed = parseTestName(name);
-    if (parsed !== undefined && (await ownerGone(parsed.owner, self))) found.push(name);
-  }
+  for (const name of names.sort()) if (await isLeftover(name, self)) found.push(name);
   return found;
+}
+
+/** True for a name of the scheme whose owner is gone. */
+async function isLeftover(name: string, self: TestNameOwner): Promise<boolean> {
+  const parsed = parseTestName(name);
+  return parsed !== undefined && (await ownerGone(parsed.owner, self));
 }
 
 function asError(error: unknown): Error {
@@ -112,13 +109,6 @@ async function mounts(): Promise<Mount[]> {
     });
 }
 
-/** True for a namespace pinned at `point` whose name says its owner is gone. */
-async function goneNamespace(mount: Mount, self: TestNameOwner): Promise<boolean> {
-  if (mount.fsType !== "nsfs") return false;
-  const parsed = parseTestName(basename(mount.point));
-  return parsed !== undefined && (await ownerGone(parsed.owner, self));
-}
-
 /**
  * Removes a leftover temp dir. A namespace pinned inside it by an owner that is gone (a
  * tempNetns with its `dir` there) is removed first; any other mount inside leaves the dir
@@ -132,7 +122,7 @@ async function removeTempDir(
 ): Promise<void> {
   const others: string[] = [];
   for (const mount of (await allMounts()).filter((m) => m.point.startsWith(`${path}/`))) {
-    if (await goneNamespace(mount, self)) {
+    if (mount.fsType === "nsfs" && (await isLeftover(basename(mount.point), self))) {
       await removeNetns(mount.point, { dir: dirname(mount.point), mechanism });
     } else {
       others.push(mount.point);
@@ -145,12 +135,10 @@ async function removeTempDir(
 }
 
 /**
- * Removes the namespaces and temp dirs that test processes and conformance checks which are
- * gone left behind (named `lcnitest-…` and `lcnicheck-…` for their owner), and resolves to what
- * it removed and what it could not. Those of live processes, of other pid namespaces, and
- * anything named otherwise are left alone; so is a temp dir that is not this user's. Removing
- * a namespace needs CAP_SYS_ADMIN (each one it cannot remove is a failure in the result).
- * Without /proc (where owners cannot be told apart) it removes nothing.
+ * Removes the namespaces and temp dirs (`lcnitest-…`, `lcnicheck-…`) of test processes and
+ * checks that are gone, and resolves to what it removed and what it could not (a namespace
+ * needs CAP_SYS_ADMIN). Live processes', other pid namespaces', other users' temp dirs and
+ * anything named otherwise are left alone; without /proc, everything is.
  */
 export async function sweepTestLeftovers(
   options: SweepTestLeftoversOptions = {},
@@ -224,21 +212,17 @@ function sweepOnce(key: string, options: SweepTestLeftoversOptions): Promise<voi
 }
 
 /**
- * The sweep of the first tempNetns, testHost or checkPlugin of the process: the namespace dir
- * it uses and the temp dir, each once per process however many calls come at the same time.
- * It never rejects: what it cannot do goes to the `NODE_DEBUG=libcni` log.
+ * The sweep of the first tempNetns, testHost or checkPlugin: its namespace dir and the temp
+ * dir, each once per process. It never rejects: failures go to the `NODE_DEBUG=libcni` log.
  */
 export function sweepLeftoversOnce(
   options: { netnsDir?: string; mechanism?: NetnsMechanism } = {},
 ): Promise<void> {
   const netnsDir = resolve(options.netnsDir ?? defaultNetnsDir);
   const tmp = resolve(tmpdir());
+  const { mechanism } = options;
   return Promise.all([
-    sweepOnce(`netns:${netnsDir}`, {
-      netnsDirs: [netnsDir],
-      tmpDirs: [],
-      mechanism: options.mechanism,
-    }),
-    sweepOnce(`tmp:${tmp}`, { netnsDirs: [], tmpDirs: [tmp], mechanism: options.mechanism }),
+    sweepOnce(`netns:${netnsDir}`, { netnsDirs: [netnsDir], tmpDirs: [], mechanism }),
+    sweepOnce(`tmp:${tmp}`, { netnsDirs: [], tmpDirs: [tmp], mechanism }),
   ]).then(() => undefined);
 }

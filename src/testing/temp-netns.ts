@@ -43,10 +43,9 @@ export interface TempNetns {
 }
 
 /**
- * Creates a network namespace with a name unique to this process and naming it
- * (`lcnitest-<pid>-<start>.<ns>-<n>`). `await using ns = await tempNetns()` removes it when
- * the block ends, however it ends. The first call of a process first removes what processes
- * that are gone left in its dir and the temp dir (`sweepTestLeftovers`).
+ * Creates a network namespace named for this process (names.ts), removed when an `await using`
+ * block ends, however it ends. The first call of a process first sweeps what gone processes
+ * left in its dir and the temp dir (`sweepTestLeftovers`).
  * @throws NetnsError when it cannot be created (`permission` without CAP_SYS_ADMIN); nothing
  *   is left behind then, nor when bringing `lo` up fails.
  */

@@ -1,9 +1,6 @@
 /**
- * An isolated host side for integration tests: plugins run in a namespace of the test's own,
- * so the bridges, host veth ends and iptables rules they make land there and never on the
- * machine running the tests, and nothing a pod sends leaves the namespaces the test created.
- * What a Go test gets by wrapping itself in `ip netns exec`, without wrapping the process: the
- * plugins are started in the namespace (DefaultExec's `netns` option).
+ * An isolated host side for integration tests: what a Go test gets by wrapping itself in `ip
+ * netns exec`, without wrapping the process (DefaultExec's `netns` starts the plugins there).
  */
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,6 +11,7 @@ import type { NetnsMechanism } from "../netns/index.js";
 import { type Failpoint, type FailpointOptions, failpointPlugin } from "./failpoint.js";
 import { uniqueTestName } from "./names.js";
 import { findPluginDirs } from "./plugin-dirs.js";
+import { enableForwarding } from "./run.js";
 import { sweepLeftoversOnce } from "./sweep.js";
 import { type TempNetns, type TempNetnsOptions, tempNetns } from "./temp-netns.js";
 
@@ -90,24 +88,16 @@ async function undo(cleanups: (() => Promise<void>)[]): Promise<void> {
   if (first !== undefined) throw first;
 }
 
-async function enableForwarding(host: TempNetns): Promise<void> {
-  await host.run(["sysctl", "-q", "-w", "net.ipv4.ip_forward=1"]);
-  // A kernel without IPv6 has no such key; forwarding v4 is what matters then.
-  await host.exec(["sysctl", "-q", "-w", "net.ipv6.conf.all.forwarding=1"]);
-}
-
 /**
  * Creates an isolated host: a namespace for the host side (loopback up, forwarding on), a
  * DefaultExec and a CNIConfig whose plugins run there, temp dirs for the cache, host-local's
- * data, a conf dir and failpoint wrappers. `await using host = await testHost()` removes all
- * of it (and every `host.pod()`) when the block ends, however it ends. The first call of a
- * process first removes what processes that are gone left behind (`sweepTestLeftovers`).
+ * data, a conf dir and failpoint wrappers, all removed (with every `host.pod()`) by `await
+ * using`. The first call of a process first sweeps what gone ones left (`sweepTestLeftovers`).
  * @throws NetnsError without CAP_SYS_ADMIN; nothing is left behind on any failure.
  */
 export async function testHost(options: TestHostOptions = {}): Promise<TestHost> {
   const cleanups: (() => Promise<void>)[] = [];
   const nsOptions: TempNetnsOptions = { dir: options.netnsDir, mechanism: options.mechanism };
-  // Before anything of this host exists: the first call of the process removes what dead ones left.
   await sweepLeftoversOnce({ netnsDir: options.netnsDir, mechanism: options.mechanism });
   try {
     const root = await mkdtemp(join(tmpdir(), `${await uniqueTestName("host")}-`));
@@ -118,7 +108,9 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
     for (const dir of [binDir, cacheDir, dataDir, confDir]) await mkdir(dir);
     const netns = await tempNetns({ ...nsOptions, label: "host", loopbackUp: true });
     cleanups.push(() => netns.remove());
-    if (options.ipForward !== false) await enableForwarding(netns);
+    if (options.ipForward !== false) {
+      await enableForwarding(netns.path, { mechanism: options.mechanism });
+    }
     const binDirs = [binDir, ...(options.pluginDirs ?? (await findPluginDirs()))];
     const exec = new DefaultExec({ stderr: null, ...options.execOptions, netns: netns.path });
     const cni = new CNIConfig({ path: binDirs, cacheDir, exec });

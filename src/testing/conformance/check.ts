@@ -1,14 +1,11 @@
-/**
- * `checkPlugin`: runs a plugin binary, of any language, through the rules (rules.ts) for every
- * spec version it claims, in namespaces of the checker's own, and reports each rule's outcome.
- */
+/** `checkPlugin`: a plugin binary through the rules (rules.ts), for every version it claims. */
 import { access, constants, stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { assertDuration, InvalidArgumentError } from "../../errors/base.js";
 import { greaterThanOrEqualTo, all as knownVersions } from "../../version/index.js";
 import { compareVersions } from "../../version/parse.js";
 import { countsOf } from "./report.js";
-import { rules as allRules, type Rule, type RuleContext } from "./rules.js";
+import { rules as allRules, type Rule, type RuleContext, unknownRulesText } from "./rules.js";
 import { type CallOutcome, CheckSession, type Pod } from "./session.js";
 import type { CheckPluginOptions, ConformanceReport, RuleResult, RuleStatus } from "./types.js";
 
@@ -59,7 +56,7 @@ function contextFor(
   base: Record<string, unknown>,
   version: string,
   supportedVersions: readonly string[],
-  versionCall: CallOutcome | undefined,
+  versionCall: CallOutcome,
 ): RuleContext {
   const prevResult = (pod: Pod | undefined) => prevResultFor(base.prevResult, version, pod);
   return {
@@ -68,7 +65,7 @@ function contextFor(
     supportedVersions,
     versionCall,
     chained: base.prevResult !== undefined,
-    prevResult: (pod) => prevResult(pod),
+    prevResult,
     at: (other) => contextFor(session, base, other, supportedVersions, versionCall),
     config(pod, extra = {}) {
       const conf: Record<string, unknown> = {
@@ -82,10 +79,7 @@ function contextFor(
   };
 }
 
-/**
- * Runs a rule for one version (`reported`: the version its result names, "" for the
- * plugin-wide rules). A "should" rule's failure is a warning.
- */
+/** Runs a rule for one version (`reported`: "" for the plugin-wide rules). */
 async function runRule(rule: Rule, ctx: RuleContext, reported = ctx.version): Promise<RuleResult> {
   const result = { rule: rule.id, version: reported, section: rule.section };
   if (
@@ -121,10 +115,7 @@ async function runRule(rule: Rule, ctx: RuleContext, reported = ctx.version): Pr
   }
 }
 
-/**
- * The check's first call, VERSION, and the versions its answer claims (none when it has no
- * usable answer: version-output then says why, a hang included).
- */
+/** The check's first call, VERSION, and the versions it claims (none without a usable answer). */
 async function claimedVersions(
   session: CheckSession,
 ): Promise<{ call: CallOutcome; versions: string[] }> {
@@ -167,13 +158,8 @@ export async function checkPlugin(
   if (!(await isExecutableFile(path))) {
     throw new InvalidArgumentError("plugin", `${plugin} is not an executable file`);
   }
-  const unknown = (options.rules ?? []).filter((id) => !allRules.some((r) => r.id === id));
-  if (unknown.length > 0) {
-    throw new InvalidArgumentError(
-      "rules",
-      `unknown rules: ${unknown.join(", ")}; the rules are ${allRules.map((r) => r.id).join(", ")}`,
-    );
-  }
+  const unknown = unknownRulesText(options.rules ?? []);
+  if (unknown !== undefined) throw new InvalidArgumentError("rules", unknown);
   const base = baseConfig(path, options.config);
   const selected = allRules.filter(
     (r) => options.rules === undefined || options.rules.includes(r.id),
@@ -198,9 +184,8 @@ export async function checkPlugin(
     // A prevResult is written in the 0.3.0-and-later shape: older versions cannot carry it.
     if (base.prevResult !== undefined)
       versions = versions.filter((v) => greaterThanOrEqualTo(v, "0.3.0"));
-    // No version the plugin claims is one to check with: the plugin's own doing (no usable
-    // VERSION answer, a hang included, or none but versions that do not exist) is a finding
-    // of version-output or version-honest; a request that leaves none is the caller's error.
+    // No version to check with: the plugin's doing (no usable VERSION answer, or only versions
+    // that do not exist) is version-output's or version-honest's finding; else the caller's.
     const pluginsDoing = claimedKnown.length === 0;
     if (versions.length === 0 && !pluginsDoing && selected.some((r) => r.scope === "version")) {
       throw new InvalidArgumentError(
@@ -212,9 +197,8 @@ export async function checkPlugin(
     const newest = versions.at(-1) ?? claimedKnown.at(-1) ?? "1.1.0";
     const plugin = (r: Rule) => r.scope === "plugin";
     if (pluginsDoing) {
-      // Without a version to speak, nothing else can be asked of the plugin: why is reported
-      // (version-output's and version-honest's verdicts, asked for or not), with the rules
-      // that read the calls made.
+      // Nothing else can be asked of the plugin: why is reported (version-output's and
+      // version-honest's verdicts, asked for or not), with the rules reading the calls made.
       const why = allRules.filter((r) => r.id === "version-output" || r.id === "version-honest");
       const readers = selected.filter((r) => r.last === true);
       for (const rule of [...why, ...readers])

@@ -1,15 +1,7 @@
 /**
- * What a plugin left running after its call: a same-group child with its stdio on /dev/null
- * (the call's pipes closed, so the run did not wait for it), or a daemon that left the group
- * (`setsid`). Such a process is the plugin's when it is in one of the check's namespaces
- * (nothing but the plugin runs in the checker's host namespace or its pods', and a daemon keeps
- * the namespace it was started in), or in the call's process group as recorded when the plugin
- * started: its id (the plugin's pid, which leads a session and a group of its own) and its
- * leader's start time. A pid is reused once the plugin and every member of its group are gone,
- * so the id alone is not proof: a group whose id names another process now (its leader alive
- * with another start time) is not the plugin's and is never signalled; of a group whose leader
- * has exited, only the processes of that group and session that started after the leader did
- * are. Each one found is ended (SIGKILL).
+ * What a plugin left running after its call (a child on /dev/null, a `setsid` daemon), found
+ * and ended with SIGKILL. Which processes count as the plugin's, and why a reused pid or group
+ * id is never hit: docs/reliability.md, "What the checker ends".
  */
 import { readdir, readFile, readlink } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
@@ -19,10 +11,7 @@ import { isRunning, type ProcStat, readProcStat } from "../../internal/proc-stat
 export interface Leftover {
   /** Its command line (clipped). */
   command: string;
-  /**
-   * How it was found: in the call's process group; out of it, in a check namespace, as the
-   * leader of a session of its own (a `setsid` daemon) or in another group.
-   */
+  /** Found in the call's group; or in a check namespace, leading a session or another group. */
   how: "group" | "session" | "namespace";
   /** The check's namespace it ran in: the host one (the plugin's), a pod's, or neither. */
   where: "host" | "pod" | "elsewhere";
@@ -35,18 +24,11 @@ interface Proc extends ProcStat {
 /** A call's process group: the plugin's pid, and its start time when it could be read. */
 export interface PluginGroup {
   readonly pgid: number;
-  /**
-   * The plugin's start time (field 22 of /proc/<pid>/stat), read as it started; undefined
-   * when it was gone (reaped) before it could be read, or its stat was not a session leader's.
-   * A group without one is not trusted: its processes are found by their namespace alone.
-   */
+  /** The plugin's start time, read as it started; undefined (not trusted) when unread. */
   readonly start: string | undefined;
 }
 
-/**
- * The process group of a plugin that just started (it leads a session of its own from its
- * start), with its start time to tell a later process with the same pid apart.
- */
+/** The process group of a plugin that just started (leading a session of its own). */
 export async function pluginGroup(pid: number): Promise<PluginGroup> {
   const stat = await readProcStat(pid);
   const leads = stat !== undefined && stat.pgrp === pid && stat.session === pid;
@@ -88,11 +70,7 @@ interface ProvenGroup {
   readonly leader: boolean;
 }
 
-/**
- * The recorded groups that exist and are still the plugins': a group whose id names another
- * process now (the leader's pid taken by a process started at another time) is left out, and
- * so is one whose leader's start time was never read.
- */
+/** The recorded groups that exist and are still the plugins' (their leader's start unchanged). */
 async function provenGroups(groups: readonly PluginGroup[]): Promise<Map<number, ProvenGroup>> {
   const proven = new Map<number, ProvenGroup>();
   for (const { pgid, start } of groups) {
@@ -107,9 +85,8 @@ async function provenGroups(groups: readonly PluginGroup[]): Promise<Map<number,
 }
 
 /**
- * True for a process of a proven group: in it and in the session the plugin led (a process
- * cannot join a group of another session), started no earlier than the plugin (the same clock
- * tick counts: a child forked at once may share it).
+ * True for a process of a proven group, in the session the plugin led, started no earlier than
+ * the plugin (the same clock tick counts: a child forked at once may share it).
  */
 function inGroup(p: Proc, proven: ReadonlyMap<number, ProvenGroup>): boolean {
   const group = proven.get(p.pgrp);
@@ -161,13 +138,9 @@ async function look(
 }
 
 /**
- * Finds the processes of `groups` (the process groups of finished calls, each with its
- * plugin's start time) and those running in `namespaces` (nsfs ids, `net:[<inode>]`, of the
- * check's host and pods), ends them (SIGKILL; looked for again, as one may have forked
- * meanwhile) and resolves to what they were once they are gone (or after 2 s). This process
- * and its own children (the spawner helper) are never counted; nor zombies, which are already
- * dead. A whole group is signalled only while its leader, the plugin, still holds its id (its
- * start time checked again just before); otherwise each process proven the plugin's is.
+ * Ends the processes of `groups` (finished calls') and of `namespaces` (nsfs ids, `net:[<inode>]`,
+ * of the check's host and pods), looking again as one may have forked meanwhile, and resolves
+ * to what they were once they are gone (or after 2 s).
  */
 export async function endLeftovers(
   groups: readonly PluginGroup[],

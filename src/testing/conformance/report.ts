@@ -1,8 +1,4 @@
-/**
- * The checker's reports: text (one line per rule and version, findings with what was seen,
- * the counts per version) and Markdown (a table of rules by version for a plugin's README,
- * stable from run to run so that CI can diff it).
- */
+/** The checker's reports, as text and as Markdown (FormatReportOptions). */
 import { basename } from "node:path";
 import type { ConformanceReport, FormatReportOptions, RuleResult, VersionCounts } from "./types.js";
 
@@ -10,28 +6,23 @@ const marks = { pass: "PASS", fail: "FAIL", warn: "WARN", "n/a": "n/a " } as con
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** The results of `version` counted; of every version for "total". */
+function tally(results: readonly RuleResult[], version: string): VersionCounts {
+  const counts: VersionCounts = { version, pass: 0, fail: 0, warn: 0, "n/a": 0 };
+  for (const r of results) if (version === "total" || r.version === version) counts[r.status]++;
+  return counts;
+}
+
 /** The results counted per version: the plugin-wide ones (""), then each version in order. */
-export function countsOf(
-  results: readonly RuleResult[],
-  versions: readonly string[],
-): VersionCounts[] {
-  return ["", ...versions].map((version) => {
-    const counts: VersionCounts = { version, pass: 0, fail: 0, warn: 0, "n/a": 0 };
-    for (const r of results) if (r.version === version) counts[r.status]++;
-    return counts;
-  });
+export function countsOf(results: readonly RuleResult[], versions: readonly string[]) {
+  return ["", ...versions].map((version) => tally(results, version));
 }
 
 /** The report's counts (counted again for a report written before it had them). */
 const countsIn = (report: ConformanceReport) =>
   report.counts ?? countsOf(report.results, report.versions);
 
-/** The counts of every version together. */
-function total(report: ConformanceReport): VersionCounts {
-  const sum: VersionCounts = { version: "total", pass: 0, fail: 0, warn: 0, "n/a": 0 };
-  for (const r of report.results) sum[r.status]++;
-  return sum;
-}
+const total = (report: ConformanceReport) => tally(report.results, "total");
 
 /** The report as text, for a terminal or a CI log. */
 function formatText(report: ConformanceReport): string {
@@ -69,11 +60,7 @@ function formatText(report: ConformanceReport): string {
   return lines.join("\n");
 }
 
-/**
- * The evidence without what changes from run to run: the names of the checker's namespaces,
- * pods and network (`lcnicheck-…`), pids, addresses in memory, timestamps, goroutine numbers,
- * the magic of the filesystem a netns path is on.
- */
+/** The evidence without what changes from run to run (the checker's names, pids, times...). */
 export function stableText(text: string): string {
   return (
     text
@@ -150,11 +137,7 @@ function formatMarkdown(report: ConformanceReport): string {
   ].join("\n");
 }
 
-/**
- * The report as text (default: for a terminal or a CI log) or as Markdown (`format:
- * "markdown"`: a table of rules by spec version, the counts and the findings, for a plugin's
- * README; it holds no paths, pids or names of the checker's own, so CI can diff it).
- */
+/** The report as text (the default) or as Markdown (`format: "markdown"`, for a README). */
 export function formatReport(report: ConformanceReport, options: FormatReportOptions = {}): string {
   return options.format === "markdown" ? formatMarkdown(report) : formatText(report);
 }

@@ -1,15 +1,9 @@
 /**
- * What an ADD result must look like for its version (SPEC Section 5, "ADD Success", and the
- * result types of the versions before 1.0.0), in two rules' parts:
- * - add-result ({@link resultProblems}): a JSON object in the config's version, accepted by
- *   that version's decoder, addresses and route destinations in CIDR form, `ips[].version`
- *   before 1.0.0, named interfaces, and a sandbox that is the attachment's namespace;
- * - result-sane ({@link sanityFindings}): what upstream's open bugs show runtimes trip over,
- *   each named with its JSON pointer: null (or non-object) entries in the lists (Go decodes
- *   `[null]` and its converters then crash, containernetworking/cni#1191 and #1192),
- *   `ips[].interface` not an index of `interfaces`, two interfaces of one name in one
- *   sandbox, gateways that are no IP address, DNS fields of the wrong type.
- * A result the decoder refuses for a reason result-sane names is result-sane's finding only.
+ * What an ADD result must look like for its version (SPEC Section 5, "ADD Success"), in two
+ * rules' parts: add-result's form ({@link resultProblems}) and result-sane's findings
+ * ({@link sanityFindings}): what upstream's open bugs show runtimes trip over, such as `[null]`
+ * entries, which Go decodes and its converters then crash on (containernetworking/cni#1191,
+ * #1192). A result the decoder refuses for a reason result-sane names is result-sane's only.
  */
 import { messageOf } from "../../internal/error-message.js";
 import { isJSONObject } from "../../internal/json-kind.js";
@@ -86,11 +80,7 @@ function listProblems(result: Record<string, unknown>, version: string, netns: s
   return problems;
 }
 
-/**
- * add-result: the problems of an ADD's output for a config of `version` and an attachment in
- * `netns`; empty when it is a well-formed result (or when all that is wrong with it is
- * {@link sanityFindings}'s to say).
- */
+/** add-result: the problems of an ADD's output for a config of `version`, in `netns`. */
 export function resultProblems(
   stdout: string,
   json: unknown,
@@ -169,11 +159,7 @@ function dnsFindings(dns: unknown): string[] {
   return findings;
 }
 
-/**
- * result-sane: what is wrong with an ADD result beyond its form, each finding opening with
- * the JSON pointer of what it is about; empty when there is nothing (or when the output is no
- * JSON object at all, which is add-result's).
- */
+/** result-sane: what is wrong with an ADD result beyond its form, each with its JSON pointer. */
 export function sanityFindings(json: unknown, version: string): string[] {
   if (!isJSONObject(json)) return [];
   if (!greaterThanOrEqualTo(version, "0.3.0")) {

@@ -1,15 +1,13 @@
 /**
- * The rules a plugin is held to, one named check each, with the section of SPEC.md 1.1.0 it
- * enforces and the strength the spec words it with ("must" or "should", RFC 2119). A rule
- * runs its own plugin calls on fresh pods and undoes what it added; it says `pass`, `fail`
- * with what it saw (a `should` rule's failure is reported as `warn`), or `n/a` with why it
- * does not apply.
+ * The rules a plugin is held to (the table: docs/conformance.md). A rule runs its own plugin
+ * calls on fresh pods and undoes what it added; it says `pass`, `fail` with what it saw (a
+ * `should` rule's failure is reported as `warn`), or `n/a` with why it does not apply.
  */
 import { greaterThanOrEqualTo, all as knownVersions } from "../../version/index.js";
 import { seconds, specError, told } from "./evidence.js";
 import { resultProblems, sanityFindings } from "./result-shape.js";
 import type { CallOutcome, CallSpec, CheckSession, LeftoverRecord, Pod } from "./session.js";
-import type { RuleLevel, RuleStatus } from "./types.js";
+import type { ConformanceRule, RuleLevel, RuleStatus } from "./types.js";
 
 /** What a rule runs with. */
 export interface RuleContext {
@@ -18,7 +16,7 @@ export interface RuleContext {
   readonly version: string;
   /** The versions the plugin claims. */
   readonly supportedVersions: readonly string[];
-  /** The config for this version, `extra` keys set on it, with the pod's netns written into a prevResult's sandboxes. */
+  /** The config for this version with `extra` set, a prevResult's sandboxes the pod's netns. */
   config(pod?: Pod, extra?: Record<string, unknown>): string;
   /** True when the config carries a prevResult (the plugin is tested as a chained one). */
   readonly chained: boolean;
@@ -27,7 +25,7 @@ export interface RuleContext {
   /** The same context for another spec version (version-honest tries each one claimed). */
   at(version: string): RuleContext;
   /** The VERSION call the check began with (version-output judges it: no second call). */
-  readonly versionCall: CallOutcome | undefined;
+  readonly versionCall: CallOutcome;
 }
 
 /** A rule's verdict. */
@@ -38,21 +36,8 @@ export interface Verdict {
   level?: RuleLevel;
 }
 
-/** One rule. */
-export interface Rule {
-  readonly id: string;
-  /** The SPEC.md section it enforces. */
-  readonly section: string;
-  /** What it checks, in one line. */
-  readonly title: string;
-  /**
-   * How SPEC.md words what the rule checks: a broken `must` fails the check, a broken `should`
-   * is a warning.
-   */
-  readonly level: RuleLevel;
-  /** `plugin`: run once; `version`: run for each spec version. */
-  readonly scope: "plugin" | "version";
-  /** The first spec version it applies to. */
+/** One rule, as documented (ConformanceRule), and how it runs. */
+export interface Rule extends Omit<ConformanceRule, "since"> {
   readonly since?: string;
   /** Read last: it judges the calls (or what they left) of every other rule. */
   readonly last?: boolean;
@@ -64,6 +49,8 @@ const fail = (evidence: string): Verdict => ({ status: "fail", evidence });
 /** A "should" broken in a rule whose main requirement is a "must". */
 const warn = (evidence: string): Verdict => ({ status: "warn", evidence, level: "should" });
 const notApplicable = (evidence: string): Verdict => ({ status: "n/a", evidence });
+const passUnless = (problems: string[]) =>
+  problems.length === 0 ? pass() : fail(problems.join("; "));
 
 function add(ctx: RuleContext, pod: Pod): Promise<CallOutcome> {
   return ctx.session.call({ command: "ADD", stdin: ctx.config(pod), ...pod });
@@ -79,11 +66,14 @@ function del(ctx: RuleContext, pod: Pod, result?: unknown): Promise<CallOutcome>
   return ctx.session.call({ command: "DEL", stdin: withResult(ctx, pod, result), ...pod });
 }
 
-/** ADD on `pod` (a fresh one by default); a failed ADD is the verdict's evidence (the rule cannot go on). */
-async function added(
-  ctx: RuleContext,
-  pod?: Pod,
-): Promise<{ pod: Pod; add: CallOutcome } | Verdict> {
+/** An ADD that succeeded, on its pod. */
+interface Attachment {
+  pod: Pod;
+  add: CallOutcome;
+}
+
+/** ADD on `pod` (a fresh one by default); a failed ADD is the verdict (the rule cannot go on). */
+async function added(ctx: RuleContext, pod?: Pod): Promise<Attachment | Verdict> {
   pod ??= await ctx.session.pod();
   const call = await add(ctx, pod);
   if (call.exitCode !== 0) {
@@ -108,12 +98,18 @@ async function judgeAdded(
   return verdict;
 }
 
-function check(ctx: RuleContext, attachment: { pod: Pod; add: CallOutcome }): Promise<CallOutcome> {
-  return ctx.session.call({
-    command: "CHECK",
-    stdin: withResult(ctx, attachment.pod, attachment.add.json),
-    ...attachment.pod,
-  });
+function check(ctx: RuleContext, attachment: Attachment): Promise<CallOutcome> {
+  const { pod, add } = attachment;
+  return ctx.session.call({ command: "CHECK", stdin: withResult(ctx, pod, add.json), ...pod });
+}
+
+/** CHECK with `prevResult` as given (a wrong one, which the plugin should refuse). */
+function checkWith(ctx: RuleContext, pod: Pod, prevResult: unknown): Promise<CallOutcome> {
+  return ctx.session.call({ command: "CHECK", stdin: ctx.config(pod, { prevResult }), ...pod });
+}
+
+async function delAll(ctx: RuleContext, attachments: readonly Attachment[]): Promise<void> {
+  for (const a of attachments) await del(ctx, a.pod, a.add.json);
 }
 
 function gc(ctx: RuleContext, valid: readonly { pod: Pod }[]): Promise<CallOutcome> {
@@ -127,36 +123,24 @@ function gc(ctx: RuleContext, valid: readonly { pod: Pod }[]): Promise<CallOutco
   });
 }
 
-/** Expects a refusal with `code`; cleans up after a plugin that accepted. */
-async function refused(
-  ctx: RuleContext,
-  pod: Pod,
-  call: CallOutcome,
-  code: number,
-  what: string,
-): Promise<string | undefined> {
-  if (call.exitCode === 0) {
-    await del(ctx, pod, call.json);
-    return `${what}: accepted (${told(call)})`;
-  }
-  const error = specError(call);
-  if (error === undefined) return `${what}: no error object on stdout (${told(call)})`;
-  if (error.code !== code)
-    return `${what}: code ${error.code} (${error.msg}), the spec's is ${code}`;
-  return undefined;
-}
-
-/** One call on a fresh pod that the plugin must refuse with the spec's `code`. */
+/** One call on a fresh pod that the plugin must refuse with `code`; DELed when it accepts. */
 async function refusal(
   ctx: RuleContext,
   code: number,
   what: string,
-  call: (pod: Pod) => CallSpec,
+  spec: (pod: Pod) => CallSpec,
 ): Promise<Verdict> {
   const pod = await ctx.session.pod();
-  const outcome = await ctx.session.call(call(pod));
-  const problem = await refused(ctx, pod, outcome, code, what);
-  return problem === undefined ? pass() : fail(problem);
+  const call = await ctx.session.call(spec(pod));
+  if (call.exitCode === 0) {
+    await del(ctx, pod, call.json);
+    return fail(`${what}: accepted (${told(call)})`);
+  }
+  const error = specError(call);
+  if (error === undefined) return fail(`${what}: no error object on stdout (${told(call)})`);
+  if (error.code !== code)
+    return fail(`${what}: code ${error.code} (${error.msg}), the spec's is ${code}`);
+  return pass();
 }
 
 const versionOutput: Rule = {
@@ -166,9 +150,7 @@ const versionOutput: Rule = {
   title: "VERSION prints cniVersion and a non-empty supportedVersions list of versions",
   scope: "plugin",
   async run(ctx) {
-    const call =
-      ctx.versionCall ??
-      (await ctx.session.call({ command: "VERSION", stdin: '{"cniVersion":"1.1.0"}' }));
+    const call = ctx.versionCall;
     if (call.exitCode !== 0) return fail(told(call));
     const json = call.json as Record<string, unknown> | undefined;
     const versions = json?.supportedVersions;
@@ -213,7 +195,7 @@ const envMissing: Rule = {
       }));
       if (verdict.status === "fail") problems.push(verdict.evidence);
     }
-    return problems.length === 0 ? pass() : fail(problems.join("; "));
+    return passUnless(problems);
   },
 };
 
@@ -253,10 +235,9 @@ const addResult: Rule = {
     "ADD prints a result of the config's version that its decoder accepts: addresses and route destinations in CIDR form, named interfaces, the pod's sandbox",
   scope: "version",
   run: (ctx) =>
-    judgeAdded(ctx, (pod, call) => {
-      const problems = resultProblems(call.stdout, call.json, ctx.version, pod.netns);
-      return problems.length === 0 ? pass() : fail(problems.join("; "));
-    }),
+    judgeAdded(ctx, (pod, call) =>
+      passUnless(resultProblems(call.stdout, call.json, ctx.version, pod.netns)),
+    ),
 };
 
 const addPrevResult: Rule = {
@@ -338,11 +319,7 @@ const checkWrongPrevResult: Rule = {
       const wrong = altered(call.json);
       if (wrong === undefined)
         return notApplicable("the ADD's result has no address or MAC to alter");
-      const check = await ctx.session.call({
-        command: "CHECK",
-        stdin: ctx.config(pod, { prevResult: wrong.result }),
-        ...pod,
-      });
+      const check = await checkWith(ctx, pod, wrong.result);
       const given = JSON.stringify(ctx.prevResult(pod) ?? {});
       if (check.exitCode === 0 && ctx.chained && given.includes(wrong.original)) {
         // The altered value is what the plugin before it set up: a chained plugin need not verify it.
@@ -369,8 +346,7 @@ const delIdempotent: Rule = {
     const { pod, add: call } = done;
     const first = await del(ctx, pod, call.json);
     const second = await del(ctx, pod, call.json);
-    const problems = [first, second].filter((c) => c.exitCode !== 0).map(told);
-    return problems.length === 0 ? pass() : fail(problems.join("; "));
+    return passUnless([first, second].filter((c) => c.exitCode !== 0).map(told));
   },
 };
 
@@ -448,25 +424,14 @@ const gcValidAttachments: Rule = {
   scope: "version",
   since: "1.1.0",
   async run(ctx) {
-    const kept = await added(ctx);
-    if (isVerdict(kept)) return kept;
-    const stale = await added(ctx);
-    if (isVerdict(stale)) {
-      await del(ctx, kept.pod, kept.add.json);
-      return stale;
-    }
-    // GC is judged by the kept attachment's CHECK: a CHECK that fails before any GC is
-    // check-after-add's finding, not this rule's.
-    const before = await check(ctx, kept);
-    if (before.exitCode !== 0) {
-      await del(ctx, kept.pod, kept.add.json);
-      await del(ctx, stale.pod, stale.add.json);
-      return notApplicable(`CHECK fails before any GC (see check-after-add): ${told(before)}`);
-    }
+    const both = await addedMany(ctx, 2);
+    if (isVerdict(both)) return both;
+    const [kept] = both;
+    const broken = await failsBeforeGC(ctx, [kept], both);
+    if (broken !== undefined) return broken;
     const collected = await gc(ctx, [kept]);
     const after = await check(ctx, kept);
-    await del(ctx, kept.pod, kept.add.json);
-    await del(ctx, stale.pod, stale.add.json);
+    await delAll(ctx, both);
     const gcFailed = collected.exitCode === 0 ? "" : `GC failed: ${told(collected)}`;
     if (after.exitCode !== 0) {
       const also = gcFailed === "" ? "" : `; ${gcFailed}`;
@@ -496,17 +461,9 @@ const status: Rule = {
 /** The names of a result's interfaces. */
 function interfaceNames(result: unknown): string[] {
   const list = (result as { interfaces?: unknown } | undefined)?.interfaces;
-  return Array.isArray(list)
-    ? list.flatMap((i) =>
-        typeof (i as { name?: unknown } | null)?.name === "string"
-          ? [(i as { name: string }).name]
-          : [],
-      )
-    : [];
+  if (!Array.isArray(list)) return [];
+  return list.map((i) => i?.name).filter((n): n is string => typeof n === "string");
 }
-
-/** The spec versions there are (this library's list: 0.1.0 to 1.1.0). */
-const specVersions = () => knownVersions.supportedVersions();
 
 const versionHonest: Rule = {
   id: "version-honest",
@@ -519,7 +476,7 @@ const versionHonest: Rule = {
     const claimed = [...new Set(ctx.supportedVersions)];
     if (claimed.length === 0)
       return notApplicable("the plugin claims no version (see version-output)");
-    const known = specVersions();
+    const known = knownVersions.supportedVersions();
     const problems = claimed
       .filter((v) => !known.includes(v))
       .map((v) => `claims ${v}, which is no spec version (the spec's are ${known.join(", ")})`);
@@ -534,11 +491,7 @@ const versionHonest: Rule = {
         stdin: at.config(pod, old ? { prevResult: undefined } : {}),
         ...pod,
       });
-      await at.session.call({
-        command: "DEL",
-        stdin: withResult(at, pod, call.exitCode === 0 ? call.json : undefined),
-        ...pod,
-      });
+      await del(at, pod, call.exitCode === 0 ? call.json : undefined);
       if (call.timedOut) hung.push(version);
       else if (call.exitCode !== 0 && specError(call)?.code === 1)
         problems.push(`claims ${version} but refuses it: ${told(call)}`);
@@ -613,23 +566,16 @@ const resultSane: Rule = {
     "the ADD result has no null entries, ips[].interface indexes an interface, no two interfaces share a name in a sandbox, gateways and nameservers are IP addresses, DNS fields have their types (each finding with its JSON pointer)",
   level: "must",
   scope: "version",
-  run: (ctx) =>
-    judgeAdded(ctx, (_, call) => {
-      const findings = sanityFindings(call.json, ctx.version);
-      return findings.length === 0 ? pass() : fail(findings.join("; "));
-    }),
+  run: (ctx) => judgeAdded(ctx, (_, call) => passUnless(sanityFindings(call.json, ctx.version))),
 };
 
 /** ADDs `n` attachments on fresh pods; a failed ADD DELs what was added and is the verdict. */
-async function addedMany(
-  ctx: RuleContext,
-  n: number,
-): Promise<{ pod: Pod; add: CallOutcome }[] | Verdict> {
-  const out: { pod: Pod; add: CallOutcome }[] = [];
+async function addedMany(ctx: RuleContext, n: number): Promise<Attachment[] | Verdict> {
+  const out: Attachment[] = [];
   for (let i = 0; i < n; i++) {
     const done = await added(ctx);
     if (isVerdict(done)) {
-      for (const a of out) await del(ctx, a.pod, a.add.json);
+      await delAll(ctx, out);
       return done;
     }
     out.push(done);
@@ -637,14 +583,20 @@ async function addedMany(
   return out;
 }
 
-/** The attachments' CHECKs; the first that fails, told, or undefined. */
-async function firstFailedCheck(
+/**
+ * CHECKs `checked` before any GC, since GC is judged by CHECKs: when one fails (check-after-add's
+ * finding, not the GC rule's), DELs `all` and says the rule does not apply.
+ */
+async function failsBeforeGC(
   ctx: RuleContext,
-  attachments: { pod: Pod; add: CallOutcome }[],
-): Promise<string | undefined> {
-  for (const a of attachments) {
+  checked: readonly Attachment[],
+  all: readonly Attachment[],
+): Promise<Verdict | undefined> {
+  for (const a of checked) {
     const call = await check(ctx, a);
-    if (call.exitCode !== 0) return told(call);
+    if (call.exitCode === 0) continue;
+    await delAll(ctx, all);
+    return notApplicable(`CHECK fails before any GC (see check-after-add): ${told(call)}`);
   }
   return undefined;
 }
@@ -662,14 +614,8 @@ const gcPartialList: Rule = {
     const all = await addedMany(ctx, 3);
     if (isVerdict(all)) return all;
     const [first, unlisted, last] = all;
-    const cleanUp = async () => {
-      for (const a of all) await del(ctx, a.pod, a.add.json);
-    };
-    const before = await firstFailedCheck(ctx, all);
-    if (before !== undefined) {
-      await cleanUp();
-      return notApplicable(`CHECK fails before any GC (see check-after-add): ${before}`);
-    }
+    const broken = await failsBeforeGC(ctx, all, all);
+    if (broken !== undefined) return broken;
     // Listed out of ADD order, around the unlisted one: a GC keeping only the first (or the
     // last) entry of the list loses one.
     const collected = await gc(ctx, [last, first]);
@@ -687,17 +633,10 @@ const gcPartialList: Rule = {
       // A CHECK that also succeeds with a wrong prevResult tells nothing of the release.
       const wrong = altered(unlisted.add.json);
       const blind =
-        wrong === undefined ||
-        (
-          await ctx.session.call({
-            command: "CHECK",
-            stdin: ctx.config(unlisted.pod, { prevResult: wrong.result }),
-            ...unlisted.pod,
-          })
-        ).exitCode === 0;
+        wrong === undefined || (await checkWith(ctx, unlisted.pod, wrong.result)).exitCode === 0;
       if (blind) released = undefined;
     }
-    await cleanUp();
+    await delAll(ctx, all);
     // GC's own failure is gc-valid-attachments's finding: here, what it did.
     const gcFailed =
       collected.exitCode === 0 ? "" : `; GC failed (see gc-valid-attachments): ${told(collected)}`;
@@ -727,11 +666,8 @@ const gcConcurrent: Rule = {
   async run(ctx) {
     const kept = await added(ctx);
     if (isVerdict(kept)) return kept;
-    const before = await check(ctx, kept);
-    if (before.exitCode !== 0) {
-      await del(ctx, kept.pod, kept.add.json);
-      return notApplicable(`CHECK fails before any GC (see check-after-add): ${told(before)}`);
-    }
+    const broken = await failsBeforeGC(ctx, [kept], [kept]);
+    if (broken !== undefined) return broken;
     // Two streams of ADD then DEL of other attachments, from before the GC starts until it
     // is done (at least one each, at most 10).
     const pods = [await ctx.session.pod(), await ctx.session.pod()];
@@ -835,10 +771,7 @@ const errorFormat: Rule = {
   },
 };
 
-/**
- * Every rule, in the order they run; the plugin-wide ones first, but for no-leftover-processes
- * and error-format, read last (they judge every other rule's calls).
- */
+/** Every rule, in the order reported; the plugin-wide ones first, but for the `last` ones. */
 export const rules: readonly Rule[] = [
   versionOutput,
   versionHonest,
@@ -863,3 +796,10 @@ export const rules: readonly Rule[] = [
   noLeftoverProcesses,
   errorFormat,
 ];
+
+/** The message for the ids that name no rule; undefined when each names one. */
+export function unknownRulesText(ids: readonly string[]): string | undefined {
+  const unknown = ids.filter((id) => !rules.some((r) => r.id === id));
+  if (unknown.length === 0) return undefined;
+  return `unknown rules: ${unknown.join(", ")}; the rules are ${rules.map((r) => r.id).join(", ")}`;
+}

@@ -1,10 +1,8 @@
 /**
  * The checker's plugin calls, made as a runtime makes them but with every `CNI_*` variable and
- * every stdin byte under the rule's control (a rule may leave one out or spell it wrong), in a
- * host namespace of the checker's own so nothing the plugin does reaches the machine. Each
- * call is recorded: the error-format rule reads every failure the plugin printed. After each
- * call (after the last of calls run together), what the plugin left running is found, ended
- * and recorded for the no-leftover-processes rule (leftovers.ts).
+ * stdin byte under the rule's control, in a host namespace of the checker's own. Each call is
+ * recorded (error-format reads them all); after each (the last of calls run together), what
+ * the plugin left running is ended and recorded for no-leftover-processes (leftovers.ts).
  */
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -17,7 +15,7 @@ import {
 import { callPlugin, type PluginCallOutcome } from "../../invoke/plugin-call.js";
 import { createNetns, execInNetns, removeNetns } from "../../netns/index.js";
 import { checkNamePrefix, labelledTestName, uniqueTestName } from "../names.js";
-import { runInNetns } from "../run.js";
+import { enableForwarding, runInNetns } from "../run.js";
 import { sweepLeftoversOnce } from "../sweep.js";
 import { endLeftovers, type Leftover, type PluginGroup, pluginGroup } from "./leftovers.js";
 
@@ -39,10 +37,7 @@ export interface CallOutcome {
   spec: CallSpec;
   exitCode: number | undefined;
   signal: string | undefined;
-  /**
-   * True when the call hung: still running after `timeoutMs`, it was stopped (callPlugin's
-   * `timedOut`; the caller's abort stops the whole check instead).
-   */
+  /** It hung: still running after `timeoutMs`, it was stopped (an abort stops the whole check). */
   timedOut: boolean;
   /** The per-call limit the call ran under, in milliseconds. */
   timeoutMs: number;
@@ -85,42 +80,25 @@ export class CheckSession {
   during = "";
   private readonly pods: string[] = [];
   private readonly base = pluginStarter(selectLauncher(undefined));
-  /**
-   * The namespaces of the check (host and pods), pinned by it, so that their ids are not
-   * reused while they are here: a process in one of them is the plugin's.
-   */
+  /** The check's namespaces, by nsfs id: pinned by it, so a process in one is the plugin's. */
   private readonly namespaces = new Map<string, "host" | "pod">();
   private inFlight = 0;
-  /**
-   * The look for leftovers under way, if any: no call starts during one, or the look would
-   * take the new plugin (in the host namespace, leading a session of its own) for a daemon.
-   */
+  /** The look for leftovers under way: no call starts meanwhile (it would pass for a daemon). */
   private looking: Promise<void> | undefined;
-  /**
-   * The calls done since the last look for leftovers: their verbs and process groups, each
-   * with its plugin's start time (read as it started), which tells a reused pid apart.
-   */
+  /** The calls since the last look: their verbs and process groups (pluginGroup). */
   private finished: { command: string; group: Promise<PluginGroup> | undefined }[] = [];
 
   private constructor(
     readonly plugin: string,
     readonly hostNetns: string,
     readonly cniPath: string,
-    /** The per-call limit, in milliseconds. */
     readonly timeoutMs: number,
-    /** The caller's signal: once it fires, the check stops. */
     readonly signal: AbortSignal | undefined,
-    /**
-     * The network name of every config the session sends: its own, so a GC the checker sends
-     * never names a real network of the machine, nor another check's.
-     */
+    /** The name of every config sent: its own, so its GC never names another network. */
     readonly networkName: string,
   ) {}
 
-  /**
-   * A session with a host namespace of its own (loopback up, forwarding on). The first of the
-   * process removes what checks and tests that are gone left behind (names.ts, sweep.ts).
-   */
+  /** A session with a host namespace of its own; the process's first sweeps (sweep.ts). */
   static async open(
     plugin: string,
     path: readonly string[],
@@ -132,9 +110,7 @@ export class CheckSession {
     const host = await createNetns(labelledTestName(id, "host"));
     try {
       await runInNetns(host, ["ip", "link", "set", "lo", "up"]);
-      await runInNetns(host, ["sysctl", "-q", "-w", "net.ipv4.ip_forward=1"]);
-      // IPv6 forwarding where the namespace has IPv6 (as testHost).
-      await execInNetns(host, ["sysctl", "-q", "-w", "net.ipv6.conf.all.forwarding=1"]);
+      await enableForwarding(host);
     } catch (error) {
       await removeNetns(host);
       throw error;
@@ -164,10 +140,7 @@ export class CheckSession {
     if (ns !== undefined) this.namespaces.delete(ns);
   }
 
-  /**
-   * Runs the plugin once, in the host namespace. When no other call runs, what the plugin left
-   * running is ended (and recorded) before this resolves: the next call starts clean.
-   */
+  /** Runs the plugin once; with no other call running, ends what it left before resolving. */
   async call(spec: CallSpec): Promise<CallOutcome> {
     this.signal?.throwIfAborted();
     while (this.looking !== undefined) await this.looking.catch(() => undefined);
@@ -183,9 +156,8 @@ export class CheckSession {
     set("CNI_IFNAME", spec.ifName);
     set("CNI_PATH", this.cniPath);
     let group: Promise<PluginGroup> | undefined;
-    // The plugin leads its own process group: its pid names the group its children stay in,
-    // for as long as the group lasts. Its start time is read at once, while it surely runs (or
-    // is a zombie) under that pid, so the hunt never takes a later process with the pid for it.
+    // The plugin leads its own process group; its start time is read at once, while it surely
+    // holds its pid, so the hunt never takes a later process with that pid for it.
     const starter: PluginStarter = {
       start: (path, pluginEnv, run) => {
         const seen = (child: LaunchedChild) => {
@@ -269,10 +241,7 @@ export class CheckSession {
     return out;
   }
 
-  /**
-   * Removes every pod namespace and the host namespace, after ending whatever still runs in
-   * them (a check stopped in the middle of a call).
-   */
+  /** Removes the pods' and the host's namespaces, after ending what still runs in them. */
   async close(): Promise<void> {
     await endLeftovers([], this.namespaces).catch(() => undefined);
     for (const pod of this.pods) await removeNetns(pod).catch(() => undefined);

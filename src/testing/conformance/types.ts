@@ -1,6 +1,4 @@
-/**
- * The plugin conformance checker's vocabulary: rules, their outcomes, the report.
- */
+/** The plugin conformance checker's vocabulary: rules, their outcomes, the report. */
 
 /**
  * How a rule came out for one spec version: `fail` breaks a "must" of the spec, `warn` a
@@ -8,11 +6,21 @@
  */
 export type RuleStatus = "pass" | "fail" | "warn" | "n/a";
 
-/**
- * The strength of what a rule (or one verdict of it) holds the plugin to, as SPEC.md words it
- * (RFC 2119): a broken "must" is a failure, a broken "should" a warning.
- */
+/** The strength of a requirement, as SPEC.md words it (RFC 2119). */
 export type RuleLevel = "must" | "should";
+
+/** A rule as documented: its id, the SPEC.md section it enforces, what it checks. */
+export interface ConformanceRule {
+  readonly id: string;
+  readonly section: string;
+  readonly title: string;
+  /** How the spec words it: a broken `must` fails a check, a broken `should` is a warning. */
+  readonly level: "must" | "should";
+  /** `plugin`: checked once; `version`: for each spec version the plugin claims. */
+  readonly scope: "plugin" | "version";
+  /** The first spec version it applies to. */
+  readonly since: string | undefined;
+}
 
 /** One rule's outcome for one spec version (or for the plugin, for the plugin-wide rules). */
 export interface RuleResult {
@@ -22,10 +30,7 @@ export interface RuleResult {
   version: string;
   /** The spec section the rule holds the plugin to. */
   section: string;
-  /**
-   * The level of the requirement this outcome judges: the rule's, or `should` for a warning
-   * of a "must" rule about a "should" of the same section (gc-partial-list's release).
-   */
+  /** The level this outcome judges: the rule's, or `should` for a "should" part of a "must". */
   level: RuleLevel;
   status: RuleStatus;
   /** What was seen: why it failed or warned, or why it does not apply. */
@@ -45,10 +50,7 @@ export interface ConformanceReport {
   versions: string[];
   /** Every rule's outcome, rule by rule, version by version. */
   results: RuleResult[];
-  /**
-   * The outcomes counted per spec version: the plugin-wide rules first (version ""), then each
-   * version checked, in order.
-   */
+  /** The outcomes counted per version: the plugin-wide rules' (version "") first. */
   counts: VersionCounts[];
   /** True when no rule failed (warnings do not fail a check). */
   passed: boolean;
@@ -57,9 +59,8 @@ export interface ConformanceReport {
 /** Options of `checkPlugin`. */
 export interface CheckPluginOptions {
   /**
-   * The plugin configuration to test with (an object, or its JSON text): its `cniVersion` and
-   * `name` are set by the checker for each version; a `prevResult` in it makes the plugin's
-   * ADD a chained one. Default `{ "type": <the plugin's file name> }`.
+   * The plugin config (an object, or its JSON text); the checker sets `cniVersion` and `name`,
+   * a `prevResult` makes ADD a chained one. Default `{ "type": <the plugin's file name> }`.
    */
   config?: Record<string, unknown> | string;
   /** The spec versions to run with (among those the plugin claims). Default: all it claims. */
@@ -69,10 +70,8 @@ export interface CheckPluginOptions {
   /** Extra directories for CNI_PATH (delegated IPAM plugins). Default: the plugin's own dir. */
   path?: readonly string[];
   /**
-   * Milliseconds each plugin call may take; a call still running then is stopped (SIGTERM to
-   * its process group, SIGKILL a second later) and reported as a hang of its verb. Default
-   * 30000; an integer from 1 to 2147483647 (about 24.8 days, the longest a Node timer waits:
-   * a longer limit is refused, never turned into an instant hang).
+   * Milliseconds each plugin call may take, then it is stopped and reported as a hang of its
+   * verb. Default 30000; an integer from 1 to 2147483647 (the longest a Node timer waits).
    */
   callTimeoutMs?: number;
   /** Aborting stops the check. */
@@ -82,10 +81,8 @@ export interface CheckPluginOptions {
 /** Options of `formatReport`. */
 export interface FormatReportOptions {
   /**
-   * `text` (default): one line per rule and version, for a terminal or a CI log. `markdown`: a
-   * table of rules by spec version with the counts and the findings, for a plugin's README;
-   * nothing in it changes from run to run but what the plugin does (no paths, pids or names
-   * of the checker's namespaces), so CI can diff it.
+   * `text` (default): one line per rule and version. `markdown`: a table of rules by version,
+   * the counts and the findings, for a plugin's README, stable from run to run (CI can diff it).
    */
   format?: "text" | "markdown";
 }
