@@ -17,13 +17,18 @@
  * intents), and runs no plugin, ends no process and removes, moves or writes no file.
  */
 
-import { podsWithIntents } from "../cache/intent.js";
-import { ownedElsewhere } from "../cache/owner.js";
+import { ownedElsewhere, podsWithIntents } from "../cache/intent.js";
 import { type NetworkFailure, RuntimeGCError } from "../errors/runtime.js";
 import type { GCAttachment } from "../types/index.js";
-import { type CacheCallContext, deleteAll, type RemovedAttachment } from "./cached-pod.js";
-import { withDeadline } from "./deadline.js";
-import { cacheDirOf, cachedAttachments, type PodAttachments } from "./pod-records.js";
+import {
+  type CacheCallContext,
+  cacheDirOf,
+  cachedAttachments,
+  deleteAll,
+  type PodAttachments,
+  type RemovedAttachment,
+  withDeadline,
+} from "./cached-pod.js";
 import type { PodCallOptions } from "./types.js";
 
 /** One stale attachment of a GC: the pod, the network and the interface. */
@@ -105,7 +110,7 @@ export async function collectGarbage(
   for (const podID of stalePods) {
     try {
       const pod = await cachedAttachments(ctx.cni, podID, ctx.set);
-      if (pod.intent === "read" && (await ownedElsewhere(pod.owner))) {
+      if (pod.intent.kind === "attachments" && (await ownedElsewhere(pod.intent.owner))) {
         inFlightElsewhere.push(podID);
         continue;
       }

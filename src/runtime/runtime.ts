@@ -7,8 +7,14 @@
  */
 
 import { CNIConfig } from "../api/index.js";
-import { podsWithIntents, readIntent } from "../cache/intent.js";
-import { newRunID, ownedElsewhere, RunMarkedExec } from "../cache/owner.js";
+import {
+  newRunID,
+  ownedElsewhere,
+  podsWithIntents,
+  RunMarkedExec,
+  readIntent,
+} from "../cache/intent.js";
+import { assertPodID } from "../cache/names.js";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import {
   type PodMessage,
@@ -20,6 +26,7 @@ import {
   assertTeardownOptions,
   type CacheCallContext,
   type CheckedAttachment,
+  cacheDirOf,
   checkFromCache,
   type PodStatus,
   podStatusFromCache,
@@ -32,7 +39,6 @@ import { findPlugin, type LoadOptions, loadNetworkSet, type NetworkSet, nextSet 
 import { RuntimeLocks, withLock } from "./locks.js";
 import { checkPodNetns } from "./netns-check.js";
 import { planPod } from "./plan.js";
-import { cacheDirOf } from "./pod-records.js";
 import { checkPluginsInstalled, setupAttachments } from "./setup.js";
 import { networkStatus, PluginVersions, type StatusReport } from "./status.js";
 import type { PodSetupResult } from "./summary.js";
@@ -45,7 +51,6 @@ import type {
   SetupOptions,
   TeardownOptions,
 } from "./types.js";
-import { podRefID } from "./validate.js";
 import { NetworkWatcher, type WatchOptions } from "./watch.js";
 
 /** How to build a runtime. */
@@ -93,6 +98,23 @@ function assertCallOptions(options: PodCallOptions): void {
   assertDuration("timeout", options.timeout);
 }
 
+/**
+ * The ID of a pod reference (an ID, or `{ id, netns }`), checked as `setupPod` checks a pod's:
+ * it names the pod's setup intent (`<cacheDir>/libcni/setup-intents/<id>`) and is part of its
+ * records' names, so an ID such as `../../etc/passwd` must never reach a path. Every verb that
+ * takes a pod checks it on entry, before any lock is taken, file read or plugin run.
+ * @throws InvalidArgumentError naming `pod` (an ID) or `pod.id`.
+ */
+function podRefID(ref: unknown): string {
+  if (typeof ref === "object" && ref !== null) {
+    const { id } = ref as { id?: unknown };
+    assertPodID(id, "pod.id");
+    return id;
+  }
+  assertPodID(ref, "pod");
+  return ref;
+}
+
 const podID = (ref: PodRef): string => (typeof ref === "string" ? ref : ref.id);
 const podNetns = (ref: PodRef): string | undefined =>
   typeof ref === "string" ? undefined : ref.netns;
@@ -116,7 +138,7 @@ export class CNIRuntime {
 
   /**
    * What every plugin this runtime runs carries, so that recovery in another process ends
-   * only this runtime's orphans (owner.ts); undefined when the caller gave its own Exec.
+   * only this runtime's orphans (cache/intent.ts); undefined when the caller gave its own Exec.
    */
   private readonly runID: string | undefined;
 
@@ -300,7 +322,7 @@ export class CNIRuntime {
       (o) =>
         withLock(this.locks.pod(id, o.signal), () => {
           const set = this.current;
-          return teardownPodWith({ ...this.context(set, o, pod), set }, pod, id, o, {
+          return teardownPodWith({ ...this.context(set, o, pod), set }, pod, id, o.ifNoRecords, {
             interfacePrefix: this.options.interfacePrefix,
             capabilityStyle: this.options.capabilityStyle,
           });

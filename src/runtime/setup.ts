@@ -31,7 +31,7 @@ import {
 import { SpawnerExitedError, SpawnerUnavailableError } from "../errors/spawner.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import type { Result } from "../types/index.js";
-import { withDeadline } from "./deadline.js";
+import { withDeadline } from "./cached-pod.js";
 import { intentOf, type PlannedAttachment } from "./plan.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
 
@@ -48,7 +48,7 @@ export interface SetupContext {
   readonly cacheDir: string;
   /** fsync the intent, and commit the records (the runtime's `durableCache`). */
   readonly durable: boolean;
-  /** The run ID the runtime's plugins carry (owner.ts); undefined with the caller's Exec. */
+  /** The run ID the runtime's plugins carry (cache/intent.ts); undefined with the caller's Exec. */
   readonly runID: string | undefined;
 }
 

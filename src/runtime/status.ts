@@ -23,8 +23,7 @@ import type { CNIConfig } from "../api/index.js";
 import { PluginVersionError } from "../errors/api.js";
 import { messageOf } from "../internal/error-message.js";
 import type { PluginInfo } from "../version/index.js";
-import type { CacheCallContext } from "./cached-pod.js";
-import { withDeadline } from "./deadline.js";
+import { type CacheCallContext, withDeadline } from "./cached-pod.js";
 import type { Network } from "./types.js";
 
 /** One network's readiness. */

@@ -1,5 +1,5 @@
 /**
- * What recovery may end (owner.ts): a process provably of the dead owner's setup, told by its
+ * What recovery may end (cache/intent.ts, its owners): a process provably of the dead owner's setup, told by its
  * environment; and the run ID the runtime's own Exec adds to every plugin's environment.
  */
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -13,7 +13,7 @@ import {
   newRunID,
   RUN_ID_VARIABLE,
   RunMarkedExec,
-} from "../../src/cache/owner.js";
+} from "../../src/cache/intent.js";
 import { Args } from "../../src/invoke/index.js";
 
 const runID = "0123456789abcdef0123456789abcdef";
