@@ -1,10 +1,8 @@
 /**
- * The result cache: one record per attachment at `<cacheDir>/results/<net>-<cid>-<ifname>`,
- * in upstream's layout and format, so Go runtimes and this library share it.
- *
- * Better than upstream: records are replaced atomically and durably (see `atomic-write.ts`),
- * and every path is built from validated names, so a hostile network name, container ID or
- * interface name (`../../etc`, `a/b`) never reaches a file outside `<cacheDir>/results`.
+ * The result cache: one record per attachment at `<cacheDir>/results/<net>-<cid>-<ifname>`, in
+ * upstream's layout and format, so Go runtimes and this library share it. Better than upstream:
+ * records are replaced atomically and durably, and every path is built from validated names,
+ * so a hostile name (`../../etc`, `a/b`) never reaches a file outside `<cacheDir>/results`.
  */
 import { readdir, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
@@ -31,11 +29,8 @@ export type CNIArgPair = [string, string];
 
 /** An attachment found in the result cache (upstream `NetworkAttachment`). */
 export interface NetworkAttachment {
-  /** The container ID the attachment was added for. */
   containerID: string;
-  /** The network's name. */
   network: string;
-  /** The interface name inside the container. */
   ifName: string;
   /** The network configuration's bytes given to ADD (undefined when the record has none). */
   config: Uint8Array | undefined;
@@ -62,9 +57,8 @@ export function resultsDir(cacheDir: string): string {
 
 /**
  * The record path for an attachment. An empty part fails with upstream's message; then each
- * part is validated as ADD validates it (container ID, network name, interface name, with
- * upstream's codes), which also keeps the path inside `<cacheDir>/results`: a valid name
- * holds no `/` and is neither `.` nor `..`.
+ * part is validated as ADD validates it (upstream's codes), which also keeps the path inside
+ * `<cacheDir>/results`: a valid name holds no `/` and is neither `.` nor `..`.
  */
 export function cacheFilePath(
   cacheDir: string,
@@ -135,13 +129,11 @@ function forgetDir(dir: string): void {
 }
 
 /**
- * Writes an attachment's record at `path` (from {@link cacheFilePath}): the results directory
- * is created with mode 0700 (Go's `os.MkdirAll`, with its error text: `mkdir <dir>: not a
- * directory` when it is a file), the record replaced atomically with mode 0600.
- *
- * The directory is made sure of once per process; should it vanish later (removed by hand),
- * the write's ENOENT (or ENOTDIR) makes it be created again and the write retried, once.
- * The write itself is one request to the cache-write thread (write-thread.ts).
+ * Writes an attachment's record at `path` (from {@link cacheFilePath}), replaced atomically with
+ * mode 0600, the results directory created with mode 0700 (Go's `os.MkdirAll`, with its error
+ * text: `mkdir <dir>: not a directory` when it is a file). The directory is made sure of once
+ * per process; should it vanish later (removed by hand), the write's ENOENT (or ENOTDIR) makes
+ * it be created again and the write retried, once.
  */
 export async function writeCacheRecord(
   path: string,
@@ -193,15 +185,14 @@ export async function syncRecords(paths: readonly string[]): Promise<void> {
 }
 
 /**
- * Reads a record's bytes; undefined when it cannot be read (upstream ignores read errors) or
- * is not a regular file (see `read.ts`: no symlink followed, no FIFO or device read).
+ * Reads a record's bytes; undefined when it cannot be read (upstream ignores read errors) or is
+ * not a regular file (read.ts), with the other records asked for in this turn where the helper
+ * runs (engines/files/read-whole.ts).
  */
 export async function readCacheFile(
   path: string,
   signal?: AbortSignal,
 ): Promise<Uint8Array | undefined> {
-  // Read with the other records asked for in this turn, where the helper runs
-  // (engines/files/read-whole.ts).
   const whole = readWhole(path, { nofollow: true, maxBytes: MAX_CACHE_RECORD_BYTES });
   const bytes = whole === undefined ? undefined : await whole;
   if (bytes !== undefined) {
@@ -296,9 +287,8 @@ export interface ListOptions {
 }
 
 /**
- * The names `<cacheDir>/results` holds, in byte order (temporary files included; with `sweep`,
- * also those it just removed), and those that may hold `containerID`'s records by upstream's
- * prefilter; undefined when the directory does not exist.
+ * The names `<cacheDir>/results` holds, in byte order (temporary files included), and those that
+ * may hold `containerID`'s records by upstream's prefilter; undefined when there is no such dir.
  */
 async function listNames(
   dir: string,
@@ -346,11 +336,10 @@ export interface PodRecord {
 }
 
 /**
- * The records of one container, each read once through its fd: the attachment, the bytes a
- * DEL passes on, and the modification time the read's fstat saw (a pod's attach order), so
- * nothing is read or stat'ed again. Upstream's listing rules, as {@link listCachedAttachments};
- * the names the directory held come beside the records (the runtime looks again at the files
- * the listing skipped, for a pod's undecodable records, without a second readdir).
+ * The records of one container, each read once through its fd: the attachment, the bytes a DEL
+ * passes on, and the modification time the read's fstat saw (a pod's attach order), by
+ * {@link listCachedAttachments}' rules; beside them, the names the directory held (the runtime
+ * looks again at those the listing skipped, without a second readdir).
  */
 export async function readPodRecords(
   cacheDir: string,

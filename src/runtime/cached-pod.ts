@@ -2,21 +2,11 @@
  * A pod from its records: teardown, CHECK and status work from what the result cache holds, each
  * record read once (its bytes passed on to its verb, its attach order taken from that read), not
  * from today's conf dir, so an edited or deleted network, a gone netns or shifted interface-name
- * indexes change nothing. Every attachment is tried, each call under the runtime's per-network
- * deadline, and the failures are thrown together (the attachments whose records cannot be used
- * are failures from the start).
- *
- * - Teardown DELs every attachment in reverse attach order with its cached configuration,
- *   netns, CNI_ARGS and capability args, requiring its record's removal (upstream ignores a
- *   record that stays; the next teardown or GC would then DEL it again). A pod with nothing
- *   cached is torn down already, unless the caller opts into the current configuration
- *   (`ifNoRecords: "current-config"`, as go-cni's `Remove` always DELs with its loaded networks
- *   and ocicni's `TearDownPod` falls back to them when the cache has no record).
- * - CHECK runs every recorded attachment in attach order (CHECK compares the plugin's state with
- *   the cached result, so today's edited configuration would report a false failure); with the
- *   runtime's loopback network, `lo` must also be up in the pod's netns (go-cni#124), since the
- *   loopback's configuration (0.3.1) has no CHECK.
- * - Status (ocicni's `GetPodNetworkStatus`) serves each cached result; no plugin runs.
+ * indexes change nothing (and CHECK, which compares the plugin's state with the cached result,
+ * reports no false failure). Every attachment is tried, each call under the runtime's
+ * per-network deadline, and the failures are thrown together (the attachments whose records
+ * cannot be used are failures from the start). Teardown requires each record's removal
+ * (upstream ignores a record that stays; the next teardown or GC would then DEL it again).
  *
  * Attach order. The cache keeps no sequence number and Go's record format must stay as it is,
  * so the order is rebuilt from the records: by modification time, as the read's fstat saw it (a
@@ -110,7 +100,7 @@ export interface CheckedAttachment extends RemovedAttachment {
   loopbackUp?: true;
 }
 
-/** What a walk did: the attachments whose call succeeded, in call order, and the failures. */
+/** The attachments whose call succeeded, in call order, and the failures. */
 interface WalkOutcome {
   done: CheckedAttachment[];
   failures: NetworkFailure[];
@@ -143,9 +133,9 @@ export interface PlanStyle {
 }
 
 /**
- * Runs `fn` with a signal that aborts on `signal` or after `timeout` ms (0: no limit): the limit
- * aborts the network's plugin (CNIConfig stops its process group) and the call rejects with a
- * NetworkTimeoutError that carries what the plugin run ended with as its `cause`.
+ * Runs `fn` with a signal that aborts on `signal` or after `timeout` ms (0: no limit), which
+ * stops the network's plugin; the call then rejects with a NetworkTimeoutError whose `cause` is
+ * what the plugin run ended with.
  */
 export async function withDeadline<T>(
   network: string,
@@ -175,22 +165,20 @@ export async function withDeadline<T>(
 }
 
 /**
- * The configuration a record holds, as upstream's `GetNetworkCachedConfig` serves it: a network
- * list (what `AddNetworkList` caches) or a single plugin's configuration (what Go's `AddNetwork`
- * caches when a runtime attaches a `.conf` alone), each run with its own verbs.
+ * A record's configuration, as upstream's `GetNetworkCachedConfig` serves it: a list
+ * (`AddNetworkList`'s) or a single plugin's (Go's `AddNetwork` of a `.conf`), each run with its
+ * own verbs.
  */
 type CachedConfig =
   | { readonly kind: "list"; readonly list: NetworkConfigList }
   | { readonly kind: "plugin"; readonly plugin: PluginConfig };
 
 /** One cached attachment, ready for a verb. */
-export interface CachedAttachment {
-  /** The network's name in the record. */
+interface CachedAttachment {
   readonly network: string;
   readonly ifName: string;
   /** The cached configuration (or the loaded list when it has the same bytes). */
   readonly config: CachedConfig;
-  /** The cached netns, CNI_ARGS and capability args. */
   readonly rt: RuntimeConf;
   /** The record's bytes as read (its DEL passes them on); undefined for an intent's. */
   readonly record?: Uint8Array | undefined;
@@ -315,13 +303,12 @@ export interface PodAttachments {
 }
 
 /**
- * The pod's records that the cache's listing skipped (upstream's `GetCachedAttachments` skips
- * what it cannot decode) but whose top level says they are the pod's (`kind` cniCacheV1 and its
- * `containerId`): a record nested past Go's 10,000 levels, or with a field of the wrong type.
- * Nothing can DEL them as they were ADDed, and passing over them would report the pod removed
- * while they stay: each is an attachment that cannot be used, its record named. Files whose
- * content does not name the pod (not JSON, another pod's, a FIFO, over the size cap) are left
- * to the listing's rule, as a name alone is ambiguous (`n-a-b-eth0` may be pod `a`'s or `a-b`'s).
+ * The pod's records that the listing skipped (upstream's `GetCachedAttachments` skips what it
+ * cannot decode: a record nested past Go's 10,000 levels, a field of the wrong type) but whose
+ * top level names the pod (`kind` cniCacheV1, its `containerId`). Nothing can DEL them as they
+ * were ADDed, and passing over them would report the pod removed while they stay. A name alone
+ * is ambiguous (`n-a-b-eth0` may be pod `a`'s or `a-b`'s): files whose content does not name
+ * the pod are left to the listing's rule.
  */
 async function undecodableRecords(
   cacheDir: string,
@@ -426,10 +413,9 @@ function checkSkipped(config: CachedConfig): string | undefined {
 }
 
 /**
- * DEL or CHECK of one cached attachment with its cached configuration: a list's verbs for a
- * list, a single plugin's for a plugin configuration, as upstream's `DelNetworkList` and
- * `DelNetwork` would run them, from the record as it was read (neither verb reads it again; a
- * recorded attachment's DEL must remove it). Resolves to the skip reason of a CHECK that runs
+ * DEL or CHECK of one cached attachment with its configuration's verbs (a list's or a single
+ * plugin's, as upstream's `DelNetworkList` and `DelNetwork`), from the record as it was read;
+ * a recorded attachment's DEL must remove it. Resolves to the skip reason of a CHECK that runs
  * nothing.
  */
 async function runCached(
@@ -461,10 +447,9 @@ async function runCached(
 
 /**
  * DELs everything of a pod: first the attachments of an interrupted setup that have no record
- * (in reverse planned order), then the recorded ones in reverse attach order, each with what
- * it was started with; a record still there after its DEL is a failure (the next teardown or
- * GC retries it). The intent is settled first (see `settleIntent`: a damaged one reported once,
- * as a failure), and goes once every interrupted attachment is DELeted.
+ * (in reverse planned order), then the recorded ones in reverse attach order. The intent is
+ * settled first (`settleIntent`: a damaged one is reported once, as a failure), and goes once
+ * every interrupted attachment is DELeted.
  */
 export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Promise<WalkOutcome> {
   const { intent } = pod;
@@ -514,9 +499,8 @@ export function assertTeardownOptions(options: TeardownOptions): void {
 }
 
 /**
- * The pod's networks as the current configuration has them, on the interfaces setupPod's plan
- * gives for the same pod (its `networks`, else every network of the set, the default first),
- * for a teardown of a pod with no record.
+ * The attachments setupPod's plan gives the pod now (its `networks`, else every network of the
+ * set), to tear down a pod with no record (go-cni's `Remove`, ocicni's `TearDownPod` fallback).
  * @throws NoNetworksError when the set cannot say which networks (not ready and the pod names
  *   none, or no network at all), as go-cni's `Status` check and ocicni's `networksAvailable`;
  *   setupPod's argument errors (but the ID's, checked already).
@@ -551,10 +535,8 @@ function currentAttachments(
 }
 
 /**
- * teardownPod under the pod's lock: the pod's records read once, and every cached attachment
- * DELeted (see {@link deleteAll}); for a pod the cache holds nothing for (no record, no
- * intent), nothing, or with `ifNoRecords: "current-config"` the current configuration's DELs,
- * in reverse attach order, each marked `fromCurrentConfig`.
+ * teardownPod under the pod's lock: every cached attachment DELeted; for a pod the cache holds
+ * nothing for, nothing, or with `ifNoRecords: "current-config"` the current configuration's.
  * @throws PodTeardownError with every DEL that failed; see {@link currentAttachments}.
  */
 export async function teardownPodWith(
@@ -578,10 +560,8 @@ export async function teardownPodWith(
 }
 
 /**
- * CHECKs every cached attachment of the pod, in attach order; returns each one, those whose
- * configuration has no CHECK (below 0.4.0, or `disableCheck`) marked `skipped` with the
- * reason, never silently; with `lookAtLoopback`, the runtime's loopback attachment with
- * `loopbackUp` when `lo` was found up, and a failure when it was found down.
+ * CHECKs every cached attachment of the pod, in attach order (see checkPod); with
+ * `lookAtLoopback`, `lo` in the runtime's loopback attachment too.
  * @throws PodNotFoundError when nothing is recorded; PodCheckError with every failure.
  */
 export async function checkFromCache(
@@ -608,10 +588,9 @@ export async function checkFromCache(
 }
 
 /**
- * The runtime's loopback attachment, when the pod has one and its CHECK (none: skipped) did not
- * fail: `lo` looked at in the netns its record names (else the one the caller gave). Up: the
- * attachment says `loopbackUp`; down, or the netns gone: it becomes a failure, first, as it is
- * first in attach order.
+ * `lo` looked at in the netns of the pod's loopback attachment, when it has one whose CHECK (a
+ * skip) did not fail (go-cni#124: the loopback's 0.3.1 has no CHECK). Up: the attachment says
+ * `loopbackUp`; down, or the netns gone: it becomes a failure, first, as in attach order.
  */
 async function checkLoopback(
   ctx: CacheCallContext,

@@ -1,20 +1,15 @@
 /**
  * GC across networks, given the pods still valid (upstream's open multi-network GC question,
  * containernetworking/cni#1091, answered per network):
- * 1. every cached attachment of a pod not in the valid set is DELeted with its cached
- *    configuration, netns and args, in reverse attach order per pod, whether or not its
- *    network is still in the conf dir (upstream's GCNetworkList DELs with today's config);
+ * 1. every cached attachment of a pod not in the valid set is DELeted as teardown DELs it
+ *    (deleteAll), whether or not its network is still in the conf dir (upstream's
+ *    GCNetworkList DELs with today's config);
  * 2. each loaded network then gets GC with its own valid attachments, taken from the cache
  *    (ContainerID and IfName as ADDed), not recomputed from today's interface-name allocation,
  *    which shifts when the conf dir changes.
- * A pod whose setup is in flight in another live process (its intent names that owner) is left
- * to it. Everything is tried; the failures are thrown together, each stale pod's named. A stale pod's
- * damaged setup intent is set aside and reported once (see cached-pod.ts): a GC on a timer
- * does not fail on it again, and it never stops the GC of anything else.
- *
- * A dry run reads the same cache and intents the same way and stops there: it lists what step 1
- * would DEL, in the order it would, and what it could not (records that cannot be used, damaged
- * intents), and runs no plugin, ends no process and removes, moves or writes no file.
+ * A pod whose setup is in flight in another live process is left to it. Everything is tried; the
+ * failures are thrown together, each stale pod's named. A dry run reads the cache and intents
+ * the same way and stops there.
  */
 
 import { ownedElsewhere, podsWithIntents } from "../cache/intent.js";

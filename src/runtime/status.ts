@@ -1,21 +1,13 @@
 /**
- * Readiness, as a kubelet reads it: STATUS of every network at once (ocicni asks the default
- * network only, go-cni stops at the first failure), each network's plugins looked at first.
- *
- * A network is ready when every plugin of it (and every IPAM plugin its plugins name, which gets
- * the same version by delegation) is installed in the plugin dirs, answers VERSION
- * with the network's version among those it supports (asked through CNIConfig's
- * getVersionInfo, remembered per binary), and, from CNI 1.1.0, answers STATUS without error. A
- * plugin missing or not supporting the version is reported as such and STATUS is not run into
- * it: such a plugin would fail STATUS with an error of its own that says nothing of the cause
- * (a 1.0.0 plugin takes STATUS for a verb with a container: `missing containerID`). Below
- * 1.1.0 there is no STATUS verb, and the plugin check alone decides, as upstream's
- * GetStatusNetworkList reports success there.
- *
- * The runtime is ready when it has its networks (the conf dir's default network found), the
- * networks every pod gets (the default network, and the loopback when asked for) are usable
- * (their plugins installed and supporting their version: go-cni#133 fails Status on a missing
- * binary), and at least `minReady` networks are ready. `reason` says why whenever it is not.
+ * Readiness, as a kubelet reads it (docs/runtime.md, "Ready for pods"): STATUS of every network
+ * at once (ocicni asks the default network only, go-cni stops at the first failure), each
+ * network's plugins (and the IPAM plugins they name, which get the same version by delegation)
+ * looked up and asked VERSION first. STATUS is not run into a plugin that is missing or does not
+ * support the network's version: its own error would hide the cause (a 1.0.0 plugin takes STATUS
+ * for a verb with a container: `missing containerID`). Below 1.1.0 there is no STATUS verb, and
+ * the plugin check alone decides, as upstream's GetStatusNetworkList reports success there. The
+ * networks every pod gets (the default, and the loopback) must be usable, as go-cni#133 fails
+ * Status on a missing binary.
  */
 
 import { stat } from "node:fs/promises";
@@ -31,8 +23,7 @@ export interface NetworkStatus {
   network: string;
   ready: boolean;
   /**
-   * Why it is not ready: a plugin (or IPAM plugin) not installed (the lookup's
-   * `PluginNotFoundError`), a plugin
+   * Why it is not ready: a plugin (or IPAM plugin) not installed (`PluginNotFoundError`), one
    * that does not support the network's version (`PluginVersionError`) or whose VERSION failed
    * (STATUS is not run in these three cases), or what STATUS threw (a CNIError with the
    * plugin's code, e.g. 50).
@@ -49,12 +40,10 @@ export interface StatusReport {
    */
   ready: boolean;
   /**
-   * Why the runtime is not ready; set whenever `ready` is false: the conf dir missing (named as
-   * such), unreadable, without a usable network, or without the named default network (its
-   * file deleted, broken or renamed; the skipped files named); a plugin of the default network
-   * (or of the loopback) not installed, or not supporting the network's version (the file, the
-   * plugin and the plugin dirs named); fewer than `minReady` networks ready (each one that is
-   * not named with its error).
+   * Why the runtime is not ready; set whenever `ready` is false: the conf dir missing,
+   * unreadable, without a usable network or without the named default network; a plugin of the
+   * default network (or of the loopback) not installed, or not supporting the network's version;
+   * fewer than `minReady` networks ready (each one that is not named with its error).
    */
   reason?: string;
   /** The default network is ready (false when there is none). */
