@@ -1,27 +1,18 @@
 /**
- * Setup intents and their owners: what a pod's setup is about to attach, recorded durably
- * before its first plugin runs, and the runtime process that wrote it. Go's record of an
- * attachment is written only when its whole chain succeeded; a network whose plugins were
- * running when the process died has none, and whatever they set up (an IPAM lease, a veth, NAT
- * chains) would leak. Recovery (teardown, GC) DELs every attachment of the intent that has no
- * record, with exactly what it was started with, then removes the intent.
+ * Setup intents and their owners (docs/reliability.md: the format, "A damaged setup intent",
+ * "Owners"). What a pod's setup is about to attach is recorded durably before its first plugin
+ * runs: Go's record of an attachment is written only when its whole chain succeeded, so a
+ * network whose plugins were running when the process died has none, and whatever they set up
+ * (an IPAM lease, a veth, NAT chains) would leak. One file per pod, written once per setup like
+ * a cache record, where Go does not look; read like a conf file (a regular file only, opened
+ * without blocking, capped).
  *
- * One file per pod, written once per setup (not per plugin) atomically like a cache record, at
- * `<cacheDir>/libcni/setup-intents/<podID>`, where Go does not look; its format is
- * docs/reliability.md's. Read like a conf file: a regular file only (never a symlink), opened
- * without blocking, at most {@link MAX_INTENT_BYTES}. One that cannot be used is a
- * DamagedIntentError; teardown and GC set it aside under a name {@link podsWithIntents} never
- * lists, so it is reported once and never trips a later call.
- *
- * The owner: a runtime killed mid-setup can leave its plugin running (plugins run in sessions of
- * their own; the spawner helper ends its plugins with it, the direct spawn and a plugin's own
- * children in other groups do not), and a plugin that allocates at the end of its ADD would do
- * it after recovery's DEL. So before recovery DELs an intent whose owner is gone, every process
- * provably of that setup is SIGKILLed with its process group, and known dead first. The owner is
- * its pid and start time (field 22 of /proc/<pid>/stat, which tells a reused pid apart) and the
- * run ID its plugins carry ({@link RunMarkedExec}); "provably" is {@link environOfRun}'s rule
- * (docs/reliability.md, "Owners"). Off Linux (no /proc) there is no owner to record and nothing
- * is looked for.
+ * An intent names its owner, the runtime process that wrote it (its pid and start time, which
+ * tells a reused pid apart, and the run ID its plugins carry): a runtime killed mid-setup can
+ * leave its plugin running (plugins run in sessions of their own; the direct spawn and a
+ * plugin's own children in other groups are not ended with it), and a plugin that allocates at
+ * the end of its ADD would do it after recovery's DEL. Off Linux (no /proc) there is no owner
+ * to record and nothing is looked for.
  */
 import { randomBytes } from "node:crypto";
 import { readdir, readFile, rename, unlink } from "node:fs/promises";
@@ -52,9 +43,8 @@ export function intentsDir(cacheDir: string): string {
 }
 
 /**
- * The largest intent read or written: a conf file's cap (the conf loader's 16 MiB). An intent
- * is kilobytes in practice; a file past this is not one the library wrote, and is refused at its
- * size, unread. `writeIntent` refuses to write more, so every intent written can be read back.
+ * The largest intent read or written, a conf file's cap: a file past it is not one the library
+ * wrote (an intent is kilobytes), and `writeIntent` refuses to write more.
  */
 export const MAX_INTENT_BYTES = 16 * 1024 * 1024;
 
@@ -84,8 +74,7 @@ export const isRunID = (value: unknown): value is string =>
   typeof value === "string" && /^[0-9a-f]{32}$/.test(value);
 
 /**
- * The library's Exec with every plugin run marked with its runtime's run ID
- * (`LIBCNI_RUN_ID=<id>` added to the environment; the `CNI_*` variables and the stdin are
+ * The library's Exec with `LIBCNI_RUN_ID=<id>` added to every plugin's environment (the rest
  * exactly Go's), so that recovery can tell this runtime's plugins from another's.
  */
 export class RunMarkedExec extends DefaultExec {
@@ -199,11 +188,9 @@ const isPairs = (v: unknown): v is [string, string][] =>
   Array.isArray(v) &&
   v.every((p) => Array.isArray(p) && p.length === 2 && p.every((s) => typeof s === "string"));
 
-/** What an intent says of its writer. */
+/** What an intent says of its writer (none: an earlier version's, or written off Linux). */
 interface IntentWriter {
-  /** Undefined for none (an intent of an earlier version, or written off Linux). */
   owner: SetupOwner | undefined;
-  /** The run ID its plugins carry; undefined for none. */
   runID: string | undefined;
 }
 
@@ -281,10 +268,7 @@ export type IntentRead =
   | ({ kind: "attachments"; path: string; attachments: NetworkAttachment[] } & IntentWriter)
   | { kind: "unusable"; error: DamagedIntentError };
 
-/**
- * Reads the pod's intent: a regular file only (no symlink followed), opened without blocking,
- * refused unread past {@link MAX_INTENT_BYTES}.
- */
+/** Reads the pod's intent (see the top of this file). */
 export async function readIntent(cacheDir: string, podID: string): Promise<IntentRead> {
   const path = intentPath(cacheDir, podID);
   const found = await readRecord(path, undefined, MAX_INTENT_BYTES);
@@ -306,9 +290,7 @@ export async function readIntent(cacheDir: string, podID: string): Promise<Inten
 export interface IntentRun {
   readonly podID: string;
   readonly owner: SetupOwner | undefined;
-  /** The writing runtime's run ID; undefined for an intent without one. */
   readonly runID: string | undefined;
-  /** Every attachment the setup was to make, as its plugins' environment names it. */
   readonly attachments: readonly {
     readonly netNS: string;
     readonly ifName: string;
@@ -385,11 +367,10 @@ async function runGroups(run: IntentRun, notBefore: bigint): Promise<Set<number>
 }
 
 /**
- * Ends what a setup's owner left running, before recovery DELs it: nothing when the owner is
- * this process (its runs are supervised here) or another one still running (its setup is its
- * own); else every process group with a process that provably belongs to the setup and started
- * after the owner did (any time when the intent names no owner) is SIGKILLed, and this resolves
- * once none of them runs. Resolves to the groups ended.
+ * Ends what a dead owner left running of its setup: every process group with a process that
+ * provably belongs to it and started after the owner did (any time when the intent names none)
+ * is SIGKILLed; resolves to the groups, once none of them runs. Nothing while the owner runs
+ * (this process, whose runs are supervised here, or another, whose setup is its own).
  */
 export async function endOrphanedRuns(run: IntentRun): Promise<number[]> {
   if (process.platform !== "linux") return [];
@@ -403,13 +384,12 @@ export async function endOrphanedRuns(run: IntentRun): Promise<number[]> {
 }
 
 /**
- * Readies the pod's intent, as read, for recovery's DELs: what a dead owner left running of
- * its setup is ended (it could finish its ADD after the DEL), and a damaged intent (nothing in
- * it can be DELeted) is moved aside, in the intents' dir, under a name {@link podsWithIntents}
- * never lists (kept for whoever wants to look at it; nothing reads or removes it). Resolves to
- * the damaged intent's error to report: `damaged` with where it went, or with why it could not
- * be moved (then it stays, and the next teardown or GC reports it again); one already gone is
- * reported as it was.
+ * Readies the pod's intent, as read, for recovery's DELs: what a dead owner left running of its
+ * setup is ended (it could finish its ADD after the DEL), and a damaged intent (nothing in it
+ * can be DELeted) is moved aside under a name {@link podsWithIntents} never lists, so that it is
+ * reported once (nothing reads or removes it). Resolves to the damaged intent's error to
+ * report: with where it went, or with why it could not be moved (then the next teardown or GC
+ * reports it again).
  */
 export async function settleIntent(
   cacheDir: string,
@@ -453,9 +433,8 @@ export async function clearIntent(cacheDir: string, podID: string): Promise<void
 }
 
 /**
- * The pods that have an intent (a setup in flight, or one that was interrupted). With `sweep`
- * (GC), the temporary files of intent writes a killed runtime left are removed once stale, as
- * GC does in `results/`.
+ * The pods that have an intent (a setup in flight, or interrupted); with `sweep` (GC), stale
+ * temporary files of intent writes are removed, as in `results/`.
  */
 export async function podsWithIntents(
   cacheDir: string,

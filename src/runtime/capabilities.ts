@@ -3,16 +3,11 @@
  * (https://www.cni.dev/docs/conventions/#well-known-capabilities), with its name constant.
  *
  * Where containerd/go-cni passes a Go struct (PortMapping, BandWidth, IPRanges, DNS), the value
- * is encoded as that struct: go-cni's structs have no JSON tags, so Go writes the field names
- * as declared (`HostPort`, `IngressRate`, ...) in declaration order with zero values included.
- * A plugin's stdin (and the cache record) is then byte-identical to what go-cni sends for the
- * same pod; plugins decode these keys case-insensitively, as Go does. The other values are Go
- * maps, strings and slices, encoded as the library encodes any map (keys sorted).
- *
- * The `ocicni` style writes what cri-o/ocicni sends instead: the conventions' lowercase keys
- * (`hostPort`, ...; ocicni's JSON tags and their omitempty), bandwidth as a Go map (sorted
- * keys), DNS (which ocicni lacks) with the conventions' keys. For plugins that read the keys
- * case-sensitively (a JavaScript plugin, unlike Go's decoder).
+ * is encoded as that struct, byte for byte: go-cni's structs have no JSON tags, so Go writes the
+ * field names as declared, in declaration order, zero values included (plugins decode the keys
+ * case-insensitively, as Go does). The other values are encoded as any map (keys sorted). The
+ * `ocicni` style writes what cri-o/ocicni sends instead: its JSON tags and their omitempty,
+ * bandwidth as a Go map, DNS (which ocicni lacks) with the conventions' keys.
  */
 import { goStruct } from "../types/index.js";
 
@@ -87,40 +82,39 @@ export interface CapabilityArgs {
   extra?: Record<string, unknown>;
 }
 
-const portMappingToGo = (p: PortMapping): object =>
-  goStruct({
-    HostPort: p.hostPort,
-    ContainerPort: p.containerPort,
-    Protocol: p.protocol ?? "",
-    HostIP: p.hostIP ?? "",
-  });
-
-const bandwidthToGo = (b: Bandwidth): object =>
-  goStruct({
-    IngressRate: b.ingressRate ?? 0,
-    IngressBurst: b.ingressBurst ?? 0,
-    EgressRate: b.egressRate ?? 0,
-    EgressBurst: b.egressBurst ?? 0,
-  });
-
-const ipRangeToGo = (r: IPRange): object =>
-  goStruct({
-    Subnet: r.subnet,
-    RangeStart: r.rangeStart ?? "",
-    RangeEnd: r.rangeEnd ?? "",
-    Gateway: r.gateway ?? "",
-  });
-
-// A nil Go slice encodes as null.
-const dnsToGoStruct = (d: DNSCapability): object =>
-  goStruct({
-    Servers: d.servers ?? null,
-    Searches: d.searches ?? null,
-    Options: d.options ?? null,
-  });
-
 /** Whose bytes the structured capabilities take: go-cni's (the default) or ocicni's. */
 export type CapabilityStyle = "go-cni" | "ocicni";
+
+const goCNI = {
+  portMapping: (p: PortMapping): object =>
+    goStruct({
+      HostPort: p.hostPort,
+      ContainerPort: p.containerPort,
+      Protocol: p.protocol ?? "",
+      HostIP: p.hostIP ?? "",
+    }),
+  bandwidth: (b: Bandwidth): object =>
+    goStruct({
+      IngressRate: b.ingressRate ?? 0,
+      IngressBurst: b.ingressBurst ?? 0,
+      EgressRate: b.egressRate ?? 0,
+      EgressBurst: b.egressBurst ?? 0,
+    }),
+  ipRange: (r: IPRange): object =>
+    goStruct({
+      Subnet: r.subnet,
+      RangeStart: r.rangeStart ?? "",
+      RangeEnd: r.rangeEnd ?? "",
+      Gateway: r.gateway ?? "",
+    }),
+  // A nil Go slice encodes as null.
+  dns: (d: DNSCapability): object =>
+    goStruct({
+      Servers: d.servers ?? null,
+      Searches: d.searches ?? null,
+      Options: d.options ?? null,
+    }),
+};
 
 const ocicni = {
   portMapping: (p: PortMapping): object =>
@@ -146,13 +140,6 @@ const ocicni = {
     }),
   dns: (d: DNSCapability): object =>
     goStruct({ servers: d.servers, searches: d.searches, options: d.options }),
-};
-
-const goCNI = {
-  portMapping: portMappingToGo,
-  bandwidth: bandwidthToGo,
-  ipRange: ipRangeToGo,
-  dns: dnsToGoStruct,
 };
 
 /**

@@ -1,9 +1,8 @@
 /**
- * A pod's netns checked before its setup runs anything: it exists and is a network
- * namespace, as upstream plugins' `ns.GetNS` would find when they run (nsfs for a pinned
- * namespace, the `/proc/<pid>/ns/net` link of a process). Upstream libcni checks nothing: the
- * chain's first plugin that enters the namespace fails, after the plugins before it ran (and a
- * rollback DELs them). Non-blocking fs calls only (stat, statfs, readlink, the mount table).
+ * A pod's netns checked before its setup runs anything: it exists and is a network namespace,
+ * as upstream plugins' `ns.GetNS` would find when they run (nsfs for a pinned namespace, the
+ * `/proc/<pid>/ns/net` link of a process). Upstream libcni checks nothing: the chain's first
+ * plugin that enters the namespace fails, after the plugins before it ran.
  */
 import { stat } from "node:fs/promises";
 import { InvalidArgumentError } from "../errors/base.js";

@@ -226,7 +226,7 @@ function assertNetworkName(name: string, argument: string): void {
 }
 
 /** An interface name, by upstream's rule (at most 15 bytes, not `.`/`..`, no `/`, `:` or space). */
-export function assertInterfaceName(name: string, argument: string): void {
+function assertInterfaceName(name: string, argument: string): void {
   const invalid = validateInterfaceName(name);
   if (invalid) {
     throw new InterfaceNameError(
@@ -284,6 +284,11 @@ function assertIP(value: unknown, argument: string): void {
   if (typeof value !== "string" || parseIP(value) === undefined) {
     fail(argument, `unable to parse IP address ${quoted(value)}`);
   }
+}
+
+function assertMAC(value: string, argument: string): void {
+  if (parseMAC(value) === undefined)
+    fail(argument, `unable to parse MAC address ${goQuote(value)}`);
 }
 
 function quoted(value: unknown): string {
@@ -385,9 +390,7 @@ function assertCapabilityArgs(caps: CapabilityArgs | undefined, argument: string
   }
   if (caps.mac !== undefined) {
     assertString(caps.mac, at("mac"));
-    if (parseMAC(caps.mac) === undefined) {
-      fail(at("mac"), `unable to parse MAC address ${goQuote(caps.mac)}`);
-    }
+    assertMAC(caps.mac, at("mac"));
   }
   if (caps.ips !== undefined) {
     assertStrings(caps.ips, at("ips"));
@@ -429,15 +432,11 @@ export interface StaticAddress {
 export function staticAddressArgs(address: StaticAddress): [string, string][] {
   const pairs: [string, string][] = [];
   if (address.ip !== undefined && address.ip !== "") {
-    if (parseIP(address.ip) === undefined) {
-      fail("ip", `unable to parse IP address ${goQuote(address.ip)}`);
-    }
+    assertIP(address.ip, "ip");
     pairs.push(["IP", address.ip]);
   }
   if (address.mac !== undefined && address.mac !== "") {
-    if (parseMAC(address.mac) === undefined) {
-      fail("mac", `unable to parse MAC address ${goQuote(address.mac)}`);
-    }
+    assertMAC(address.mac, "mac");
     pairs.push(["MAC", address.mac]);
   }
   return pairs;

@@ -70,32 +70,21 @@ export interface RuntimeOptions extends LoadOptions {
   /** fsync cache records (CNIConfig's `durableCache`); default true. */
   durableCache?: boolean;
   /**
-   * Check before a setup runs anything that the pod's netns exists and is a network namespace
-   * (an nsfs mount or a `/proc/<pid>/ns/net` link), else PodNetnsError (upstream checks
-   * nothing: the first plugin that enters it fails, after the plugins before it ran).
-   * Default: true when the runtime runs the plugins itself (no `exec`: they run here, where the
-   * path must resolve), false with your own `exec` (its plugins may run elsewhere: a VM, a
-   * fake). `false` for plugins that create the namespace themselves; `setupPod`'s option wins.
+   * Check before a setup runs anything that the pod's netns exists and is a network namespace,
+   * else PodNetnsError (upstream checks nothing: the first plugin that enters it fails, after
+   * the plugins before it ran). Default: true when the runtime runs the plugins itself, false
+   * with your own `exec` (its plugins may run elsewhere: a VM, a fake). `false` for plugins that
+   * create the namespace themselves; `setupPod`'s option wins.
    */
   checkNetns?: boolean;
   /**
    * With `loopback: true`, `checkPod` also looks at `lo` in the pod's netns: it must be up
-   * (go-cni#124), else the check fails with LoopbackDownError (the loopback network's
-   * configuration, 0.3.1, has no CHECK of its own). `ip -o link show dev lo` runs inside the
-   * namespace (libcni/netns's execInNetns); without `ip` here, or the right to enter the
-   * namespace, `lo` is not looked at and the attachment stays as CHECK left it. Default: true
-   * when the runtime runs its plugins itself, false with your own `exec` (its plugins, and the
-   * `lo` they brought up, may be elsewhere).
+   * (go-cni#124), else the check fails with LoopbackDownError (the loopback's configuration,
+   * 0.3.1, has no CHECK). Without `ip` here, or the right to enter the namespace, `lo` is not
+   * looked at. Default: true when the runtime runs its plugins itself, false with your own
+   * `exec` (its plugins, and the `lo` they brought up, may be elsewhere).
    */
   checkLoopback?: boolean;
-}
-
-/**
- * A call's own `timeout`, checked where it enters (before any lock or plugin): a limit longer
- * than a timer holds would otherwise stop every plugin in its first millisecond.
- */
-function assertCallOptions(options: PodCallOptions): void {
-  assertDuration("timeout", options.timeout);
 }
 
 /**
@@ -195,12 +184,11 @@ export class CNIRuntime {
 
   /**
    * Loads the conf dir again and swaps the set in at once; calls in flight keep the set they
-   * started with. The runtime follows the dir: a default network gone (its file deleted,
-   * broken or renamed), every file gone or the dir removed make it not ready until a usable
-   * config is back (`status()` says why, `setupPod` throws it); pods already set up still
-   * tear down from their records. Only a dir that cannot be listed at all (an I/O error, not
-   * its absence) leaves a ready set in place, and the reason is thrown.
-   * @throws NoNetworksError when a ready set is kept because the dir could not be read.
+   * started with. A default network gone, every file gone or the dir removed make the runtime
+   * not ready until a usable config is back; pods already set up still tear down from their
+   * records.
+   * @throws NoNetworksError when a ready set is kept because the dir could not be listed at all
+   *   (an I/O error, not its absence).
    */
   async reload(): Promise<NetworkSet> {
     const set = nextSet(this.current, await loadNetworkSet(this.options));
@@ -242,7 +230,7 @@ export class CNIRuntime {
   }
 
   private async setup(pod: Pod, options: SetupOptions): Promise<PodSetupResult> {
-    assertCallOptions(options);
+    assertDuration("timeout", options.timeout);
     const set = this.current;
     // No networks yet (or no default network for a pod that names none): the runtime's state,
     // said before anything else is looked at.
@@ -298,12 +286,13 @@ export class CNIRuntime {
   }
 
   /**
-   * Removes every attachment of the pod found in the cache, in reverse attach order, each
-   * with its cached configuration; succeeds when there is nothing left to remove. With
-   * `ifNoRecords: "current-config"`, a pod the cache holds nothing for is DELeted with the
-   * current configuration instead (go-cni's `Remove`, ocicni's fallback): on the `networks` of
-   * the pod given (pass the Pod given to setupPod), else every current network, on the
-   * interface names setupPod would give; each such attachment says `fromCurrentConfig: true`.
+   * Removes every attachment of the pod found in the cache (records, and an interrupted
+   * setup's intent), in reverse attach order, each with its cached configuration; succeeds when
+   * there is nothing left to remove. With `ifNoRecords: "current-config"`, a pod the cache holds
+   * nothing for is DELeted with the current configuration instead (go-cni's `Remove`, ocicni's
+   * fallback): on the `networks` of the pod given (pass the Pod given to setupPod), else every
+   * current network, on the interface names setupPod would give; each such attachment says
+   * `fromCurrentConfig: true`.
    * @throws PodTeardownError with every DEL that failed; with `"current-config"` and no record,
    *   NoNetworksError when the runtime is not ready and the pod names no networks, and
    *   setupPod's argument errors before anything runs.
@@ -313,7 +302,7 @@ export class CNIRuntime {
     options: TeardownOptions = {},
   ): Promise<TornDownAttachment[]> {
     const id = podRefID(pod);
-    assertCallOptions(options);
+    assertDuration("timeout", options.timeout);
     assertTeardownOptions(options);
     return this.traced(
       "teardown",
@@ -342,7 +331,7 @@ export class CNIRuntime {
    */
   async checkPod(pod: PodRef, options: PodCallOptions = {}): Promise<CheckedAttachment[]> {
     const id = podRefID(pod);
-    assertCallOptions(options);
+    assertDuration("timeout", options.timeout);
     return this.traced(
       "check",
       id,
@@ -367,7 +356,7 @@ export class CNIRuntime {
    */
   async podStatus(pod: PodRef, options: PodCallOptions = {}): Promise<PodStatus> {
     const id = podRefID(pod);
-    assertCallOptions(options);
+    assertDuration("timeout", options.timeout);
     return withLock(this.locks.pod(id, options.signal), () =>
       podStatusFromCache(this.context(this.current, options, pod), id),
     );
@@ -381,7 +370,7 @@ export class CNIRuntime {
    * and at least `minReady` (default 1) networks are ready; `reason` says why not, always.
    */
   async status(options: PodCallOptions & { minReady?: number } = {}): Promise<StatusReport> {
-    assertCallOptions(options);
+    assertDuration("timeout", options.timeout);
     return this.traced("status", "", options, (o) =>
       networkStatus(
         {
@@ -405,7 +394,7 @@ export class CNIRuntime {
    *   for a `dryRun` that is not a boolean, before anything.
    */
   async gc(validPods: Iterable<PodRef>, options: GCOptions = {}): Promise<GCReport> {
-    assertCallOptions(options);
+    assertDuration("timeout", options.timeout);
     const dryRun = options.dryRun === undefined ? false : options.dryRun;
     if (typeof dryRun !== "boolean") {
       throw new InvalidArgumentError("dryRun", `dryRun must be a boolean, got ${typeof dryRun}`);

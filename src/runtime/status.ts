@@ -105,18 +105,19 @@ export class PluginVersions {
   }
 }
 
-/** Why a network's plugins cannot serve it, for the runtime's `reason`. */
+/** Why a plugin cannot serve its network: the network's error, and the runtime's `reason`. */
 interface PluginProblem {
-  /** `plugin`, or `IPAM plugin` for a plugin's `ipam.type` (which gets the same version). */
-  readonly role: string;
-  readonly plugin: string;
-  readonly kind: "missing" | "version" | "version-failed";
-  readonly path?: string;
-  readonly supported?: readonly string[];
   readonly error: unknown;
+  /** What the reason says after the network (`plugin "bridge" is not installed ...`). */
+  readonly text: string;
 }
 
-/** Looks one plugin (or IPAM plugin) up and asks its VERSION; undefined when it serves. */
+const quoted = (s: string): string => JSON.stringify(s);
+
+/**
+ * Looks one plugin (or, `role` `IPAM plugin`, a plugin's `ipam.type`, which gets the same
+ * version) up and asks its VERSION; undefined when it serves.
+ */
 async function checkPlugin(
   ctx: StatusContext,
   role: string,
@@ -124,23 +125,28 @@ async function checkPlugin(
   version: string,
   signal: AbortSignal | undefined,
 ): Promise<PluginProblem | undefined> {
+  const what = `${role} ${quoted(plugin)}`;
   let path: string;
   try {
     path = await ctx.find(plugin);
   } catch (error) {
-    return { role, plugin, kind: "missing", error };
+    const { binDirs } = ctx;
+    const dirs = binDirs.length === 0 ? "no plugin dirs" : `plugin dirs ${binDirs.join(", ")}`;
+    return { error, text: `${what} is not installed (${dirs}): ${messageOf(error)}` };
   }
   let info: PluginInfo;
   try {
     info = await ctx.versions.get(ctx.cni, plugin, path, signal);
   } catch (error) {
     if (signal?.aborted) throw error;
-    return { role, plugin, kind: "version-failed", path, error };
+    return { error, text: `${what} (${path}) did not answer VERSION: ${messageOf(error)}` };
   }
   const supported = info.supportedVersions();
   if (supported.includes(version)) return undefined;
-  const error = new PluginVersionError(plugin, version);
-  return { role, plugin, kind: "version", path, supported, error };
+  return {
+    error: new PluginVersionError(plugin, version),
+    text: `${what} (${path}) does not support the network's cniVersion ${version} (it supports ${supported.join(", ") || "none"})`,
+  };
 }
 
 /**
@@ -164,27 +170,11 @@ async function pluginProblem(
   return problems.find((p) => p !== undefined);
 }
 
-const quoted = (s: string): string => JSON.stringify(s);
-
 /** The default network (with its file) or the loopback, as the reason names it. */
 function networkLabel(n: Network): string {
   return n.loopback
     ? `loopback network ${quoted(n.name)}`
     : `default network ${quoted(n.name)} (${n.file})`;
-}
-
-function problemText(n: Network, p: PluginProblem, binDirs: readonly string[]): string {
-  const where = `${networkLabel(n)}: ${p.role} ${quoted(p.plugin)}`;
-  switch (p.kind) {
-    case "missing": {
-      const dirs = binDirs.length === 0 ? "no plugin dirs" : `plugin dirs ${binDirs.join(", ")}`;
-      return `${where} is not installed (${dirs}): ${messageOf(p.error)}`;
-    }
-    case "version":
-      return `${where} (${p.path}) does not support the network's cniVersion ${n.config.cniVersion} (it supports ${(p.supported ?? []).join(", ") || "none"})`;
-    case "version-failed":
-      return `${where} (${p.path}) did not answer VERSION: ${messageOf(p.error)}`;
-  }
 }
 
 /** Readiness of the set; see the module comment. */
@@ -222,7 +212,7 @@ export async function networkStatus(ctx: StatusContext, minReady: number): Promi
   const required = networks.filter((n) => n.loopback || n === defaultNetwork);
   const unusable = required.flatMap((n) => {
     const p = problems.get(n);
-    return p === undefined ? [] : [problemText(n, p, ctx.binDirs)];
+    return p === undefined ? [] : [`${networkLabel(n)}: ${p.text}`];
   });
   if (set?.notReady !== undefined) {
     report.reason = set.notReady.message;

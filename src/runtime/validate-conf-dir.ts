@@ -1,9 +1,7 @@
 /**
- * A conf dir validated in one call: every file the runtime would load (load.ts's extensions,
- * order and skip rules), each linted, loaded as the runtime loads it, its plugins looked up in
- * the bin dirs and asked for VERSION, and every finding placed in its file with a JSON Pointer.
- * What a tooling author (a CI check of a conf repo, an installer, an operator's preflight)
- * otherwise builds from `lintNetworkList`, `loadNetworks`' problems and `MultiError` entries.
+ * A conf dir validated in one call (docs/runtime.md, "Validating a conf dir"): what a tooling
+ * author would otherwise build from `lintNetworkList`, `loadNetworks`' problems and
+ * `MultiError` entries, every finding placed in its file with a JSON Pointer.
  */
 import { dirname, join } from "node:path";
 import { isPathSafeName, readConfFile } from "../conf/files.js";
@@ -446,15 +444,12 @@ function ordered(findings: readonly ConfDirFinding[]): ConfDirFinding[] {
 }
 
 /**
- * Validates every conf file the runtime would load from `confDir` (`.conf`, `.conflist` and
- * `.json`, in name order, as {@link loadNetworks}): each is linted (`lintNetworkList`), loaded
- * as the runtime loads it (a file that fails is one the runtime skips; so is a second file of
- * one network name), and every plugin of each network it loads (and its IPAM plugin) is looked
- * up in `binDirs` and asked for VERSION once, which must list the network's version. Also
- * flagged: the same plugin type twice in a list, a single plugin's config in a `.conflist`
- * (it loads as a list without plugins) or a list in a `.conf`, a directory named like a conf
- * file. Every finding names its file and a JSON Pointer into it; a drop-in plugin's findings
- * name its own file. Nothing is written; only VERSION is run.
+ * Validates every conf file the runtime would load from `confDir` (as {@link loadNetworks}):
+ * each is linted (`lintNetworkList`), loaded as the runtime loads it, and every plugin of each
+ * network it loads (and its IPAM plugin) is looked up in `binDirs` and asked for VERSION once,
+ * which must list the network's version (see {@link ConfDirFindingKind} for the rest). Every
+ * finding names its file (a drop-in plugin's its own) and a JSON Pointer into it. Nothing is
+ * written; only VERSION is run.
  * @throws InvalidArgumentError for bad options; rejects with the signal's reason when aborted.
  */
 export async function validateConfDir(
