@@ -97,12 +97,6 @@ export function recordPathIn(
   return join(resultsDir(cacheDir), `${netName}-${containerID}-${ifName}`);
 }
 
-/** Options for writing records. */
-export interface CacheWriteOptions {
-  /** fsync the record and its directory (default true). */
-  durable?: boolean;
-}
-
 // Results directories this process has made sure of (by absolute path), or is making sure of:
 // once one is known, a write skips the MkdirAll (a stat or a mkdir per ADD). Concurrent writers
 // share one MkdirAll, so none writes before the directory's own durable creation is done.
@@ -124,21 +118,18 @@ function ensureDir(dir: string, durable: boolean): { ready: Promise<void>; fresh
   return { ready, fresh: true };
 }
 
-function forgetDir(dir: string): void {
-  knownDirs.delete(resolve(dir));
-}
-
 /**
  * Writes an attachment's record at `path` (from {@link cacheFilePath}), replaced atomically with
  * mode 0600, the results directory created with mode 0700 (Go's `os.MkdirAll`, with its error
  * text: `mkdir <dir>: not a directory` when it is a file). The directory is made sure of once
  * per process; should it vanish later (removed by hand), the write's ENOENT (or ENOTDIR) makes
- * it be created again and the write retried, once.
+ * it be created again and the write retried, once. `durable` (default true): fsync the record
+ * and its directory.
  */
 export async function writeCacheRecord(
   path: string,
   record: Uint8Array,
-  options: CacheWriteOptions = {},
+  options: { durable?: boolean } = {},
 ): Promise<void> {
   const durable = options.durable ?? true;
   const dir = dirname(path);
@@ -151,7 +142,7 @@ export async function writeCacheRecord(
     // as before (Go's text). Any other error is the write's own, whether or not we had skipped.
     const code = errnoCode(error);
     if (fresh || (code !== "ENOENT" && code !== "ENOTDIR")) throw error;
-    forgetDir(dir);
+    knownDirs.delete(resolve(dir));
     await ensureDir(dir, durable).ready;
     await cacheWriteThread().write(path, record, 0o600, durable);
   }
@@ -205,10 +196,14 @@ export async function readCacheFile(
 
 /**
  * Removes a record; a missing one is not an error. Upstream ignores the removal's result
- * (`_ = c.cacheDel(...)`); a failure other than a missing record is said on NODE_DEBUG=libcni
- * and `libcni:cache-remove-failed`.
+ * (`_ = c.cacheDel(...)`): a failure other than a missing record is said on NODE_DEBUG=libcni
+ * and `libcni:cache-remove-failed`, or with `strict` (a runtime's teardown) rejects with
+ * CacheRecordRemoveError.
  */
-export async function removeCacheRecord(path: string, options: RemoveOptions = {}): Promise<void> {
+export async function removeCacheRecord(
+  path: string,
+  options: { strict?: boolean | undefined } = {},
+): Promise<void> {
   try {
     await unlink(path);
   } catch (error) {
@@ -216,12 +211,6 @@ export async function removeCacheRecord(path: string, options: RemoveOptions = {
     if (options.strict) throw new CacheRecordRemoveError(path, error);
     reportCacheRemoveFailed(path, error);
   }
-}
-
-/** Options of {@link removeCacheRecord}. */
-export interface RemoveOptions {
-  /** Reject with CacheRecordRemoveError when the record stays (a runtime's teardown). */
-  strict?: boolean | undefined;
 }
 
 async function mapLimit<T, R>(
@@ -249,15 +238,6 @@ function nameMayHold(name: string, containerID: string): boolean {
   return pos > 0 && pos + part.length < name.length;
 }
 
-async function readAttachment(
-  dir: string,
-  name: string,
-  containerID: string,
-): Promise<NetworkAttachment | undefined> {
-  const bytes = await readCacheFile(join(dir, name));
-  return bytes === undefined ? undefined : attachmentOf(bytes, containerID);
-}
-
 /** The attachment a record's bytes hold, by upstream's listing rules; undefined when skipped. */
 function attachmentOf(bytes: Uint8Array, containerID: string): NetworkAttachment | undefined {
   let record: ReturnType<typeof decodeCacheRecord>;
@@ -278,12 +258,6 @@ function attachmentOf(bytes: Uint8Array, containerID: string): NetworkAttachment
     cniArgs: record.cniArgs,
     capabilityArgs: record.capabilityArgs,
   };
-}
-
-/** Options for {@link listCachedAttachments}. */
-export interface ListOptions {
-  /** Also remove temporary files left by a crashed writer (GC does). */
-  sweep?: boolean;
 }
 
 /**
@@ -312,19 +286,20 @@ async function listNames(
  * Upstream's `GetCachedAttachments`: the records of `<cacheDir>/results` in byte order of
  * their names, optionally only those of one container. A missing directory gives an empty
  * list; unreadable, malformed, foreign (kind other than `cniCacheV1`) or incomplete records
- * are skipped, as are this library's temporary files.
+ * are skipped, as are this library's temporary files, which `sweep` (GC) removes once stale.
  */
 export async function listCachedAttachments(
   cacheDir: string,
   containerID: string,
-  options: ListOptions = {},
+  options: { sweep?: boolean } = {},
 ): Promise<NetworkAttachment[]> {
   const dir = resultsDir(cacheDir);
   const listed = await listNames(dir, containerID, options.sweep ?? false);
   if (listed === undefined) return [];
-  const found = await mapLimit(listed.candidates, READ_CONCURRENCY, (name) =>
-    readAttachment(dir, name, containerID),
-  );
+  const found = await mapLimit(listed.candidates, READ_CONCURRENCY, async (name) => {
+    const bytes = await readCacheFile(join(dir, name));
+    return bytes === undefined ? undefined : attachmentOf(bytes, containerID);
+  });
   return found.filter((a): a is NetworkAttachment => a !== undefined);
 }
 

@@ -283,7 +283,7 @@ function toCached(
 }
 
 /** A pod's attachments as the cache and its setup intent hold them. */
-export interface PodAttachments {
+interface PodAttachments {
   readonly podID: string;
   /** The recorded attachments, in attach order. */
   usable: CachedAttachment[];

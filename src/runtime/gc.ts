@@ -20,7 +20,6 @@ import {
   cacheDirOf,
   cachedAttachments,
   deleteAll,
-  type PodAttachments,
   type RemovedAttachment,
   withDeadline,
 } from "./cached-pod.js";
@@ -62,23 +61,6 @@ export interface GCOptions extends PodCallOptions {
   dryRun?: boolean;
 }
 
-/** What step 1 would do for a stale pod, in deleteAll's order (cached-pod.ts). */
-function planned(pod: PodAttachments): {
-  removed: CollectedAttachment[];
-  unusable: NetworkFailure[];
-} {
-  const { podID } = pod;
-  const ref = (a: { network: string; ifName: string }) => ({
-    podID,
-    network: a.network,
-    ifName: a.ifName,
-  });
-  return {
-    removed: [...[...pod.interrupted].reverse(), ...[...pod.usable].reverse()].map(ref),
-    unusable: pod.unusable.map((u) => ({ ...u, podID })),
-  };
-}
-
 /**
  * Runs the GC (or its dry run); the caller holds the runtime's exclusive lock. `removed` is
  * filled as each stale pod is collected (the caller's diagnostics message holds it, so a GC
@@ -110,9 +92,11 @@ export async function collectGarbage(
         continue;
       }
       if (dryRun) {
-        const plan = planned(pod);
-        preview.push(...plan.removed);
-        unusable.push(...plan.unusable);
+        // What deleteAll would DEL, in its order.
+        for (const a of [...[...pod.interrupted].reverse(), ...[...pod.usable].reverse()]) {
+          preview.push({ podID, network: a.network, ifName: a.ifName });
+        }
+        unusable.push(...pod.unusable.map((u) => ({ ...u, podID })));
         continue;
       }
       const outcome = await deleteAll(ctx, pod);

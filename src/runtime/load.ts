@@ -93,22 +93,6 @@ export function findPlugin(
   return exec ? exec.findInPath(pluginType, binDirs) : findInPath(pluginType, binDirs);
 }
 
-async function missingPlugins(
-  list: NetworkConfigList,
-  binDirs: readonly string[],
-  exec: Exec | undefined,
-): Promise<unknown[]> {
-  const errors: unknown[] = [];
-  for (const plugin of list.plugins) {
-    try {
-      await findPlugin(plugin.network.type, binDirs, exec);
-    } catch (error) {
-      errors.push(error);
-    }
-  }
-  return errors;
-}
-
 function makeSet(
   networks: Network[],
   problems: LoadProblem[],
@@ -248,8 +232,12 @@ export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> 
       continue;
     }
     seen.add(config.name);
-    for (const error of await missingPlugins(config, binDirs, options.exec)) {
-      problems.push({ file, network: config.name, kind: "missing-plugin", error });
+    for (const plugin of config.plugins) {
+      try {
+        await findPlugin(plugin.network.type, binDirs, options.exec);
+      } catch (error) {
+        problems.push({ file, network: config.name, kind: "missing-plugin", error });
+      }
     }
     networks.push({ name: config.name, config, file, loopback: false });
   }

@@ -1,10 +1,9 @@
 /**
- * From a pod to its attachments: which networks, in which order, on which interface, with
- * which RuntimeConf; and what the pod brings, checked before any lock is taken or any plugin
- * runs, so that a bad value is the caller's typed error and never a plugin's failure followed by
- * a rollback. Upstream's name rules (pkg/utils) for the container ID, network names and
- * interface names; the CNI conventions' forms for the capability values (ocicni refuses a bad
- * static IP or MAC before anything runs; go-cni passes anything on).
+ * From a pod to its attachments (which networks, in which order, on which interface, with which
+ * RuntimeConf), what the pod brings checked first, so that a bad value is the caller's typed
+ * error and never a plugin's failure followed by a rollback: upstream's name rules (pkg/utils),
+ * the CNI conventions' forms for the capability values (ocicni refuses a bad static IP or MAC
+ * before anything runs; go-cni passes anything on).
  *
  * Interface names: an explicit `ifName` is reserved first (two equal ones are an error, as
  * ocicni); the others are allocated in order, the first non-loopback network `eth0`, the n-th
@@ -163,14 +162,11 @@ interface CheckedRequest {
 }
 
 /**
- * Everything a pod brings but its ID, checked once, before it is planned: its capability values and
- * each request's, each requested interface name (valid, not asked for twice), each network
- * (found, a valid name, not requested twice), the shape of its `CNI_ARGS`. `requests` are the
- * pod's as the plan reads them: the runtime's loopback network first when it adds one
- * (`pod.networks` then has one fewer).
+ * Everything a pod brings but its ID: its capability values and each request's, each requested
+ * interface name (valid, not asked for twice), each network (found, a valid name, not requested
+ * twice), the shape of its `CNI_ARGS`. `requests` are the pod's as the plan reads them (with
+ * the runtime's loopback network first when it adds one).
  * @returns each request's network and `CNI_ARGS` pairs, in order.
- * @throws InvalidArgumentError (a network's name, `args`), InterfaceNameError,
- *   CapabilityArgError, NetworkNotFoundError.
  */
 function validatePod(
   set: NetworkSet,
@@ -424,9 +420,9 @@ export interface StaticAddress {
 
 /**
  * ocicni's static IP and MAC: `CNI_ARGS` pairs `IP=<ip>` and `MAC=<mac>`, checked as ocicni
- * checks them (`net.ParseIP`, `net.ParseMAC`). For plugins that read these args (host-local's
- * `IP`, tuning's `MAC`, the static IPAM's `IP`) rather than the `ips`/`mac` capabilities; pass
- * the pairs as a pod's or a network's `args`.
+ * checks them, for plugins that read these args (host-local's and the static IPAM's `IP`,
+ * tuning's `MAC`) rather than the `ips`/`mac` capabilities; pass them as a pod's or a network's
+ * `args`.
  * @throws CapabilityArgError naming `ip` or `mac`.
  */
 export function staticAddressArgs(address: StaticAddress): [string, string][] {

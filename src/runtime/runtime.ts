@@ -1,9 +1,8 @@
 /**
  * CNIRuntime: the networks of a conf dir and the pods on them (go-cni's `CNI` and ocicni's
- * `CNIPlugin` in one). It holds the current network set, swapped as a whole by `reload` (and
- * the watcher); each call takes the set current when it starts and keeps it to the end, so a
- * reload never changes the networks under a pod's call. Its locks serialise the calls of one
- * pod and make GC exclusive (see locks.ts).
+ * `CNIPlugin` in one). Each call takes the network set current when it starts and keeps it to
+ * the end, so a reload (which swaps the set as a whole) never changes the networks under a
+ * pod's call. Its locks serialise the calls of one pod and make GC exclusive (locks.ts).
  */
 
 import { CNIConfig } from "../api/index.js";
@@ -37,9 +36,8 @@ import type { CapabilityStyle } from "./capabilities.js";
 import { type CollectedAttachment, collectGarbage, type GCOptions, type GCReport } from "./gc.js";
 import { findPlugin, type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import { RuntimeLocks, withLock } from "./locks.js";
-import { checkPodNetns } from "./netns-check.js";
 import { planPod } from "./plan.js";
-import { checkPluginsInstalled, setupAttachments } from "./setup.js";
+import { checkPluginsInstalled, checkPodNetns, setupAttachments } from "./setup.js";
 import { networkStatus, PluginVersions, type StatusReport } from "./status.js";
 import type { PodSetupResult } from "./summary.js";
 import type {
@@ -268,9 +266,8 @@ export class CNIRuntime {
 
   /**
    * The pods whose setup was interrupted (the runtime died, or a rollback DEL failed): a setup
-   * intent is on disk and no setup of that pod runs in this runtime, nor in another process
-   * still running that wrote the intent. A runtime at restart tears these down
-   * (`teardownPod`), or lets `gc` collect those not valid.
+   * intent is on disk and no setup of that pod runs here, nor in the live process that wrote it.
+   * A runtime at restart tears these down (`teardownPod`), or lets `gc` collect those not valid.
    */
   async interruptedSetups(): Promise<string[]> {
     const cacheDir = cacheDirOf(this.cni);
@@ -363,11 +360,9 @@ export class CNIRuntime {
   }
 
   /**
-   * Readiness, for a kubelet's NetworkReady: each network's plugins looked up and asked
-   * VERSION (a plugin missing, or not supporting the network's version, is reported and gets no
-   * STATUS), then STATUS of every network. Ready when the conf dir has its networks, the
-   * default network (and the loopback) has its plugins installed and supporting its version,
-   * and at least `minReady` (default 1) networks are ready; `reason` says why not, always.
+   * Readiness, for a kubelet's NetworkReady (status.ts): ready when the conf dir has its
+   * networks, the default network (and the loopback) has its plugins installed and supporting
+   * its version, and at least `minReady` (default 1) networks are ready; `reason` says why not.
    */
   async status(options: PodCallOptions & { minReady?: number } = {}): Promise<StatusReport> {
     assertDuration("timeout", options.timeout);
@@ -453,9 +448,9 @@ export class CNIRuntime {
  * Loads the networks of a conf dir and returns the runtime over them (go-cni `New` + `Load`,
  * ocicni `InitCNI`). Broken files are in `runtime.problems`, not fatal. A conf dir that is
  * missing or holds no usable network (or not the default network) gives a runtime that is not
- * ready: `status()` says `ready: false` with the reason, `setupPod` throws NoNetworksError,
- * and `watch()` or `reload()` brings the first network in, as containerd and CRI-O start
- * before the network provider writes its config.
+ * ready (`status()` says why, `setupPod` throws NoNetworksError) until `watch()` or `reload()`
+ * brings the first network in, as containerd and CRI-O start before the network provider writes
+ * its config.
  * @throws InvalidArgumentError for bad options only.
  */
 export async function loadNetworks(options: RuntimeOptions = {}): Promise<CNIRuntime> {
