@@ -184,13 +184,6 @@ interface CachedAttachment {
   readonly record?: Uint8Array | undefined;
 }
 
-/** A cached attachment whose configuration cannot be used. */
-interface UnusableAttachment {
-  readonly network: string;
-  readonly ifName: string;
-  readonly error: unknown;
-}
-
 function hasPluginsKey(bytes: Uint8Array): boolean {
   try {
     const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
@@ -288,17 +281,13 @@ interface PodAttachments {
   /** The recorded attachments, in attach order. */
   usable: CachedAttachment[];
   /** Records (or an intent) that cannot be used. */
-  unusable: UnusableAttachment[];
+  unusable: NetworkFailure[];
   /**
    * The attachments of an interrupted setup that have no record (their chain was running when
    * the runtime died, or its rollback failed), in planned order.
    */
   interrupted: CachedAttachment[];
-  /**
-   * The pod's setup intent as read: none, one whose attachments are read (removed once every
-   * interrupted attachment is DELeted), or one that cannot be read (also in `unusable`, and set
-   * aside by teardown and GC).
-   */
+  /** The pod's setup intent as read (one that cannot be read is also in `unusable`). */
   intent: IntentRead;
 }
 
@@ -315,12 +304,12 @@ async function undecodableRecords(
   podID: string,
   names: readonly string[],
   listed: readonly NetworkAttachment[],
-): Promise<UnusableAttachment[]> {
+): Promise<NetworkFailure[]> {
   if (podID === "") return [];
   const dir = resultsDir(cacheDir);
   const seen = new Set(listed.map((a) => `${a.network}-${a.containerID}-${a.ifName}`));
   const part = `-${podID}-`;
-  const out: UnusableAttachment[] = [];
+  const out: NetworkFailure[] = [];
   for (const name of names) {
     if (seen.has(name) || isTempName(name) || name.indexOf(part) <= 0) continue;
     const path = join(dir, name);

@@ -200,12 +200,14 @@ function sortedByBytes(keys: readonly string[]): boolean {
 }
 
 /**
- * A value read back from a record, its objects' keys kept in the order the record has them.
- * An object whose keys are not sorted was written from a Go struct (go-cni's `PortMapping`,
- * ocicni's tagged structs): it is marked as one, so that it is written again in that order.
- * Sorted keys were a Go map's (or a struct's already in order): the encoder sorts them anyway.
+ * Capability args read back from a cache record (or a setup intent), ready to be sent again: a
+ * DEL or CHECK from the cache sends the bytes the ADD sent, as go-cni sends its structs again on
+ * Remove and Check, and as a Go runtime's maps come back sorted. The objects' keys are kept in
+ * the record's order: an object whose keys are not sorted was written from a Go struct (go-cni's
+ * `PortMapping`, ocicni's tagged structs), and is marked as one to be written again in that
+ * order; sorted keys were a Go map's (or a struct's already in order), which the encoder sorts.
  */
-function inRecordedOrder(root: unknown): unknown {
+export function restoreCapabilityStructs(args: Record<string, unknown>): Record<string, unknown> {
   // The copy keeps its own stack: a record's value may nest to Go's limit (10,000 levels),
   // deeper than the call stack allows a recursive walk.
   const pending: [object, object][] = [];
@@ -221,7 +223,7 @@ function inRecordedOrder(root: unknown): unknown {
     pending.push([value, out]);
     return sortedByBytes(Object.keys(value)) ? out : goStruct(out);
   };
-  const top = shell(root);
+  const top = shell(args) as Record<string, unknown>;
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [from, to] = next;
     if (Array.isArray(from)) {
@@ -238,16 +240,4 @@ function inRecordedOrder(root: unknown): unknown {
     }
   }
   return top;
-}
-
-/**
- * Capability args read back from a cache record (or a setup intent), ready to be sent again:
- * a DEL or CHECK from the cache sends the bytes the ADD sent, as go-cni sends its structs again
- * on Remove and Check, and as a Go runtime's maps come back sorted.
- */
-export function restoreCapabilityStructs(
-  args: Record<string, unknown> | undefined,
-): Record<string, unknown> | undefined {
-  if (args === undefined) return undefined;
-  return inRecordedOrder(args) as Record<string, unknown>;
 }
