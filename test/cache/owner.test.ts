@@ -1,6 +1,7 @@
 /**
- * What recovery may end (cache/intent.ts, its owners): a process provably of the dead owner's setup, told by its
- * environment; and the run ID the runtime's own Exec adds to every plugin's environment.
+ * What recovery may end (cache/intent.ts, the intents' owners): a process provably of the dead
+ * owner's setup, told by its environment; and the run ID the runtime's own Exec adds to every
+ * plugin's environment.
  */
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
