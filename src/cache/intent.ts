@@ -101,26 +101,19 @@ export class RunMarkedExec extends DefaultExec {
   }
 }
 
-/** Fields 5 (pgrp) and 22 (starttime) of /proc/<pid>/stat, or undefined when it is gone. */
-async function procStat(pid: string): Promise<{ pgrp: number; start: string } | undefined> {
-  const stat = await readProcStat(pid);
-  return stat?.start === undefined ? undefined : { pgrp: stat.pgrp, start: stat.start };
-}
-
 let self: Promise<SetupOwner | undefined> | undefined;
 
 /** This process as an intent's owner (read once). */
 function thisOwner(): Promise<SetupOwner | undefined> {
-  self ??= procStat(String(process.pid)).then((stat) =>
-    stat === undefined ? undefined : { pid: process.pid, start: stat.start },
+  self ??= readProcStat(process.pid).then((stat) =>
+    stat?.start === undefined ? undefined : { pid: process.pid, start: stat.start },
   );
   return self;
 }
 
 /** True while the owner's process runs: its pid is there, started when it did. */
 async function ownerAlive(owner: SetupOwner): Promise<boolean> {
-  const stat = await procStat(String(owner.pid));
-  return stat !== undefined && stat.start === owner.start;
+  return (await readProcStat(owner.pid))?.start === owner.start;
 }
 
 async function isThisProcess(owner: SetupOwner): Promise<boolean> {
@@ -345,7 +338,7 @@ async function runGroups(run: IntentRun, notBefore: bigint): Promise<Set<number>
   } catch {
     return groups;
   }
-  const own = await procStat("self");
+  const own = await readProcStat("self");
   const look = async (pid: string): Promise<void> => {
     if (pid === String(process.pid)) return;
     let environ: Buffer;
@@ -355,8 +348,8 @@ async function runGroups(run: IntentRun, notBefore: bigint): Promise<Set<number>
       return; // gone, or not ours to read
     }
     if (!environOfRun(environ, run)) return;
-    const stat = await procStat(pid);
-    if (stat === undefined || BigInt(stat.start) < notBefore) return;
+    const stat = await readProcStat(pid);
+    if (stat?.start === undefined || BigInt(stat.start) < notBefore) return;
     // A plugin leads its own group; a process of this runtime's group is never signalled.
     if (stat.pgrp > 1 && stat.pgrp !== own?.pgrp) groups.add(stat.pgrp);
   };
