@@ -29,8 +29,11 @@ export type CNIArgPair = [string, string];
 
 /** An attachment found in the result cache (upstream `NetworkAttachment`). */
 export interface NetworkAttachment {
+  /** The container ID the attachment was added for. */
   containerID: string;
+  /** The network's name. */
   network: string;
+  /** The interface name inside the container. */
   ifName: string;
   /** The network configuration's bytes given to ADD (undefined when the record has none). */
   config: Uint8Array | undefined;

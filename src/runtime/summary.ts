@@ -20,9 +20,11 @@ export interface IPSummary {
   gateway?: string;
 }
 
-/** One interface a pod's networks reported, and the network that reported it. */
+/** One interface a pod's networks reported. */
 export interface InterfaceSummary {
+  /** The interface name. */
   name: string;
+  /** The network that reported it. */
   network: string;
   mac?: string;
   /** The netns path; absent for a host-side interface (a veth's host end, a bridge). */

@@ -34,6 +34,7 @@ export type PodArgs = Readonly<Record<string, string>> | readonly (readonly [str
 
 /** One network a pod asks for, with what is particular to it. */
 export interface PodNetworkRequest {
+  /** The network's name. */
   name: string;
   /** The interface name in the pod; allocated when absent. */
   ifName?: string;
