@@ -1,29 +1,21 @@
 /**
- * Setup intents: what a pod's setup is about to attach, recorded durably before its first
- * plugin runs, so that a runtime killed mid-setup leaves nothing recovery cannot find. Go's
- * record of an attachment is written only when its whole chain succeeded; a network whose
- * plugins were running when the process died has none, and whatever they set up (an IPAM
- * lease, a veth, NAT chains) would leak. Recovery (teardown, GC) DELs every attachment of the
- * intent that has no record, with exactly what it was started with, then removes the intent.
+ * Setup intents and their owners (docs/reliability.md: the format, "A damaged setup intent",
+ * "Owners"). What a pod's setup is about to attach is recorded durably before its first plugin
+ * runs: Go's record of an attachment is written only when its whole chain succeeded, so a
+ * network whose plugins were running when the process died has none, and whatever they set up
+ * (an IPAM lease, a veth, NAT chains) would leak. One file per pod, written once per setup like
+ * a cache record, where Go does not look; read like a conf file (a regular file only, opened
+ * without blocking, capped).
  *
- * One file per pod, written once per setup (not per plugin), where Go does not look:
- * `<cacheDir>/libcni/setup-intents/<podID>`; Go's `results/` stays byte for byte Go's. The
- * format (docs/reliability.md):
- *
- *   {"kind":"libcniSetupIntentV1","containerId":"<pod>",
- *    "owner":{"pid":<n>,"start":"<ticks>","run":"<run ID>"},
- *    "attachments":[
- *     {"networkName":"<n>","ifName":"<if>","netns":"<path>","config":"<base64 of the list>",
- *      "cniArgs":[["K","V"]],"capabilityArgs":{...}}, ...]}
- *
- * written atomically (temp file, fsync, rename, directory fsync) like a cache record.
- *
- * Read like a conf file: a regular file only (never a symlink), opened without blocking, at
- * most {@link MAX_INTENT_BYTES}. One that cannot be used (a directory, a FIFO, bad JSON, ...) is
- * a DamagedIntentError; teardown and GC set it aside ({@link setAsideIntent}) under a name that
- * {@link podsWithIntents} never lists, so it is reported once and never trips a later call.
+ * An intent names its owner, the runtime process that wrote it (its pid and start time, which
+ * tells a reused pid apart, and the run ID its plugins carry): a runtime killed mid-setup can
+ * leave its plugin running (plugins run in sessions of their own; the direct spawn and a
+ * plugin's own children in other groups are not ended with it), and a plugin that allocates at
+ * the end of its ADD would do it after recovery's DEL. Off Linux (no /proc) there is no owner
+ * to record and nothing is looked for.
  */
-import { readdir, rename, unlink } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { readdir, readFile, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { goStruct, marshal } from "../encoding/json.js";
 import { sweepTempFiles } from "../engines/file-write.js";
@@ -32,9 +24,11 @@ import { DamagedIntentError, MalformedIntentError } from "../errors/runtime.js";
 import { errnoCode } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
+import { readProcStat } from "../internal/proc-stat.js";
+import { endGroups } from "../internal/process-group.js";
+import { DefaultExec, type ExecOptions, type RawExecOptions } from "../invoke/index.js";
 import { validateContainerID } from "../utils/index.js";
 import { assertPodID } from "./names.js";
-import { isRunID, type SetupOwner, thisOwner } from "./owner.js";
 import { readRecord } from "./read.js";
 import { MAX_CAPABILITY_DEPTH, nestsDeeperThan } from "./record.js";
 import type { NetworkAttachment } from "./results.js";
@@ -49,10 +43,8 @@ export function intentsDir(cacheDir: string): string {
 }
 
 /**
- * The largest intent read or written: a conf file's cap (the conf loader's 16 MiB). An intent
- * holds a pod's network lists (each a conf file's bytes, in base64) and its capability args,
- * kilobytes in practice; a file past this is not one the library wrote, and is refused at its
- * size, unread. `writeIntent` refuses to write more, so every intent written can be read back.
+ * The largest intent read or written, a conf file's cap: a file past it is not one the library
+ * wrote (an intent is kilobytes), and `writeIntent` refuses to write more.
  */
 export const MAX_INTENT_BYTES = 16 * 1024 * 1024;
 
@@ -62,9 +54,85 @@ function intentPath(cacheDir: string, podID: string): string {
   return join(intentsDir(cacheDir), podID);
 }
 
+/** The process that wrote a setup intent. */
+export interface SetupOwner {
+  readonly pid: number;
+  /** Its start time in clock ticks since boot, as /proc/<pid>/stat says it (a decimal). */
+  readonly start: string;
+}
+
+/** The variable every plugin a runtime starts (through its own Exec) carries. */
+export const RUN_ID_VARIABLE = "LIBCNI_RUN_ID";
+
+/** A new run ID: 128 random bits, hex. */
+export function newRunID(): string {
+  return randomBytes(16).toString("hex");
+}
+
+/** True for a run ID as {@link newRunID} makes them. */
+export const isRunID = (value: unknown): value is string =>
+  typeof value === "string" && /^[0-9a-f]{32}$/.test(value);
+
+/**
+ * The library's Exec with `LIBCNI_RUN_ID=<id>` added to every plugin's environment (the rest
+ * exactly Go's), so that recovery can tell this runtime's plugins from another's.
+ */
+export class RunMarkedExec extends DefaultExec {
+  readonly runID: string;
+  private readonly entry: string;
+
+  constructor(runID: string, options?: RawExecOptions) {
+    super(options);
+    this.runID = runID;
+    this.entry = `${RUN_ID_VARIABLE}=${runID}`;
+  }
+
+  override execPlugin(
+    pluginPath: string,
+    stdin: Uint8Array,
+    env: string[] | undefined,
+    options?: ExecOptions,
+  ): Promise<Uint8Array> {
+    // An ID inherited from the process environment (a runtime started by a plugin) is replaced.
+    const base = env ?? Object.entries(process.env).map(([k, v]) => `${k}=${v ?? ""}`);
+    const marked = base.filter((kv) => !kv.startsWith(`${RUN_ID_VARIABLE}=`));
+    marked.push(this.entry);
+    return super.execPlugin(pluginPath, stdin, marked, options);
+  }
+}
+
+let self: Promise<SetupOwner | undefined> | undefined;
+
+/** This process as an intent's owner (read once). */
+function thisOwner(): Promise<SetupOwner | undefined> {
+  self ??= readProcStat(process.pid).then((stat) =>
+    stat?.start === undefined ? undefined : { pid: process.pid, start: stat.start },
+  );
+  return self;
+}
+
+/** True while the owner's process runs: its pid is there, started when it did. */
+async function ownerAlive(owner: SetupOwner): Promise<boolean> {
+  return (await readProcStat(owner.pid))?.start === owner.start;
+}
+
+async function isThisProcess(owner: SetupOwner): Promise<boolean> {
+  const me = await thisOwner();
+  return me !== undefined && me.pid === owner.pid && me.start === owner.start;
+}
+
+/**
+ * True when the owner is another process that still runs: the setup is in flight there, and
+ * nothing implicit (GC, the list of interrupted setups) may undo it.
+ */
+export async function ownedElsewhere(owner: SetupOwner | undefined): Promise<boolean> {
+  if (owner === undefined || process.platform !== "linux") return false;
+  return !(await isThisProcess(owner)) && (await ownerAlive(owner));
+}
+
 /**
  * Records durably what the pod's setup is about to attach; `runID` is the one its plugins
- * carry (owner.ts), undefined when the runtime runs them through an Exec of the caller's.
+ * carry, undefined when the runtime runs them through an Exec of the caller's.
  */
 export async function writeIntent(
   cacheDir: string,
@@ -113,11 +181,9 @@ const isPairs = (v: unknown): v is [string, string][] =>
   Array.isArray(v) &&
   v.every((p) => Array.isArray(p) && p.length === 2 && p.every((s) => typeof s === "string"));
 
-/** What an intent says of its writer. */
+/** What an intent says of its writer (none: an earlier version's, or written off Linux). */
 interface IntentWriter {
-  /** Undefined for none (an intent of an earlier version, or written off Linux). */
   owner: SetupOwner | undefined;
-  /** The run ID its plugins carry; undefined for none. */
   runID: string | undefined;
 }
 
@@ -189,16 +255,13 @@ function decodeIntent(
   return { attachments, ...writer };
 }
 
-/** What the pod's intent holds: nothing, its attachments, or why it cannot be used. */
+/** What the pod's intent holds: nothing, its attachments (and its path), or why it cannot be used. */
 export type IntentRead =
   | { kind: "none" }
-  | ({ kind: "attachments"; attachments: NetworkAttachment[] } & IntentWriter)
+  | ({ kind: "attachments"; path: string; attachments: NetworkAttachment[] } & IntentWriter)
   | { kind: "unusable"; error: DamagedIntentError };
 
-/**
- * Reads the pod's intent: a regular file only (no symlink followed), opened without blocking,
- * refused unread past {@link MAX_INTENT_BYTES}.
- */
+/** Reads the pod's intent (see the top of this file). */
 export async function readIntent(cacheDir: string, podID: string): Promise<IntentRead> {
   const path = intentPath(cacheDir, podID);
   const found = await readRecord(path, undefined, MAX_INTENT_BYTES);
@@ -207,7 +270,7 @@ export async function readIntent(cacheDir: string, podID: string): Promise<Inten
     return { kind: "unusable", error: new DamagedIntentError(podID, path, found.reason) };
   }
   try {
-    return { kind: "attachments", ...decodeIntent(podID, found.bytes) };
+    return { kind: "attachments", path, ...decodeIntent(podID, found.bytes) };
   } catch (error) {
     return {
       kind: "unusable",
@@ -216,34 +279,134 @@ export async function readIntent(cacheDir: string, podID: string): Promise<Inten
   }
 }
 
-/** The name a damaged intent is set aside as: a leading dot, which no pod ID has. */
-const damagedName = (podID: string): string => `.${podID}.${Date.now()}.damaged`;
+/** What an intent says of the setup that wrote it: who, with which run ID, attaching what. */
+export interface IntentRun {
+  readonly podID: string;
+  readonly owner: SetupOwner | undefined;
+  readonly runID: string | undefined;
+  readonly attachments: readonly {
+    readonly netNS: string;
+    readonly ifName: string;
+    readonly cniArgs?: readonly (readonly [string, string])[] | undefined;
+  }[];
+}
+
+/** The value of `key` in `environ` (NUL-terminated entries), or undefined. */
+function environValue(environ: Buffer, key: string): string | undefined {
+  const prefix = `${key}=`;
+  let at = environ.subarray(0, prefix.length).toString("latin1") === prefix ? 0 : -1;
+  if (at < 0) {
+    const found = environ.indexOf(`\0${prefix}`, 0, "latin1");
+    if (found < 0) return undefined;
+    at = found + 1;
+  }
+  const start = at + prefix.length;
+  const end = environ.indexOf(0, start);
+  return environ.subarray(start, end < 0 ? environ.length : end).toString("utf8");
+}
 
 /**
- * Moves a damaged intent aside, in the intents' dir, under a name {@link podsWithIntents} never
- * lists (kept for whoever wants to look at it; nothing reads or removes it). Returns the error
- * to report: `damaged` with where it went, or with why it could not be moved (then it stays,
- * and the next teardown or GC reports it again). One already gone is reported as it was.
+ * True when a process environment (set by the dead owner for its plugins, inherited by what
+ * they fork) provably belongs to the intent's setup: it names the pod, a verb and one of its
+ * attachments exactly (`CNI_NETNS`, `CNI_IFNAME`, `CNI_ARGS`), and carries its run ID when the
+ * intent records one, which another runtime's plugins never carry, even for the same pod on the
+ * same netns (two runtimes on separate cache dirs, parallel test suites reusing pod IDs).
  */
-export async function setAsideIntent(
+export function environOfRun(environ: Buffer, run: IntentRun): boolean {
+  if (environValue(environ, "CNI_CONTAINERID") !== run.podID) return false;
+  if (environValue(environ, "CNI_COMMAND") === undefined) return false;
+  if (run.runID !== undefined && environValue(environ, RUN_ID_VARIABLE) !== run.runID) return false;
+  const netns = environValue(environ, "CNI_NETNS");
+  const ifName = environValue(environ, "CNI_IFNAME");
+  const args = environValue(environ, "CNI_ARGS");
+  return run.attachments.some(
+    (a) =>
+      a.netNS === netns &&
+      a.ifName === ifName &&
+      (a.cniArgs ?? []).map(([k, v]) => `${k}=${v}`).join(";") === args,
+  );
+}
+
+const batch = 64;
+
+/** The process groups of the processes (not this one) that provably belong to the run. */
+async function runGroups(run: IntentRun, notBefore: bigint): Promise<Set<number>> {
+  const groups = new Set<number>();
+  let pids: string[];
+  try {
+    pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return groups;
+  }
+  const own = await readProcStat("self");
+  const look = async (pid: string): Promise<void> => {
+    if (pid === String(process.pid)) return;
+    let environ: Buffer;
+    try {
+      environ = await readFile(`/proc/${pid}/environ`);
+    } catch {
+      return; // gone, or not ours to read
+    }
+    if (!environOfRun(environ, run)) return;
+    const stat = await readProcStat(pid);
+    if (stat?.start === undefined || BigInt(stat.start) < notBefore) return;
+    // A plugin leads its own group; a process of this runtime's group is never signalled.
+    if (stat.pgrp > 1 && stat.pgrp !== own?.pgrp) groups.add(stat.pgrp);
+  };
+  for (let i = 0; i < pids.length; i += batch) {
+    await Promise.all(pids.slice(i, i + batch).map(look));
+  }
+  return groups;
+}
+
+/**
+ * Ends what a dead owner left running of its setup: every process group with a process that
+ * provably belongs to it and started after the owner did (any time when the intent names none)
+ * is SIGKILLed; resolves to the groups, once none of them runs. Nothing while the owner runs
+ * (this process, whose runs are supervised here, or another, whose setup is its own).
+ */
+export async function endOrphanedRuns(run: IntentRun): Promise<number[]> {
+  if (process.platform !== "linux") return [];
+  const { owner } = run;
+  if (owner !== undefined && ((await isThisProcess(owner)) || (await ownerAlive(owner)))) {
+    return [];
+  }
+  const groups = await runGroups(run, owner === undefined ? 0n : BigInt(owner.start));
+  if (groups.size > 0) await endGroups(groups);
+  return [...groups];
+}
+
+/**
+ * Readies the pod's intent, as read, for recovery's DELs: what a dead owner left running of its
+ * setup is ended (it could finish its ADD after the DEL), and a damaged intent (nothing in it
+ * can be DELeted) is moved aside under a name {@link podsWithIntents} never lists, so that it is
+ * reported once (nothing reads or removes it). Resolves to the damaged intent's error to
+ * report: with where it went, or with why it could not be moved (then the next teardown or GC
+ * reports it again).
+ */
+export async function settleIntent(
   cacheDir: string,
-  damaged: DamagedIntentError,
-): Promise<DamagedIntentError> {
-  const { podID, path, reason } = damaged;
-  const target = join(intentsDir(cacheDir), damagedName(podID));
+  podID: string,
+  intent: IntentRead,
+): Promise<DamagedIntentError | undefined> {
+  if (intent.kind === "attachments") await endOrphanedRuns({ podID, ...intent });
+  if (intent.kind !== "unusable") return undefined;
+  const { path, reason } = intent.error;
+  // A leading dot, which no pod ID has.
+  const target = join(intentsDir(cacheDir), `.${podID}.${Date.now()}.damaged`);
   try {
     await rename(path, target);
   } catch (error) {
-    if (errnoCode(error) === "ENOENT") return damaged;
+    if (errnoCode(error) === "ENOENT") return intent.error;
     return new DamagedIntentError(podID, path, reason, { setAsideFailure: error });
   }
   return new DamagedIntentError(podID, path, reason, { setAsideAs: target });
 }
 
-/** Removes the pod's intent; a missing one is removed already. Rejects when it stays. */
-export async function removeIntent(cacheDir: string, podID: string): Promise<void> {
+/** Removes an intent file read before; a missing one is removed already. Rejects when it stays. */
+export async function removeIntent(path: string): Promise<void> {
   try {
-    await unlink(intentPath(cacheDir, podID));
+    await unlink(path);
   } catch (error) {
     if (errnoCode(error) !== "ENOENT") throw error;
   }
@@ -255,13 +418,16 @@ export async function removeIntent(cacheDir: string, podID: string): Promise<voi
  * later teardown DELs them once more, which the spec allows, so the setup's outcome stands.
  */
 export async function clearIntent(cacheDir: string, podID: string): Promise<void> {
-  await removeIntent(cacheDir, podID).catch(() => undefined);
+  try {
+    await removeIntent(intentPath(cacheDir, podID));
+  } catch {
+    // The setup's outcome stands (above).
+  }
 }
 
 /**
- * The pods that have an intent (a setup in flight, or one that was interrupted). With `sweep`
- * (GC), the temporary files of intent writes a killed runtime left are removed once stale, as
- * GC does in `results/`.
+ * The pods that have an intent (a setup in flight, or interrupted); with `sweep` (GC), stale
+ * temporary files of intent writes are removed, as in `results/`.
  */
 export async function podsWithIntents(
   cacheDir: string,

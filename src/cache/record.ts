@@ -17,45 +17,37 @@ import { CNICacheV1 } from "./constants.js";
 
 export { CNICacheV1 } from "./constants.js";
 
-/** A decoded cache record, upstream's `cachedInfo` (JSON keys as the fields). */
+/**
+ * A decoded cache record, upstream's `cachedInfo` (JSON keys as the fields; undefined is Go's
+ * nil): the attachment, what ADD was given (`config`: the list's or the single plugin's bytes;
+ * `netns` "" when none) and the final result of its chain, as a JSON map.
+ */
 export interface CacheRecord {
   /** `cniCacheV1` for a record; anything else means a legacy or foreign file. */
   kind: string;
-  /** The attachment's container ID. */
   containerId: string;
-  /** The network configuration's bytes as given to ADD (list or single plugin); undefined = Go nil. */
   config: Uint8Array | undefined;
-  /** The attachment's interface name. */
   ifName: string;
-  /** The network's name. */
   networkName: string;
-  /** The network namespace path given to ADD ("" when none). */
   netns: string;
-  /** The CNI_ARGS pairs given to ADD; undefined = Go nil. */
   cniArgs: [string, string][] | undefined;
-  /** The capability arguments given to ADD; undefined = Go nil. */
   capabilityArgs: Record<string, unknown> | undefined;
-  /** The final result of the ADD chain as a JSON map; undefined = Go nil. */
   result: Record<string, unknown> | undefined;
 }
 
-/** What ADD stores: the attachment, its inputs and the chain's result. */
+/**
+ * What ADD stores: the attachment, its inputs and the chain's result (encoded with its own Go
+ * encoding: any value `marshal` accepts). An empty `netns`, `cniArgs` or `capabilityArgs` is
+ * left out of the record; plain objects in `capabilityArgs` are encoded as Go maps.
+ */
 export interface CacheRecordInput {
-  /** The attachment's container ID. */
   containerId: string;
-  /** The configuration bytes given to ADD (the list's or the single plugin's); undefined = Go nil. */
   config: Uint8Array | undefined;
-  /** The attachment's interface name. */
   ifName: string;
-  /** The network's name. */
   networkName: string;
-  /** The network namespace path (omitted from the record when empty). */
   netns?: string;
-  /** The CNI_ARGS pairs (omitted when empty). */
   cniArgs?: readonly (readonly [string, string])[];
-  /** The capability arguments (omitted when empty); plain objects are encoded as Go maps. */
   capabilityArgs?: Record<string, unknown>;
-  /** The result, encoded with its own Go encoding (any value `marshal` accepts). */
   result?: unknown;
 }
 

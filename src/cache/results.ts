@@ -1,10 +1,8 @@
 /**
- * The result cache: one record per attachment at `<cacheDir>/results/<net>-<cid>-<ifname>`,
- * in upstream's layout and format, so Go runtimes and this library share it.
- *
- * Better than upstream: records are replaced atomically and durably (see `atomic-write.ts`),
- * and every path is built from validated names, so a hostile network name, container ID or
- * interface name (`../../etc`, `a/b`) never reaches a file outside `<cacheDir>/results`.
+ * The result cache: one record per attachment at `<cacheDir>/results/<net>-<cid>-<ifname>`, in
+ * upstream's layout and format, so Go runtimes and this library share it. Better than upstream:
+ * records are replaced atomically and durably, and every path is built from validated names,
+ * so a hostile name (`../../etc`, `a/b`) never reaches a file outside `<cacheDir>/results`.
  */
 import { readdir, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
@@ -62,9 +60,8 @@ export function resultsDir(cacheDir: string): string {
 
 /**
  * The record path for an attachment. An empty part fails with upstream's message; then each
- * part is validated as ADD validates it (container ID, network name, interface name, with
- * upstream's codes), which also keeps the path inside `<cacheDir>/results`: a valid name
- * holds no `/` and is neither `.` nor `..`.
+ * part is validated as ADD validates it (upstream's codes), which also keeps the path inside
+ * `<cacheDir>/results`: a valid name holds no `/` and is neither `.` nor `..`.
  */
 export function cacheFilePath(
   cacheDir: string,
@@ -103,12 +100,6 @@ export function recordPathIn(
   return join(resultsDir(cacheDir), `${netName}-${containerID}-${ifName}`);
 }
 
-/** Options for writing records. */
-export interface CacheWriteOptions {
-  /** fsync the record and its directory (default true). */
-  durable?: boolean;
-}
-
 // Results directories this process has made sure of (by absolute path), or is making sure of:
 // once one is known, a write skips the MkdirAll (a stat or a mkdir per ADD). Concurrent writers
 // share one MkdirAll, so none writes before the directory's own durable creation is done.
@@ -130,22 +121,18 @@ function ensureDir(dir: string, durable: boolean): { ready: Promise<void>; fresh
   return { ready, fresh: true };
 }
 
-function forgetDir(dir: string): void {
-  knownDirs.delete(resolve(dir));
-}
-
 /**
- * Writes an attachment's record at `path` (from {@link cacheFilePath}): the results directory
- * is created with mode 0700 (Go's `os.MkdirAll`, with its error text: `mkdir <dir>: not a
- * directory` when it is a file), the record replaced atomically with mode 0600.
- *
- * The directory is made sure of once per process; should it vanish later (removed by hand),
- * the write's ENOENT (or ENOTDIR) makes it be created again and the write retried, once.
+ * Writes an attachment's record at `path` (from {@link cacheFilePath}), replaced atomically with
+ * mode 0600, the results directory created with mode 0700 (Go's `os.MkdirAll`, with its error
+ * text: `mkdir <dir>: not a directory` when it is a file). The directory is made sure of once
+ * per process; should it vanish later (removed by hand), the write's ENOENT (or ENOTDIR) makes
+ * it be created again and the write retried, once. `durable` (default true): fsync the record
+ * and its directory.
  */
 export async function writeCacheRecord(
   path: string,
   record: Uint8Array,
-  options: CacheWriteOptions = {},
+  options: { durable?: boolean } = {},
 ): Promise<void> {
   const durable = options.durable ?? true;
   const dir = dirname(path);
@@ -158,7 +145,7 @@ export async function writeCacheRecord(
     // as before (Go's text). Any other error is the write's own, whether or not we had skipped.
     const code = errnoCode(error);
     if (fresh || (code !== "ENOENT" && code !== "ENOTDIR")) throw error;
-    forgetDir(dir);
+    knownDirs.delete(resolve(dir));
     await ensureDir(dir, durable).ready;
     await writeFileAtomic(path, record, { mode: 0o600, durable });
   }
@@ -192,15 +179,14 @@ export async function syncRecords(paths: readonly string[]): Promise<void> {
 }
 
 /**
- * Reads a record's bytes; undefined when it cannot be read (upstream ignores read errors) or
- * is not a regular file (see `read.ts`: no symlink followed, no FIFO or device read).
+ * Reads a record's bytes; undefined when it cannot be read (upstream ignores read errors) or is
+ * not a regular file (read.ts), with the other records asked for in this turn where the helper
+ * runs (engines/files/read-whole.ts).
  */
 export async function readCacheFile(
   path: string,
   signal?: AbortSignal,
 ): Promise<Uint8Array | undefined> {
-  // Read with the other records asked for in this turn, where the helper runs
-  // (engines/files/read-whole.ts).
   const whole = readWhole(path, { nofollow: true, maxBytes: MAX_CACHE_RECORD_BYTES });
   const bytes = whole === undefined ? undefined : await whole;
   if (bytes !== undefined) {
@@ -213,10 +199,14 @@ export async function readCacheFile(
 
 /**
  * Removes a record; a missing one is not an error. Upstream ignores the removal's result
- * (`_ = c.cacheDel(...)`); a failure other than a missing record is said on NODE_DEBUG=libcni
- * and `libcni:cache-remove-failed`.
+ * (`_ = c.cacheDel(...)`): a failure other than a missing record is said on NODE_DEBUG=libcni
+ * and `libcni:cache-remove-failed`, or with `strict` (a runtime's teardown) rejects with
+ * CacheRecordRemoveError.
  */
-export async function removeCacheRecord(path: string, options: RemoveOptions = {}): Promise<void> {
+export async function removeCacheRecord(
+  path: string,
+  options: { strict?: boolean | undefined } = {},
+): Promise<void> {
   try {
     await unlink(path);
   } catch (error) {
@@ -224,12 +214,6 @@ export async function removeCacheRecord(path: string, options: RemoveOptions = {
     if (options.strict) throw new CacheRecordRemoveError(path, error);
     reportCacheRemoveFailed(path, error);
   }
-}
-
-/** Options of {@link removeCacheRecord}. */
-export interface RemoveOptions {
-  /** Reject with CacheRecordRemoveError when the record stays (a runtime's teardown). */
-  strict?: boolean | undefined;
 }
 
 async function mapLimit<T, R>(
@@ -257,15 +241,6 @@ function nameMayHold(name: string, containerID: string): boolean {
   return pos > 0 && pos + part.length < name.length;
 }
 
-async function readAttachment(
-  dir: string,
-  name: string,
-  containerID: string,
-): Promise<NetworkAttachment | undefined> {
-  const bytes = await readCacheFile(join(dir, name));
-  return bytes === undefined ? undefined : attachmentOf(bytes, containerID);
-}
-
 /** The attachment a record's bytes hold, by upstream's listing rules; undefined when skipped. */
 function attachmentOf(bytes: Uint8Array, containerID: string): NetworkAttachment | undefined {
   let record: ReturnType<typeof decodeCacheRecord>;
@@ -288,16 +263,9 @@ function attachmentOf(bytes: Uint8Array, containerID: string): NetworkAttachment
   };
 }
 
-/** Options for {@link listCachedAttachments}. */
-export interface ListOptions {
-  /** Also remove temporary files left by a crashed writer (GC does). */
-  sweep?: boolean;
-}
-
 /**
- * The names `<cacheDir>/results` holds, in byte order (temporary files included; with `sweep`,
- * also those it just removed), and those that may hold `containerID`'s records by upstream's
- * prefilter; undefined when the directory does not exist.
+ * The names `<cacheDir>/results` holds, in byte order (temporary files included), and those that
+ * may hold `containerID`'s records by upstream's prefilter; undefined when there is no such dir.
  */
 async function listNames(
   dir: string,
@@ -321,19 +289,20 @@ async function listNames(
  * Upstream's `GetCachedAttachments`: the records of `<cacheDir>/results` in byte order of
  * their names, optionally only those of one container. A missing directory gives an empty
  * list; unreadable, malformed, foreign (kind other than `cniCacheV1`) or incomplete records
- * are skipped, as are this library's temporary files.
+ * are skipped, as are this library's temporary files, which `sweep` (GC) removes once stale.
  */
 export async function listCachedAttachments(
   cacheDir: string,
   containerID: string,
-  options: ListOptions = {},
+  options: { sweep?: boolean } = {},
 ): Promise<NetworkAttachment[]> {
   const dir = resultsDir(cacheDir);
   const listed = await listNames(dir, containerID, options.sweep ?? false);
   if (listed === undefined) return [];
-  const found = await mapLimit(listed.candidates, READ_CONCURRENCY, (name) =>
-    readAttachment(dir, name, containerID),
-  );
+  const found = await mapLimit(listed.candidates, READ_CONCURRENCY, async (name) => {
+    const bytes = await readCacheFile(join(dir, name));
+    return bytes === undefined ? undefined : attachmentOf(bytes, containerID);
+  });
   return found.filter((a): a is NetworkAttachment => a !== undefined);
 }
 
@@ -345,11 +314,10 @@ export interface PodRecord {
 }
 
 /**
- * The records of one container, each read once through its fd: the attachment, the bytes a
- * DEL passes on, and the modification time the read's fstat saw (a pod's attach order), so
- * nothing is read or stat'ed again. Upstream's listing rules, as {@link listCachedAttachments};
- * the names the directory held come beside the records (the runtime looks again at the files
- * the listing skipped, for a pod's undecodable records, without a second readdir).
+ * The records of one container, each read once through its fd: the attachment, the bytes a DEL
+ * passes on, and the modification time the read's fstat saw (a pod's attach order), by
+ * {@link listCachedAttachments}' rules; beside them, the names the directory held (the runtime
+ * looks again at those the listing skipped, without a second readdir).
  */
 export async function readPodRecords(
   cacheDir: string,

@@ -53,6 +53,7 @@ async function liveGroups(pgids: ReadonlySet<number>): Promise<Set<number>> {
     const stat = await readProcStat(pid);
     if (stat !== undefined && wanted.has(stat.pgrp) && isRunning(stat)) {
       live.add(stat.pgrp);
+      if (live.size === wanted.size) break;
     }
   }
   return live;
@@ -79,19 +80,5 @@ export async function endGroups(pgids: Iterable<number>, maxWaitMs = 5000): Prom
  * never reap, so on Linux zombies are told apart through /proc rather than waited for.
  */
 export async function groupHasLiveProcess(pgid: number): Promise<boolean> {
-  if (!groupExists(pgid)) return false;
-  if (process.platform !== "linux") return true;
-  let pids: string[];
-  try {
-    pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
-  } catch {
-    return true;
-  }
-  for (const pid of pids) {
-    const stat = await readProcStat(pid);
-    if (stat !== undefined && stat.pgrp === pgid && isRunning(stat)) {
-      return true;
-    }
-  }
-  return false;
+  return (await liveGroups(new Set([pgid]))).size > 0;
 }

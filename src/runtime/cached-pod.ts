@@ -1,54 +1,61 @@
 /**
- * A pod from its records: teardown, CHECK and status work from what the result cache holds
- * (pod-records.ts reads each record once), not from today's conf dir, so an edited or deleted
- * network, a gone netns or shifted interface-name indexes change nothing. Every attachment is
- * tried, each call under the runtime's per-network deadline, and the failures are thrown
- * together (the attachments whose records cannot be used are failures from the start).
+ * A pod from its records: teardown, CHECK and status work from what the result cache holds, each
+ * record read once (its bytes passed on to its verb, its attach order taken from that read), not
+ * from today's conf dir, so an edited or deleted network, a gone netns or shifted interface-name
+ * indexes change nothing (and CHECK, which compares the plugin's state with the cached result,
+ * reports no false failure). Every attachment is tried, each call under the runtime's
+ * per-network deadline, and the failures are thrown together (the attachments whose records
+ * cannot be used are failures from the start). Teardown requires each record's removal
+ * (upstream ignores a record that stays; the next teardown or GC would then DEL it again).
  *
- * - Teardown DELs every attachment in reverse attach order with its cached configuration,
- *   netns, CNI_ARGS and capability args, passing on the record as it was read (the DEL reads
- *   nothing again) and requiring its removal (upstream ignores a record that stays; the next
- *   teardown or GC would then DEL it again). A pod with nothing cached is torn down already,
- *   unless the caller opts into the current configuration (`ifNoRecords: "current-config"`,
- *   as go-cni's `Remove` always DELs with its loaded networks and ocicni's `TearDownPod` falls
- *   back to them when the cache has no record).
- * - CHECK runs every recorded attachment in attach order, from its record as read (CHECK
- *   compares the plugin's state with the cached result, so today's edited configuration would
- *   report a false failure); with the runtime's loopback network, `lo` must also be up in the
- *   pod's netns (go-cni#124), since the loopback's configuration (0.3.1) has no CHECK.
- * - Status (ocicni's `GetPodNetworkStatus`) serves each cached result, from the record as read;
- *   no plugin runs.
+ * Attach order. The cache keeps no sequence number and Go's record format must stay as it is,
+ * so the order is rebuilt from the records: by modification time, as the read's fstat saw it (a
+ * record is written when its ADD succeeds, so a serial setup's records are in attach order),
+ * ties broken by the interface name's allocation order (`lo`, `eth0`, then `net1`, `net2`, ...
+ * by their number). File timestamps are coarse (a kernel tick), so attachments ADDed within one
+ * tick tie and the names decide; a parallel setup has no order to keep.
  */
 
-import type { CNIConfig, DelOptions } from "../api/index.js";
-import { removeIntent, setAsideIntent } from "../cache/intent.js";
-import { endOrphanedRuns } from "../cache/owner.js";
+import { join } from "node:path";
+import {
+  CacheDir,
+  type CNIConfig,
+  type NetworkAttachment,
+  type RuntimeConf,
+} from "../api/index.js";
+import { type IntentRead, readIntent, removeIntent, settleIntent } from "../cache/intent.js";
+import { readRecord } from "../cache/read.js";
+import { CNICacheV1, decodeCacheRecord } from "../cache/record.js";
+import { readPodRecords, resultsDir } from "../cache/results.js";
+import {
+  type NetworkConfigList,
+  networkConfFromBytes,
+  networkPluginConfFromBytes,
+  type PluginConfig,
+} from "../conf/index.js";
+import { isTempName } from "../engines/file-write.js";
 import { CheckNotSupportedError } from "../errors/api.js";
-import { InvalidArgumentError, WrappedError } from "../errors/base.js";
+import { InvalidArgumentError, LibcniError, WrappedError } from "../errors/base.js";
+import { CorruptCacheRecordError } from "../errors/cache.js";
 import {
   type NetworkFailure,
+  NetworkTimeoutError,
   PodCheckError,
   PodNotFoundError,
   PodTeardownError,
 } from "../errors/runtime.js";
+import { messageOf } from "../internal/error-message.js";
+import { isJSONObject } from "../internal/json-kind.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import type { Result, Result100 } from "../types/index.js";
+import { validateContainerID } from "../utils/index.js";
 import { greaterThanOrEqualTo } from "../version/index.js";
-import type { CapabilityStyle } from "./capabilities.js";
-import { withDeadline } from "./deadline.js";
+import { type CapabilityStyle, restoreCapabilityStructs } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
 import { checkLoopbackUp } from "./loopback-check.js";
-import { planPod } from "./plan.js";
-import {
-  type CachedAttachment,
-  type CachedConfig,
-  cacheDirOf,
-  cachedAttachments,
-  cachedConfigVersion,
-  type PodAttachments,
-} from "./pod-records.js";
+import { planCheckedPod } from "./plan.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
-import type { Pod, PodRef, TeardownOptions } from "./types.js";
+import type { IfNoRecords, Pod, PodRef, TeardownOptions } from "./types.js";
 
 /** What teardown, check, status and GC need from the runtime. */
 export interface CacheCallContext {
@@ -93,8 +100,8 @@ export interface CheckedAttachment extends RemovedAttachment {
   loopbackUp?: true;
 }
 
-/** What a walk did: the attachments whose call succeeded, in call order, and the failures. */
-export interface WalkOutcome {
+/** The attachments whose call succeeded, in call order, and the failures. */
+interface WalkOutcome {
   done: CheckedAttachment[];
   failures: NetworkFailure[];
 }
@@ -125,19 +132,280 @@ export interface PlanStyle {
   readonly capabilityStyle: CapabilityStyle | undefined;
 }
 
+/**
+ * Runs `fn` with a signal that aborts on `signal` or after `timeout` ms (0: no limit), which
+ * stops the network's plugin; the call then rejects with a NetworkTimeoutError whose `cause` is
+ * what the plugin run ended with.
+ */
+export async function withDeadline<T>(
+  network: string,
+  verb: string,
+  timeout: number,
+  signal: AbortSignal | undefined,
+  fn: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
+  if (!(timeout > 0)) return fn(signal);
+  const limit = new AbortController();
+  const timer = setTimeout(
+    () => limit.abort(new NetworkTimeoutError(network, verb, timeout)),
+    timeout,
+  );
+  const combined = signal === undefined ? limit.signal : AbortSignal.any([signal, limit.signal]);
+  try {
+    return await fn(combined);
+  } catch (error) {
+    if (limit.signal.aborted && !signal?.aborted) {
+      if (error instanceof NetworkTimeoutError) throw error;
+      throw new NetworkTimeoutError(network, verb, timeout, error);
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A record's configuration, as upstream's `GetNetworkCachedConfig` serves it: a list
+ * (`AddNetworkList`'s) or a single plugin's (Go's `AddNetwork` of a `.conf`), each run with its
+ * own verbs.
+ */
+type CachedConfig =
+  | { readonly kind: "list"; readonly list: NetworkConfigList }
+  | { readonly kind: "plugin"; readonly plugin: PluginConfig };
+
+/** One cached attachment, ready for a verb. */
+interface CachedAttachment {
+  readonly network: string;
+  readonly ifName: string;
+  /** The cached configuration (or the loaded list when it has the same bytes). */
+  readonly config: CachedConfig;
+  readonly rt: RuntimeConf;
+  /** The record's bytes as read (its DEL passes them on); undefined for an intent's. */
+  readonly record?: Uint8Array | undefined;
+}
+
+function hasPluginsKey(bytes: Uint8Array): boolean {
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return typeof value === "object" && value !== null && Object.hasOwn(value, "plugins");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A record's configuration by its kind: a list when it has plugins (or an explicit, empty
+ * `plugins` key), else a single plugin's configuration when it has a `type`. The list parser
+ * alone would take a plugin's configuration for a list without plugins, and its DEL would run
+ * nothing and drop the record: whatever the plugin set up would leak.
+ */
+function decodeCachedConfig(att: NetworkAttachment, bytes: Uint8Array): CachedConfig {
+  const list = networkConfFromBytes(bytes);
+  if (list.plugins.length > 0) return { kind: "list", list };
+  let plugin: PluginConfig;
+  try {
+    plugin = networkPluginConfFromBytes(bytes);
+  } catch (error) {
+    if (hasPluginsKey(bytes)) return { kind: "list", list };
+    throw new LibcniError(
+      `cached configuration of ${att.network}/${att.ifName} is neither a network list nor a plugin configuration: ${messageOf(error)}`,
+      { cause: error },
+    );
+  }
+  return { kind: "plugin", plugin };
+}
+
+function configOf(att: NetworkAttachment, set: NetworkSet | undefined): CachedConfig {
+  const loaded = set?.get(att.network)?.config;
+  if (att.config === undefined) {
+    if (loaded !== undefined) return { kind: "list", list: loaded };
+    throw new LibcniError(
+      `cached attachment ${att.network}/${att.ifName} has no configuration and network ${att.network} is not loaded`,
+    );
+  }
+  // The loaded list has the drop-in plugins (<confDir>/<name>/*.conf) that the bytes lack.
+  if (loaded !== undefined && Buffer.compare(loaded.bytes, att.config) === 0) {
+    return { kind: "list", list: loaded };
+  }
+  const config = decodeCachedConfig(att, att.config);
+  const name = config.kind === "list" ? config.list.name : config.plugin.network.name;
+  if (name !== att.network) {
+    // Upstream's lookups key the record by the network's name; a mismatch would miss the result.
+    throw new LibcniError(
+      `cached configuration of ${att.network}/${att.ifName} names network ${name}`,
+    );
+  }
+  return config;
+}
+
+/** Interface-name order: `lo`, then by the trailing number (eth0, net1, net2), then by name. */
+export function compareIfNames(a: string, b: string): number {
+  const key = (s: string): [number, number] => {
+    if (s === "lo") return [0, 0];
+    const m = /(\d+)$/.exec(s);
+    return [1, m ? Number(m[1]) : Number.POSITIVE_INFINITY];
+  };
+  const [ra, na] = key(a);
+  const [rb, nb] = key(b);
+  if (ra !== rb) return ra - rb;
+  if (na !== nb) return na < nb ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The cache directory a CNIConfig uses. */
+export function cacheDirOf(cni: CNIConfig): string {
+  return cni.cacheDir === "" ? CacheDir : cni.cacheDir;
+}
+
+function toCached(
+  att: NetworkAttachment,
+  set: NetworkSet | undefined,
+  netns: string | undefined,
+  record?: Uint8Array,
+): CachedAttachment {
+  const rt: RuntimeConf = {
+    containerID: att.containerID,
+    netNS: att.netNS === "" ? (netns ?? "") : att.netNS,
+    ifName: att.ifName,
+  };
+  if (att.cniArgs !== undefined) rt.args = att.cniArgs;
+  if (att.capabilityArgs !== undefined) {
+    rt.capabilityArgs = restoreCapabilityStructs(att.capabilityArgs);
+  }
+  return { network: att.network, ifName: att.ifName, config: configOf(att, set), rt, record };
+}
+
+/** A pod's attachments as the cache and its setup intent hold them. */
+interface PodAttachments {
+  readonly podID: string;
+  /** The recorded attachments, in attach order. */
+  usable: CachedAttachment[];
+  /** Records (or an intent) that cannot be used. */
+  unusable: NetworkFailure[];
+  /**
+   * The attachments of an interrupted setup that have no record (their chain was running when
+   * the runtime died, or its rollback failed), in planned order.
+   */
+  interrupted: CachedAttachment[];
+  /** The pod's setup intent as read (one that cannot be read is also in `unusable`). */
+  intent: IntentRead;
+}
+
+/**
+ * The pod's records that the listing skipped (upstream's `GetCachedAttachments` skips what it
+ * cannot decode: a record nested past Go's 10,000 levels, a field of the wrong type) but whose
+ * top level names the pod (`kind` cniCacheV1, its `containerId`). Nothing can DEL them as they
+ * were ADDed, and passing over them would report the pod removed while they stay. A name alone
+ * is ambiguous (`n-a-b-eth0` may be pod `a`'s or `a-b`'s): files whose content does not name
+ * the pod are left to the listing's rule.
+ */
+async function undecodableRecords(
+  cacheDir: string,
+  podID: string,
+  names: readonly string[],
+  listed: readonly NetworkAttachment[],
+): Promise<NetworkFailure[]> {
+  if (podID === "") return [];
+  const dir = resultsDir(cacheDir);
+  const seen = new Set(listed.map((a) => `${a.network}-${a.containerID}-${a.ifName}`));
+  const part = `-${podID}-`;
+  const out: NetworkFailure[] = [];
+  for (const name of names) {
+    if (seen.has(name) || isTempName(name) || name.indexOf(part) <= 0) continue;
+    const path = join(dir, name);
+    const found = await readRecord(path);
+    if (found.kind !== "bytes") continue;
+    let top: unknown;
+    try {
+      // V8's parser takes any depth, and only the top level is looked at.
+      top = JSON.parse(new TextDecoder().decode(found.bytes));
+    } catch {
+      continue;
+    }
+    if (!isJSONObject(top) || top.kind !== CNICacheV1 || top.containerId !== podID) continue;
+    let reason: string | undefined;
+    try {
+      decodeCacheRecord(found.bytes);
+    } catch (error) {
+      reason = `cannot be decoded: ${messageOf(error)}`;
+    }
+    // Decoded after all: written since the listing, or without a name (skipped as upstream).
+    if (reason === undefined) continue;
+    out.push({
+      network: typeof top.networkName === "string" ? top.networkName : "",
+      ifName: typeof top.ifName === "string" ? top.ifName : "",
+      error: new CorruptCacheRecordError(path, reason),
+    });
+  }
+  return out;
+}
+
+/**
+ * The pod's attachments: its records in attach order, those that cannot be used, and the
+ * attachments of an interrupted setup that have no record. A record without a netns (written
+ * by Go libcni before 1.2) gets `netns` when the caller knows it.
+ */
+export async function cachedAttachments(
+  cni: CNIConfig,
+  podID: string,
+  set: NetworkSet | undefined,
+  netns?: string,
+): Promise<PodAttachments> {
+  const cacheDir = cacheDirOf(cni);
+  // A pod ID that could not be a file name (a record's, read by GC) has no intent.
+  const [{ records, names }, intent] = await Promise.all([
+    readPodRecords(cacheDir, podID),
+    validateContainerID(podID) === undefined
+      ? readIntent(cacheDir, podID)
+      : ({ kind: "none" } as const),
+  ]);
+  records.sort((x, y) =>
+    x.mtimeNs !== y.mtimeNs
+      ? x.mtimeNs < y.mtimeNs
+        ? -1
+        : 1
+      : compareIfNames(x.attachment.ifName, y.attachment.ifName),
+  );
+  const found = records.map((r) => r.attachment);
+  const out: PodAttachments = { podID, usable: [], unusable: [], interrupted: [], intent };
+  for (const { attachment: att, bytes } of records) {
+    try {
+      out.usable.push(toCached(att, set, netns, bytes));
+    } catch (error) {
+      out.unusable.push({ network: att.network, ifName: att.ifName, error });
+    }
+  }
+  out.unusable.push(...(await undecodableRecords(cacheDir, podID, names, found)));
+  if (intent.kind === "unusable") {
+    out.unusable.push({ network: "", ifName: "", error: intent.error });
+  } else if (intent.kind === "attachments") {
+    const recorded = new Set(found.map((a) => `${a.network}\0${a.ifName}`));
+    for (const att of intent.attachments) {
+      if (recorded.has(`${att.network}\0${att.ifName}`)) continue;
+      try {
+        out.interrupted.push(toCached(att, set, netns));
+      } catch (error) {
+        out.unusable.push({ network: att.network, ifName: att.ifName, error });
+      }
+    }
+  }
+  return out;
+}
+
 /** Why CHECK of this cached configuration runs no plugin, or undefined when it runs them. */
 function checkSkipped(config: CachedConfig): string | undefined {
-  const version = cachedConfigVersion(config);
+  const version =
+    config.kind === "list" ? config.list.cniVersion : config.plugin.network.cniVersion;
   if (!greaterThanOrEqualTo(version, "0.4.0")) return new CheckNotSupportedError(version).message;
   if (config.kind === "list" && config.list.disableCheck) return "disableCheck is set";
   return undefined;
 }
 
 /**
- * DEL or CHECK of one cached attachment with its cached configuration: a list's verbs for a
- * list, a single plugin's for a plugin configuration, as upstream's `DelNetworkList` and
- * `DelNetwork` would run them, from the record as it was read (a recorded attachment's DEL must
- * remove it). Resolves to the skip reason of a CHECK that runs nothing.
+ * DEL or CHECK of one cached attachment with its configuration's verbs (a list's or a single
+ * plugin's, as upstream's `DelNetworkList` and `DelNetwork`), from the record as it was read;
+ * a recorded attachment's DEL must remove it. Resolves to the skip reason of a CHECK that runs
+ * nothing.
  */
 async function runCached(
   ctx: CacheCallContext,
@@ -148,8 +416,7 @@ async function runCached(
   if (skipped !== undefined) return skipped;
   const { config, rt } = a;
   await withDeadline(a.network, verb, ctx.timeout, ctx.signal, (signal) => {
-    // The record as read: neither verb reads it again; a DEL must remove it.
-    const options: DelOptions = {
+    const options = {
       signal,
       traceContext: ctx.traceContext,
       cachedRecord: a.record,
@@ -167,58 +434,37 @@ async function runCached(
   return undefined;
 }
 
-/** True when the cache holds nothing at all for the pod. */
-function nothingCached(pod: PodAttachments): boolean {
-  return (
-    pod.usable.length === 0 &&
-    pod.unusable.length === 0 &&
-    pod.interrupted.length === 0 &&
-    pod.intent === "none"
-  );
-}
-
 /**
  * DELs everything of a pod: first the attachments of an interrupted setup that have no record
- * (in reverse planned order), then the recorded ones in reverse attach order, each with what
- * it was started with; a record still there after its DEL is a failure (the next teardown or
- * GC retries it). The setup intent goes once every interrupted attachment is DELeted. A
- * damaged intent (nothing in it can be DELeted) is set aside and reported once, as a failure.
+ * (in reverse planned order), then the recorded ones in reverse attach order. The intent is
+ * settled first (`settleIntent`: a damaged one is reported once, as a failure), and goes once
+ * every interrupted attachment is DELeted.
  */
 export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Promise<WalkOutcome> {
-  // A setup whose owner died may have left a plugin running: it must be gone before its DEL,
-  // or it could finish its ADD after it (cache/owner.ts).
-  if (pod.run !== undefined) await endOrphanedRuns(pod.run);
-  const failures: NetworkFailure[] = [];
-  for (const u of pod.unusable) {
-    if (pod.damagedIntent !== undefined && u.error === pod.damagedIntent) {
-      // Reported here, once: the next teardown or GC no longer finds it under the pod's name.
-      failures.push({ ...u, error: await setAsideIntent(cacheDirOf(ctx.cni), pod.damagedIntent) });
-    } else {
-      failures.push(u);
-    }
-  }
+  const { intent } = pod;
+  const damaged = await settleIntent(cacheDirOf(ctx.cni), pod.podID, intent);
+  const failures: NetworkFailure[] = pod.unusable.map((u) =>
+    intent.kind === "unusable" && u.error === intent.error ? { ...u, error: damaged } : u,
+  );
   const done: CheckedAttachment[] = [];
-  let interruptedLeft = false;
-  for (const a of [...pod.interrupted].reverse()) {
-    try {
-      await runCached(ctx, a, "DEL");
-      done.push({ network: a.network, ifName: a.ifName });
-    } catch (error) {
-      interruptedLeft = true;
-      failures.push({ network: a.network, ifName: a.ifName, error });
+  /** DELs `list` in reverse order; true when one of them failed. */
+  const delAll = async (list: readonly CachedAttachment[]): Promise<boolean> => {
+    const before = failures.length;
+    for (const a of [...list].reverse()) {
+      try {
+        await runCached(ctx, a, "DEL");
+        done.push({ network: a.network, ifName: a.ifName });
+      } catch (error) {
+        failures.push({ network: a.network, ifName: a.ifName, error });
+      }
     }
-  }
-  for (const a of [...pod.usable].reverse()) {
+    return failures.length > before;
+  };
+  const interruptedLeft = await delAll(pod.interrupted);
+  await delAll(pod.usable);
+  if (intent.kind === "attachments" && !interruptedLeft) {
     try {
-      await runCached(ctx, a, "DEL");
-      done.push({ network: a.network, ifName: a.ifName });
-    } catch (error) {
-      failures.push({ network: a.network, ifName: a.ifName, error });
-    }
-  }
-  if (pod.intent === "read" && !interruptedLeft) {
-    try {
-      await removeIntent(cacheDirOf(ctx.cni), pod.podID);
+      await removeIntent(intent.path);
     } catch (error) {
       failures.push({
         network: "",
@@ -230,12 +476,10 @@ export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Pro
   return { done, failures };
 }
 
-const ifNoRecordsValues = ["nothing", "current-config"] as const;
-
 /** @throws InvalidArgumentError for an `ifNoRecords` that is not one of its values. */
 export function assertTeardownOptions(options: TeardownOptions): void {
-  const value = options.ifNoRecords;
-  if (value !== undefined && !(ifNoRecordsValues as readonly unknown[]).includes(value)) {
+  const value: unknown = options.ifNoRecords;
+  if (value !== undefined && value !== "nothing" && value !== "current-config") {
     throw new InvalidArgumentError(
       "ifNoRecords",
       `ifNoRecords must be "nothing" or "current-config", got ${JSON.stringify(value)}`,
@@ -244,88 +488,69 @@ export function assertTeardownOptions(options: TeardownOptions): void {
 }
 
 /**
- * teardownPod under the pod's lock: every cached attachment DELeted (see {@link deleteAll});
- * for a pod the cache holds nothing for, nothing, or with `ifNoRecords: "current-config"` the
- * current configuration's DELs. The pod's records are read once, whichever way it goes.
- * @throws PodTeardownError with every DEL that failed; with `"current-config"` and no record,
- *   NoNetworksError when the runtime is not ready and the pod names no networks, and
- *   setupPod's argument errors before anything runs.
- */
-export async function teardownPodWith(
-  ctx: CacheCallContext & { readonly set: NetworkSet },
-  pod: PodRef | Pod,
-  id: string,
-  options: TeardownOptions,
-  style: PlanStyle,
-): Promise<TornDownAttachment[]> {
-  const cached = await cachedAttachments(ctx.cni, id, ctx.set, ctx.netns);
-  if (!nothingCached(cached)) {
-    const { done, failures } = await deleteAll(ctx, cached);
-    if (failures.length > 0) throw new PodTeardownError(id, failures);
-    return done;
-  }
-  if ((options.ifNoRecords ?? "nothing") === "nothing") return [];
-  return teardownWithCurrentConfig(ctx, pod, id, style);
-}
-
-/**
- * DELs the pod's networks with the current configuration, in reverse attach order, on the
- * interfaces setupPod's plan gives for the same pod (its `networks`, else every network of the
- * set, the default network first); every network is tried, the failures thrown together.
+ * The attachments setupPod's plan gives the pod now (its `networks`, else every network of the
+ * set), to tear down a pod with no record (go-cni's `Remove`, ocicni's `TearDownPod` fallback).
  * @throws NoNetworksError when the set cannot say which networks (not ready and the pod names
  *   none, or no network at all), as go-cni's `Status` check and ocicni's `networksAvailable`;
- *   InvalidArgumentError, InterfaceNameError, CapabilityArgError, NetworkNotFoundError before
- *   anything runs; PodTeardownError with every DEL that failed.
+ *   setupPod's argument errors (but the ID's, checked already).
  */
-async function teardownWithCurrentConfig(
-  ctx: CacheCallContext & { readonly set: NetworkSet },
+function currentAttachments(
+  set: NetworkSet,
+  netns: string | undefined,
   pod: PodRef | Pod,
   id: string,
   style: PlanStyle,
-): Promise<TornDownAttachment[]> {
-  const { set } = ctx;
+): PodAttachments {
   const given = typeof pod === "string" ? {} : (pod as Partial<Pod>);
   if (set.notReady !== undefined && (given.networks === undefined || set.networks.length === 0)) {
     // Every network of a set without its default would be planned on other interface names
     // than the pod got (the default network's eth0 going to the next one): not guessed.
     throw set.notReady;
   }
-  const plan = planPod(
+  const { networks, capabilities, args } = given;
+  const plan = planCheckedPod(
     set,
-    {
-      id,
-      netns: ctx.netns ?? "",
-      networks: given.networks,
-      capabilities: given.capabilities,
-      args: given.args,
-    },
+    { id, netns: netns ?? "", networks, capabilities, args },
     style.interfacePrefix,
     style.capabilityStyle,
   );
-  const done: TornDownAttachment[] = [];
-  const failures: NetworkFailure[] = [];
-  for (const a of [...plan].reverse()) {
-    try {
-      await withDeadline(a.network.name, "DEL", ctx.timeout, ctx.signal, (signal) =>
-        ctx.cni.delNetworkList(a.network.config, a.rt, {
-          signal,
-          traceContext: ctx.traceContext,
-        }),
-      );
-      done.push({ network: a.network.name, ifName: a.ifName, fromCurrentConfig: true });
-    } catch (error) {
-      failures.push({ network: a.network.name, ifName: a.ifName, error });
-    }
-  }
-  if (failures.length > 0) throw new PodTeardownError(id, failures);
-  return done;
+  const usable = plan.map(({ network, ifName, rt }) => ({
+    network: network.name,
+    ifName,
+    config: { kind: "list", list: network.config } as const,
+    rt,
+  }));
+  return { podID: id, usable, unusable: [], interrupted: [], intent: { kind: "none" } };
 }
 
 /**
- * CHECKs every cached attachment of the pod, in attach order; returns each one, those whose
- * configuration has no CHECK (below 0.4.0, or `disableCheck`) marked `skipped` with the
- * reason, never silently; with `lookAtLoopback`, the runtime's loopback attachment with
- * `loopbackUp` when `lo` was found up, and a failure when it was found down.
+ * teardownPod under the pod's lock: every cached attachment DELeted; for a pod the cache holds
+ * nothing for, nothing, or with `ifNoRecords: "current-config"` the current configuration's.
+ * @throws PodTeardownError with every DEL that failed; see {@link currentAttachments}.
+ */
+export async function teardownPodWith(
+  ctx: CacheCallContext & { readonly set: NetworkSet },
+  pod: PodRef | Pod,
+  id: string,
+  ifNoRecords: IfNoRecords | undefined,
+  style: PlanStyle,
+): Promise<TornDownAttachment[]> {
+  let attachments = await cachedAttachments(ctx.cni, id, ctx.set, ctx.netns);
+  const { usable, unusable, interrupted, intent } = attachments;
+  const nothingCached =
+    usable.length + unusable.length + interrupted.length === 0 && intent.kind === "none";
+  if (nothingCached) {
+    if (ifNoRecords !== "current-config") return [];
+    attachments = currentAttachments(ctx.set, ctx.netns, pod, id, style);
+  }
+  const { done, failures } = await deleteAll(ctx, attachments);
+  if (failures.length > 0) throw new PodTeardownError(id, failures);
+  return nothingCached ? done.map((a) => ({ ...a, fromCurrentConfig: true })) : done;
+}
+
+/**
+ * CHECKs every cached attachment of the pod, in attach order (see checkPod); with
+ * `lookAtLoopback`, `lo` in the runtime's loopback attachment too.
  * @throws PodNotFoundError when nothing is recorded; PodCheckError with every failure.
  */
 export async function checkFromCache(
@@ -352,10 +577,9 @@ export async function checkFromCache(
 }
 
 /**
- * The runtime's loopback attachment, when the pod has one and its CHECK (none: skipped) did not
- * fail: `lo` looked at in the netns its record names (else the one the caller gave). Up: the
- * attachment says `loopbackUp`; down, or the netns gone: it becomes a failure, first, as it is
- * first in attach order.
+ * `lo` looked at in the netns of the pod's loopback attachment, when it has one whose CHECK (a
+ * skip) did not fail (go-cni#124: the loopback's 0.3.1 has no CHECK). Up: the attachment says
+ * `loopbackUp`; down, or the netns gone: it becomes a failure, first, as in attach order.
  */
 async function checkLoopback(
   ctx: CacheCallContext,

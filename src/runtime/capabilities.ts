@@ -3,16 +3,11 @@
  * (https://www.cni.dev/docs/conventions/#well-known-capabilities), with its name constant.
  *
  * Where containerd/go-cni passes a Go struct (PortMapping, BandWidth, IPRanges, DNS), the value
- * is encoded as that struct: go-cni's structs have no JSON tags, so Go writes the field names
- * as declared (`HostPort`, `IngressRate`, ...) in declaration order with zero values included.
- * A plugin's stdin (and the cache record) is then byte-identical to what go-cni sends for the
- * same pod; plugins decode these keys case-insensitively, as Go does. The other values are Go
- * maps, strings and slices, encoded as the library encodes any map (keys sorted).
- *
- * The `ocicni` style writes what cri-o/ocicni sends instead: the conventions' lowercase keys
- * (`hostPort`, ...; ocicni's JSON tags and their omitempty), bandwidth as a Go map (sorted
- * keys), DNS (which ocicni lacks) with the conventions' keys. For plugins that read the keys
- * case-sensitively (a JavaScript plugin, unlike Go's decoder).
+ * is encoded as that struct, byte for byte: go-cni's structs have no JSON tags, so Go writes the
+ * field names as declared, in declaration order, zero values included (plugins decode the keys
+ * case-insensitively, as Go does). The other values are encoded as any map (keys sorted). The
+ * `ocicni` style writes what cri-o/ocicni sends instead: its JSON tags and their omitempty,
+ * bandwidth as a Go map, DNS (which ocicni lacks) with the conventions' keys.
  */
 import { goStruct } from "../types/index.js";
 
@@ -87,40 +82,39 @@ export interface CapabilityArgs {
   extra?: Record<string, unknown>;
 }
 
-const portMappingToGo = (p: PortMapping): object =>
-  goStruct({
-    HostPort: p.hostPort,
-    ContainerPort: p.containerPort,
-    Protocol: p.protocol ?? "",
-    HostIP: p.hostIP ?? "",
-  });
-
-const bandwidthToGo = (b: Bandwidth): object =>
-  goStruct({
-    IngressRate: b.ingressRate ?? 0,
-    IngressBurst: b.ingressBurst ?? 0,
-    EgressRate: b.egressRate ?? 0,
-    EgressBurst: b.egressBurst ?? 0,
-  });
-
-const ipRangeToGo = (r: IPRange): object =>
-  goStruct({
-    Subnet: r.subnet,
-    RangeStart: r.rangeStart ?? "",
-    RangeEnd: r.rangeEnd ?? "",
-    Gateway: r.gateway ?? "",
-  });
-
-// A nil Go slice encodes as null.
-const dnsToGoStruct = (d: DNSCapability): object =>
-  goStruct({
-    Servers: d.servers ?? null,
-    Searches: d.searches ?? null,
-    Options: d.options ?? null,
-  });
-
 /** Whose bytes the structured capabilities take: go-cni's (the default) or ocicni's. */
 export type CapabilityStyle = "go-cni" | "ocicni";
+
+const goCNI = {
+  portMapping: (p: PortMapping): object =>
+    goStruct({
+      HostPort: p.hostPort,
+      ContainerPort: p.containerPort,
+      Protocol: p.protocol ?? "",
+      HostIP: p.hostIP ?? "",
+    }),
+  bandwidth: (b: Bandwidth): object =>
+    goStruct({
+      IngressRate: b.ingressRate ?? 0,
+      IngressBurst: b.ingressBurst ?? 0,
+      EgressRate: b.egressRate ?? 0,
+      EgressBurst: b.egressBurst ?? 0,
+    }),
+  ipRange: (r: IPRange): object =>
+    goStruct({
+      Subnet: r.subnet,
+      RangeStart: r.rangeStart ?? "",
+      RangeEnd: r.rangeEnd ?? "",
+      Gateway: r.gateway ?? "",
+    }),
+  // A nil Go slice encodes as null.
+  dns: (d: DNSCapability): object =>
+    goStruct({
+      Servers: d.servers ?? null,
+      Searches: d.searches ?? null,
+      Options: d.options ?? null,
+    }),
+};
 
 const ocicni = {
   portMapping: (p: PortMapping): object =>
@@ -146,13 +140,6 @@ const ocicni = {
     }),
   dns: (d: DNSCapability): object =>
     goStruct({ servers: d.servers, searches: d.searches, options: d.options }),
-};
-
-const goCNI = {
-  portMapping: portMappingToGo,
-  bandwidth: bandwidthToGo,
-  ipRange: ipRangeToGo,
-  dns: dnsToGoStruct,
 };
 
 /**
@@ -213,12 +200,14 @@ function sortedByBytes(keys: readonly string[]): boolean {
 }
 
 /**
- * A value read back from a record, its objects' keys kept in the order the record has them.
- * An object whose keys are not sorted was written from a Go struct (go-cni's `PortMapping`,
- * ocicni's tagged structs): it is marked as one, so that it is written again in that order.
- * Sorted keys were a Go map's (or a struct's already in order): the encoder sorts them anyway.
+ * Capability args read back from a cache record (or a setup intent), ready to be sent again: a
+ * DEL or CHECK from the cache sends the bytes the ADD sent, as go-cni sends its structs again on
+ * Remove and Check, and as a Go runtime's maps come back sorted. The objects' keys are kept in
+ * the record's order: an object whose keys are not sorted was written from a Go struct (go-cni's
+ * `PortMapping`, ocicni's tagged structs), and is marked as one to be written again in that
+ * order; sorted keys were a Go map's (or a struct's already in order), which the encoder sorts.
  */
-function inRecordedOrder(root: unknown): unknown {
+export function restoreCapabilityStructs(args: Record<string, unknown>): Record<string, unknown> {
   // The copy keeps its own stack: a record's value may nest to Go's limit (10,000 levels),
   // deeper than the call stack allows a recursive walk.
   const pending: [object, object][] = [];
@@ -234,7 +223,7 @@ function inRecordedOrder(root: unknown): unknown {
     pending.push([value, out]);
     return sortedByBytes(Object.keys(value)) ? out : goStruct(out);
   };
-  const top = shell(root);
+  const top = shell(args) as Record<string, unknown>;
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [from, to] = next;
     if (Array.isArray(from)) {
@@ -251,16 +240,4 @@ function inRecordedOrder(root: unknown): unknown {
     }
   }
   return top;
-}
-
-/**
- * Capability args read back from a cache record (or a setup intent), ready to be sent again:
- * a DEL or CHECK from the cache sends the bytes the ADD sent, as go-cni sends its structs again
- * on Remove and Check, and as a Go runtime's maps come back sorted.
- */
-export function restoreCapabilityStructs(
-  args: Record<string, unknown> | undefined,
-): Record<string, unknown> | undefined {
-  if (args === undefined) return undefined;
-  return inRecordedOrder(args) as Record<string, unknown>;
 }

@@ -1,9 +1,8 @@
 /**
- * A pod's interfaces as Kubernetes' NetworkDeviceData (KEP-4817, "Resource Claim Status with
- * possible standardized network interface data", resource.k8s.io): what a runtime or a DRA
- * driver writes to a ResourceClaim's `status.devices[].networkData`, built from setupPod's
- * result or podStatus, and held to the rules the API server checks, so a status update is not
- * refused for data the runtime could have checked itself.
+ * A pod's interfaces as Kubernetes' NetworkDeviceData (KEP-4817, resource.k8s.io): what a
+ * runtime or a DRA driver writes to a ResourceClaim's `status.devices[].networkData`, built from
+ * setupPod's result or podStatus, and held to the rules the API server checks, so a status
+ * update is not refused for data the runtime could have checked itself.
  */
 import { InvalidArgumentError } from "../errors/base.js";
 import { NetworkDeviceDataError, type NetworkDeviceDataFailure } from "../errors/runtime.js";
@@ -15,9 +14,7 @@ import type { InterfaceSummary, PodSetupResult } from "./summary.js";
  * the API's `omitempty`).
  */
 export interface NetworkDeviceData {
-  /**
-   * The name of the network interface in the pod (`eth0`, `net1`). At most 256 bytes.
-   */
+  /** The name of the network interface in the pod (`eth0`, `net1`). At most 256 bytes. */
   interfaceName?: string;
   /**
    * The interface's addresses, IPv4 and IPv6, each with its prefix length in CIDR notation and
@@ -145,9 +142,8 @@ const kindOf = (value: unknown): string =>
 
 /**
  * The interfaces of what should be a setup result or a pod status (or either after a JSON round
- * trip, which keeps their shape): anything else is the caller's mistake, said as the field at
- * fault rather than a TypeError from inside. Values of the right type that the API server
- * would refuse are NetworkDeviceDataError's, later.
+ * trip): anything else is the caller's mistake, said as the field at fault rather than a
+ * TypeError from inside.
  */
 function interfacesOf(pod: unknown): readonly InterfaceSummary[] {
   const bad = (argument: string, what: string, value: unknown) =>
@@ -184,13 +180,11 @@ function interfacesOf(pod: unknown): readonly InterfaceSummary[] {
 
 /**
  * KEP-4817 NetworkDeviceData for each of a pod's interfaces, from `setupPod`'s result or
- * `podStatus`: one entry per interface inside the pod (host-side interfaces, a bridge or a
- * veth's host end, have no `sandbox` and are left out; so is `lo` unless asked for), in attach
- * order, each with the network that made it. `interfaceName` is the interface's name, `ips` its
- * addresses in CIDR form (`10.88.0.2/24`), `hardwareAddress` its MAC; a field the plugins did
- * not report (or reported empty: a result's `"name": null` is Go's `""`) is left out, as the
- * API's `omitempty` leaves it out. Each entry is checked as {@link validateNetworkDeviceData}
- * checks it.
+ * `podStatus`: one entry per interface inside the pod (host-side interfaces have no `sandbox`
+ * and are left out; so is `lo` unless asked for), in attach order, each with the network that
+ * made it. A field the plugins did not report (or reported empty: a result's `"name": null` is
+ * Go's `""`) is left out, as the API's `omitempty` does. Each entry is checked as
+ * {@link validateNetworkDeviceData} checks it.
  * @throws InvalidArgumentError naming the field (`pod.interfaces[0].ips`) when `pod` is not a
  *   setup result or pod status in shape (`interfaces: [null]`, `ips: null`); NetworkDeviceDataError
  *   naming the network, the interface and the field a plugin's result made break a rule (17

@@ -1,29 +1,28 @@
 /**
  * GC across networks, given the pods still valid (upstream's open multi-network GC question,
  * containernetworking/cni#1091, answered per network):
- * 1. every cached attachment of a pod not in the valid set is DELeted with its cached
- *    configuration, netns and args, in reverse attach order per pod, whether or not its
- *    network is still in the conf dir (upstream's GCNetworkList DELs with today's config);
+ * 1. every cached attachment of a pod not in the valid set is DELeted as teardown DELs it
+ *    (deleteAll), whether or not its network is still in the conf dir (upstream's
+ *    GCNetworkList DELs with today's config);
  * 2. each loaded network then gets GC with its own valid attachments, taken from the cache
  *    (ContainerID and IfName as ADDed), not recomputed from today's interface-name allocation,
  *    which shifts when the conf dir changes.
- * A pod whose setup is in flight in another live process (its intent names that owner) is left
- * to it. Everything is tried; the failures are thrown together, each stale pod's named. A stale pod's
- * damaged setup intent is set aside and reported once (see cached-pod.ts): a GC on a timer
- * does not fail on it again, and it never stops the GC of anything else.
- *
- * A dry run reads the same cache and intents the same way and stops there: it lists what step 1
- * would DEL, in the order it would, and what it could not (records that cannot be used, damaged
- * intents), and runs no plugin, ends no process and removes, moves or writes no file.
+ * A pod whose setup is in flight in another live process is left to it. Everything is tried; the
+ * failures are thrown together, each stale pod's named. A dry run reads the cache and intents
+ * the same way and stops there.
  */
 
-import { podsWithIntents } from "../cache/intent.js";
-import { ownedElsewhere } from "../cache/owner.js";
+import { ownedElsewhere, podsWithIntents } from "../cache/intent.js";
 import { type NetworkFailure, RuntimeGCError } from "../errors/runtime.js";
 import type { GCAttachment } from "../types/index.js";
-import { type CacheCallContext, deleteAll, type RemovedAttachment } from "./cached-pod.js";
-import { withDeadline } from "./deadline.js";
-import { cacheDirOf, cachedAttachments, type PodAttachments } from "./pod-records.js";
+import {
+  type CacheCallContext,
+  cacheDirOf,
+  cachedAttachments,
+  deleteAll,
+  type RemovedAttachment,
+  withDeadline,
+} from "./cached-pod.js";
 import type { PodCallOptions } from "./types.js";
 
 /** One stale attachment of a GC: the pod, the network and the interface. */
@@ -62,23 +61,6 @@ export interface GCOptions extends PodCallOptions {
   dryRun?: boolean;
 }
 
-/** What step 1 would do for a stale pod, in deleteAll's order (cached-pod.ts). */
-function planned(pod: PodAttachments): {
-  removed: CollectedAttachment[];
-  unusable: NetworkFailure[];
-} {
-  const { podID } = pod;
-  const ref = (a: { network: string; ifName: string }) => ({
-    podID,
-    network: a.network,
-    ifName: a.ifName,
-  });
-  return {
-    removed: [...[...pod.interrupted].reverse(), ...[...pod.usable].reverse()].map(ref),
-    unusable: pod.unusable.map((u) => ({ ...u, podID })),
-  };
-}
-
 /**
  * Runs the GC (or its dry run); the caller holds the runtime's exclusive lock. `removed` is
  * filled as each stale pod is collected (the caller's diagnostics message holds it, so a GC
@@ -105,14 +87,16 @@ export async function collectGarbage(
   for (const podID of stalePods) {
     try {
       const pod = await cachedAttachments(ctx.cni, podID, ctx.set);
-      if (pod.intent === "read" && (await ownedElsewhere(pod.owner))) {
+      if (pod.intent.kind === "attachments" && (await ownedElsewhere(pod.intent.owner))) {
         inFlightElsewhere.push(podID);
         continue;
       }
       if (dryRun) {
-        const plan = planned(pod);
-        preview.push(...plan.removed);
-        unusable.push(...plan.unusable);
+        // What deleteAll would DEL, in its order.
+        for (const a of [...[...pod.interrupted].reverse(), ...[...pod.usable].reverse()]) {
+          preview.push({ podID, network: a.network, ifName: a.ifName });
+        }
+        unusable.push(...pod.unusable.map((u) => ({ ...u, podID })));
         continue;
       }
       const outcome = await deleteAll(ctx, pod);

@@ -58,7 +58,12 @@ export {
 } from "./device-data.js";
 export type { CollectedAttachment, GCOptions, GCReport } from "./gc.js";
 export { defaultBinDirs, defaultConfDir, type LoadOptions, type NetworkSet } from "./load.js";
-export { type PlannedAttachment, planPod } from "./plan.js";
+export {
+  type PlannedAttachment,
+  planPod,
+  type StaticAddress,
+  staticAddressArgs,
+} from "./plan.js";
 export { CNIRuntime, loadNetworks, type RuntimeOptions } from "./runtime.js";
 export type { NetworkStatus, StatusReport } from "./status.js";
 export type {
@@ -80,7 +85,6 @@ export type {
   SetupOptions,
   TeardownOptions,
 } from "./types.js";
-export { type StaticAddress, staticAddressArgs } from "./validate.js";
 export {
   type ConfDirFinding,
   type ConfDirFindingKind,

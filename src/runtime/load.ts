@@ -65,8 +65,7 @@ export interface NetworkSet {
 export const defaultConfDir = "/etc/cni/net.d";
 export const defaultBinDirs: readonly string[] = ["/opt/cni/bin"];
 /** The conf files the runtime loads, by extension (`.conflist` as a list, the others single). */
-export const confExtensions: readonly string[] = [".conf", ".conflist", ".json"];
-const extensions = confExtensions;
+const extensions: readonly string[] = [".conf", ".conflist", ".json"];
 
 /** go-cni's WithLoNetwork list, byte for byte. */
 const loopbackBytes = `{
@@ -92,22 +91,6 @@ export function findPlugin(
   exec: Exec | undefined,
 ): Promise<string> {
   return exec ? exec.findInPath(pluginType, binDirs) : findInPath(pluginType, binDirs);
-}
-
-async function missingPlugins(
-  list: NetworkConfigList,
-  binDirs: readonly string[],
-  exec: Exec | undefined,
-): Promise<unknown[]> {
-  const errors: unknown[] = [];
-  for (const plugin of list.plugins) {
-    try {
-      await findPlugin(plugin.network.type, binDirs, exec);
-    } catch (error) {
-      errors.push(error);
-    }
-  }
-  return errors;
 }
 
 function makeSet(
@@ -207,11 +190,10 @@ function assertOptions(options: LoadOptions): void {
 
 /**
  * Loads the set. A file that fails to parse, or whose network name repeats an earlier file's,
- * is skipped and reported; a network with a plugin missing from `binDirs` is kept and
- * reported (the plugin may be installed later). A conf dir that is missing, unreadable or
- * without a usable network, or without the default network, gives a set that is not ready
- * (`notReady` says why): a state a runtime starts in before its network provider has written
- * the config, not an error.
+ * is skipped and reported; a network with a plugin missing from `binDirs` is kept and reported
+ * (the plugin may be installed later). A conf dir without a usable network, or without the
+ * default network, gives a set that is not ready (a runtime starts so before its network
+ * provider has written the config), not an error.
  * @throws InvalidArgumentError for bad options only.
  */
 export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> {
@@ -250,8 +232,12 @@ export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> 
       continue;
     }
     seen.add(config.name);
-    for (const error of await missingPlugins(config, binDirs, options.exec)) {
-      problems.push({ file, network: config.name, kind: "missing-plugin", error });
+    for (const plugin of config.plugins) {
+      try {
+        await findPlugin(plugin.network.type, binDirs, options.exec);
+      } catch (error) {
+        problems.push({ file, network: config.name, kind: "missing-plugin", error });
+      }
     }
     networks.push({ name: config.name, config, file, loopback: false });
   }
@@ -271,12 +257,10 @@ export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> 
 }
 
 /**
- * The set a reload leaves in place: the new one, ready or not. The runtime follows its conf
- * dir as go-cni's `Load` and ocicni's `syncNetworkConfig` do: a default network whose file is
- * deleted, broken or renamed, every file gone, the dir removed, each makes a ready runtime not
- * ready (with the reason) until a usable config is back. One exception, ocicni's: when the dir
- * could not be listed at all (an I/O error, not its absence), nothing was learnt about the
- * networks, so a ready set stays and that reason is thrown.
+ * The set a reload leaves in place: the new one, ready or not, as go-cni's `Load` and ocicni's
+ * `syncNetworkConfig` follow their conf dir. One exception, ocicni's: when the dir could not be
+ * listed at all (an I/O error, not its absence), nothing was learnt about the networks, so a
+ * ready set stays and that reason is thrown.
  * @throws NoNetworksError when a ready set is kept because the dir could not be read.
  */
 export function nextSet(current: NetworkSet, loaded: NetworkSet): NetworkSet {

@@ -1,10 +1,8 @@
 /**
- * checkPod's look at the pod's loopback interface (containerd/go-cni#124: `lo` is UP): a
- * runtime with the loopback network brought `lo` up at setup, and the loopback network's
- * configuration (0.3.1) has no CHECK, so without this nothing would ever look again. `ip -o
- * link show dev lo` runs inside the pod's netns through libcni/netns's execInNetns (the
- * spawner helper enters the namespace and starts it, or `nsenter`): nothing blocks the event
- * loop and this process never forks.
+ * checkPod's look at the pod's loopback interface (containerd/go-cni#124: `lo` is UP), which
+ * nothing would ever look at again, as the loopback's configuration (0.3.1) has no CHECK.
+ * `ip -o link show dev lo` runs inside the pod's netns through libcni/netns's execInNetns:
+ * nothing blocks the event loop and this process never forks.
  */
 import { NetnsError } from "../errors/netns.js";
 import { LoopbackDownError } from "../errors/runtime.js";

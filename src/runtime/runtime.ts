@@ -1,14 +1,19 @@
 /**
  * CNIRuntime: the networks of a conf dir and the pods on them (go-cni's `CNI` and ocicni's
- * `CNIPlugin` in one). It holds the current network set, swapped as a whole by `reload` (and
- * the watcher); each call takes the set current when it starts and keeps it to the end, so a
- * reload never changes the networks under a pod's call. Its locks serialise the calls of one
- * pod and make GC exclusive (see locks.ts).
+ * `CNIPlugin` in one). Each call takes the network set current when it starts and keeps it to
+ * the end, so a reload (which swaps the set as a whole) never changes the networks under a
+ * pod's call. Its locks serialise the calls of one pod and make GC exclusive (locks.ts).
  */
 
 import { CNIConfig } from "../api/index.js";
-import { podsWithIntents, readIntent } from "../cache/intent.js";
-import { newRunID, ownedElsewhere, RunMarkedExec } from "../cache/owner.js";
+import {
+  newRunID,
+  ownedElsewhere,
+  podsWithIntents,
+  RunMarkedExec,
+  readIntent,
+} from "../cache/intent.js";
+import { assertPodID } from "../cache/names.js";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import {
   type PodMessage,
@@ -20,6 +25,7 @@ import {
   assertTeardownOptions,
   type CacheCallContext,
   type CheckedAttachment,
+  cacheDirOf,
   checkFromCache,
   type PodStatus,
   podStatusFromCache,
@@ -30,10 +36,8 @@ import type { CapabilityStyle } from "./capabilities.js";
 import { type CollectedAttachment, collectGarbage, type GCOptions, type GCReport } from "./gc.js";
 import { findPlugin, type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import { RuntimeLocks, withLock } from "./locks.js";
-import { checkPodNetns } from "./netns-check.js";
 import { planPod } from "./plan.js";
-import { cacheDirOf } from "./pod-records.js";
-import { checkPluginsInstalled, setupAttachments } from "./setup.js";
+import { checkPluginsInstalled, checkPodNetns, setupAttachments } from "./setup.js";
 import { networkStatus, PluginVersions, type StatusReport } from "./status.js";
 import type { PodSetupResult } from "./summary.js";
 import type {
@@ -45,7 +49,6 @@ import type {
   SetupOptions,
   TeardownOptions,
 } from "./types.js";
-import { podRefID } from "./validate.js";
 import { NetworkWatcher, type WatchOptions } from "./watch.js";
 
 /** How to build a runtime. */
@@ -65,32 +68,38 @@ export interface RuntimeOptions extends LoadOptions {
   /** fsync cache records (CNIConfig's `durableCache`); default true. */
   durableCache?: boolean;
   /**
-   * Check before a setup runs anything that the pod's netns exists and is a network namespace
-   * (an nsfs mount or a `/proc/<pid>/ns/net` link), else PodNetnsError (upstream checks
-   * nothing: the first plugin that enters it fails, after the plugins before it ran).
-   * Default: true when the runtime runs the plugins itself (no `exec`: they run here, where the
-   * path must resolve), false with your own `exec` (its plugins may run elsewhere: a VM, a
-   * fake). `false` for plugins that create the namespace themselves; `setupPod`'s option wins.
+   * Check before a setup runs anything that the pod's netns exists and is a network namespace,
+   * else PodNetnsError (upstream checks nothing: the first plugin that enters it fails, after
+   * the plugins before it ran). Default: true when the runtime runs the plugins itself, false
+   * with your own `exec` (its plugins may run elsewhere: a VM, a fake). `false` for plugins that
+   * create the namespace themselves; `setupPod`'s option wins.
    */
   checkNetns?: boolean;
   /**
    * With `loopback: true`, `checkPod` also looks at `lo` in the pod's netns: it must be up
-   * (go-cni#124), else the check fails with LoopbackDownError (the loopback network's
-   * configuration, 0.3.1, has no CHECK of its own). `ip -o link show dev lo` runs inside the
-   * namespace (libcni/netns's execInNetns); without `ip` here, or the right to enter the
-   * namespace, `lo` is not looked at and the attachment stays as CHECK left it. Default: true
-   * when the runtime runs its plugins itself, false with your own `exec` (its plugins, and the
-   * `lo` they brought up, may be elsewhere).
+   * (go-cni#124), else the check fails with LoopbackDownError (the loopback's configuration,
+   * 0.3.1, has no CHECK). Without `ip` here, or the right to enter the namespace, `lo` is not
+   * looked at. Default: true when the runtime runs its plugins itself, false with your own
+   * `exec` (its plugins, and the `lo` they brought up, may be elsewhere).
    */
   checkLoopback?: boolean;
 }
 
 /**
- * A call's own `timeout`, checked where it enters (before any lock or plugin): a limit longer
- * than a timer holds would otherwise stop every plugin in its first millisecond.
+ * The ID of a pod reference (an ID, or `{ id, netns }`), checked as `setupPod` checks a pod's:
+ * it names the pod's setup intent (`<cacheDir>/libcni/setup-intents/<id>`) and is part of its
+ * records' names, so an ID such as `../../etc/passwd` must never reach a path. Every verb that
+ * takes a pod checks it on entry, before any lock is taken, file read or plugin run.
+ * @throws InvalidArgumentError naming `pod` (an ID) or `pod.id`.
  */
-function assertCallOptions(options: PodCallOptions): void {
-  assertDuration("timeout", options.timeout);
+function podRefID(ref: unknown): string {
+  if (typeof ref === "object" && ref !== null) {
+    const { id } = ref as { id?: unknown };
+    assertPodID(id, "pod.id");
+    return id;
+  }
+  assertPodID(ref, "pod");
+  return ref;
 }
 
 const podID = (ref: PodRef): string => (typeof ref === "string" ? ref : ref.id);
@@ -116,7 +125,7 @@ export class CNIRuntime {
 
   /**
    * What every plugin this runtime runs carries, so that recovery in another process ends
-   * only this runtime's orphans (owner.ts); undefined when the caller gave its own Exec.
+   * only this runtime's orphans (cache/intent.ts); undefined when the caller gave its own Exec.
    */
   private readonly runID: string | undefined;
 
@@ -173,12 +182,11 @@ export class CNIRuntime {
 
   /**
    * Loads the conf dir again and swaps the set in at once; calls in flight keep the set they
-   * started with. The runtime follows the dir: a default network gone (its file deleted,
-   * broken or renamed), every file gone or the dir removed make it not ready until a usable
-   * config is back (`status()` says why, `setupPod` throws it); pods already set up still
-   * tear down from their records. Only a dir that cannot be listed at all (an I/O error, not
-   * its absence) leaves a ready set in place, and the reason is thrown.
-   * @throws NoNetworksError when a ready set is kept because the dir could not be read.
+   * started with. A default network gone, every file gone or the dir removed make the runtime
+   * not ready until a usable config is back; pods already set up still tear down from their
+   * records.
+   * @throws NoNetworksError when a ready set is kept because the dir could not be listed at all
+   *   (an I/O error, not its absence).
    */
   async reload(): Promise<NetworkSet> {
     const set = nextSet(this.current, await loadNetworkSet(this.options));
@@ -220,7 +228,7 @@ export class CNIRuntime {
   }
 
   private async setup(pod: Pod, options: SetupOptions): Promise<PodSetupResult> {
-    assertCallOptions(options);
+    assertDuration("timeout", options.timeout);
     const set = this.current;
     // No networks yet (or no default network for a pod that names none): the runtime's state,
     // said before anything else is looked at.
@@ -258,9 +266,8 @@ export class CNIRuntime {
 
   /**
    * The pods whose setup was interrupted (the runtime died, or a rollback DEL failed): a setup
-   * intent is on disk and no setup of that pod runs in this runtime, nor in another process
-   * still running that wrote the intent. A runtime at restart tears these down
-   * (`teardownPod`), or lets `gc` collect those not valid.
+   * intent is on disk and no setup of that pod runs here, nor in the live process that wrote it.
+   * A runtime at restart tears these down (`teardownPod`), or lets `gc` collect those not valid.
    */
   async interruptedSetups(): Promise<string[]> {
     const cacheDir = cacheDirOf(this.cni);
@@ -276,12 +283,13 @@ export class CNIRuntime {
   }
 
   /**
-   * Removes every attachment of the pod found in the cache, in reverse attach order, each
-   * with its cached configuration; succeeds when there is nothing left to remove. With
-   * `ifNoRecords: "current-config"`, a pod the cache holds nothing for is DELeted with the
-   * current configuration instead (go-cni's `Remove`, ocicni's fallback): on the `networks` of
-   * the pod given (pass the Pod given to setupPod), else every current network, on the
-   * interface names setupPod would give; each such attachment says `fromCurrentConfig: true`.
+   * Removes every attachment of the pod found in the cache (records, and an interrupted
+   * setup's intent), in reverse attach order, each with its cached configuration; succeeds when
+   * there is nothing left to remove. With `ifNoRecords: "current-config"`, a pod the cache holds
+   * nothing for is DELeted with the current configuration instead (go-cni's `Remove`, ocicni's
+   * fallback): on the `networks` of the pod given (pass the Pod given to setupPod), else every
+   * current network, on the interface names setupPod would give; each such attachment says
+   * `fromCurrentConfig: true`.
    * @throws PodTeardownError with every DEL that failed; with `"current-config"` and no record,
    *   NoNetworksError when the runtime is not ready and the pod names no networks, and
    *   setupPod's argument errors before anything runs.
@@ -291,7 +299,7 @@ export class CNIRuntime {
     options: TeardownOptions = {},
   ): Promise<TornDownAttachment[]> {
     const id = podRefID(pod);
-    assertCallOptions(options);
+    assertDuration("timeout", options.timeout);
     assertTeardownOptions(options);
     return this.traced(
       "teardown",
@@ -300,7 +308,7 @@ export class CNIRuntime {
       (o) =>
         withLock(this.locks.pod(id, o.signal), () => {
           const set = this.current;
-          return teardownPodWith({ ...this.context(set, o, pod), set }, pod, id, o, {
+          return teardownPodWith({ ...this.context(set, o, pod), set }, pod, id, o.ifNoRecords, {
             interfacePrefix: this.options.interfacePrefix,
             capabilityStyle: this.options.capabilityStyle,
           });
@@ -320,7 +328,7 @@ export class CNIRuntime {
    */
   async checkPod(pod: PodRef, options: PodCallOptions = {}): Promise<CheckedAttachment[]> {
     const id = podRefID(pod);
-    assertCallOptions(options);
+    assertDuration("timeout", options.timeout);
     return this.traced(
       "check",
       id,
@@ -345,21 +353,19 @@ export class CNIRuntime {
    */
   async podStatus(pod: PodRef, options: PodCallOptions = {}): Promise<PodStatus> {
     const id = podRefID(pod);
-    assertCallOptions(options);
+    assertDuration("timeout", options.timeout);
     return withLock(this.locks.pod(id, options.signal), () =>
       podStatusFromCache(this.context(this.current, options, pod), id),
     );
   }
 
   /**
-   * Readiness, for a kubelet's NetworkReady: each network's plugins looked up and asked
-   * VERSION (a plugin missing, or not supporting the network's version, is reported and gets no
-   * STATUS), then STATUS of every network. Ready when the conf dir has its networks, the
-   * default network (and the loopback) has its plugins installed and supporting its version,
-   * and at least `minReady` (default 1) networks are ready; `reason` says why not, always.
+   * Readiness, for a kubelet's NetworkReady (status.ts): ready when the conf dir has its
+   * networks, the default network (and the loopback) has its plugins installed and supporting
+   * its version, and at least `minReady` (default 1) networks are ready; `reason` says why not.
    */
   async status(options: PodCallOptions & { minReady?: number } = {}): Promise<StatusReport> {
-    assertCallOptions(options);
+    assertDuration("timeout", options.timeout);
     return this.traced("status", "", options, (o) =>
       networkStatus(
         {
@@ -383,7 +389,7 @@ export class CNIRuntime {
    *   for a `dryRun` that is not a boolean, before anything.
    */
   async gc(validPods: Iterable<PodRef>, options: GCOptions = {}): Promise<GCReport> {
-    assertCallOptions(options);
+    assertDuration("timeout", options.timeout);
     const dryRun = options.dryRun === undefined ? false : options.dryRun;
     if (typeof dryRun !== "boolean") {
       throw new InvalidArgumentError("dryRun", `dryRun must be a boolean, got ${typeof dryRun}`);
@@ -442,9 +448,9 @@ export class CNIRuntime {
  * Loads the networks of a conf dir and returns the runtime over them (go-cni `New` + `Load`,
  * ocicni `InitCNI`). Broken files are in `runtime.problems`, not fatal. A conf dir that is
  * missing or holds no usable network (or not the default network) gives a runtime that is not
- * ready: `status()` says `ready: false` with the reason, `setupPod` throws NoNetworksError,
- * and `watch()` or `reload()` brings the first network in, as containerd and CRI-O start
- * before the network provider writes its config.
+ * ready (`status()` says why, `setupPod` throws NoNetworksError) until `watch()` or `reload()`
+ * brings the first network in, as containerd and CRI-O start before the network provider writes
+ * its config.
  * @throws InvalidArgumentError for bad options only.
  */
 export async function loadNetworks(options: RuntimeOptions = {}): Promise<CNIRuntime> {

@@ -1,54 +1,45 @@
 /**
  * Setting a pod up on its networks, with rollback (go-cni and ocicni have none).
  *
- * Before anything runs, every plugin of the planned networks is looked up: a setup whose
- * plugins are not all installed fails at once, with nothing to undo (upstream would run the
- * plugins before the missing one and leave their state to a DEL that stops at the missing one).
- *
- * Serial (the default): one network after another, in attach order. Parallel: every ADD at
- * once, and the outcome awaited for all of them. Either way, when a network fails, every
- * network whose plugins started (the failed one too when one of its plugins ran: a chain can
- * fail half-way and leave a veth or an IPAM lease, and the spec wants a DEL after a failed ADD)
- * is DELeted in reverse attach order with the same RuntimeConf, and the PodSetupError carries
- * the failure, the attachments rolled back and any rollback DEL that failed. A network none of
- * whose plugins started has nothing to undo and gets no DEL, so a failure report never names a
- * leak that is not there. The rollback does not listen to the caller's signal (an aborted
- * setup must still clean up); it keeps the per-network time limit.
+ * The pod's netns is checked, and every plugin of the planned networks looked up, before
+ * anything runs (upstream would run the plugins before a missing one and leave their state to
+ * a DEL that stops at it). Serial (the default) or parallel, when a network fails, every network
+ * whose plugins started (the failed one too: a chain can fail half-way and leave a veth or an
+ * IPAM lease, and the spec wants a DEL after a failed ADD) is DELeted in reverse attach order
+ * with the same RuntimeConf; a network none of whose plugins started gets no DEL, so a failure
+ * report never names a leak that is not there. The rollback does not listen to the caller's
+ * signal (an aborted setup must still clean up); it keeps the per-network time limit.
  */
 
-import type { CNIConfig } from "../api/index.js";
+import { stat } from "node:fs/promises";
 import { clearIntent, writeIntent } from "../cache/intent.js";
 import { cacheFilePath, ensureResultsDir, syncRecords } from "../cache/results.js";
 import { PluginChainError } from "../errors/api.js";
-import { WrappedError } from "../errors/base.js";
+import { InvalidArgumentError, WrappedError } from "../errors/base.js";
 import { PluginAbortedError, PluginExecError, PluginLookupError } from "../errors/invoke.js";
 import {
   type NetworkFailure,
   NetworkTimeoutError,
   type PodAttachmentRef,
+  PodNetnsError,
   PodSetupError,
 } from "../errors/runtime.js";
 import { SpawnerExitedError, SpawnerUnavailableError } from "../errors/spawner.js";
-import type { TraceContext } from "../internal/trace-context.js";
+import { errnoCode } from "../internal/errno.js";
+import { isNetns } from "../netns/check.js";
 import type { Result } from "../types/index.js";
-import { withDeadline } from "./deadline.js";
+import { type CacheCallContext, withDeadline } from "./cached-pod.js";
 import { intentOf, type PlannedAttachment } from "./plan.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
 
-/** What setup needs from the runtime. */
-export interface SetupContext {
-  /** Writes records without fsync when `durable`: the setup commits them together. */
-  readonly cni: CNIConfig;
-  readonly timeout: number;
-  readonly signal: AbortSignal | undefined;
-  /** Passed to every plugin of the call (`TRACEPARENT`, ...). */
-  readonly traceContext: TraceContext | undefined;
+/** What setup needs from the runtime; its `cni` writes records without fsync when `durable`. */
+export interface SetupContext extends CacheCallContext {
   readonly parallel: boolean;
   /** Where the setup intent is kept (the CNIConfig's cache dir). */
   readonly cacheDir: string;
   /** fsync the intent, and commit the records (the runtime's `durableCache`). */
   readonly durable: boolean;
-  /** The run ID the runtime's plugins carry (owner.ts); undefined with the caller's Exec. */
+  /** The run ID the runtime's plugins carry; undefined with the caller's Exec. */
   readonly runID: string | undefined;
 }
 
@@ -95,6 +86,26 @@ function isStartFailure(cause: unknown): boolean {
   const code = (cause as { code?: unknown } | null | undefined)?.code;
   const netnsCode = (cause as { netnsCode?: unknown } | null | undefined)?.netnsCode;
   return typeof code === "string" || typeof netnsCode === "string";
+}
+
+/**
+ * Throws PodNetnsError unless `netns` exists and is a network namespace, as upstream plugins'
+ * `ns.GetNS` would find it (nsfs for a pinned namespace, a process's `/proc/<pid>/ns/net`).
+ * @throws InvalidArgumentError when `netns` is not a string (a JavaScript caller's mistake).
+ */
+export async function checkPodNetns(podID: string, netns: unknown): Promise<void> {
+  if (typeof netns !== "string") {
+    throw new InvalidArgumentError("pod.netns", `pod.netns must be a string, got ${typeof netns}`);
+  }
+  if (netns === "") throw new PodNetnsError(podID, netns, "missing");
+  try {
+    await stat(netns);
+  } catch (error) {
+    const code = errnoCode(error);
+    const reason = code === "ENOENT" || code === "ENOTDIR" ? "missing" : "unreadable";
+    throw new PodNetnsError(podID, netns, reason, { cause: error });
+  }
+  if (!(await isNetns(netns))) throw new PodNetnsError(podID, netns, "not-a-netns");
 }
 
 /**

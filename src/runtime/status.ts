@@ -1,21 +1,13 @@
 /**
- * Readiness, as a kubelet reads it: STATUS of every network at once (ocicni asks the default
- * network only, go-cni stops at the first failure), each network's plugins looked at first.
- *
- * A network is ready when every plugin of it (and every IPAM plugin its plugins name, which gets
- * the same version by delegation) is installed in the plugin dirs, answers VERSION
- * with the network's version among those it supports (asked through CNIConfig's
- * getVersionInfo, remembered per binary), and, from CNI 1.1.0, answers STATUS without error. A
- * plugin missing or not supporting the version is reported as such and STATUS is not run into
- * it: such a plugin would fail STATUS with an error of its own that says nothing of the cause
- * (a 1.0.0 plugin takes STATUS for a verb with a container: `missing containerID`). Below
- * 1.1.0 there is no STATUS verb, and the plugin check alone decides, as upstream's
- * GetStatusNetworkList reports success there.
- *
- * The runtime is ready when it has its networks (the conf dir's default network found), the
- * networks every pod gets (the default network, and the loopback when asked for) are usable
- * (their plugins installed and supporting their version: go-cni#133 fails Status on a missing
- * binary), and at least `minReady` networks are ready. `reason` says why whenever it is not.
+ * Readiness, as a kubelet reads it (docs/runtime.md, "Ready for pods"): STATUS of every network
+ * at once (ocicni asks the default network only, go-cni stops at the first failure), each
+ * network's plugins (and the IPAM plugins they name, which get the same version by delegation)
+ * looked up and asked VERSION first. STATUS is not run into a plugin that is missing or does not
+ * support the network's version: its own error would hide the cause (a 1.0.0 plugin takes STATUS
+ * for a verb with a container: `missing containerID`). Below 1.1.0 there is no STATUS verb, and
+ * the plugin check alone decides, as upstream's GetStatusNetworkList reports success there. The
+ * networks every pod gets (the default, and the loopback) must be usable, as go-cni#133 fails
+ * Status on a missing binary.
  */
 
 import { stat } from "node:fs/promises";
@@ -23,8 +15,7 @@ import type { CNIConfig } from "../api/index.js";
 import { PluginVersionError } from "../errors/api.js";
 import { messageOf } from "../internal/error-message.js";
 import type { PluginInfo } from "../version/index.js";
-import type { CacheCallContext } from "./cached-pod.js";
-import { withDeadline } from "./deadline.js";
+import { type CacheCallContext, withDeadline } from "./cached-pod.js";
 import type { Network } from "./types.js";
 
 /** One network's readiness. */
@@ -32,8 +23,7 @@ export interface NetworkStatus {
   network: string;
   ready: boolean;
   /**
-   * Why it is not ready: a plugin (or IPAM plugin) not installed (the lookup's
-   * `PluginNotFoundError`), a plugin
+   * Why it is not ready: a plugin (or IPAM plugin) not installed (`PluginNotFoundError`), one
    * that does not support the network's version (`PluginVersionError`) or whose VERSION failed
    * (STATUS is not run in these three cases), or what STATUS threw (a CNIError with the
    * plugin's code, e.g. 50).
@@ -50,12 +40,10 @@ export interface StatusReport {
    */
   ready: boolean;
   /**
-   * Why the runtime is not ready; set whenever `ready` is false: the conf dir missing (named as
-   * such), unreadable, without a usable network, or without the named default network (its
-   * file deleted, broken or renamed; the skipped files named); a plugin of the default network
-   * (or of the loopback) not installed, or not supporting the network's version (the file, the
-   * plugin and the plugin dirs named); fewer than `minReady` networks ready (each one that is
-   * not named with its error).
+   * Why the runtime is not ready; set whenever `ready` is false: the conf dir missing,
+   * unreadable, without a usable network or without the named default network; a plugin of the
+   * default network (or of the loopback) not installed, or not supporting the network's version;
+   * fewer than `minReady` networks ready (each one that is not named with its error).
    */
   reason?: string;
   /** The default network is ready (false when there is none). */
@@ -117,18 +105,19 @@ export class PluginVersions {
   }
 }
 
-/** Why a network's plugins cannot serve it, for the runtime's `reason`. */
+/** Why a plugin cannot serve its network: the network's error, and the runtime's `reason`. */
 interface PluginProblem {
-  /** `plugin`, or `IPAM plugin` for a plugin's `ipam.type` (which gets the same version). */
-  readonly role: string;
-  readonly plugin: string;
-  readonly kind: "missing" | "version" | "version-failed";
-  readonly path?: string;
-  readonly supported?: readonly string[];
   readonly error: unknown;
+  /** What the reason says after the network (`plugin "bridge" is not installed ...`). */
+  readonly text: string;
 }
 
-/** Looks one plugin (or IPAM plugin) up and asks its VERSION; undefined when it serves. */
+const quoted = (s: string): string => JSON.stringify(s);
+
+/**
+ * Looks one plugin (or, `role` `IPAM plugin`, a plugin's `ipam.type`, which gets the same
+ * version) up and asks its VERSION; undefined when it serves.
+ */
 async function checkPlugin(
   ctx: StatusContext,
   role: string,
@@ -136,23 +125,28 @@ async function checkPlugin(
   version: string,
   signal: AbortSignal | undefined,
 ): Promise<PluginProblem | undefined> {
+  const what = `${role} ${quoted(plugin)}`;
   let path: string;
   try {
     path = await ctx.find(plugin);
   } catch (error) {
-    return { role, plugin, kind: "missing", error };
+    const { binDirs } = ctx;
+    const dirs = binDirs.length === 0 ? "no plugin dirs" : `plugin dirs ${binDirs.join(", ")}`;
+    return { error, text: `${what} is not installed (${dirs}): ${messageOf(error)}` };
   }
   let info: PluginInfo;
   try {
     info = await ctx.versions.get(ctx.cni, plugin, path, signal);
   } catch (error) {
     if (signal?.aborted) throw error;
-    return { role, plugin, kind: "version-failed", path, error };
+    return { error, text: `${what} (${path}) did not answer VERSION: ${messageOf(error)}` };
   }
   const supported = info.supportedVersions();
   if (supported.includes(version)) return undefined;
-  const error = new PluginVersionError(plugin, version);
-  return { role, plugin, kind: "version", path, supported, error };
+  return {
+    error: new PluginVersionError(plugin, version),
+    text: `${what} (${path}) does not support the network's cniVersion ${version} (it supports ${supported.join(", ") || "none"})`,
+  };
 }
 
 /**
@@ -176,27 +170,11 @@ async function pluginProblem(
   return problems.find((p) => p !== undefined);
 }
 
-const quoted = (s: string): string => JSON.stringify(s);
-
 /** The default network (with its file) or the loopback, as the reason names it. */
 function networkLabel(n: Network): string {
   return n.loopback
     ? `loopback network ${quoted(n.name)}`
     : `default network ${quoted(n.name)} (${n.file})`;
-}
-
-function problemText(n: Network, p: PluginProblem, binDirs: readonly string[]): string {
-  const where = `${networkLabel(n)}: ${p.role} ${quoted(p.plugin)}`;
-  switch (p.kind) {
-    case "missing": {
-      const dirs = binDirs.length === 0 ? "no plugin dirs" : `plugin dirs ${binDirs.join(", ")}`;
-      return `${where} is not installed (${dirs}): ${messageOf(p.error)}`;
-    }
-    case "version":
-      return `${where} (${p.path}) does not support the network's cniVersion ${n.config.cniVersion} (it supports ${(p.supported ?? []).join(", ") || "none"})`;
-    case "version-failed":
-      return `${where} (${p.path}) did not answer VERSION: ${messageOf(p.error)}`;
-  }
 }
 
 /** Readiness of the set; see the module comment. */
@@ -234,7 +212,7 @@ export async function networkStatus(ctx: StatusContext, minReady: number): Promi
   const required = networks.filter((n) => n.loopback || n === defaultNetwork);
   const unusable = required.flatMap((n) => {
     const p = problems.get(n);
-    return p === undefined ? [] : [problemText(n, p, ctx.binDirs)];
+    return p === undefined ? [] : [`${networkLabel(n)}: ${p.text}`];
   });
   if (set?.notReady !== undefined) {
     report.reason = set.notReady.message;

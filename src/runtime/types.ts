@@ -81,22 +81,18 @@ export interface PodCallOptions {
   timeout?: number;
 }
 
-/**
- * What teardownPod does for a pod the cache holds nothing for (no record, no setup intent):
- * `"nothing"` (the default: it is already torn down, the call succeeds), or
- * `"current-config"`: DEL each network the pod would be set up on now (the `networks` of the
- * pod given, else every current network) with the conf dir's current configuration and the
- * interface names setupPod's plan gives, as go-cni's `Remove` always does and ocicni's
- * `TearDownPod` does when the cache has no record.
- */
+/** What teardownPod does for a pod the cache holds nothing for (see `ifNoRecords`). */
 export type IfNoRecords = "nothing" | "current-config";
 
 /** Options of teardownPod. */
 export interface TeardownOptions extends PodCallOptions {
   /**
-   * For a pod with nothing cached: succeed doing nothing (`"nothing"`, the default), or DEL
-   * with the current configuration (`"current-config"`; each removed attachment then says
-   * `fromCurrentConfig: true`). A pod with records is always torn down from them.
+   * For a pod with nothing cached (no record, no setup intent): succeed doing nothing
+   * (`"nothing"`, the default), or DEL each network the pod would be set up on now with the
+   * current configuration and setupPod's interface names (`"current-config"`, as go-cni's
+   * `Remove` always does and ocicni's `TearDownPod` when the cache has no record; each removed
+   * attachment then says `fromCurrentConfig: true`). A pod with records is always torn down
+   * from them.
    */
   ifNoRecords?: IfNoRecords;
 }
@@ -108,8 +104,7 @@ export interface SetupOptions extends PodCallOptions {
   /**
    * Check before anything runs that `pod.netns` exists and is a network namespace (an nsfs
    * mount or a `/proc/<pid>/ns/net` link), else throw PodNetnsError; overrides the runtime's
-   * `checkNetns` (default: on when the runtime runs its plugins itself, off with your own
-   * `exec`). `false` for plugins that create the namespace themselves.
+   * `checkNetns`.
    */
   checkNetns?: boolean;
 }

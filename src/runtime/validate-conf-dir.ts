@@ -1,9 +1,7 @@
 /**
- * A conf dir validated in one call: every file the runtime would load (load.ts's extensions,
- * order and skip rules), each linted, loaded as the runtime loads it, its plugins looked up in
- * the bin dirs and asked for VERSION, and every finding placed in its file with a JSON Pointer.
- * What a tooling author (a CI check of a conf repo, an installer, an operator's preflight)
- * otherwise builds from `lintNetworkList`, `loadNetworks`' problems and `MultiError` entries.
+ * A conf dir validated in one call (docs/runtime.md, "Validating a conf dir"): what a tooling
+ * author would otherwise build from `lintNetworkList`, `loadNetworks`' problems and
+ * `MultiError` entries, every finding placed in its file with a JSON Pointer.
  */
 import { dirname, join } from "node:path";
 import { isPathSafeName, readConfFile } from "../conf/files.js";
@@ -124,6 +122,17 @@ interface Place {
   prefix: string[];
 }
 
+/** `made`'s promise for `key`, made on its first ask (a rejection is the askers', never unhandled). */
+function once<T>(made: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
+  let value = made.get(key);
+  if (value === undefined) {
+    value = make();
+    value.catch(() => {});
+    made.set(key, value);
+  }
+  return value;
+}
+
 /** One validation's state: the findings, and each plugin looked up and asked once. */
 class Validation {
   readonly findings: ConfDirFinding[] = [];
@@ -138,28 +147,22 @@ class Validation {
     readonly signal: AbortSignal | undefined,
   ) {}
 
-  add(finding: ConfDirFinding): void {
-    this.findings.push(finding);
+  add(
+    file: string,
+    pointer: string,
+    severity: ConfDirFinding["severity"],
+    kind: ConfDirFindingKind,
+    message: string,
+  ): void {
+    this.findings.push({ file, pointer, severity, message, kind });
   }
 
   private find(type: string): Promise<string> {
-    let found = this.paths.get(type);
-    if (found === undefined) {
-      found = findPlugin(type, this.binDirs, this.exec);
-      found.catch(() => {});
-      this.paths.set(type, found);
-    }
-    return found;
+    return once(this.paths, type, () => findPlugin(type, this.binDirs, this.exec));
   }
 
   private version(path: string): Promise<Answer> {
-    let answer = this.infos.get(path);
-    if (answer === undefined) {
-      answer = this.askVersion(path);
-      answer.catch(() => {});
-      this.infos.set(path, answer);
-    }
-    return answer;
+    return once(this.infos, path, () => this.askVersion(path));
   }
 
   /** The plugin's VERSION, within the limit; rejects only when the caller aborted. */
@@ -193,13 +196,13 @@ class Validation {
     try {
       path = await this.find(type);
     } catch (error) {
-      this.add({
+      this.add(
         file,
         pointer,
-        severity: "error",
-        message: `${messageOf(error)}${what === "plugin" ? "" : ` (the ${what})`}`,
-        kind: "plugin-not-found",
-      });
+        "error",
+        "plugin-not-found",
+        `${messageOf(error)}${what === "plugin" ? "" : ` (the ${what})`}`,
+      );
       return;
     }
     const answer = await this.version(path);
@@ -208,26 +211,20 @@ class Validation {
         "timedOut" in answer
           ? `did not answer VERSION within ${answer.timedOut} ms`
           : `did not answer VERSION: ${messageOf(answer.error)}`;
-      this.add({
-        file,
-        pointer,
-        severity: "error",
-        message: `${what} ${type} (${path}) ${why}`,
-        kind: "plugin-version",
-      });
+      this.add(file, pointer, "error", "plugin-version", `${what} ${type} (${path}) ${why}`);
       return;
     }
     const wanted = cniVersion === "" ? "0.1.0" : cniVersion;
     const supported = answer.info.supportedVersions();
     if (!supported.includes(wanted)) {
       const text = new PluginVersionError(type, wanted).message;
-      this.add({
+      this.add(
         file,
         pointer,
-        severity: "error",
-        message: `${what === "plugin" ? text : `IPAM ${text}`} (it supports ${supported.join(", ") || "none"})`,
-        kind: "plugin-version",
-      });
+        "error",
+        "plugin-version",
+        `${what === "plugin" ? text : `IPAM ${text}`} (it supports ${supported.join(", ") || "none"})`,
+      );
     }
   }
 }
@@ -263,13 +260,7 @@ async function validateFile(v: Validation, file: string): Promise<void> {
   try {
     bytes = await readConfFile(file);
   } catch (error) {
-    v.add({
-      file,
-      pointer: "",
-      severity: "error",
-      message: `not loaded: ${withoutFile(messageOf(error), file)}`,
-      kind: "load",
-    });
+    v.add(file, "", "error", "load", `not loaded: ${withoutFile(messageOf(error), file)}`);
     return;
   }
   const document = parsed(bytes);
@@ -279,14 +270,13 @@ async function validateFile(v: Validation, file: string): Promise<void> {
   let typeIgnored = false;
   if (top !== undefined && isList && !Object.hasOwn(top, "plugins") && Object.hasOwn(top, "type")) {
     typeIgnored = true;
-    v.add({
+    v.add(
       file,
-      pointer: "/type",
-      severity: "error",
-      message:
-        'a single plugin\'s config ("type", no "plugins") in a .conflist: read as a list, its "type" is ignored and the network gets plugins only from its drop-in directory; name the file .conf, or put the plugin in "plugins"',
-      kind: "wrong-extension",
-    });
+      "/type",
+      "error",
+      "wrong-extension",
+      'a single plugin\'s config ("type", no "plugins") in a .conflist: read as a list, its "type" is ignored and the network gets plugins only from its drop-in directory; name the file .conf, or put the plugin in "plugins"',
+    );
   }
   if (
     top !== undefined &&
@@ -295,13 +285,13 @@ async function validateFile(v: Validation, file: string): Promise<void> {
     keyOf(top, "type") === undefined
   ) {
     const ext = file.slice(file.lastIndexOf("."));
-    v.add({
+    v.add(
       file,
-      pointer: "/plugins",
-      severity: "error",
-      message: `a network configuration list ("plugins", no "type") in a ${ext} file: the runtime reads it as a single plugin's config, which fails; name the file .conflist`,
-      kind: "wrong-extension",
-    });
+      "/plugins",
+      "error",
+      "wrong-extension",
+      `a network configuration list ("plugins", no "type") in a ${ext} file: the runtime reads it as a single plugin's config, which fails; name the file .conflist`,
+    );
   }
 
   let list: NetworkConfigList;
@@ -309,13 +299,7 @@ async function validateFile(v: Validation, file: string): Promise<void> {
     list = await loadFile(file);
   } catch (error) {
     const where = error instanceof ConfFileError ? error.file : file;
-    v.add({
-      file: where,
-      pointer: "",
-      severity: "error",
-      message: `not loaded: ${withoutFile(messageOf(error), where)}`,
-      kind: "load",
-    });
+    v.add(where, "", "error", "load", `not loaded: ${withoutFile(messageOf(error), where)}`);
     addLint(v, lintNetworkList(bytes), { file, inline: Number.POSITIVE_INFINITY, dropIns: [] });
     return;
   }
@@ -336,13 +320,13 @@ async function validateFile(v: Validation, file: string): Promise<void> {
   const nameKey = top === undefined ? "name" : (keyOf(top, "name") ?? "name");
   const earlier = v.networks.get(list.name);
   if (earlier !== undefined) {
-    v.add({
+    v.add(
       file,
-      pointer: pointerOf([nameKey]),
-      severity: "error",
-      message: `network ${JSON.stringify(list.name)} is already defined by ${earlier}: the runtime skips this file`,
-      kind: "duplicate-network",
-    });
+      pointerOf([nameKey]),
+      "error",
+      "duplicate-network",
+      `network ${JSON.stringify(list.name)} is already defined by ${earlier}: the runtime skips this file`,
+    );
     return;
   }
   v.networks.set(list.name, file);
@@ -363,13 +347,13 @@ async function validateFile(v: Validation, file: string): Promise<void> {
     const typePointer = pointerOf([...place.prefix, keyOf(object, "type") ?? "type"]);
     const first = seenTypes.get(type);
     if (first !== undefined) {
-      v.add({
-        file: place.file,
-        pointer: typePointer,
-        severity: "warning",
-        message: `plugin type ${JSON.stringify(type)} is already in the list (${first.file === place.file ? "" : `${first.file}:`}${first.pointer}): each runs in turn with the previous one's result, so a chain rarely means to run one twice`,
-        kind: "duplicate-plugin-type",
-      });
+      v.add(
+        place.file,
+        typePointer,
+        "warning",
+        "duplicate-plugin-type",
+        `plugin type ${JSON.stringify(type)} is already in the list (${first.file === place.file ? "" : `${first.file}:`}${first.pointer}): each runs in turn with the previous one's result, so a chain rarely means to run one twice`,
+      );
     } else {
       seenTypes.set(type, { file: place.file, pointer: typePointer });
     }
@@ -421,7 +405,7 @@ function addLint(
           .join("");
       }
     }
-    v.add({ file, pointer, severity: finding.severity, message: finding.message, kind: "lint" });
+    v.add(file, pointer, finding.severity, "lint", finding.message);
   }
 }
 
@@ -460,15 +444,12 @@ function ordered(findings: readonly ConfDirFinding[]): ConfDirFinding[] {
 }
 
 /**
- * Validates every conf file the runtime would load from `confDir` (`.conf`, `.conflist` and
- * `.json`, in name order, as {@link loadNetworks}): each is linted (`lintNetworkList`), loaded
- * as the runtime loads it (a file that fails is one the runtime skips; so is a second file of
- * one network name), and every plugin of each network it loads (and its IPAM plugin) is looked
- * up in `binDirs` and asked for VERSION once, which must list the network's version. Also
- * flagged: the same plugin type twice in a list, a single plugin's config in a `.conflist`
- * (it loads as a list without plugins) or a list in a `.conf`, a directory named like a conf
- * file. Every finding names its file and a JSON Pointer into it; a drop-in plugin's findings
- * name its own file. Nothing is written; only VERSION is run.
+ * Validates every conf file the runtime would load from `confDir` (as {@link loadNetworks}):
+ * each is linted (`lintNetworkList`), loaded as the runtime loads it, and every plugin of each
+ * network it loads (and its IPAM plugin) is looked up in `binDirs` and asked for VERSION once,
+ * which must list the network's version (see {@link ConfDirFindingKind} for the rest). Every
+ * finding names its file (a drop-in plugin's its own) and a JSON Pointer into it. Nothing is
+ * written; only VERSION is run.
  * @throws InvalidArgumentError for bad options; rejects with the signal's reason when aborted.
  */
 export async function validateConfDir(
@@ -486,39 +467,33 @@ export async function validateConfDir(
   const listed = await listConfDir(confDir);
   const files = Array.isArray(listed) ? listed : [];
   if (!Array.isArray(listed)) {
-    v.add({
-      file: confDir,
-      pointer: "",
-      severity: "error",
-      message: listed.message,
-      kind: "conf-dir",
-    });
+    v.add(confDir, "", "error", "conf-dir", listed.message);
   } else if (files.length === 0) {
-    v.add({
-      file: confDir,
-      pointer: "",
-      severity: "error",
-      message: "no conf file (.conf, .conflist, .json): a runtime on this dir has no network",
-      kind: "conf-dir",
-    });
+    v.add(
+      confDir,
+      "",
+      "error",
+      "conf-dir",
+      "no conf file (.conf, .conflist, .json): a runtime on this dir has no network",
+    );
   }
   for (const dir of Array.isArray(listed) ? await confNamedDirs(confDir) : []) {
-    v.add({
-      file: dir,
-      pointer: "",
-      severity: "warning",
-      message: "a directory named like a conf file: the runtime skips it",
-      kind: "conf-dir",
-    });
+    v.add(
+      dir,
+      "",
+      "warning",
+      "conf-dir",
+      "a directory named like a conf file: the runtime skips it",
+    );
   }
   if (files.length > 0 && binDirs.length === 0) {
-    v.add({
-      file: confDir,
-      pointer: "",
-      severity: "warning",
-      message: "no plugin directory given: no plugin was looked for",
-      kind: "plugins-unchecked",
-    });
+    v.add(
+      confDir,
+      "",
+      "warning",
+      "plugins-unchecked",
+      "no plugin directory given: no plugin was looked for",
+    );
   }
   for (const file of files) {
     if (options.signal?.aborted) throw options.signal.reason;

@@ -1,29 +1,16 @@
 /**
- * Watching the conf dir: any event (a write, an editor's write-to-temp-then-rename, a delete,
- * a new file) schedules a reload after `debounce` ms of quiet; reloads never overlap (events
- * during one schedule the next); each successful reload swaps the whole set in at once, so a
- * call in flight finishes with the set it started with. A burst of writes costs one or two
- * reloads, not one per event.
- *
- * The conf dir's parent is watched too (or its nearest existing ancestor): a conf dir that
- * does not exist yet is picked up when it is created, and one removed or replaced under its
- * name (`mv net.d old && mkdir net.d`) is watched anew.
- *
- * The dir is also polled (`poll`, default every 2 s) for what file events miss. Nothing the
- * watcher meets ends the process: a reload's error is kept in `lastError`, said on
- * NODE_DEBUG=libcni, and emitted as `error` only when someone listens.
- *
- * The runtime follows its networks away: a reload that finds the default network gone (its
- * file deleted, broken or renamed), every file gone or the dir removed swaps in a set that is
- * not ready (`change.set.notReady` says why; `status()` reports it) until a usable config is
- * back, as go-cni's and ocicni's do. Only a dir that cannot be listed at all keeps the current
- * set (see `nextSet`); the poll then tries again.
+ * Watching the conf dir: any event schedules a reload after `debounce` ms of quiet; reloads
+ * never overlap (events during one schedule the next) and each swaps the whole set in at once,
+ * so a call in flight finishes with the set it started with, and a burst of writes costs one or
+ * two reloads. The conf dir's nearest existing ancestor is watched too, so a dir created later,
+ * or removed or replaced under its name (`mv net.d old && mkdir net.d`), is watched anew; the
+ * dir is also polled for what file events miss. Nothing the watcher meets ends the process: a
+ * reload's error is `lastError`, said on NODE_DEBUG=libcni, and emitted as `error` only to a
+ * listener. A reload follows the dir's networks away (a set that is not ready), but for a dir
+ * that cannot be listed at all (see `nextSet`). Not watched: drop-in plugin directories.
  *
  * Events: `change` (a {@link NetworkSetChange}, when a network was added, removed or changed),
- * `reload` (the same, after every reload, changed or not), `error` (to a listener only: a
- * reload refused because the conf dir could not be read, the previous set staying; a watch
- * that failed), `close`.
- * Not watched: drop-in plugin directories (`<confDir>/<network>/*.conf`).
+ * `reload` (the same, after every reload), `error` (to a listener only), `close`.
  */
 import { EventEmitter } from "node:events";
 import { type FSWatcher, watch } from "node:fs";

@@ -1,6 +1,7 @@
 /**
- * What recovery may end (owner.ts): a process provably of the dead owner's setup, told by its
- * environment; and the run ID the runtime's own Exec adds to every plugin's environment.
+ * What recovery may end (cache/intent.ts, the intents' owners): a process provably of the dead
+ * owner's setup, told by its environment; and the run ID the runtime's own Exec adds to every
+ * plugin's environment.
  */
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,7 +14,7 @@ import {
   newRunID,
   RUN_ID_VARIABLE,
   RunMarkedExec,
-} from "../../src/cache/owner.js";
+} from "../../src/cache/intent.js";
 import { Args } from "../../src/invoke/index.js";
 
 const runID = "0123456789abcdef0123456789abcdef";

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../../src/index.js";
+import { compareIfNames } from "../../src/runtime/cached-pod.js";
 import {
   InterfaceNameError,
   loadNetworks,
   NetworkNotFoundError,
   planPod,
 } from "../../src/runtime/index.js";
-import { compareIfNames } from "../../src/runtime/pod-records.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
 describe("planPod: interface names and runtime confs", () => {

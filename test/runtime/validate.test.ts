@@ -14,7 +14,7 @@ import {
   loadNetworks,
   staticAddressArgs,
 } from "../../src/runtime/index.js";
-import { parseMAC } from "../../src/runtime/validate.js";
+import { parseMAC } from "../../src/runtime/plan.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
 describe("pod validation, before anything runs", () => {
