@@ -2,6 +2,7 @@
  * cnitool's commands, help and usage texts, laid out as upstream's cobra (1.9) command line
  * prints them, so that scripts and people reading them see what they know from the Go tool.
  */
+import { levenshtein } from "../internal/levenshtein.js";
 import type { FlagSpec } from "./flags.js";
 
 /** How many positional arguments a command takes (cobra's `MinimumNArgs`, `ExactArgs`, ...). */
@@ -268,29 +269,15 @@ export function helpOf(name: string | undefined): string {
   return `${name === undefined ? rootLong : commands[name].long}\n\n${usageOf(name)}`;
 }
 
-/** Go's `ld(s, t, ignoreCase=true)`: the Levenshtein distance cobra suggests commands by. */
-function distance(a: string, b: string): number {
-  const s = a.toLowerCase();
-  const t = b.toLowerCase();
-  let prev = Array.from({ length: t.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= s.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= t.length; j++) {
-      const cost = s[i - 1] === t[j - 1] ? 0 : 1;
-      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
-    }
-    prev = row;
-  }
-  return prev[t.length];
-}
-
 /** cobra's "Did you mean this?" block for an unknown command (help is never suggested). */
 export function suggestions(typed: string): string {
+  const lower = typed.toLowerCase();
+  // cobra's `ld(typed, name, ignoreCase=true) <= 2`, or a prefix.
   const found = Object.keys(commands)
     .sort()
     .filter((name) => name !== "help")
     .filter(
-      (name) => distance(typed, name) <= 2 || name.toLowerCase().startsWith(typed.toLowerCase()),
+      (name) => levenshtein(lower, name.toLowerCase()) <= 2 || name.toLowerCase().startsWith(lower),
     );
   return found.length === 0
     ? ""
