@@ -1,15 +1,9 @@
 /**
- * The library's diagnostics: two `node:diagnostics_channel` tracing channels and the
- * `NODE_DEBUG=libcni` lines (undici's lib/core/diagnostics.js is the model).
- *
- * - `libcni:verb`: each ADD, CHECK, DEL, GC and STATUS call of a CNIConfig;
- * - `libcni:exec`: each plugin run of RawExec;
- * - `libcni:pod`: each pod-level call of libcni/runtime's CNIRuntime (its verbs and plugin
- *   runs publish on the two others, inside it).
- *
- * Their names and message shapes are a stable contract (docs/observability.md, "Diagnostics channels"). Nothing is
- * built when nobody subscribes and the debug log is off: callers test {@link verbTraced} /
- * {@link execTraced} first, and take the plain path when they are false.
+ * The library's `node:diagnostics_channel` channels and `NODE_DEBUG=libcni` lines (undici's
+ * lib/core/diagnostics.js is the model). Their names and message shapes are a stable contract:
+ * docs/observability.md, "Diagnostics channels", says what each field holds. Nothing is built
+ * when nobody subscribes and the debug log is off: callers test {@link verbTraced} (and its
+ * twins) first, and take the plain path when it is false.
  */
 import diagnosticsChannel from "node:diagnostics_channel";
 import { debuglog } from "node:util";
@@ -38,10 +32,7 @@ export type VerbMethod =
   | "gcNetworkList"
   | "getStatusNetworkList";
 
-/**
- * The message of every `libcni:verb` event (the same object from `start` to `asyncEnd`).
- * `result` (ADD's Result, else undefined) or `error` is set by Node before `asyncStart`.
- */
+/** The message of every `libcni:verb` event (one object from `start` to `asyncEnd`). */
 export interface VerbMessage {
   /** The verb. */
   readonly verb: Verb;
@@ -53,17 +44,11 @@ export interface VerbMessage {
   readonly containerID: string;
   /** The interface name; "" for GC and STATUS. */
   readonly ifName: string;
-  /**
-   * GC only: the network's cached attachments the GC DELeted, in DEL order (filled as it goes,
-   * so a GC that fails still lists those it collected); undefined for the other verbs.
-   */
+  /** GC only: the cached attachments it DELeted, in DEL order, filled as it goes. */
   collected?: { readonly containerID: string; readonly ifName: string }[];
   /** The configuration's cniVersion. */
   readonly cniVersion: string;
-  /**
-   * The call's trace context as given. A `start` subscriber may replace it (with its own
-   * span's): what it holds after `start` is what the plugins get.
-   */
+  /** The call's trace context; what a `start` subscriber leaves here is what plugins get. */
   traceContext: TraceContext | undefined;
   /** Milliseconds from start to settlement; set before `asyncStart`. */
   durationMs: number | undefined;
@@ -73,10 +58,7 @@ export interface VerbMessage {
   error?: unknown;
 }
 
-/**
- * The message of every `libcni:exec` event: one run of a plugin executable by RawExec (a
- * custom Exec publishes nothing). The outcome fields are set before `asyncStart`/`error`.
- */
+/** The message of every `libcni:exec` event: one plugin run of RawExec. */
 export interface ExecMessage {
   /** The plugin executable. */
   readonly pluginPath: string;
@@ -111,38 +93,21 @@ export interface ExecMessage {
 /** A pod-level call of libcni/runtime's CNIRuntime. */
 export type PodOperation = "setup" | "teardown" | "check" | "gc" | "status";
 
-/**
- * The message of every `libcni:pod` event (the same object from `start` to `asyncEnd`).
- * `result` (the call's value) or `error` is set by Node before `asyncStart`.
- */
+/** The message of every `libcni:pod` event (one object from `start` to `asyncEnd`). */
 export interface PodMessage {
   /** The call: setupPod, teardownPod, checkPod, gc or status. */
   readonly operation: PodOperation;
   /** The pod's ID; "" for gc and status, which are about no one pod. */
   readonly podID: string;
-  /**
-   * gc only: the stale attachments the GC DELeted, in DEL order (filled pod by pod, so a GC
-   * that fails still lists those it collected; empty for a dry run, whose `result` lists what
-   * a GC would collect); undefined for the other operations.
-   */
+  /** gc only: the stale attachments it DELeted, in DEL order (empty for a dry run). */
   collected?: { readonly podID: string; readonly network: string; readonly ifName: string }[];
   /** gc only: true for a dry run (nothing run, nothing removed). */
   dryRun?: boolean;
-  /**
-   * The pod's netns: setupPod's `pod.netns`, or the `netns` of the pod given to teardownPod or
-   * checkPod when it names one; undefined otherwise (a pod given by ID, gc, status).
-   */
+  /** The pod's netns, when the call was given one (setupPod's; a pod's in teardown, check). */
   netns?: string;
-  /**
-   * setupPod only: true when its networks are attached at once (go-cni's `Setup`), false when
-   * one after another (`SetupSerially`, the default).
-   */
+  /** setupPod only: true when its networks are attached at once (go-cni's `Setup`). */
   parallel?: boolean;
-  /**
-   * The runtime's networks by name, in attach order, when the call started (go-cni's
-   * `Networks()`): a network's position in it is go-cni's `cni.index` (libcni/otel's go-cni
-   * span names put it on each verb's span).
-   */
+  /** The runtime's networks in attach order at the start (go-cni's `Networks()`, `cni.index`). */
   networks?: readonly string[];
   /** The call's trace context; a `start` subscriber may replace it (plugins get the result). */
   traceContext: TraceContext | undefined;
@@ -166,15 +131,14 @@ const execChannel = diagnosticsChannel.tracingChannel<ExecMessage, ExecMessage>(
 
 /** `NODE_DEBUG=libcni`: the one debug log of the library. */
 export const debug = debuglog("libcni");
-// NODE_DEBUG is read once at startup: the answer never changes. Where `debuglog` has no
-// `enabled` (Bun), the section is looked up in NODE_DEBUG as Node does (comma-separated,
-// case-insensitive, `*` wildcards).
+// NODE_DEBUG is read once at startup. Where `debuglog` has no `enabled` (Bun), the section is
+// looked up in NODE_DEBUG as Node does.
 const debugEnabled: boolean =
   typeof debug.enabled === "boolean"
     ? debug.enabled
     : debugSectionOn("libcni", process.env.NODE_DEBUG);
 
-/** Node's test of NODE_DEBUG for a `debuglog` section. */
+/** Node's test of NODE_DEBUG for a `debuglog` section (comma-separated, any case, `*`). */
 export function debugSectionOn(section: string, nodeDebug: string | undefined): boolean {
   return (nodeDebug ?? "")
     .split(",")
@@ -207,10 +171,7 @@ interface CallMessage {
   durationMs: number | undefined;
 }
 
-/**
- * Runs `fn` as the call of `message` on `channel` when subscribed, then writes `line` with its
- * outcome when the debug log is on. `fn` gets the trace context to pass on (a subscriber's).
- */
+/** Runs `fn` as the call of `message` on `channel`, and its debug `line` when it settles. */
 function traceCall<T, M extends CallMessage>(
   channel: diagnosticsChannel.TracingChannel<M, M>,
   message: M,
@@ -239,10 +200,7 @@ function traceCall<T, M extends CallMessage>(
   );
 }
 
-/**
- * Runs `fn` as the verb of `message`: published on `libcni:verb` when subscribed, and one
- * debug line when it settles. `fn` gets the trace context to pass on (a subscriber's, if set).
- */
+/** Runs `fn` as the verb of `message`; it gets the trace context to pass on (a subscriber's). */
 export function traceVerb<T>(
   message: VerbMessage,
   fn: (traceContext: TraceContext | undefined) => Promise<T>,
@@ -263,11 +221,8 @@ export function tracePod<T>(
   return traceCall(podChannel, message, fn, debugPod);
 }
 
-/**
- * What a debug line says a call was about: its pod or attachment; for GC, what it collected,
- * as `[<network>/<pod>:<ifname> ...]` (pod level) or `[<container>:<ifname> ...]` (a verb, whose
- * network is on the line: the `cnitool gc --valid` form); nothing for STATUS.
- */
+// What a debug line says a call was about: its pod or attachment, a GC's collected list
+// (docs/observability.md, "Debug log"), nothing for STATUS.
 function subject(
   operation: string,
   one: string,
