@@ -9,8 +9,8 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Duplex, Readable, Writable } from "node:stream";
-import { debuglog } from "node:util";
 import { SpawnerExitedError, SpawnerUnavailableError } from "../../errors/spawner.js";
+import { debug } from "../../internal/diagnostics.js";
 import { errnoName } from "../../internal/errno.js";
 import { messageOf } from "../../internal/error-message.js";
 import { endGroups } from "../../internal/process-group.js";
@@ -29,8 +29,6 @@ import {
   Rep,
   Req,
 } from "./protocol.js";
-
-const debug = debuglog("libcni");
 
 /** An errno error as Node's spawn makes it (`code`, negative `errno`, `syscall`, `path`). */
 function spawnError(path: string, errno: number): NodeJS.ErrnoException {
@@ -63,23 +61,6 @@ const helloTimeoutMs = 5000;
 
 type Handle = { ref(): void; unref(): void };
 
-/** The channel to a helper process: its control stream both ways, and its life. */
-export interface Transport {
-  readonly pid: number | undefined;
-  readonly input: Writable;
-  readonly output: Readable;
-  /** The file channel's socket (fd 3 of the helper), where the runtime gave one. */
-  readonly files: Duplex | undefined;
-  /** What holds the event loop while runs are in flight (unref'd otherwise). */
-  readonly handles: readonly Handle[];
-  kill(): void;
-  /** The helper could not be started. */
-  onError(listener: (error: Error) => void): void;
-  /** The helper is gone; `how` says how ("code 1", "SIGKILL", "connection closed"). */
-  onExit(listener: (how: string) => void): void;
-}
-
-/** A helper started by Node's spawn (one fork of the runtime), talking over its stdio. */
 function isHandle(h: unknown): h is Handle {
   return (
     typeof (h as Partial<Handle> | null)?.ref === "function" &&
@@ -92,32 +73,12 @@ function isDuplex(s: unknown): s is Duplex {
   return typeof d?.write === "function" && typeof d?.on === "function";
 }
 
-function spawnedTransport(binaryPath: string): Transport {
-  // `io`: fd 3, a socket pair, is the file channel (files.ts).
-  const child: ChildProcess = spawn(binaryPath, [String(process.pid), "io"], {
-    stdio: ["pipe", "pipe", "ignore", "pipe"],
-  });
-  const files = child.stdio[3];
-  const channel = isDuplex(files) ? files : undefined;
-  return {
-    pid: child.pid,
-    input: child.stdin as Writable,
-    output: child.stdout as Readable,
-    files: channel,
-    // The pipes are net.Sockets, which hold the event loop on their own. (Bun's stdin pipe has
-    // no ref/unref: what a runtime lacks is left out.)
-    handles: ([child, child.stdin, child.stdout, channel] as unknown[]).filter(isHandle),
-    kill: () => child.kill("SIGKILL"),
-    onError: (listener) => child.on("error", listener),
-    // "close", not "exit": the helper's last frames (a STARTED among them) are read first.
-    onExit: (listener) => child.on("close", (code, signal) => listener(signal ?? `code ${code}`)),
-  };
-}
-
-/** A spawner helper process. */
+/** A spawner helper process, started by Node's spawn (one fork of the runtime). */
 export class SpawnerInstance {
-  private readonly transport: Transport;
+  private readonly child: ChildProcess;
   private readonly input: Writable;
+  /** What holds the event loop while runs are in flight (unref'd otherwise). */
+  private readonly handles: readonly Handle[];
   private readonly reader = new FrameReader();
   private readonly starting = new Map<number, Starting>();
   private readonly running = new Map<number, SpawnedChild>();
@@ -154,18 +115,25 @@ export class SpawnerInstance {
       () => clearTimeout(timer),
     );
 
-    this.transport = spawnedTransport(binaryPath);
-    this.pid = this.transport.pid;
-    this.input = this.transport.input;
-    const output = this.transport.output;
-    for (const h of this.transport.handles) h.unref();
-    const socket = this.transport.files;
+    // Over its stdin and stdout; `io`: its fd 3, a socket pair, is the file channel (files.ts).
+    const child = spawn(binaryPath, [String(process.pid), "io"], {
+      stdio: ["pipe", "pipe", "ignore", "pipe"],
+    });
+    this.child = child;
+    this.pid = child.pid;
+    this.input = child.stdin as Writable;
+    const output = child.stdout as Readable;
+    const socket = isDuplex(child.stdio[3]) ? child.stdio[3] : undefined;
+    // The pipes are net.Sockets, which hold the event loop on their own. (Bun's stdin pipe has
+    // no ref/unref: what a runtime lacks is left out.)
+    this.handles = ([child, child.stdin, child.stdout, socket] as unknown[]).filter(isHandle);
+    for (const h of this.handles) h.unref();
     this.files =
       socket === undefined
         ? undefined
         : new FileChannel(socket, { retain: () => this.retain(), release: () => this.release() });
 
-    this.transport.onError((error) => {
+    child.on("error", (error) => {
       this.fail(
         new SpawnerUnavailableError(`spawner ${binaryPath}: ${error.message}`, { cause: error }),
       );
@@ -188,13 +156,16 @@ export class SpawnerInstance {
           } else this.dispatch(frame);
         });
       } catch (error) {
-        this.transport.kill();
+        this.kill();
         const text = messageOf(error);
         this.fail(new SpawnerExitedError(`spawner ${binaryPath}: ${text}`, { cause: error }));
       }
     });
-    this.transport.onExit((how) => {
-      this.fail(new SpawnerExitedError(`spawner ${binaryPath} exited (${how})`));
+    // "close", not "exit": the helper's last frames (a STARTED among them) are read first.
+    child.on("close", (code, signal) => {
+      this.fail(
+        new SpawnerExitedError(`spawner ${binaryPath} exited (${signal ?? `code ${code}`})`),
+      );
     });
   }
 
@@ -232,10 +203,6 @@ export class SpawnerInstance {
    * no-op), and the helper holds its output within the run's cap until it exits.
    */
   launch(path: string, env: readonly string[], run?: LaunchRun): Promise<SpawnedChild> {
-    return this.start(path, env, run);
-  }
-
-  private start(path: string, env: readonly string[], run?: LaunchRun): Promise<SpawnedChild> {
     if (this.gone !== undefined) return Promise.reject(this.gone);
     const id = this.takeId();
     return new Promise<SpawnedChild>((resolve, reject) => {
@@ -281,7 +248,7 @@ export class SpawnerInstance {
 
   /** Kills the helper (tests: a crash mid-run). */
   kill(): void {
-    this.transport.kill();
+    this.child.kill("SIGKILL");
   }
 
   private dispatch(frame: Frame): void {
@@ -382,16 +349,16 @@ export class SpawnerInstance {
       });
     }
     this.refs = 0;
-    for (const h of this.transport.handles) h.unref();
+    for (const h of this.handles) h.unref();
   }
 
   // The helper keeps the process alive exactly while it has runs in flight, as a direct
   // child process would.
   private retain(): void {
-    if (this.refs++ === 0) for (const h of this.transport.handles) h.ref();
+    if (this.refs++ === 0) for (const h of this.handles) h.ref();
   }
 
   private release(): void {
-    if (this.refs > 0 && --this.refs === 0) for (const h of this.transport.handles) h.unref();
+    if (this.refs > 0 && --this.refs === 0) for (const h of this.handles) h.unref();
   }
 }
