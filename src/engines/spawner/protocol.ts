@@ -61,6 +61,13 @@ export function encodeStdin(id: number, data: Uint8Array): Buffer {
   return buf;
 }
 
+/** Writes `text` at `at` as a u32 length and its bytes; returns where the next field goes. */
+function putText(buf: Buffer, at: number, text: string): number {
+  const n = buf.write(text, at + 4);
+  buf.writeUInt32LE(n, at);
+  return at + 4 + n;
+}
+
 function writeStdin(buf: Buffer, id: number, data: Uint8Array): void {
   header(buf, Req.stdin, id, data.length);
   buf.set(data, headerBytes);
@@ -105,23 +112,17 @@ export function encodeRun(
   const stdinBytes = stdin === undefined ? 0 : headerBytes * 2 + stdin.length;
   const buf = Buffer.allocUnsafe(headerBytes + bytes + stdinBytes);
   header(buf, Req.run, id, bytes);
-  let at = headerBytes;
-  const put = (text: string): void => {
-    const n = buf.write(text, at + 4);
-    buf.writeUInt32LE(n, at);
-    at += 4 + n;
-  };
-  put(path);
+  let at = putText(buf, headerBytes, path);
   buf.writeUInt32LE(env.length, at);
   at += 4;
-  for (const entry of env) put(entry);
+  for (const entry of env) at = putText(buf, at, entry);
   buf.writeUInt32LE(Math.min(Math.max(0, Math.floor(outputCap)), maxOutputCap), at);
   at += 4;
   if (tail) {
     buf.writeUInt32LE(args.length, at);
     at += 4;
-    for (const arg of args) put(arg);
-    put(netns ?? "");
+    for (const arg of args) at = putText(buf, at, arg);
+    at = putText(buf, at, netns ?? "");
   }
   if (stdin !== undefined) writeStdin(buf.subarray(at), id, stdin);
   return buf;
@@ -159,19 +160,12 @@ export function encodeFileRead(
   for (const name of names) payload += 4 + Buffer.byteLength(name);
   const buf = Buffer.allocUnsafe(headerBytes + payload);
   header(buf, FileReq.read, id, payload);
-  let at = headerBytes;
-  buf[at] = nofollow ? 1 : 0;
-  buf.writeUInt32LE(Math.min(Math.max(0, Math.floor(maxBytes)), maxFileBytes), at + 1);
-  at += 5;
-  const put = (text: string): void => {
-    const n = buf.write(text, at + 4);
-    buf.writeUInt32LE(n, at);
-    at += 4 + n;
-  };
-  put(dir);
+  buf[headerBytes] = nofollow ? 1 : 0;
+  buf.writeUInt32LE(Math.min(Math.max(0, Math.floor(maxBytes)), maxFileBytes), headerBytes + 1);
+  let at = putText(buf, headerBytes + 5, dir);
   buf.writeUInt32LE(names.length, at);
   at += 4;
-  for (const name of names) put(name);
+  for (const name of names) at = putText(buf, at, name);
   return buf;
 }
 
