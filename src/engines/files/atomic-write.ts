@@ -21,33 +21,23 @@ import { closeFd, fdatasyncFd, openFd, renamePath, writeFd } from "../../interna
  * Prefix of the temporary files. It starts with a dot, which no valid network name can, and
  * holds no container ID, so Go's `GetCachedAttachments(containerID)` never matches one.
  */
-export const TEMP_PREFIX = ".libcni-";
-/** Suffix of the temporary files. */
-export const TEMP_SUFFIX = ".tmp";
+const TEMP_PREFIX = ".libcni-";
+const TEMP_SUFFIX = ".tmp";
 
 /** True for the name of one of the writers' temporary files (the GC sweep removes stale ones). */
 export function isTempName(name: string): boolean {
   return name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX);
 }
 
-/** The temporary file `id` (unique among the writers of the directory) for a write of `path`. */
-export function tempPath(path: string, id: string): string {
-  return join(dirname(path), `${TEMP_PREFIX}${id}${TEMP_SUFFIX}`);
-}
-
 /** The file-system calls one write makes: a seam that lets a test observe their order. */
 export interface WriteSteps {
   /** Creates `path` exclusively ("wx") with `mode`; returns its descriptor. */
   open(path: string, mode: number): Promise<number>;
-  /** Writes all of `data` to `fd`. */
   write(fd: number, data: Uint8Array): Promise<void>;
-  /** Flushes `fd`'s data to disk. */
   fdatasync(fd: number): Promise<void>;
-  /** Closes `fd`. */
   close(fd: number): Promise<void>;
-  /** Renames `from` over `to`. */
   rename(from: string, to: string): Promise<void>;
-  /** Removes `path` (a failed write's temporary file); errors are ignored by the caller. */
+  /** Removes a failed write's temporary file; errors are ignored by the caller. */
   unlink(path: string): Promise<void>;
   /** Flushes directory `dir` with an fsync that began after this call (group commit). */
   syncDir(dir: string): Promise<void>;
@@ -198,10 +188,7 @@ export async function mkdirDurable(dir: string, mode: number, durable: boolean):
 
 const dirSyncs = new DirSyncGroup(fsyncDir);
 
-/**
- * The steps on this thread: the promisified callback fs calls of internal/fs.ts (faster here
- * than fs/promises' FileHandle), concurrent writers sharing directory fsyncs.
- */
+/** The steps: internal/fs.ts' callback fs calls, concurrent writers sharing directory fsyncs. */
 const steps: WriteSteps = {
   // "wx": O_CREAT|O_EXCL, never follows or reuses an existing file at the temporary name.
   open: (path, mode) => openFd(path, "wx", mode),
@@ -213,20 +200,14 @@ const steps: WriteSteps = {
   syncDir: (dir) => dirSyncs.sync(dir),
 };
 
-/**
- * Replaces `path` with `data` atomically: a temporary file in the same directory, written and
- * flushed, then renamed over `path`, then the directory flushed. On any failure the temporary
- * file is removed and the previous content of `path`, if any, is left as it was. Concurrent
- * writers in one directory share directory fsyncs ({@link DirSyncGroup}); each still resolves
- * only after an fsync that began after its own rename.
- */
+/** Replaces `path` with `data` atomically (and durably, by default): see the module comment. */
 export async function writeFileAtomic(
   path: string,
   data: Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const { mode = 0o600, durable = true } = options;
-  const temp = tempPath(path, randomBytes(8).toString("hex"));
+  const temp = join(dirname(path), `${TEMP_PREFIX}${randomBytes(8).toString("hex")}${TEMP_SUFFIX}`);
   await runWriteSteps({ path, data, mode, durable }, temp, steps);
 }
 

@@ -1,21 +1,16 @@
 /**
- * The library's whole-file reads through the spawner helper ({@link readWhole}: the files of
- * one directory asked for in one turn, one request; conf files and cache records), and whether
- * the helper serves them (its channel, spawner/files.ts), decided once per process: on Linux,
- * unless `LIBCNI_LAUNCHER=direct`, when the helper binary is there and answers its handshake
- * with a file channel. Everywhere else (a runtime that gives the helper no fd 3, a bundle
- * without the binary, another OS) the callers read with fs calls as before; NODE_DEBUG=libcni
- * says which, once.
+ * Whole-file reads through the spawner helper's file channel (spawner/files.ts), and whether
+ * it serves them, decided once per process: on Linux, unless `LIBCNI_LAUNCHER=direct`, when
+ * the helper runs and answers on its file channel. Elsewhere (no fd 3 for the helper, a bundle
+ * without the binary, another OS) the callers read with fs calls; NODE_DEBUG=libcni says which.
  */
 import { access, constants } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
-import { debuglog } from "node:util";
+import { debug } from "../../internal/diagnostics.js";
 import { messageOf } from "../../internal/error-message.js";
 import type { FileChannel } from "../spawner/files.js";
 import { maxFileBytes } from "../spawner/protocol.js";
 import type * as Select from "../start/select.js";
-
-const debug = debuglog("libcni");
 
 // How long the file channel's first answer may take before reads stay fs calls.
 const probeTimeoutMs = 5000;
@@ -28,12 +23,6 @@ let decided: boolean | undefined;
  * the exec layer. Set before `decided` is true.
  */
 let select: typeof Select | undefined;
-
-/** The shared spawner; only called once `select` is loaded (decided, or inside choose()). */
-function sharedSpawner(): ReturnType<typeof Select.sharedSpawner> {
-  if (select === undefined) throw new Error("read-whole: the spawner module is not loaded");
-  return select.sharedSpawner();
-}
 
 async function decide(): Promise<boolean> {
   const [serves, reason] = await choose();
@@ -75,11 +64,11 @@ async function choose(): Promise<[boolean, string]> {
 }
 
 /** The helper's file channel, or undefined when reads are fs calls. Synchronous once decided. */
-export function helperFiles(): FileChannel | undefined | Promise<FileChannel | undefined> {
+function helperFiles(): FileChannel | undefined | Promise<FileChannel | undefined> {
   if (decided === false) return undefined;
-  if (decided === true) return sharedSpawner().fileChannel();
+  if (decided === true) return select!.sharedSpawner().fileChannel();
   deciding ??= decide();
-  return deciding.then((serves) => (serves ? sharedSpawner().fileChannel() : undefined));
+  return deciding.then((serves) => (serves ? select!.sharedSpawner().fileChannel() : undefined));
 }
 
 /** Options of {@link readWhole}. */
@@ -100,11 +89,9 @@ const batches = new Map<string, Batch>();
 let batchDue = false;
 
 /**
- * The bytes of the regular file `path`, read whole by the spawner helper together with every
- * other file of its directory asked for in the same turn of the event loop (one request for
- * them all: spawner/files.ts); undefined when the helper did not read it (no helper here, not a
- * regular file, too large, any error), and the caller reads it itself, as it always did, with
- * its own checks and errors.
+ * The bytes of the regular file `path`, read by the helper with every other file of its
+ * directory asked for in the same turn (one request); undefined when the helper did not read it
+ * (no helper here, not a regular file, too large, any error): the caller reads it itself.
  */
 export function readWhole(
   path: string,
