@@ -3,15 +3,13 @@
  * mount point and returns to its own namespace; and it unmounts one. This process never forks.
  */
 import { access, constants } from "node:fs/promises";
-import { debuglog } from "node:util";
 import { type LauncherName, type SpawnerLauncher, sharedSpawner } from "../engines/plugin-start.js";
 import { NetnsError } from "../errors/netns.js";
 import { SpawnerExitedError } from "../errors/spawner.js";
+import { debug } from "../internal/diagnostics.js";
 import { errnoName } from "../internal/errno.js";
 import { isNetns } from "./check.js";
 import { defaultNetnsDir, netnsErrorOf, splitNetnsPath } from "./path.js";
-
-const debug = debuglog("libcni");
 
 /** Pins and unpins namespaces. */
 export interface NetnsPinner {

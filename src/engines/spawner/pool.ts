@@ -8,16 +8,13 @@
  * (bench/HISTORY.md, "The second helper started by the first"). Runs beyond `maxInFlight` wait
  * for a free slot, in order.
  */
-import { debuglog } from "node:util";
-
 import { SpawnerExitedError } from "../../errors/spawner.js";
+import { debug } from "../../internal/diagnostics.js";
 import { directLauncher } from "../start/direct.js";
 import { type LaunchedChild, type LaunchRun, OwnLauncher } from "../start/launcher.js";
 import type { EnvEntries, PluginEnv } from "../start/plugin-env.js";
 import type { FileChannel } from "./files.js";
 import { SpawnerInstance } from "./instance.js";
-
-const debug = debuglog("libcni");
 
 /** Options of a {@link SpawnerLauncher}. */
 export interface SpawnerLauncherOptions {

@@ -1,17 +1,12 @@
 /**
- * Which launcher a RawExec uses: the `launcher` option, else `LIBCNI_LAUNCHER`, else "auto".
- *
- * - `"direct"`: Node's `child_process.spawn`.
- * - `"spawner"`: the spawner helper; a run fails (SpawnerUnavailableError as its cause) when
- *   the helper cannot run here.
- * - `"auto"`: the spawner helper on Linux when its binary for this platform is present and
- *   answers its handshake, else the direct spawn (NODE_DEBUG=libcni says which, and why).
+ * Which launcher a RawExec uses: the `launcher` option, else `LIBCNI_LAUNCHER`, else "auto"
+ * (docs/bundling.md, "Plugin starts off the main thread", says what each name does).
  */
 import { access, constants } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { debuglog } from "node:util";
 import { InvalidArgumentError } from "../../errors/base.js";
 import { SpawnerUnavailableError } from "../../errors/spawner.js";
+import { debug } from "../../internal/diagnostics.js";
 import { messageOf } from "../../internal/error-message.js";
 import { SpawnerLauncher } from "../spawner/pool.js";
 import { directLauncher } from "./direct.js";
@@ -24,8 +19,6 @@ import {
   pluginStarter,
 } from "./launcher.js";
 import type { PluginEnv } from "./plugin-env.js";
-
-const debug = debuglog("libcni");
 
 /** The names the `launcher` option and `LIBCNI_LAUNCHER` take. */
 export type LauncherName = "auto" | "spawner" | "direct";
@@ -47,17 +40,13 @@ export function spawnerBinaryPath(
 let spawner: SpawnerLauncher | undefined;
 
 /**
- * The helper binary the process uses: `LIBCNI_SPAWNER_BINARY` when set (a bundled app ships
- * the binary beside its bundle), else the package's own for this platform.
+ * The process-wide spawner launcher, for `LIBCNI_SPAWNER_BINARY` when set and not empty (a
+ * bundled app ships the binary beside its bundle), else the package's own for this platform.
  */
-export function configuredSpawnerBinary(): string {
-  const fromEnv = process.env.LIBCNI_SPAWNER_BINARY;
-  return fromEnv !== undefined && fromEnv !== "" ? fromEnv : spawnerBinaryPath();
-}
-
-/** The process-wide spawner launcher, for the configured binary. */
 export function sharedSpawner(): SpawnerLauncher {
-  spawner ??= new SpawnerLauncher({ binaryPath: configuredSpawnerBinary() });
+  spawner ??= new SpawnerLauncher({
+    binaryPath: process.env.LIBCNI_SPAWNER_BINARY || spawnerBinaryPath(),
+  });
   return spawner;
 }
 
@@ -154,7 +143,7 @@ const auto = new AutoLauncher();
 const forced = new ForcedSpawner();
 
 /** True for the names the option takes. */
-export function isLauncherName(value: unknown): value is LauncherName {
+function isLauncherName(value: unknown): value is LauncherName {
   return value === "auto" || value === "spawner" || value === "direct";
 }
 

@@ -6,8 +6,7 @@
  * as the heap grows. A burst of calls (100 concurrent ADDs) would otherwise run dozens of
  * starts back to back inside one turn and stall every timer and socket of the runtime for
  * the whole burst. Queued here, each turn holds at most one start, and I/O and timers run
- * between them, so the loop's delay stays about one fork's. The queue and its turns are a
- * {@link TurnQueue}; the one-start-per-turn limit is this file's.
+ * between them, so the loop's delay stays about one fork's.
  */
 import { nextTurn, TurnQueue, type TurnScheduler } from "../../internal/turn-queue.js";
 
@@ -15,9 +14,6 @@ import { nextTurn, TurnQueue, type TurnScheduler } from "../../internal/turn-que
 interface Entry {
   job: (() => void) | undefined;
 }
-
-/** Runs a callback on a later turn of the event loop (`setImmediate` by default). */
-export type Scheduler = TurnScheduler;
 
 /**
  * A FIFO of start jobs, run one per turn of the event loop. The jobs must not throw: a job
@@ -28,7 +24,7 @@ export class SpawnGate {
   private live = 0;
 
   /** @param schedule how the next turn is reached; `setImmediate` runs after the loop's I/O. */
-  constructor(schedule: Scheduler = nextTurn) {
+  constructor(schedule: TurnScheduler = nextTurn) {
     this.queue = new TurnQueue(() => this.drain(), schedule);
   }
 
@@ -46,7 +42,7 @@ export class SpawnGate {
     const entry: Entry = { job };
     this.queue.push(entry);
     this.live++;
-    this.wake();
+    this.queue.bookTurn();
     return () => {
       if (entry.job === undefined) return false;
       entry.job = undefined;
@@ -55,15 +51,11 @@ export class SpawnGate {
     };
   }
 
-  private wake(): void {
-    if (this.live > 0) this.queue.bookTurn();
-  }
-
   // One job per turn; the next turn is booked before the job runs, so a job that throws does
   // not stall the queue.
   private drain(): void {
     const job = this.take();
-    this.wake();
+    if (this.live > 0) this.queue.bookTurn();
     job?.();
   }
 
