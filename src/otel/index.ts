@@ -365,15 +365,11 @@ export function instrument(
     if (m.durations !== undefined) record(m.durations, seconds, o.metric);
   }
 
-  const pod = diagnosticsChannel.tracingChannel<object | undefined, PodMessage>(
-    diagnosticsChannelNames.pod,
-  );
-  const verb = diagnosticsChannel.tracingChannel<object | undefined, VerbMessage>(
-    diagnosticsChannelNames.verb,
-  );
-  const exec = diagnosticsChannel.tracingChannel<object | undefined, ExecMessage>(
-    diagnosticsChannelNames.exec,
-  );
+  const channel = <M extends object>(name: string) =>
+    diagnosticsChannel.tracingChannel<object | undefined, M>(name);
+  const pod = channel<PodMessage>(diagnosticsChannelNames.pod);
+  const verb = channel<VerbMessage>(diagnosticsChannelNames.verb);
+  const exec = channel<ExecMessage>(diagnosticsChannelNames.exec);
 
   // The span is started where the call's context is made (the store's transform runs before
   // the `start` subscribers), and the pod call's and verb's trace context replaced by their
