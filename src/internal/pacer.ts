@@ -7,24 +7,18 @@
  * one turn: a stretch, growing with the burst, in which no timer or socket of the runtime
  * runs. Those steps go through a {@link Pacer}: a step runs at once while the library's steps
  * in the current turn stayed within a small budget and no earlier step waits, else on a later
- * turn, in the order they came. A lone call never waits; only a burst is spread, a budget's
- * worth per turn. The queue and its turns are a {@link TurnQueue}; the budget is this file's.
+ * turn, in the order they came. A lone call never waits; only a burst is spread.
  *
  * The steps are the small ones (under 1 MiB): a large document already yields between its
  * stages (src/large-documents/slices.ts).
  */
 import { nextTurn, TurnQueue, type TurnScheduler } from "./turn-queue.js";
 
-export type { TurnScheduler } from "./turn-queue.js";
-
 interface Waiting {
   job: () => unknown;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
-
-/** The library's synchronous work allowed per turn of the event loop before it is deferred. */
-const turnBudgetMs = 1;
 
 /** A FIFO of synchronous steps, run within a time budget per turn of the event loop. */
 export class Pacer {
@@ -38,7 +32,7 @@ export class Pacer {
    * @param schedule how a later turn is reached; `setImmediate` runs after the loop's I/O
    */
   constructor(
-    private readonly budgetMs: number = turnBudgetMs,
+    private readonly budgetMs: number = 1,
     private readonly now: () => number = () => performance.now(),
     schedule: TurnScheduler = nextTurn,
   ) {

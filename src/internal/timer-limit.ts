@@ -1,14 +1,8 @@
 /**
- * Durations a caller gives that become timers (a per-call limit, a grace, a retry delay, a
- * debounce): the one place their range is decided.
- *
- * Node's timers (setTimeout, setInterval, timers/promises, AbortSignal.timeout) hold at most
- * 2^31-1 ms; a longer delay is replaced by 1 ms with only a TimeoutOverflowWarning, so a limit
- * of about 24.8 days or more would fire at once (a passing plugin reported as hung, every ADD
- * timed out). The library's one rule: such a duration is refused where it enters, with the
- * entry's own typed error naming the option and the maximum (docs/reliability.md, "Time
- * limits"). Refusing, not reading it as "no limit": a caller who wrote a limit wanted one. The
- * guard that throws it, `assertDuration`, is src/errors/base.ts', beside InvalidArgumentError.
+ * Durations a caller gives that become timers: the one place their range is decided. Node's
+ * timers replace a delay over 2^31-1 ms by 1 ms, so a longer limit would fire at once; it is
+ * refused where it enters (docs/reliability.md, "Time limits"). The guard that throws,
+ * `assertDuration`, is src/errors/base.ts', beside InvalidArgumentError.
  */
 /** The longest delay, in ms, a Node timer waits (2^31-1, about 24.8 days). */
 export const MAX_TIMER_MS = 0x7fffffff;

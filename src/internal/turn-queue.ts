@@ -1,10 +1,7 @@
 /**
- * A FIFO drained on later turns of the event loop: the mechanism under the pacer
- * (internal/pacer.ts) and the spawn gate (engines/start/spawn-gate.ts), each of which keeps its
- * own policy (how much runs per turn) in its own file.
- *
- * The owner pushes items and books a turn; on that turn its callback takes what the policy
- * allows and books the next one while items remain. At most one turn is booked at a time.
+ * A FIFO drained on later turns of the event loop, under the pacer and the spawn gate (each
+ * keeps its own policy of how much runs per turn). The owner pushes items and books a turn; on
+ * that turn its callback takes what its policy allows and books the next while items remain.
  * Taken items are let go at once, and the consumed prefix of the array is dropped now and
  * then, so that a long burst holds neither finished items nor an ever-growing array.
  */
