@@ -172,11 +172,6 @@ export class SpawnerInstance {
   private failHello: (error: Error) => void = () => {};
   private greeted = false;
 
-  /** True once the helper said HELLO (and until it is gone). */
-  get serving(): boolean {
-    return this.greeted && this.gone === undefined;
-  }
-
   /** Waits for the HELLO, keeping the process alive meanwhile (as a pending run would). */
   async handshake(): Promise<void> {
     this.retain();
