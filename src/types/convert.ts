@@ -1,9 +1,9 @@
 /**
  * Converting a result between CNI versions (upstream `types/internal/convert.go`): a registry of
- * converters from one version to a list of versions, and of the creators that decode a result
- * for a version (`internal/create.go`). As upstream, each result module registers its own at
- * load (Go's `init()`: v020, then v040, then v100, which import each other in that order), so
- * this module imports none of them and the result modules can call `convert`.
+ * converters from versions to versions, and of the creators that decode a result for a version
+ * (`internal/create.go`). As upstream, each result module registers its own at load (Go's
+ * `init()`: v020, then v040, then v100, which import each other in that order), so this module
+ * imports none of them and the result modules can call `convert`.
  */
 import { ConversionError, UnsupportedResultVersionError } from "../errors/types.js";
 import type { Result } from "./result.js";
@@ -11,13 +11,13 @@ import type { Result } from "./result.js";
 type ConvertFn = (from: Result, toVersion: string) => Result;
 
 interface Converter {
-  from: string;
+  from: readonly string[];
   to: readonly string[];
   fn: ConvertFn;
 }
 
 /** Decodes a result of the versions it was registered for, from a parsed JSON value. */
-export type Creator = (value: unknown) => Result;
+type Creator = (value: unknown) => Result;
 
 interface ResultType {
   versions: readonly string[];
@@ -31,15 +31,16 @@ interface ResultType {
 const converters: Converter[] = [];
 const resultTypes: ResultType[] = [];
 
-/** Upstream `convert.RegisterConverter`: `fn` converts results of `from` into each of `to`. */
-export function registerConverter(from: string, to: readonly string[], fn: ConvertFn): void {
+/** Upstream `convert.RegisterConverter`, for each of `from`: `fn` converts into each of `to`. */
+export function registerConverter(
+  from: readonly string[],
+  to: readonly string[],
+  fn: ConvertFn,
+): void {
   converters.push({ from, to, fn });
 }
 
-/**
- * Upstream `convert.RegisterCreator`: `create` decodes results of `versions`, which are
- * instances of `owner`.
- */
+/** Upstream `convert.RegisterCreator`: `create` decodes results of `versions`, instances of `owner`. */
 export function registerCreator(
   versions: readonly string[],
   owner: ResultType["owner"],
@@ -57,10 +58,9 @@ export function convert(from: Result, toVersion: string): Result {
   const target = toVersion === "" ? "0.1.0" : toVersion;
   const fromVersion = from.version();
   if (fromVersion === target) return from;
-  const converter = converters.find((c) => c.from === fromVersion && c.to.includes(target));
-  // The result classes' own kinds, checked before a converter touches their fields: a
-  // converter is registered for a version, so it only applies to the class that owns it (a
-  // Result040 labelled "1.0.0" by hand is not a 1.x result). "" is no result's own version.
+  const converter = converters.find((c) => c.from.includes(fromVersion) && c.to.includes(target));
+  // A converter applies only to the class that owns its version (a Result040 labelled "1.0.0"
+  // by hand is not a 1.x result). "" is no result's own version.
   const owner =
     fromVersion === "" ? undefined : resultTypes.find((t) => t.versions.includes(fromVersion));
   if (!converter || !owner || !(from instanceof owner.owner)) {
@@ -69,9 +69,6 @@ export function convert(from: Result, toVersion: string): Result {
   checkEntries(from);
   return converter.fn(from, target);
 }
-
-/** The lists whose entries the converters read, on each result class. */
-const listFields = ["interfaces", "ips", "routes"] as const;
 
 /**
  * Every entry a converter reads is an object. Decoding never makes another (a `null` entry is
@@ -92,7 +89,7 @@ function checkEntries(from: Result): void {
       }
     }
   };
-  for (const field of listFields) check(r[field], field);
+  for (const field of ["interfaces", "ips", "routes"]) check(r[field], field);
   // 0.2.0: each IP configuration's routes.
   for (const family of ["ip4", "ip6"] as const) {
     const ipc = r[family] as { routes?: unknown } | null | undefined;

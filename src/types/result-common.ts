@@ -1,25 +1,18 @@
 /**
- * What the result classes share. Upstream's types040 and types100 have the same `Result` layout
+ * What the result classes share: upstream's types040 and types100 results have the same layout
  * (cniVersion, interfaces, ips, routes, dns) over their own Interface and IPConfig types, and
- * every result version has the same GetAsVersion/GetResult: written once here. A subclass
- * brings its Go encoding and registers its codec and implemented version with
- * {@link defineListResult}.
+ * every result version the same GetAsVersion/GetResult. A subclass brings its Go encoding and
+ * registers its codec with {@link defineListResult}.
  */
 import { marshal, marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
-import {
-  defineStruct,
-  type FieldSchema,
-  type StructDecoder,
-  type StructSchema,
-} from "../encoding/struct.js";
+import { defineStruct, type FieldSchema, type StructSchema } from "../encoding/struct.js";
 import { ConversionError, ResultVersionMismatchError } from "../errors/types.js";
 import { toGoJSON } from "../internal/go-marshal.js";
 import { copyIPNet, type IPNet } from "./cidr.js";
-import { convert } from "./convert.js";
-import { decodeList, structValue } from "./decode.js";
-import type { DNS } from "./dns.js";
-import { dnsField } from "./dns.js";
+import { convert, registerCreator } from "./convert.js";
+import { decodeIP, decodeIPNet, decodeList, structValue } from "./decode.js";
+import { type DNS, dnsField } from "./dns.js";
 import { copyIP } from "./ip.js";
 import type { Result } from "./result.js";
 import { decodeRoute, type Route } from "./route.js";
@@ -33,33 +26,25 @@ interface ListResultFields<I, P> {
   dns: DNS;
 }
 
-interface ListResultDefinition {
-  implementedVersion: string;
-  codec: ListResultCodec<unknown, unknown>;
-}
-
-const definitions = new Map<unknown, ListResultDefinition>();
+const codecs = new Map<unknown, ListResultCodec<unknown, unknown>>();
 
 /**
- * Records what a `ListResult` subclass is: the version it implements (its Go package's
- * `ImplementedSpecVersion`) and how its JSON decodes.
+ * Records how a `ListResult` subclass decodes and the version it implements, and registers
+ * `create` as the creator of its versions (upstream's `init()`).
  */
 export function defineListResult<I, P>(
   cls: abstract new (...args: never[]) => ListResult<I, P>,
-  implementedVersion: string,
   codec: ListResultCodec<I, P>,
+  create: (value: unknown) => Result,
 ): void {
-  definitions.set(cls, { implementedVersion, codec: codec as ListResultCodec<unknown, unknown> });
-}
-
-function definitionOf(cls: unknown): ListResultDefinition {
-  const definition = definitions.get(cls);
-  if (definition === undefined) throw new ConversionError("failed to convert result");
-  return definition;
+  codecs.set(cls, codec as ListResultCodec<unknown, unknown>);
+  registerCreator(codec.supportedVersions, cls, create);
 }
 
 function implementedVersionOf(cls: unknown): string {
-  return definitionOf(cls).implementedVersion;
+  const codec = codecs.get(cls);
+  if (codec === undefined) throw new ConversionError("failed to convert result");
+  return codec.implementedVersion;
 }
 
 /**
@@ -71,11 +56,8 @@ export abstract class ListResult<I, P> implements Result {
   cniVersion: string;
   /** Interfaces the plugin created or configured. */
   interfaces: I[];
-  /** IP configurations. */
   ips: P[];
-  /** Routes. */
   routes: Route[];
-  /** DNS settings. */
   dns: DNS;
 
   /** A result from its fields; absent ones take Go's zero values. */
@@ -89,7 +71,7 @@ export abstract class ListResult<I, P> implements Result {
     this.dns = init.dns ?? {};
   }
 
-  /** Upstream `Version()`: the result's CNI version. */
+  /** Upstream `Version()`. */
   version(): string {
     return this.cniVersion;
   }
@@ -117,7 +99,8 @@ export abstract class ListResult<I, P> implements Result {
     value: unknown,
   ): T {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
-    const codec = definitionOf(this).codec as ListResultCodec<I, P>;
+    const codec = codecs.get(this) as ListResultCodec<I, P> | undefined;
+    if (codec === undefined) throw new ConversionError("failed to convert result");
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
     return new this(decodeListResult(value, codec));
   }
@@ -136,7 +119,10 @@ export abstract class ListResult<I, P> implements Result {
     result: Result,
   ): T {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
-    return getResultAs(result, implementedVersionOf(this), this);
+    const converted = result.getAsVersion(implementedVersionOf(this));
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
+    if (!(converted instanceof this)) throw new ConversionError("failed to convert result");
+    return converted;
   }
 
   /** Upstream `NewResultFromResult`: `result` converted to the class's implemented version. */
@@ -155,10 +141,7 @@ export abstract class ListResult<I, P> implements Result {
     return marshalIndent(this);
   }
 
-  /**
-   * The spec JSON, for `JSON.stringify(result)`: what {@link print} prints (addresses as
-   * strings, Go's field order and omissions), as a plain object.
-   */
+  /** The spec JSON, for `JSON.stringify(result)`: what {@link print} prints, as a plain object. */
   toJSON(): unknown {
     return JSON.parse(marshal(this));
   }
@@ -167,60 +150,109 @@ export abstract class ListResult<I, P> implements Result {
   abstract [toGoJSON](): unknown;
 }
 
-interface RawListResult<I> {
+interface RawListResult {
   cniVersion?: string;
-  interfaces?: I[];
+  interfaces?: unknown[];
   ips?: unknown[];
   routes?: unknown[];
   dns?: DNS;
 }
 
-/** How one version's result decodes: its Go package name and its own parts. */
+/** How one version's result decodes. */
 export interface ListResultCodec<I, P> {
   /** Go's package of the types, `types040` or `types100` (named in type errors). */
   readonly pkg: string;
+  readonly implementedVersion: string;
   readonly supportedVersions: readonly string[];
-  readonly decoder: StructDecoder<RawListResult<I>>;
+  readonly schema: StructSchema;
+  readonly decoder: { decode(value: unknown): RawListResult };
+  readonly decodeInterface: (value: unknown) => I;
   readonly decodeIPConfig: (value: unknown) => P;
 }
 
-/** The struct schema of a result whose interfaces have the schema `interfaceField`. */
-export function listResultSchema(pkg: string, interfaceField: FieldSchema) {
-  return {
+/**
+ * The codec of a result of Go package `pkg`, whose interfaces have `name`, `mac`, `sandbox` and
+ * `interfaceFields`, and whose IP configurations have a `version` in 0.x.
+ */
+export function listResultCodec<I, P>(
+  pkg: "types040" | "types100",
+  implementedVersion: string,
+  supportedVersions: readonly string[],
+  interfaceFields: Record<string, FieldSchema>,
+): ListResultCodec<I, P> {
+  const string = { type: "string" } as const;
+  const schema = {
     fields: {
-      cniVersion: { type: "string" },
-      interfaces: { type: "array", items: interfaceField, goType: `[]*${pkg}.Interface` },
+      cniVersion: string,
+      interfaces: {
+        type: "array",
+        goType: `[]*${pkg}.Interface`,
+        items: {
+          type: "struct",
+          pointer: true,
+          goName: "Interface",
+          goType: `${pkg}.Interface`,
+          struct: { fields: { name: string, mac: string, sandbox: string, ...interfaceFields } },
+        },
+      },
       ips: { type: "array", items: { type: "raw" }, goType: `[]*${pkg}.IPConfig` },
       routes: { type: "array", items: { type: "raw" }, goType: "[]*types.Route" },
       dns: dnsField,
     },
   } satisfies StructSchema;
+  return {
+    pkg,
+    implementedVersion,
+    supportedVersions,
+    schema,
+    decoder: defineStruct<RawListResult>("Result", schema),
+    decodeInterface: (i) => ({ ...(i as I), name: (i as { name?: string }).name ?? "" }),
+    decodeIPConfig: ipConfigDecoder(pkg) as (value: unknown) => P,
+  };
 }
 
-/** The struct decoder of a result whose interfaces have the schema `interfaceField`. */
-export function listResultDecoder<I>(
-  pkg: string,
-  interfaceField: FieldSchema,
-): StructDecoder<RawListResult<I>> {
-  return defineStruct<RawListResult<I>>("Result", listResultSchema(pkg, interfaceField));
+/** Upstream `IPConfig.UnmarshalJSON` of types040 (with `version`) or types100 (without). */
+function ipConfigDecoder(pkg: "types040" | "types100") {
+  const withVersion = pkg === "types040";
+  const decoder = defineStruct<{
+    version?: string;
+    interface?: number;
+    address?: unknown;
+    gateway?: string;
+  }>("ipConfig", {
+    fields: {
+      ...(withVersion ? { version: { type: "string" } } : {}),
+      interface: { type: "int" },
+      address: { type: "raw" },
+      gateway: { type: "string", goType: "net.IP" },
+    },
+  });
+  return (value: unknown) => {
+    const c = decoder.decode(structValue(value, `${pkg}.ipConfig`));
+    const address = decodeIPNet(c.address, "ipConfig", "address");
+    const ipc: { version?: string; address: IPNet; interface?: number; gateway?: Uint8Array } =
+      withVersion ? { version: c.version ?? "", address } : { address };
+    if (c.interface !== undefined) ipc.interface = c.interface;
+    const gateway = decodeIP(c.gateway);
+    if (gateway) ipc.gateway = gateway;
+    return ipc;
+  };
 }
 
 /**
  * Upstream `NewResult`'s decoding of a parsed JSON value: the fields, or a type error, or
  * `ResultVersionMismatchError` when the version is not one the codec supports.
  */
-export function decodeListResult<I, P>(
+function decodeListResult<I, P>(
   value: unknown,
   codec: ListResultCodec<I, P>,
 ): ListResultFields<I, P> {
-  const r = codec.decoder.decode(structValue(value, `${codec.pkg}.Result`));
+  const { pkg } = codec;
+  const r = codec.decoder.decode(structValue(value, `${pkg}.Result`));
   const fields: ListResultFields<I, P> = {
     cniVersion: r.cniVersion ?? "",
-    interfaces: decodeList(r.interfaces, "interfaces", `${codec.pkg}.Interface`, (i) => ({
-      ...(i as I),
-      name: (i as { name?: string }).name ?? "",
-    })),
-    ips: decodeList(r.ips, "ips", `${codec.pkg}.IPConfig`, codec.decodeIPConfig),
+    interfaces: decodeList(r.interfaces, "interfaces", `${pkg}.Interface`, codec.decodeInterface),
+    ips: decodeList(r.ips, "ips", `${pkg}.IPConfig`, codec.decodeIPConfig),
     routes: decodeList(r.routes, "routes", "types.Route", decodeRoute),
     dns: r.dns ?? {},
   };
@@ -241,17 +273,6 @@ export function resultAsVersion(
 ): Result {
   if (result.cniVersion === "") result.cniVersion = implementedVersion;
   return convert(result, version);
-}
-
-/** Upstream `GetResult`: `result.getAsVersion(version)`, which must be an instance of `cls`. */
-export function getResultAs<T>(
-  result: Result,
-  version: string,
-  cls: abstract new (...args: never[]) => T,
-): T {
-  const converted = result.getAsVersion(version);
-  if (!(converted instanceof cls)) throw new ConversionError("failed to convert result");
-  return converted;
 }
 
 /**

@@ -25,21 +25,16 @@ export const supportedVersions020: readonly string[] = ["", "0.1.0", "0.2.0"];
 export interface IPConfig020 {
   /** The address with its prefix length (host bits kept). */
   ip: IPNet;
-  /** The gateway; absent for none. */
   gateway?: Uint8Array;
   /** Routes of this address family. */
   routes?: Route[];
 }
 
-/** The fields a `Result020` is built from. */
+/** The fields a `Result020` is built from; absent ones are empty ("" for `cniVersion`). */
 export interface Result020Init {
-  /** The CNI version; default "" (filled in by `getAsVersion`). */
   cniVersion?: string;
-  /** The result's `ip4`; default none. */
   ip4?: IPConfig020;
-  /** The result's `ip6`; default none. */
   ip6?: IPConfig020;
-  /** DNS settings; default empty. */
   dns?: DNS;
 }
 
@@ -72,7 +67,7 @@ const ipConfigDecoder = defineStruct<{ ip?: unknown; gateway?: string; routes?: 
 );
 
 /** Upstream `IPConfig.UnmarshalJSON` (0.2.0) on a parsed JSON value. */
-export function decodeIPConfig020(value: unknown): IPConfig020 {
+function decodeIPConfig020(value: unknown): IPConfig020 {
   const c = ipConfigDecoder.decode(structValue(value, "types020.ipConfig"));
   const ipc: IPConfig020 = { ip: decodeIPNet(c.ip, "ipConfig", "ip") };
   const gateway = decodeIP(c.gateway);
@@ -102,11 +97,8 @@ const resultDecoder = defineStruct<{
 export class Result020 implements Result {
   /** The result's version: "0.1.0" or "0.2.0" ("" until first converted). */
   cniVersion: string;
-  /** The IPv4 configuration. */
   ip4?: IPConfig020;
-  /** The IPv6 configuration. */
   ip6?: IPConfig020;
-  /** DNS settings. */
   dns: DNS;
 
   /** A result from its fields; absent ones take Go's zero values. */
@@ -117,10 +109,7 @@ export class Result020 implements Result {
     this.dns = init.dns ?? {};
   }
 
-  /**
-   * Upstream `types020.NewResult`: decodes JSON (text, bytes or an already parsed value) whose
-   * `cniVersion` is "", "0.1.0" or "0.2.0" ("" becomes "0.1.0").
-   */
+  /** Upstream `types020.NewResult`: decodes JSON whose `cniVersion` is "" (0.1.0), 0.1.0 or 0.2.0. */
   static fromJSON(json: string | Uint8Array): Result020 {
     return Result020.fromValue(parseJSON(json));
   }
@@ -146,17 +135,13 @@ export class Result020 implements Result {
     return converted;
   }
 
-  /** Upstream `Version()`: the result's CNI version. */
+  /** Upstream `Version()`. */
   version(): string {
     return this.cniVersion;
   }
 
-  /**
-   * Upstream `GetAsVersion`: converted to `version` ("" means 0.1.0), this same object when the
-   * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
-   */
+  /** Upstream `GetAsVersion`, as `ListResult.getAsVersion`. */
   getAsVersion(version: string): Result {
-    // Upstream: a result created without a version is taken to be the implemented one.
     return resultAsVersion(this, implementedSpecVersion020, version);
   }
 
@@ -165,10 +150,7 @@ export class Result020 implements Result {
     return marshalIndent(this);
   }
 
-  /**
-   * The spec JSON, for `JSON.stringify(result)`: what {@link print} prints (addresses as
-   * strings, Go's field order and omissions), as a plain object.
-   */
+  /** The spec JSON, for `JSON.stringify(result)`: what {@link print} prints, as a plain object. */
   toJSON(): unknown {
     return JSON.parse(marshal(this));
   }
@@ -184,8 +166,9 @@ export class Result020 implements Result {
   }
 }
 
-/** 0.1.0 ↔ 0.2.0: the same data under the other version (upstream convertFrom010/convertTo010). */
-export function convertWithin020(from: Result, toVersion: string): Result {
+// Upstream types020's init(). 0.1.0 ↔ 0.2.0 (upstream convertFrom010/convertTo010): the same
+// data under the other version.
+registerConverter(["0.1.0", "0.2.0"], ["0.1.0", "0.2.0"], (from, toVersion) => {
   const r = from as Result020;
   return new Result020({
     cniVersion: toVersion,
@@ -193,9 +176,5 @@ export function convertWithin020(from: Result, toVersion: string): Result {
     ip6: r.ip6 && copyIPConfig020(r.ip6),
     dns: copyDNS(r.dns),
   });
-}
-
-// Upstream types020's init(): its converters and creator, registered at load.
-registerConverter("0.1.0", ["0.2.0"], convertWithin020);
-registerConverter("0.2.0", ["0.1.0"], convertWithin020);
+});
 registerCreator(supportedVersions020, Result020, (v) => Result020.fromValue(v));
