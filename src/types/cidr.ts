@@ -43,11 +43,6 @@ class IPNetValue implements IPNet {
   }
 }
 
-/** A network of `ip` and `mask` (not copied), which `JSON.stringify` writes as its CIDR. */
-export function newIPNet(ip: Uint8Array, mask: Uint8Array): IPNet {
-  return new IPNetValue(ip, mask);
-}
-
 /** Upstream's copy of a `types.IPNet`: the address and mask copied. */
 export function copyIPNet(n: IPNet): IPNet {
   return new IPNetValue(copyIP(n.ip), n.mask.slice());
@@ -169,23 +164,4 @@ function splitCIDR(s: string): { ip: Uint8Array; bits: number; ones: number } {
 export function parseCIDR(s: string): IPNet {
   const { ip, bits, ones } = splitCIDR(s);
   return new IPNetValue(ip, cidrMask(ones, bits));
-}
-
-/** Go's `IP.Mask(mask)`: the network number, or undefined when lengths do not fit. */
-export function ipMask(ip: Uint8Array, mask: Uint8Array): Uint8Array | undefined {
-  let addr = ip;
-  let m = mask;
-  if (
-    m.length === IPv6len &&
-    addr.length === IPv4len &&
-    m.subarray(0, 12).every((b) => b === 0xff)
-  ) {
-    m = m.subarray(12);
-  }
-  if (m.length === IPv4len && addr.length === IPv6len) {
-    const v4 = ipTo4(addr);
-    if (v4) addr = v4;
-  }
-  if (addr.length !== m.length) return undefined;
-  return addr.map((b, i) => b & m[i]);
 }

@@ -57,19 +57,10 @@ export function decodeIP(raw: unknown): Uint8Array | undefined {
 }
 
 /**
- * Decodes the entries of a list of Go pointers with their own `UnmarshalJSON`. A `null` entry
- * (a nil pointer in Go, which later makes upstream's converters panic) is rejected.
+ * The decoder of an entry of a list of Go pointers with their own `UnmarshalJSON`, its errors
+ * re-labelled. A `null` entry (a nil pointer in Go, which later makes upstream's converters
+ * panic) is rejected.
  */
-export function decodeList<T>(
-  list: unknown[] | undefined,
-  field: string,
-  goType: string,
-  decode: (value: unknown) => T,
-): T[] {
-  return (list ?? []).map(listItemDecoder(field, goType, decode));
-}
-
-/** The decoder `decodeList` applies to each entry (null rejected, errors re-labelled). */
 export function listItemDecoder<T>(
   field: string,
   goType: string,
@@ -79,9 +70,4 @@ export function listItemDecoder<T>(
     if (item === null) throw new UnmarshalTypeError("null", goType, "Result", field);
     return inField("Result", field, () => decode(item));
   };
-}
-
-/** A Go `int` read from JSON: `-0` is the integer 0 (Go writes it back as `0`, not `-0`). */
-export function goInt(n: number): number {
-  return n === 0 ? 0 : n;
 }

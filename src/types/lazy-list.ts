@@ -10,8 +10,8 @@
  *
  * The property is an own, enumerable accessor until first read, then an ordinary data
  * property holding the decoded array (what the eager decoder would have stored); assigning
- * to it before that replaces it the same way. The result carries its lists not read yet in a
- * {@link LazyLists} (a non-enumerable property: invisible to `Object.keys`, spreads, equality).
+ * to it before that replaces it the same way. The sources of the lists not read yet are held
+ * under a non-enumerable symbol: invisible to `Object.keys`, spreads, equality.
  */
 
 /** Lists shorter than this are decoded at once (small results keep their plain shape). */
@@ -19,7 +19,6 @@ export const lazyListMinLength = 1024;
 
 /** Where a lazy list's entries come from. */
 export interface LazyListSource<T> {
-  /** The number of entries. */
   readonly length: number;
   /** Entry `i`, decoded (a fresh value per call). */
   at(i: number): T;
@@ -27,55 +26,40 @@ export interface LazyListSource<T> {
   readonly textChunks?: readonly string[] | undefined;
 }
 
-/** The lists of one result not read yet, by property name. */
-class LazyLists {
-  private readonly sources = new Map<string, LazyListSource<unknown>>();
-
-  /** Defines `target[key]` as `source`'s entries, decoded on first read. */
-  define<T>(target: object, key: string, source: LazyListSource<T>): void {
-    this.sources.set(key, source);
-    const settle = (value: T[]): void => {
-      this.sources.delete(key);
-      Object.defineProperty(target, key, {
-        value,
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
-    };
-    Object.defineProperty(target, key, {
-      enumerable: true,
-      configurable: true,
-      get(): T[] {
-        const list = new Array<T>(source.length);
-        for (let i = 0; i < list.length; i++) list[i] = source.at(i);
-        settle(list);
-        return list;
-      },
-      set: settle,
-    });
-  }
-
-  pending(key: string): LazyListSource<unknown> | undefined {
-    return this.sources.get(key);
-  }
-}
-
 const lazyLists = Symbol("libcni.lazyLists");
 
 interface WithLazyLists {
-  [lazyLists]?: LazyLists;
+  [lazyLists]?: Map<string, LazyListSource<unknown>>;
 }
 
 /** Defines `target[key]` as `source`'s entries, decoded on first read. */
 export function defineLazySource<T>(target: object, key: string, source: LazyListSource<T>): void {
-  const holder = target as WithLazyLists;
-  let lists = holder[lazyLists];
-  if (lists === undefined) {
-    lists = new LazyLists();
-    Object.defineProperty(target, lazyLists, { value: lists });
+  let sources = (target as WithLazyLists)[lazyLists];
+  if (sources === undefined) {
+    sources = new Map();
+    Object.defineProperty(target, lazyLists, { value: sources });
   }
-  lists.define(target, key, source);
+  sources.set(key, source);
+  const settle = (value: T[]): void => {
+    sources.delete(key);
+    Object.defineProperty(target, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  };
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get(): T[] {
+      const list = new Array<T>(source.length);
+      for (let i = 0; i < list.length; i++) list[i] = source.at(i);
+      settle(list);
+      return list;
+    },
+    set: settle,
+  });
 }
 
 /**
@@ -101,5 +85,5 @@ export function defineLazyList<T>(
  * lazy): the encoder writes its text, or decodes entry by entry and drops each.
  */
 export function pendingList(target: object, key: string): LazyListSource<unknown> | undefined {
-  return (target as WithLazyLists)[lazyLists]?.pending(key);
+  return (target as WithLazyLists)[lazyLists]?.get(key);
 }

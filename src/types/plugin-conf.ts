@@ -8,8 +8,8 @@
  * the wrong type fails the whole decode with Go's message, e.g.
  * `json: cannot unmarshal string into Go struct field PluginConf.capabilities of type bool`.
  */
-import { defineStruct, type StructSchema } from "../encoding/struct.js";
-import type { DNS } from "./dns.js";
+import { defineStruct } from "../encoding/struct.js";
+import { type DNS, dnsField } from "./dns.js";
 import { type GCAttachment, gcAttachmentField } from "./gc.js";
 
 /** A plugin's configuration: the fields libcni itself reads (upstream `types.PluginConf`). */
@@ -35,9 +35,7 @@ export interface PluginConf {
   validAttachments?: GCAttachment[];
 }
 
-const stringList = { type: "array", items: { type: "string" } } as const;
-
-const pluginConfSchema: StructSchema = {
+const decoder = defineStruct<RawPluginConf>("types.PluginConf", {
   fields: {
     cniVersion: { type: "string" },
     name: { type: "string" },
@@ -48,55 +46,34 @@ const pluginConfSchema: StructSchema = {
       goName: "types.IPAM",
       struct: { fields: { type: { type: "string" } } },
     },
-    dns: {
-      type: "struct",
-      goName: "types.DNS",
-      struct: {
-        fields: {
-          nameservers: stringList,
-          domain: { type: "string" },
-          search: stringList,
-          options: stringList,
-        },
-      },
-    },
+    dns: dnsField,
     prevResult: { type: "map", values: { type: "any" } },
     "cni.dev/valid-attachments": { type: "array", items: gcAttachmentField },
   },
-};
+});
 
-/** The decoder's output: the canonical JSON keys that were present and not null. */
+/**
+ * The decoder's output: the canonical JSON keys that were present and not null (a null inside
+ * a slice or map is already the element's zero value, as Go stores it).
+ */
 interface RawPluginConf {
   cniVersion?: string;
   name?: string;
   type?: string;
-  capabilities?: Record<string, boolean | null>;
+  capabilities?: Record<string, boolean>;
   ipam?: { type?: string };
-  dns?: {
-    nameservers?: (string | null)[];
-    domain?: string;
-    search?: (string | null)[];
-    options?: (string | null)[];
-  };
+  dns?: DNS;
   prevResult?: Record<string, unknown>;
-  "cni.dev/valid-attachments"?: ({ containerID?: string; ifname?: string } | null)[];
+  "cni.dev/valid-attachments"?: { containerID?: string; ifname?: string }[];
 }
 
-const decoder = defineStruct<RawPluginConf>("types.PluginConf", pluginConfSchema);
-
-// Go stores a JSON null inside a slice or map as the element's zero value.
-const strings = (list: (string | null)[] | undefined): string[] | undefined =>
-  list?.map((s) => s ?? "");
-
-function toDNS(raw: NonNullable<RawPluginConf["dns"]>): DNS {
+/** The DNS with its keys in the struct's order. */
+function toDNS(raw: DNS): DNS {
   const dns: DNS = {};
-  const nameservers = strings(raw.nameservers);
-  if (nameservers !== undefined) dns.nameservers = nameservers;
+  if (raw.nameservers !== undefined) dns.nameservers = raw.nameservers;
   if (raw.domain !== undefined) dns.domain = raw.domain;
-  const search = strings(raw.search);
-  if (search !== undefined) dns.search = search;
-  const options = strings(raw.options);
-  if (options !== undefined) dns.options = options;
+  if (raw.search !== undefined) dns.search = raw.search;
+  if (raw.options !== undefined) dns.options = raw.options;
   return dns;
 }
 
@@ -113,19 +90,15 @@ export function decodePluginConf(value: unknown): PluginConf {
     name: raw.name ?? "",
     type: raw.type ?? "",
   };
-  if (raw.capabilities !== undefined) {
-    conf.capabilities = Object.fromEntries(
-      Object.entries(raw.capabilities).map(([key, on]) => [key, on === true]),
-    );
-  }
+  if (raw.capabilities !== undefined) conf.capabilities = raw.capabilities;
   if (raw.ipam !== undefined) conf.ipam = { type: raw.ipam.type ?? "" };
   if (raw.dns !== undefined) conf.dns = toDNS(raw.dns);
   if (raw.prevResult !== undefined) conf.rawPrevResult = raw.prevResult;
   const attachments = raw["cni.dev/valid-attachments"];
   if (attachments !== undefined) {
     conf.validAttachments = attachments.map((a) => ({
-      containerID: a?.containerID ?? "",
-      ifname: a?.ifname ?? "",
+      containerID: a.containerID ?? "",
+      ifname: a.ifname ?? "",
     }));
   }
   return conf;

@@ -11,7 +11,7 @@ import { ConversionError, ResultVersionMismatchError } from "../errors/types.js"
 import { toGoJSON } from "../internal/go-marshal.js";
 import { copyIPNet, type IPNet } from "./cidr.js";
 import { convert, registerCreator } from "./convert.js";
-import { decodeIP, decodeIPNet, decodeList, structValue } from "./decode.js";
+import { decodeIP, decodeIPNet, listItemDecoder, structValue } from "./decode.js";
 import { type DNS, dnsField } from "./dns.js";
 import { copyIP } from "./ip.js";
 import type { Result } from "./result.js";
@@ -166,9 +166,14 @@ export interface ListResultCodec<I, P> {
   readonly supportedVersions: readonly string[];
   readonly schema: StructSchema;
   readonly decoder: { decode(value: unknown): RawListResult };
-  readonly decodeInterface: (value: unknown) => I;
   readonly decodeIPConfig: (value: unknown) => P;
+  /** An entry of the list, decoded with the errors the whole list's decoding gives. */
+  readonly interfaceItem: (value: unknown) => I;
+  readonly ipItem: (value: unknown) => P;
 }
+
+/** A route of a 0.4.0 or 1.x result's list, decoded as `ListResultCodec.ipItem`. */
+export const routeItem = listItemDecoder("routes", "types.Route", decodeRoute);
 
 /**
  * The codec of a result of Go package `pkg`, whose interfaces have `name`, `mac`, `sandbox` and
@@ -200,14 +205,17 @@ export function listResultCodec<I, P>(
       dns: dnsField,
     },
   } satisfies StructSchema;
+  const decodeIPConfig = ipConfigDecoder(pkg) as (value: unknown) => P;
+  const withName = (i: unknown): I => ({ ...(i as I), name: (i as { name?: string }).name ?? "" });
   return {
     pkg,
     implementedVersion,
     supportedVersions,
     schema,
     decoder: defineStruct<RawListResult>("Result", schema),
-    decodeInterface: (i) => ({ ...(i as I), name: (i as { name?: string }).name ?? "" }),
-    decodeIPConfig: ipConfigDecoder(pkg) as (value: unknown) => P,
+    decodeIPConfig,
+    interfaceItem: listItemDecoder("interfaces", `${pkg}.Interface`, withName),
+    ipItem: listItemDecoder("ips", `${pkg}.IPConfig`, decodeIPConfig),
   };
 }
 
@@ -247,13 +255,12 @@ function decodeListResult<I, P>(
   value: unknown,
   codec: ListResultCodec<I, P>,
 ): ListResultFields<I, P> {
-  const { pkg } = codec;
-  const r = codec.decoder.decode(structValue(value, `${pkg}.Result`));
+  const r = codec.decoder.decode(structValue(value, `${codec.pkg}.Result`));
   const fields: ListResultFields<I, P> = {
     cniVersion: r.cniVersion ?? "",
-    interfaces: decodeList(r.interfaces, "interfaces", `${pkg}.Interface`, codec.decodeInterface),
-    ips: decodeList(r.ips, "ips", `${pkg}.IPConfig`, codec.decodeIPConfig),
-    routes: decodeList(r.routes, "routes", "types.Route", decodeRoute),
+    interfaces: (r.interfaces ?? []).map(codec.interfaceItem),
+    ips: (r.ips ?? []).map(codec.ipItem),
+    routes: (r.routes ?? []).map(routeItem),
     dns: r.dns ?? {},
   };
   if (!codec.supportedVersions.includes(fields.cniVersion)) {

@@ -7,7 +7,7 @@
 import { goStruct } from "../encoding/json.js";
 import { defineStruct } from "../encoding/struct.js";
 import { copyIPNet, type IPNet, ipNetToString } from "./cidr.js";
-import { decodeIP, decodeIPNet, goInt, structValue } from "./decode.js";
+import { decodeIP, decodeIPNet, structValue } from "./decode.js";
 import { copyIP, ipMarshalText } from "./ip.js";
 
 /** A route (upstream `types.Route`). */
@@ -57,11 +57,11 @@ export function decodeRoute(value: unknown): Route {
   const route: Route = { dst: decodeIPNet(r.dst, "route", "dst") };
   const gw = decodeIP(r.gw);
   if (gw) route.gw = gw;
-  if (r.mtu !== undefined) route.mtu = goInt(r.mtu);
-  if (r.advmss !== undefined) route.advmss = goInt(r.advmss);
-  if (r.priority !== undefined) route.priority = goInt(r.priority);
-  if (r.table !== undefined) route.table = goInt(r.table);
-  if (r.scope !== undefined) route.scope = goInt(r.scope);
+  if (r.mtu !== undefined) route.mtu = r.mtu;
+  if (r.advmss !== undefined) route.advmss = r.advmss;
+  if (r.priority !== undefined) route.priority = r.priority;
+  if (r.table !== undefined) route.table = r.table;
+  if (r.scope !== undefined) route.scope = r.scope;
   return route;
 }
 

@@ -10,7 +10,7 @@ import { isJSONObject } from "../internal/json-kind.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
 import { type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText } from "./ip.js";
-import { pendingList } from "./lazy-list.js";
+import { type LazyListSource, pendingList } from "./lazy-list.js";
 import type { Route } from "./route.js";
 import type { Interface100, IPConfig100 } from "./v100-fields.js";
 
@@ -97,13 +97,8 @@ function ipConfigText(c: unknown): string {
   return `{${parts.join(",")}}`;
 }
 
-/** The entries of a list as the writers read them: a plain array or a lazy list's source. */
-interface Entries {
-  readonly length: number;
-  at(i: number): unknown;
-  /** The entries' texts already written, in chunks to join by commas (a long list's source). */
-  readonly textChunks?: readonly string[] | undefined;
-}
+/** The entries of a list as the writers read them: a plain array's or a lazy list's source. */
+type Entries = LazyListSource<unknown>;
 
 function entriesOf(items: unknown): Entries {
   if (!Array.isArray(items)) throw unexpected;
@@ -154,49 +149,41 @@ export type Pause = () => Promise<void>;
  * A list's member as pieces of text (`"key":[`, the chunks with commas, `]`), with `pause`
  * awaited after each chunk.
  */
-function listPieces(pause: Pause) {
-  return async (
-    key: string,
-    entries: Entries,
-    write: (item: unknown) => string,
-  ): Promise<string[] | undefined> => {
-    if (entries.length === 0) return undefined;
-    const pieces = [`"${key}":[`];
-    for (const chunk of textChunks(entries, write)) {
-      if (pieces.length > 1) pieces.push(",");
-      pieces.push(chunk);
-      await pause();
-    }
-    pieces.push("]");
-    return pieces;
-  };
+async function listPieces(
+  key: string,
+  entries: Entries,
+  write: (item: unknown) => string,
+  pause: Pause,
+): Promise<string[] | undefined> {
+  if (entries.length === 0) return undefined;
+  const pieces = [`"${key}":[`];
+  for (const chunk of textChunks(entries, write)) {
+    if (pieces.length > 1) pieces.push(",");
+    pieces.push(chunk);
+    await pause();
+  }
+  pieces.push("]");
+  return pieces;
 }
 
-type ListWriter<T> = (key: string, entries: Entries, write: (item: unknown) => string) => T;
+/** The result's lists in their order, each written from its compact source while not read. */
+const lists = [
+  ["interfaces", interfaceText],
+  ["ips", ipConfigText],
+  ["routes", routeText],
+] as const;
 
-/** The interfaces, from their compact source while the list was not read. */
-function interfacesText<T>(r: Result100Fields, writeList: ListWriter<T>): T {
-  const lazy = pendingList(r, "interfaces");
-  return writeList("interfaces", lazy ?? entriesOf(r.interfaces), interfaceText);
+function entriesOfList(r: Result100Fields, key: (typeof lists)[number][0]): Entries {
+  return pendingList(r, key) ?? entriesOf(r[key]);
 }
 
-/** The IPs, from their compact source while the list was not read. */
-function ipsText<T>(r: Result100Fields, writeList: ListWriter<T>): T {
-  const lazy = pendingList(r, "ips");
-  return writeList("ips", lazy ?? entriesOf(r.ips), ipConfigText);
-}
-
-/** The routes, from their compact source while the list was not read (one entry at a time). */
-function routesText<T>(r: Result100Fields, writeList: ListWriter<T>): T {
-  const lazy = pendingList(r, "routes");
-  return writeList("routes", lazy ?? entriesOf(r.routes), routeText);
-}
-
-/** One entry's text as the result's writer writes it; undefined for an unexpected shape. */
-function entryText(write: (item: unknown) => string): (item: unknown) => string | undefined {
-  return (item) => {
+/** `write`, giving undefined where it meets an unexpected shape. */
+function orUndefined<A extends unknown[]>(
+  write: (...args: A) => string,
+): (...args: A) => string | undefined {
+  return (...args) => {
     try {
-      return write(item);
+      return write(...args);
     } catch (error) {
       if (error === unexpected) return undefined;
       throw error;
@@ -205,11 +192,11 @@ function entryText(write: (item: unknown) => string): (item: unknown) => string 
 }
 
 /** A route's text in a 1.x result's JSON (keys sorted); undefined for an unexpected shape. */
-export const route100Text = entryText(routeText);
+export const route100Text = orUndefined(routeText);
 /** An interface's text in a 1.x result's JSON; undefined for an unexpected shape. */
-export const interface100Text = entryText(interfaceText);
+export const interface100Text = orUndefined(interfaceText);
 /** An IP configuration's text in a 1.x result's JSON; undefined for an unexpected shape. */
-export const ipConfig100Text = entryText(ipConfigText);
+export const ipConfig100Text = orUndefined(ipConfigText);
 
 function head(r: Result100Fields, asMap: boolean): string[] {
   const parts: string[] = [];
@@ -225,20 +212,15 @@ function head(r: Result100Fields, asMap: boolean): string[] {
   return parts;
 }
 
-function join(parts: string[], lists: (string | undefined)[]): string {
-  for (const text of lists) if (text !== undefined) parts.push(text);
-  return `{${parts.join(",")}}`;
-}
-
 /** The result's JSON text, or undefined for the generic path. */
-export function result100Text(r: Result100Fields, asMap: boolean): string | undefined {
-  try {
-    return join(head(r, asMap), [interfacesText(r, list), ipsText(r, list), routesText(r, list)]);
-  } catch (error) {
-    if (error === unexpected) return undefined;
-    throw error;
+export const result100Text = orUndefined((r: Result100Fields, asMap: boolean): string => {
+  const parts = head(r, asMap);
+  for (const [key, write] of lists) {
+    const text = list(key, entriesOfList(r, key), write);
+    if (text !== undefined) parts.push(text);
   }
-}
+  return `{${parts.join(",")}}`;
+});
 
 /**
  * `result100Text` as pieces whose concatenation is that text, with `pause` awaited between
@@ -252,14 +234,11 @@ export async function result100Pieces(
   pause: Pause,
 ): Promise<string[] | undefined> {
   try {
-    const writeList = listPieces(pause);
     const members: string[][] = head(r, asMap).map((part) => [part]);
-    const interfaces = await interfacesText(r, writeList);
-    if (interfaces !== undefined) members.push(interfaces);
-    const ips = await ipsText(r, writeList);
-    if (ips !== undefined) members.push(ips);
-    const routes = await routesText(r, writeList);
-    if (routes !== undefined) members.push(routes);
+    for (const [key, write] of lists) {
+      const pieces = await listPieces(key, entriesOfList(r, key), write, pause);
+      if (pieces !== undefined) members.push(pieces);
+    }
     const pieces = ["{"];
     members.forEach((member, i) => {
       if (i > 0) pieces.push(",");

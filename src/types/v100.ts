@@ -9,7 +9,7 @@ import { defineStruct, foldsToOtherKey } from "../encoding/struct.js";
 import { ResultVersionMismatchError } from "../errors/types.js";
 import { goJSONText } from "../internal/go-json-text.js";
 import { convert, registerConverter } from "./convert.js";
-import { listItemDecoder, structValue } from "./decode.js";
+import { structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipTo4 } from "./ip.js";
 import { defineLazyList, lazyListMinLength } from "./lazy-list.js";
@@ -19,8 +19,9 @@ import {
   defineListResult,
   ListResult,
   listResultCodec,
+  routeItem,
 } from "./result-common.js";
-import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
+import { copyRoute, type Route, routeToGo } from "./route.js";
 import { type Interface040, ipConfigToGo, Result040 } from "./v040.js";
 import type { Interface100, IPConfig100 } from "./v100-fields.js";
 import { result100Text } from "./v100-text.js";
@@ -88,7 +89,7 @@ export class Result100 extends ListResult<Interface100, IPConfig100> {
 }
 
 /** One route of a 1.x result's list, decoded with the errors the whole list's decoding gives. */
-export const decodeRouteEntry100 = listItemDecoder("routes", "types.Route", decodeRoute);
+export const decodeRouteEntry100 = routeItem;
 
 // For a long `interfaces` list kept as parsed: the same schema with the entries left raw, and
 // each entry decoded alone inside a one-entry list, so its errors name the place the whole
@@ -103,7 +104,7 @@ const rawInterfacesDecoder = defineStruct<ReturnType<typeof codec.decoder.decode
 const oneInterfaceDecoder = defineStruct<{ interfaces: unknown[] }>("Result", {
   fields: { interfaces: fields.interfaces },
 });
-const interfaceItem = listItemDecoder("interfaces", "types100.Interface", codec.decodeInterface);
+const { interfaceItem, ipItem } = codec;
 /** One interface of a 1.x result's list, decoded alone as the whole list's decoding names it. */
 export const decodeInterfaceEntry100 = (raw: unknown): Interface100 =>
   interfaceItem(oneInterfaceDecoder.decode({ interfaces: [raw] }).interfaces[0]);
@@ -122,7 +123,6 @@ function hasLongInterfaces(value: unknown): boolean {
   return !Object.keys(value).some((k) => foldsToOtherKey(k, "interfaces"));
 }
 
-const ipItem = listItemDecoder("ips", "types100.IPConfig", codec.decodeIPConfig);
 const oneIPDecoder = defineStruct<{ ips: unknown[] }>("Result", { fields: { ips: fields.ips } });
 /** One IP configuration of a 1.x result's list, decoded alone as the whole list's decoding names it. */
 export const decodeIPEntry100 = (raw: unknown): IPConfig100 =>
