@@ -17,15 +17,6 @@ import { copyIP } from "./ip.js";
 import type { Result } from "./result.js";
 import { decodeRoute, type Route } from "./route.js";
 
-/** The fields of a 0.3.x/0.4.0 or 1.x result, over the version's interface and IP types. */
-interface ListResultFields<I, P> {
-  cniVersion: string;
-  interfaces: I[];
-  ips: P[];
-  routes: Route[];
-  dns: DNS;
-}
-
 const codecs = new Map<unknown, ListResultCodec<unknown, unknown>>();
 
 /**
@@ -41,10 +32,10 @@ export function defineListResult<I, P>(
   registerCreator(codec.supportedVersions, cls, create);
 }
 
-function implementedVersionOf(cls: unknown): string {
+function codecOf(cls: unknown): ListResultCodec<unknown, unknown> {
   const codec = codecs.get(cls);
   if (codec === undefined) throw new ConversionError("failed to convert result");
-  return codec.implementedVersion;
+  return codec;
 }
 
 /**
@@ -81,7 +72,7 @@ export abstract class ListResult<I, P> implements Result {
    * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
    */
   getAsVersion(version: string): Result {
-    return resultAsVersion(this, implementedVersionOf(this.constructor), version);
+    return resultAsVersion(this, codecOf(this.constructor).implementedVersion, version);
   }
 
   /**
@@ -99,10 +90,21 @@ export abstract class ListResult<I, P> implements Result {
     value: unknown,
   ): T {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
-    const codec = codecs.get(this) as ListResultCodec<I, P> | undefined;
-    if (codec === undefined) throw new ConversionError("failed to convert result");
+    const codec = codecOf(this) as ListResultCodec<I, P>;
+    const r = codec.decoder.decode(structValue(value, `${codec.pkg}.Result`));
+    const cniVersion = r.cniVersion ?? "";
+    const fields = {
+      cniVersion,
+      interfaces: (r.interfaces ?? []).map(codec.interfaceItem),
+      ips: (r.ips ?? []).map(codec.ipItem),
+      routes: (r.routes ?? []).map(routeItem),
+      dns: r.dns ?? {},
+    };
+    if (!codec.supportedVersions.includes(cniVersion)) {
+      throw new ResultVersionMismatchError(codec.supportedVersions, cniVersion);
+    }
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
-    return new this(decodeListResult(value, codec));
+    return new this(fields);
   }
 
   /** Upstream `NewResult`: decodes JSON (text or bytes) of one of the class's versions. */
@@ -119,7 +121,7 @@ export abstract class ListResult<I, P> implements Result {
     result: Result,
   ): T {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
-    const converted = result.getAsVersion(implementedVersionOf(this));
+    const converted = result.getAsVersion(codecOf(this).implementedVersion);
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
     if (!(converted instanceof this)) throw new ConversionError("failed to convert result");
     return converted;
@@ -133,7 +135,7 @@ export abstract class ListResult<I, P> implements Result {
     result: Result,
   ): T {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
-    return convert(result, implementedVersionOf(this)) as T;
+    return convert(result, codecOf(this).implementedVersion) as T;
   }
 
   /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
@@ -158,33 +160,24 @@ interface RawListResult {
   dns?: DNS;
 }
 
-/** How one version's result decodes. */
-export interface ListResultCodec<I, P> {
-  /** Go's package of the types, `types040` or `types100` (named in type errors). */
-  readonly pkg: string;
-  readonly implementedVersion: string;
-  readonly supportedVersions: readonly string[];
-  readonly schema: StructSchema;
-  readonly decoder: { decode(value: unknown): RawListResult };
-  readonly decodeIPConfig: (value: unknown) => P;
-  /** An entry of the list, decoded with the errors the whole list's decoding gives. */
-  readonly interfaceItem: (value: unknown) => I;
-  readonly ipItem: (value: unknown) => P;
-}
+/** How one version's result decodes (`listResultCodec`). */
+export type ListResultCodec<I, P> = ReturnType<typeof listResultCodec<I, P>>;
 
 /** A route of a 0.4.0 or 1.x result's list, decoded as `ListResultCodec.ipItem`. */
 export const routeItem = listItemDecoder("routes", "types.Route", decodeRoute);
 
 /**
- * The codec of a result of Go package `pkg`, whose interfaces have `name`, `mac`, `sandbox` and
- * `interfaceFields`, and whose IP configurations have a `version` in 0.x.
+ * How a result of Go package `pkg` decodes (the package named in type errors): its interfaces
+ * have `name`, `mac`, `sandbox` and `interfaceFields`; its IP configurations have a `version`
+ * in 0.x. `interfaceItem` and `ipItem` decode an entry of the list with the errors the whole
+ * list's decoding gives.
  */
 export function listResultCodec<I, P>(
   pkg: "types040" | "types100",
   implementedVersion: string,
   supportedVersions: readonly string[],
   interfaceFields: Record<string, FieldSchema>,
-): ListResultCodec<I, P> {
+) {
   const string = { type: "string" } as const;
   const schema = {
     fields: {
@@ -219,6 +212,13 @@ export function listResultCodec<I, P>(
   };
 }
 
+/** The fields 0.4.0 and 1.x IP configurations share. */
+interface IPConfigFields {
+  address: IPNet;
+  interface?: number;
+  gateway?: Uint8Array;
+}
+
 /** Upstream `IPConfig.UnmarshalJSON` of types040 (with `version`) or types100 (without). */
 function ipConfigDecoder(pkg: "types040" | "types100") {
   const withVersion = pkg === "types040";
@@ -238,35 +238,14 @@ function ipConfigDecoder(pkg: "types040" | "types100") {
   return (value: unknown) => {
     const c = decoder.decode(structValue(value, `${pkg}.ipConfig`));
     const address = decodeIPNet(c.address, "ipConfig", "address");
-    const ipc: { version?: string; address: IPNet; interface?: number; gateway?: Uint8Array } =
-      withVersion ? { version: c.version ?? "", address } : { address };
+    const ipc: IPConfigFields & { version?: string } = withVersion
+      ? { version: c.version ?? "", address }
+      : { address };
     if (c.interface !== undefined) ipc.interface = c.interface;
     const gateway = decodeIP(c.gateway);
     if (gateway) ipc.gateway = gateway;
     return ipc;
   };
-}
-
-/**
- * Upstream `NewResult`'s decoding of a parsed JSON value: the fields, or a type error, or
- * `ResultVersionMismatchError` when the version is not one the codec supports.
- */
-function decodeListResult<I, P>(
-  value: unknown,
-  codec: ListResultCodec<I, P>,
-): ListResultFields<I, P> {
-  const r = codec.decoder.decode(structValue(value, `${codec.pkg}.Result`));
-  const fields: ListResultFields<I, P> = {
-    cniVersion: r.cniVersion ?? "",
-    interfaces: (r.interfaces ?? []).map(codec.interfaceItem),
-    ips: (r.ips ?? []).map(codec.ipItem),
-    routes: (r.routes ?? []).map(routeItem),
-    dns: r.dns ?? {},
-  };
-  if (!codec.supportedVersions.includes(fields.cniVersion)) {
-    throw new ResultVersionMismatchError(codec.supportedVersions, fields.cniVersion);
-  }
-  return fields;
 }
 
 /**
@@ -283,14 +262,14 @@ export function resultAsVersion(
 }
 
 /**
- * The fields 0.4.0 and 1.x IP configurations share (address, interface, gateway), copied from
- * `ip` onto `out` in that key order (the order Go's struct encoder writes).
+ * The fields of `ip` copied onto `out` in Go's struct order (address, interface, gateway): the
+ * copy of a 0.4.0 or 1.x IP configuration.
  */
 export function copyIPConfigFields<T extends object>(
-  ip: { address: IPNet; interface?: number; gateway?: Uint8Array },
+  ip: IPConfigFields,
   out: T,
-): T & { address: IPNet; interface?: number; gateway?: Uint8Array } {
-  const copy = out as T & { address: IPNet; interface?: number; gateway?: Uint8Array };
+): T & IPConfigFields {
+  const copy = out as T & IPConfigFields;
   copy.address = copyIPNet(ip.address);
   if (ip.interface !== undefined) copy.interface = ip.interface;
   if (ip.gateway) copy.gateway = copyIP(ip.gateway);

@@ -11,15 +11,13 @@ import { type IPNet, ipNetToString } from "./cidr.js";
 import { type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText } from "./ip.js";
 import { type LazyListSource, pendingList } from "./lazy-list.js";
-import type { Route } from "./route.js";
-import type { Interface100, IPConfig100 } from "./v100-fields.js";
 
-/** What the writer reads of a `Result100`. */
+/** What the writer reads of a `Result100`, whose entries it checks itself. */
 interface Result100Fields {
   cniVersion: string;
-  interfaces: Interface100[];
-  ips: IPConfig100[];
-  routes: Route[];
+  interfaces: unknown[];
+  ips: unknown[];
+  routes: unknown[];
   dns: DNS;
 }
 
@@ -33,16 +31,9 @@ function ipNet(n: unknown): string {
   return quoteString(ipNetToString(n as unknown as IPNet));
 }
 
-/** A number field written when truthy (Go's omitempty on an int). */
-function truthyNumber(key: string, v: unknown, parts: string[]): void {
-  if (!v) return;
-  if (typeof v !== "number") throw unexpected;
-  parts.push(`"${key}":${formatNumber(v)}`);
-}
-
-/** A pointer field: written unless absent. */
-function presentNumber(key: string, v: unknown, parts: string[]): void {
-  if (v === undefined) return;
+/** A number field, omitted when absent and, for `omitempty` (not a Go pointer), when 0. */
+function numberField(key: string, v: unknown, parts: string[], omitempty = true): void {
+  if (omitempty ? !v : v === undefined) return;
   if (typeof v !== "number") throw unexpected;
   parts.push(`"${key}":${formatNumber(v)}`);
 }
@@ -64,13 +55,13 @@ function truthyString(key: string, v: unknown, parts: string[]): void {
 function routeText(r: unknown): string {
   if (!isJSONObject(r)) throw unexpected;
   const parts: string[] = [];
-  truthyNumber("advmss", r.advmss, parts);
+  numberField("advmss", r.advmss, parts);
   parts.push(`"dst":${ipNet(r.dst)}`);
   address("gw", r.gw, parts);
-  truthyNumber("mtu", r.mtu, parts);
-  truthyNumber("priority", r.priority, parts);
-  presentNumber("scope", r.scope, parts);
-  presentNumber("table", r.table, parts);
+  numberField("mtu", r.mtu, parts);
+  numberField("priority", r.priority, parts);
+  numberField("scope", r.scope, parts, false);
+  numberField("table", r.table, parts, false);
   return `{${parts.join(",")}}`;
 }
 
@@ -78,7 +69,7 @@ function interfaceText(i: unknown): string {
   if (!isJSONObject(i)) throw unexpected;
   const parts: string[] = [];
   truthyString("mac", i.mac, parts);
-  truthyNumber("mtu", i.mtu, parts);
+  numberField("mtu", i.mtu, parts);
   if (i.name !== undefined) {
     if (typeof i.name !== "string") throw unexpected;
     parts.push(`"name":${quoteString(i.name)}`);
@@ -93,7 +84,7 @@ function ipConfigText(c: unknown): string {
   if (!isJSONObject(c)) throw unexpected;
   const parts: string[] = [`"address":${ipNet(c.address)}`];
   address("gateway", c.gateway, parts);
-  presentNumber("interface", c.interface, parts);
+  numberField("interface", c.interface, parts, false);
   return `{${parts.join(",")}}`;
 }
 
@@ -131,7 +122,6 @@ function chunkText(
   return texts.join(",");
 }
 
-/** Writes a list. */
 function list(key: string, entries: Entries, write: (item: unknown) => string): string | undefined {
   if (entries.length === 0) return undefined;
   // A short list (every small result) is one chunk: no generator on the small ADD's path.

@@ -8,6 +8,7 @@ import { goStruct, toGoJSON } from "../encoding/json.js";
 import { defineStruct, foldsToOtherKey } from "../encoding/struct.js";
 import { ResultVersionMismatchError } from "../errors/types.js";
 import { goJSONText } from "../internal/go-json-text.js";
+import type { IPNet } from "./cidr.js";
 import { convert, registerConverter } from "./convert.js";
 import { structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
@@ -23,7 +24,6 @@ import {
 } from "./result-common.js";
 import { copyRoute, type Route, routeToGo } from "./route.js";
 import { type Interface040, ipConfigToGo, Result040 } from "./v040.js";
-import type { Interface100, IPConfig100 } from "./v100-fields.js";
 import { result100Text } from "./v100-text.js";
 
 /** The version `Result100` implements. */
@@ -31,7 +31,31 @@ export const implementedSpecVersion100 = "1.1.0";
 /** The versions `Result100` is created for. */
 export const supportedVersions100: readonly string[] = ["1.0.0", "1.1.0"];
 
-export type { Interface100, IPConfig100 } from "./v100-fields.js";
+/** An interface of a 1.x result (upstream `types100.Interface`). */
+export interface Interface100 {
+  /** Interface name. */
+  name: string;
+  /** MAC address, as written. */
+  mac?: string;
+  /** MTU; 0 or absent for none. */
+  mtu?: number;
+  /** The network namespace path it lives in; absent for the host. */
+  sandbox?: string;
+  /** The vhost-user socket path, for socket-based interfaces. */
+  socketPath?: string;
+  /** The PCI ID of the device, for device-based interfaces. */
+  pciID?: string;
+}
+
+/** An IP configuration of a 1.x result (upstream `types100.IPConfig`): no IP version. */
+export interface IPConfig100 {
+  /** Index into the result's interfaces; 0 is a value, absent is none. */
+  interface?: number;
+  /** The address with its prefix length (host bits kept). */
+  address: IPNet;
+  /** The gateway; absent for none. */
+  gateway?: Uint8Array;
+}
 
 /** The fields a `Result100` is built from; absent ones are empty ("" for `cniVersion`). */
 export interface Result100Init {
