@@ -1,12 +1,9 @@
 /**
- * CNI_ARGS parsing (upstream `types/args.go`): "K1=V1;K2=V2" into a typed record.
- *
- * Go fills the exported fields of a struct by name with `encoding.TextUnmarshaler` types
- * (`UnmarshallableBool`, `UnmarshallableString`, `net.IP`, ...). Here the struct is described by
- * an `ArgsSpec`, a record from argument name (matched exactly, as Go's `FieldByName`) to its
- * type: `"bool"` (UnmarshallableBool), `"string"` (UnmarshallableString), `"ip"` (`net.IP`) or a
- * function parsing the text (any other TextUnmarshaler). `loadArgs` returns the values found,
- * typed from the spec; `IgnoreUnknown` (upstream's `CommonArgs`) is always understood.
+ * CNI_ARGS parsing (upstream `types/args.go`): "K1=V1;K2=V2" into a typed record. Go fills a
+ * struct's fields by name with `encoding.TextUnmarshaler` types; here an `ArgsSpec` maps each
+ * name (matched exactly, as Go's `FieldByName`) to `"bool"` (UnmarshallableBool), `"string"`
+ * (UnmarshallableString), `"ip"` (`net.IP`) or a parser (any other TextUnmarshaler).
+ * `IgnoreUnknown` (upstream's `CommonArgs`) is always understood.
  *
  * @example
  * const args = loadArgs("IgnoreUnknown=1;K8S_POD_NAME=web", { K8S_POD_NAME: "string" });
@@ -14,7 +11,6 @@
  */
 import { ArgsError, UnmarshalableArgsError } from "../errors/types.js";
 import { messageOf } from "../internal/error-message.js";
-
 import { goQuote } from "../internal/go-quote.js";
 import { ipUnmarshalText } from "./ip.js";
 
@@ -102,10 +98,8 @@ export function loadArgs<S extends ArgsSpec>(args: string, spec: S): LoadedArgs<
         configurable: true,
       });
     } catch (error) {
-      const message = messageOf(error);
-      throw new ArgsError(`ARGS: error parsing value of pair ${goQuote(pair)}: ${message}`, {
-        cause: error,
-      });
+      const text = `ARGS: error parsing value of pair ${goQuote(pair)}: ${messageOf(error)}`;
+      throw new ArgsError(text, { cause: error });
     }
   }
   if (unknown.length > 0 && out.IgnoreUnknown !== true) {

@@ -1,8 +1,7 @@
 /**
  * Networks as Go's `net.IPNet` (an address and a mask, each a byte slice) and upstream's
- * `types.IPNet` JSON form: the CIDR string. `parseCIDR` is upstream's `types.ParseCIDR`, which,
- * unlike `net.ParseCIDR`, keeps the host bits ("10.1.2.3/24" stays "10.1.2.3/24"), since a
- * result's `address` names the interface's own address, not its subnet.
+ * `types.IPNet` JSON form: the CIDR string. Unlike `net.ParseCIDR`, upstream's
+ * `types.ParseCIDR` keeps the host bits: a result's `address` is the interface's own address.
  */
 import { InvalidArgumentError } from "../errors/base.js";
 import { ParseError } from "../errors/types.js";
@@ -22,22 +21,18 @@ import {
 export interface IPNet {
   /** The address, host bits included. */
   ip: Uint8Array;
-  /** The network mask. */
   mask: Uint8Array;
 }
 
 /**
- * A network the library made (parsed, decoded or copied): `JSON.stringify` writes it as its
- * CIDR text, as upstream's `types.IPNet` marshals ("10.1.2.3/24"; "<nil>" for the zero value).
- * The Go encoder (src/encoding) never calls `toJSON`: what it writes is unchanged.
+ * A network the library made (parsed, decoded or copied), which `JSON.stringify` writes as its
+ * CIDR text, as upstream's `types.IPNet` marshals. The Go encoder never calls `toJSON`.
  */
 class IPNetValue implements IPNet {
-  ip: Uint8Array;
-  mask: Uint8Array;
-  constructor(ip: Uint8Array, mask: Uint8Array) {
-    this.ip = ip;
-    this.mask = mask;
-  }
+  constructor(
+    public ip: Uint8Array,
+    public mask: Uint8Array,
+  ) {}
   toJSON(): string {
     return ipNetToString(this);
   }
@@ -142,26 +137,19 @@ function parsePrefixLength(s: string): number | undefined {
   return n;
 }
 
-/** The address as Go's ParseCIDR reads it, its family width and the prefix length. */
-function splitCIDR(s: string): { ip: Uint8Array; bits: number; ones: number } {
-  const slash = s.indexOf("/");
-  const fail = (): ParseError => new ParseError("CIDR address", s);
-  if (slash < 0) throw fail();
-  const addr = s.slice(0, slash);
-  const ip = parseIP(addr);
-  if (!ip) throw fail();
-  // A dotted quad is IPv4 (32 bits); anything written with colons, mapped or not, is 128.
-  const bits = addr.includes(":") ? 128 : 32;
-  const ones = parsePrefixLength(s.slice(slash + 1));
-  if (ones === undefined || ones > bits) throw fail();
-  return { ip, bits, ones };
-}
-
 /**
  * Upstream's `types.ParseCIDR`: "10.2.3.1/24" gives address 10.2.3.1 (host bits kept) with a
  * /24 mask. Throws `ParseError` ("invalid CIDR address: <s>") when `s` is not a CIDR.
  */
 export function parseCIDR(s: string): IPNet {
-  const { ip, bits, ones } = splitCIDR(s);
+  const slash = s.indexOf("/");
+  const addr = s.slice(0, slash);
+  const ip = slash < 0 ? undefined : parseIP(addr);
+  // A dotted quad is IPv4 (32 bits); anything written with colons, mapped or not, is 128.
+  const bits = addr.includes(":") ? 128 : 32;
+  const ones = ip && parsePrefixLength(s.slice(slash + 1));
+  if (ip === undefined || ones === undefined || ones > bits) {
+    throw new ParseError("CIDR address", s);
+  }
   return new IPNetValue(ip, cidrMask(ones, bits));
 }

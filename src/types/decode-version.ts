@@ -1,7 +1,6 @@
 /**
  * Reading a document's `cniVersion` (upstream `create.DecodeVersion`), apart from the result
- * types: a configuration's version is read on every plugin run, and reading it needs none of
- * them. `create.ts` re-exports these.
+ * types: a configuration's version is read on every plugin run, and needs none of them.
  */
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
@@ -13,7 +12,7 @@ const versionDecoder = defineStruct<{ cniVersion?: string }>("", {
   fields: { cniVersion: { type: "string" } },
 });
 
-/** The Go type Go names for `DecodeVersion`'s anonymous struct in a top-level type error. */
+/** How Go names `DecodeVersion`'s anonymous struct in a top-level type error. */
 const anonymousVersionStruct = 'struct { CNIVersion string "json:\\"cniVersion\\"" }';
 
 /** Reads `cniVersion` from a parsed value, as Go's `DecodeVersion` would ("0.1.0" for none). */

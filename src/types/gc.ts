@@ -5,15 +5,14 @@
 import { goStruct } from "../encoding/json.js";
 import type { FieldSchema } from "../encoding/struct.js";
 
-/** A still-valid attachment (JSON keys `containerID`, `ifname`; neither is omitted). */
+/** A still-valid attachment. */
 export interface GCAttachment {
-  /** The container ID. */
   containerID: string;
   /** The interface name inside the container. */
   ifname: string;
 }
 
-/** The Go encoding of an attachment: `containerID` then `ifname`, both always written. */
+/** The Go encoding of an attachment: `containerID` then `ifname`, neither omitted. */
 export function gcAttachmentToGo(a: GCAttachment): object {
   return goStruct({ containerID: a.containerID, ifname: a.ifname });
 }

@@ -1,14 +1,10 @@
-/**
- * The `Result` interface every result version implements (upstream `types.Result`), and the
- * typed errors of creating and converting results.
- */
 import type { GoMarshaler } from "../encoding/json.js";
 
 /** A plugin's result in one CNI spec version (upstream `types.Result`). */
 export interface Result extends GoMarshaler {
   /** The result's CNI version ("" until `getAsVersion` fills in the implemented version). */
   readonly cniVersion: string;
-  /** Upstream `Version()`: the result's CNI version. */
+  /** Upstream `Version()`. */
   version(): string;
   /**
    * Upstream `GetAsVersion`: this result converted to `version` ("" means 0.1.0); the same

@@ -10,17 +10,14 @@ import { copyIPNet, type IPNet, ipNetToString } from "./cidr.js";
 import { decodeIP, decodeIPNet, structValue } from "./decode.js";
 import { copyIP, ipMarshalText } from "./ip.js";
 
-/** A route (upstream `types.Route`). */
+/** A route (upstream `types.Route`): for `mtu`, `advmss` and `priority`, 0 is none. */
 export interface Route {
-  /** Destination network. */
   dst: IPNet;
-  /** Gateway; absent (or empty) for none. */
   gw?: Uint8Array;
-  /** Route MTU; 0 or absent for none. */
   mtu?: number;
-  /** Advertised MSS; 0 or absent for none. */
+  /** Advertised MSS. */
   advmss?: number;
-  /** Route priority (metric); 0 or absent for none. */
+  /** The metric. */
   priority?: number;
   /** Routing table; 0 is a value, absent is none. */
   table?: number;
