@@ -1,10 +1,8 @@
 /**
  * JSON decoding with Go's semantics: invalid UTF-8 becomes U+FFFD, nesting is limited to Go's
- * 10,000 levels, and a syntax error carries the text Go's scanner gives for it
- * (`unexpected end of JSON input`, `invalid character 'x' looking for beginning of value`),
- * since upstream's error messages embed that text.
+ * 10,000 levels, and a syntax error carries the text Go's scanner gives for it, since
+ * upstream's error messages embed that text.
  */
-
 import { JSONSyntaxError, UnmarshalTypeError } from "../errors/go.js";
 import { toBytes, utf8Decode } from "../internal/bytes.js";
 import { goQuoteRune } from "../internal/go-quote.js";
@@ -65,10 +63,8 @@ function containsInfinity(root: unknown): boolean {
 
 const loneSurrogateEscape = /\\u[dD][89a-fA-F]/;
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const hasLoneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-const fixString = (s: string): string =>
-  hasLoneSurrogate.test(s) ? s.replace(loneSurrogate, "\ufffd") : s;
+const fixString = (s: string): string => s.replace(loneSurrogate, "\ufffd");
 
 /**
  * An object's keys fixed: the same object when none holds a lone surrogate, else a copy in
@@ -76,7 +72,7 @@ const fixString = (s: string): string =>
  */
 function fixKeys(value: Record<string, unknown>): Record<string, unknown> {
   const keys = Object.keys(value);
-  if (!keys.some((k) => hasLoneSurrogate.test(k))) return value;
+  if (keys.every((k) => fixString(k) === k)) return value;
   const out: Record<string, unknown> = {};
   for (const k of keys) {
     // A data property, so that a key named "__proto__" stays a key.
@@ -136,7 +132,7 @@ function nestsTooDeep(text: string): boolean {
   return false;
 }
 
-/** Returns Go's syntax error for the bytes, or undefined when they are valid JSON. */
+/** Go's syntax error for the bytes, or undefined when they are valid JSON. */
 export function checkValid(bytes: Uint8Array): JSONSyntaxError | undefined {
   return new Scanner(bytes).run();
 }

@@ -1,13 +1,11 @@
 /**
- * Decoding JSON values into Go structs, with Go's rules: keys match case-insensitively (an
- * exact match preferred, the last duplicate winning), unknown keys are ignored, `null` leaves a
- * field at its zero value, and a value of the wrong type is an error that names the field as
- * Go's `UnmarshalTypeError` does. Each struct is described once, as a schema.
- *
- * Fields are visited in document order, as Go's decoder visits them, so the error reported is
- * Go's first one, even for a value that a later case-variant of its key would have replaced.
+ * Decoding JSON values into Go structs described once as a schema, with Go's rules: keys match
+ * case-insensitively (an exact match preferred, the last duplicate winning), unknown keys are
+ * ignored, `null` leaves a field at its zero value, and a wrong type is an error naming the
+ * field as Go's `UnmarshalTypeError` does. Fields are visited in document order, as Go's
+ * decoder visits them, so the error reported is Go's first one, even for a value that a later
+ * case-variant of its key would have replaced.
  */
-
 import { UnmarshalTypeError } from "../errors/go.js";
 import { isJSONObject, jsonKind } from "../internal/json-kind.js";
 
@@ -25,21 +23,16 @@ export interface StructSchema {
   fields: Record<string, FieldSchema>;
 }
 
-/** A decoder for one struct type, built once by `defineStruct`. */
-export interface StructDecoder<T> {
-  /** The Go type name used in error messages. */
-  readonly goName: string;
-  /** Decodes a parsed JSON value, throwing `UnmarshalTypeError` on a wrong type. */
-  decode(value: unknown): T;
-}
-
-/** Describes a Go struct once; the returned decoder applies Go's decoding rules. */
-export function defineStruct<T>(goName: string, schema: StructSchema): StructDecoder<T> {
+/**
+ * Describes a Go struct once (`goName` is named in errors); the returned decoder applies Go's
+ * decoding rules to a parsed JSON value, throwing `UnmarshalTypeError` on a wrong type.
+ */
+export function defineStruct<T>(
+  goName: string,
+  schema: StructSchema,
+): { decode(value: unknown): T } {
   const root: FieldSchema = { type: "struct", struct: schema, goName };
-  return {
-    goName,
-    decode: (value: unknown): T => decodeValue(value, root, { struct: goName }) as T,
-  };
+  return { decode: (value) => decodeValue(value, root, { struct: goName }) as T };
 }
 
 /**
