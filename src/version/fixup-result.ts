@@ -1,7 +1,6 @@
 /**
  * Upstream's fixupResultVersion (pkg/invoke/exec.go): a plugin result's version. Here, below
- * invoke, because both paths that decode a plugin's output use it: invoke's (plugin-result.ts)
- * and large-documents' (plugin-output.ts).
+ * invoke, because both invoke and large-documents decode a plugin's output.
  *
  * A plugin must answer in its config's version, but some print results without a cniVersion;
  * upstream (issue #895) takes the config's version for them rather than the spec's literal
@@ -48,15 +47,17 @@ export function fixupResultVersion(
       throw new UnmarshalTypeError(jsonKind(raw), "map[string]interface {}");
     }
   } catch (error) {
-    throw new CNIError(
-      ErrDecodingFailure,
-      `failed to unmarshal raw result: ${messageOf(error)}`,
-      "",
-      { cause: error },
-    );
+    const text = `failed to unmarshal raw result: ${messageOf(error)}`;
+    throw new CNIError(ErrDecodingFailure, text, "", { cause: error });
   }
   // Go decodes "null" into a nil map; upstream replaces it with an empty one.
-  return withVersion(confVersion, result, (raw ?? {}) as Record<string, unknown>);
+  return fixupParsedResult(
+    netconf,
+    result,
+    (raw ?? {}) as Record<string, unknown>,
+    () => {},
+    confVersion,
+  );
 }
 
 /**
@@ -72,21 +73,11 @@ export function fixupParsedResult(
   knownConfVersion?: string,
 ): FixedResult {
   const confVersion = knownConfVersion ?? configDecoder.decode(netconf);
-  return withVersion(confVersion, result, value, beforeEncoding);
-}
-
-/** The fixed result of `value` (the parse of `result`): its own version, or the config's written in. */
-function withVersion(
-  confVersion: string,
-  result: Uint8Array,
-  value: Record<string, unknown>,
-  beforeEncoding?: () => void,
-): FixedResult {
   const resultVersion = value.cniVersion;
   if (typeof resultVersion === "string" && resultVersion !== "") {
     return { version: resultVersion, bytes: result, value };
   }
-  beforeEncoding?.();
+  beforeEncoding();
   value.cniVersion = confVersion;
   return { version: confVersion, bytes: utf8Encode(marshal(value)), value };
 }

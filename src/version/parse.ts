@@ -2,7 +2,6 @@
  * Version strings: upstream's `ParseVersion`, `GreaterThan` and `GreaterThanOrEqualTo`
  * (pkg/version/plugin.go), with Go's `strconv.Atoi` rules and upstream's error texts.
  */
-
 import { VersionError } from "../errors/version.js";
 import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
@@ -14,23 +13,17 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /**
- * Go's `strconv.Atoi` on a 64-bit platform: an optional `+` or `-`, then one or more ASCII
- * digits (leading zeros allowed, no spaces, no underscores, no `0x`), within int64.
- * A bigint, so that comparisons stay exact beyond 2^53 as Go's int64 ones are.
+ * Go's `strconv.Atoi` on a 64-bit platform: an optional sign, then ASCII digits (leading zeros
+ * allowed), within int64. A bigint, so that comparisons stay exact beyond 2^53 as Go's are.
  */
 function atoi(part: string): bigint {
-  if (!/^[+-]?[0-9]+$/.test(part)) {
-    throw new VersionError(`strconv.Atoi: parsing ${goQuote(part)}: invalid syntax`);
-  }
+  const fail = (why: string) => new VersionError(`strconv.Atoi: parsing ${goQuote(part)}: ${why}`);
+  if (!/^[+-]?[0-9]+$/.test(part)) throw fail("invalid syntax");
   // More than 19 significant digits cannot fit in int64; deciding that before BigInt keeps a
   // huge hostile version string linear-time, as Go's Atoi is.
-  if (part.replace(/^[+-]?0*/, "").length > 19) {
-    throw new VersionError(`strconv.Atoi: parsing ${goQuote(part)}: value out of range`);
-  }
-  const value = BigInt(part);
-  if (value < INT64_MIN || value > INT64_MAX) {
-    throw new VersionError(`strconv.Atoi: parsing ${goQuote(part)}: value out of range`);
-  }
+  const value = part.replace(/^[+-]?0*/, "").length > 19 ? undefined : BigInt(part);
+  if (value === undefined || value < INT64_MIN || value > INT64_MAX)
+    throw fail("value out of range");
   return value;
 }
 
@@ -62,24 +55,11 @@ function parseExact(version: string): readonly [bigint, bigint, bigint] {
     try {
       out[i] = atoi(part);
     } catch (err) {
-      const message = messageOf(err);
-      throw new VersionError(
-        `failed to convert ${partNames[i]} version part ${goQuote(part)}: ${message}`,
-        {
-          cause: err,
-        },
-      );
+      const text = `failed to convert ${partNames[i]} version part ${goQuote(part)}`;
+      throw new VersionError(`${text}: ${messageOf(err)}`, { cause: err });
     }
   });
   return [out[0], out[1], out[2]];
-}
-
-/** Compares two parsed versions numerically: negative, zero or positive. */
-function compare(a: readonly bigint[], b: readonly bigint[]): number {
-  for (let i = 0; i < 3; i++) {
-    if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
-  }
-  return 0;
 }
 
 /**
@@ -90,7 +70,10 @@ function compare(a: readonly bigint[], b: readonly bigint[]): number {
 export function compareVersions(a: string, b: string): number {
   const first = parseExact(a);
   const second = parseExact(b);
-  return compare(first, second);
+  for (let i = 0; i < 3; i++) {
+    if (first[i] !== second[i]) return first[i] < second[i] ? -1 : 1;
+  }
+  return 0;
 }
 
 /**

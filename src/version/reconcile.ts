@@ -3,7 +3,6 @@
  * pkg/version/reconcile.go `Reconciler`, `ErrorIncompatible`).
  */
 import { ErrorIncompatible } from "../errors/version.js";
-
 import type { PluginInfo } from "./plugin-info.js";
 
 /**
@@ -15,14 +14,12 @@ export function reconcile(
   configVersion: string,
   supported: PluginInfo | readonly string[],
 ): ErrorIncompatible | undefined {
-  const versions = isVersionList(supported) ? supported : supported.supportedVersions();
+  const versions = Array.isArray(supported)
+    ? (supported as readonly string[])
+    : (supported as PluginInfo).supportedVersions();
   return versions.includes(configVersion)
     ? undefined
     : new ErrorIncompatible(configVersion, versions);
-}
-
-function isVersionList(value: PluginInfo | readonly string[]): value is readonly string[] {
-  return Array.isArray(value);
 }
 
 /** Upstream's `Reconciler`, for code ported method by method. */
