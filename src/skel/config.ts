@@ -2,7 +2,6 @@
  * The only look skel takes at the config before dispatching (upstream `validateConfig`): it
  * must be JSON with a valid network `name`.
  */
-
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
 import { UnmarshalTypeError } from "../errors/go.js";
@@ -37,10 +36,8 @@ export function validateConfig(stdinData: Uint8Array): CNIError | undefined {
   try {
     name = decodeName(stdinData);
   } catch (error) {
-    const text = messageOf(error);
-    return new CNIError(ErrDecodingFailure, `error unmarshall network config: ${text}`, "", {
-      cause: error,
-    });
+    const text = `error unmarshall network config: ${messageOf(error)}`;
+    return new CNIError(ErrDecodingFailure, text, "", { cause: error });
   }
   if (name === "") return new CNIError(ErrInvalidNetworkConfig, "missing network name");
   return validateNetworkName(name);

@@ -1,8 +1,4 @@
-/**
- * The plugin's main (upstream `skel.PluginMainFuncs`): dispatch, print any error as JSON on
- * stdout, and exit with 1 on error and 0 otherwise.
- */
-
+/** The plugin's main (upstream `skel.PluginMainFuncs`). */
 import { messageOf } from "../internal/error-message.js";
 import type { PluginInfo } from "../version/index.js";
 import { type PluginMainOptions, pluginMainWithError } from "./dispatch.js";
@@ -42,8 +38,8 @@ export async function pluginMain(
     try {
       await printError(error, stdout);
     } catch (printFailure) {
-      const text = messageOf(printFailure);
-      await writeAll(stderr, `Error writing error JSON to stdout: ${text}\n`).catch(() => {});
+      const text = `Error writing error JSON to stdout: ${messageOf(printFailure)}\n`;
+      await writeAll(stderr, text).catch(() => {});
     }
   }
   // An empty write completes after every earlier write on the same stream.

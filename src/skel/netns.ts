@@ -2,13 +2,10 @@
  * The netns sanity check (upstream `pkg/ns.CheckNetNS`): a plugin must not configure the
  * namespace it runs in, so skel refuses when CNI_NETNS names the plugin's own netns.
  */
-
+import type { BigIntStats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { CNIError } from "../errors/types.js";
 import { ErrInvalidNetNS } from "../types/error-codes.js";
-
-/** The path of the calling process's network namespace. */
-export const selfNetNSPath = "/proc/self/ns/net";
 
 /**
  * True when `nsPath` is the plugin's own network namespace: both paths stat (following the
@@ -20,22 +17,14 @@ export const selfNetNSPath = "/proc/self/ns/net";
  */
 export async function isPluginNetNS(nsPath: string): Promise<boolean> {
   if (process.platform !== "linux") return false;
-  let target: Awaited<ReturnType<typeof statNs>>;
+  // bigint: inode numbers of nsfs are large; compare them exactly.
+  const target = await stat(nsPath, { bigint: true }).catch(() => undefined);
+  if (target === undefined) return false;
+  let own: BigIntStats;
   try {
-    target = await statNs(nsPath);
-  } catch {
-    return false;
-  }
-  let own: Awaited<ReturnType<typeof statNs>>;
-  try {
-    own = await statNs(selfNetNSPath);
+    own = await stat("/proc/self/ns/net", { bigint: true });
   } catch (error) {
     throw new CNIError(ErrInvalidNetNS, "get plugin's netns failed", "", { cause: error });
   }
   return own.dev === target.dev && own.ino === target.ino;
-}
-
-function statNs(path: string): Promise<{ dev: bigint; ino: bigint }> {
-  // bigint: inode numbers of nsfs are large; compare them exactly.
-  return stat(path, { bigint: true });
 }

@@ -21,7 +21,7 @@ export function formatError(error: CNIError): string {
   );
 }
 
-/** Writes the error JSON to `stdout` (default the process's), as a plugin reports failure. */
+/** Writes the error JSON to `stdout`, as a plugin reports failure. */
 export function printError(error: CNIError, stdout: OutputStream = process.stdout): Promise<void> {
   return writeAll(stdout, formatError(error));
 }

@@ -1,8 +1,5 @@
+/** The values skel hands to a plugin's callbacks (upstream `skel.CmdArgs` and `skel.CNIFuncs`). */
 import type { TraceContext } from "../internal/trace-context.js";
-
-/**
- * The values skel hands to a plugin's callbacks (upstream `skel.CmdArgs` and `skel.CNIFuncs`).
- */
 
 /**
  * Everything the runtime passed to the plugin: the CNI_* environment and the config bytes read
@@ -41,7 +38,6 @@ export interface PluginContext {
   signal: AbortSignal;
   /** Where the result goes: the process's stdout unless a test injected another. */
   stdout: OutputStream;
-  /** The process's stderr unless a test injected another. */
   stderr: OutputStream;
   /**
    * The W3C trace context the runtime passed (TRACEPARENT, TRACESTATE, BAGGAGE, as upstream
