@@ -1,7 +1,6 @@
 /**
- * The three name validators of upstream pkg/utils (utils.go), with upstream's exact error codes,
- * messages and details. They return the error rather than throw it, as upstream returns
- * `*types.Error` or nil, so callers can choose to wrap or pass it through.
+ * The name validators of upstream pkg/utils (utils.go), with its exact error codes, messages
+ * and details, returned rather than thrown as upstream returns `*types.Error` or nil.
  */
 import { CNIError } from "../errors/types.js";
 import {
@@ -23,7 +22,6 @@ const MAX_INTERFACE_NAME_LENGTH = 15;
 /**
  * Checks a container ID: not empty (code 3 `missing containerID`) and made of
  * `[a-zA-Z0-9][a-zA-Z0-9_.-]*` (code 4 `invalid characters in containerID`, details = the ID).
- * Returns the error, or `undefined` when the ID is valid.
  */
 export function validateContainerID(containerID: string): CNIError | undefined {
   if (containerID === "") {
@@ -43,7 +41,6 @@ export function validateContainerID(containerID: string): CNIError | undefined {
  * Checks a network name: not empty (code 7 `missing network name:`, with upstream's trailing
  * colon) and made of `[a-zA-Z0-9][a-zA-Z0-9_.-]*` (code 7
  * `invalid characters found in network name`, details = the name).
- * Returns the error, or `undefined` when the name is valid.
  */
 export function validateNetworkName(networkName: string): CNIError | undefined {
   if (networkName === "") {
@@ -66,7 +63,6 @@ export function validateNetworkName(networkName: string): CNIError | undefined {
  * `.` or `..` (`interface name is . or ..`); beyond upstream, containing NUL (`interface name
  * contains a NUL byte`); containing `/`, `:` or a Go `unicode.IsSpace` character
  * (`interface name contains / or : or whitespace characters`).
- * Returns the error, or `undefined` when the name is valid.
  */
 export function validateInterfaceName(ifName: string): CNIError | undefined {
   if (ifName.length === 0) {
