@@ -25,6 +25,9 @@ export interface Route {
   scope?: number;
 }
 
+/** The optional numbers, in Go's field order. */
+const numberKeys = ["mtu", "advmss", "priority", "table", "scope"] as const;
+
 const routeDecoder = defineStruct<{
   dst?: unknown;
   gw?: string;
@@ -54,11 +57,7 @@ export function decodeRoute(value: unknown): Route {
   const route: Route = { dst: decodeIPNet(r.dst, "route", "dst") };
   const gw = decodeIP(r.gw);
   if (gw) route.gw = gw;
-  if (r.mtu !== undefined) route.mtu = r.mtu;
-  if (r.advmss !== undefined) route.advmss = r.advmss;
-  if (r.priority !== undefined) route.priority = r.priority;
-  if (r.table !== undefined) route.table = r.table;
-  if (r.scope !== undefined) route.scope = r.scope;
+  for (const key of numberKeys) if (r[key] !== undefined) route[key] = r[key];
   return route;
 }
 
@@ -79,10 +78,6 @@ export function routeToGo(route: Route): object {
 export function copyRoute(route: Route): Route {
   const out: Route = { dst: copyIPNet(route.dst) };
   if (route.gw) out.gw = copyIP(route.gw);
-  if (route.mtu !== undefined) out.mtu = route.mtu;
-  if (route.advmss !== undefined) out.advmss = route.advmss;
-  if (route.priority !== undefined) out.priority = route.priority;
-  if (route.table !== undefined) out.table = route.table;
-  if (route.scope !== undefined) out.scope = route.scope;
+  for (const key of numberKeys) if (route[key] !== undefined) out[key] = route[key];
   return out;
 }

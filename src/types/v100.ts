@@ -147,10 +147,8 @@ function hasLongInterfaces(value: unknown): boolean {
   return !Object.keys(value).some((k) => foldsToOtherKey(k, "interfaces"));
 }
 
-const oneIPDecoder = defineStruct<{ ips: unknown[] }>("Result", { fields: { ips: fields.ips } });
-/** One IP configuration of a 1.x result's list, decoded alone as the whole list's decoding names it. */
-export const decodeIPEntry100 = (raw: unknown): IPConfig100 =>
-  ipItem(oneIPDecoder.decode({ ips: [raw] }).ips[0]);
+/** One IP configuration of a 1.x result's list (its entries are raw to the list's decoder). */
+export const decodeIPEntry100: (raw: unknown) => IPConfig100 = ipItem;
 
 /**
  * `Result100.fromValue`; with `ownedValue`, the value is a fresh parse nobody else holds, and a
