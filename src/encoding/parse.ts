@@ -66,6 +66,16 @@ const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\
 
 const fixString = (s: string): string => s.replace(loneSurrogate, "\ufffd");
 
+/** Sets `target[key]` as an own data property, so that a key "__proto__" stays a key. */
+export function setOwn(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
 /**
  * An object's keys fixed: the same object when none holds a lone surrogate, else a copy in
  * the same order (two keys that become equal keep the last value, as Go's map does).
@@ -74,15 +84,7 @@ function fixKeys(value: Record<string, unknown>): Record<string, unknown> {
   const keys = Object.keys(value);
   if (keys.every((k) => fixString(k) === k)) return value;
   const out: Record<string, unknown> = {};
-  for (const k of keys) {
-    // A data property, so that a key named "__proto__" stays a key.
-    Object.defineProperty(out, fixString(k), {
-      value: value[k],
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
+  for (const k of keys) setOwn(out, fixString(k), value[k]);
   return out;
 }
 

@@ -8,6 +8,7 @@
  */
 import { UnmarshalTypeError } from "../errors/go.js";
 import { isJSONObject, jsonKind } from "../internal/json-kind.js";
+import { setOwn } from "./parse.js";
 
 /** How one field of a Go struct is typed. `goType` overrides the Go type named in errors. */
 export type FieldSchema = (
@@ -65,13 +66,7 @@ function decodeValue(value: unknown, schema: FieldSchema, place: Place): unknown
       if (!isJSONObject(value)) throw typeError(value, schema, place);
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
-        // A data property, so that a key named "__proto__" stays a key, as in Go's map.
-        Object.defineProperty(out, key, {
-          value: decodeElement(item, schema.values, place),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        setOwn(out, key, decodeElement(item, schema.values, place));
       }
       return out;
     }

@@ -9,6 +9,7 @@
  * const args = loadArgs("IgnoreUnknown=1;K8S_POD_NAME=web", { K8S_POD_NAME: "string" });
  * args.K8S_POD_NAME; // "web" (string | undefined)
  */
+import { setOwn } from "../encoding/parse.js";
 import { ArgsError, UnmarshalableArgsError } from "../errors/types.js";
 import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
@@ -90,13 +91,7 @@ export function loadArgs<S extends ArgsSpec>(args: string, spec: S): LoadedArgs<
     }
     const parse = parserFor(key, type);
     try {
-      // defineProperty, not assignment: a key such as "__proto__" must stay a plain field.
-      Object.defineProperty(out, key, {
-        value: parse(value),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setOwn(out, key, parse(value));
     } catch (error) {
       const text = `ARGS: error parsing value of pair ${goQuote(pair)}: ${messageOf(error)}`;
       throw new ArgsError(text, { cause: error });

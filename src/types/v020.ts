@@ -16,7 +16,6 @@ import type { Result } from "./result.js";
 import { resultAsVersion } from "./result-common.js";
 import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
 
-/** The version `Result020` implements. */
 export const implementedSpecVersion020 = "0.2.0";
 /** The versions `Result020` is created for ("" stands for 0.1.0). */
 export const supportedVersions020: readonly string[] = ["", "0.1.0", "0.2.0"];

@@ -20,7 +20,6 @@ import {
 import { copyRoute, type Route, routeToGo } from "./route.js";
 import { copyIPConfig020, Result020 } from "./v020.js";
 
-/** The version `Result040` implements. */
 export const implementedSpecVersion040 = "0.4.0";
 /** The versions `Result040` is created for. */
 export const supportedVersions040: readonly string[] = ["0.3.0", "0.3.1", "0.4.0"];

@@ -26,18 +26,16 @@ import { copyRoute, type Route, routeToGo } from "./route.js";
 import { type Interface040, ipConfigToGo, Result040 } from "./v040.js";
 import { result100Text } from "./v100-text.js";
 
-/** The version `Result100` implements. */
 export const implementedSpecVersion100 = "1.1.0";
 /** The versions `Result100` is created for. */
 export const supportedVersions100: readonly string[] = ["1.0.0", "1.1.0"];
 
 /** An interface of a 1.x result (upstream `types100.Interface`). */
 export interface Interface100 {
-  /** Interface name. */
   name: string;
   /** MAC address, as written. */
   mac?: string;
-  /** MTU; 0 or absent for none. */
+  /** 0 or absent for none. */
   mtu?: number;
   /** The network namespace path it lives in; absent for the host. */
   sandbox?: string;
@@ -53,7 +51,6 @@ export interface IPConfig100 {
   interface?: number;
   /** The address with its prefix length (host bits kept). */
   address: IPNet;
-  /** The gateway; absent for none. */
   gateway?: Uint8Array;
 }
 
