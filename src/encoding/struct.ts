@@ -25,15 +25,21 @@ export interface StructSchema {
 }
 
 /**
- * Describes a Go struct once (`goName` is named in errors); the returned decoder applies Go's
- * decoding rules to a parsed JSON value, throwing `UnmarshalTypeError` on a wrong type.
+ * Describes a Go struct once; the returned decoder applies Go's decoding rules to a parsed JSON
+ * value (a top-level `null` leaves the struct at its zero value, `{}`), throwing
+ * `UnmarshalTypeError` on a wrong type. `goName` is named in field errors, `goType` (default
+ * `goName`) in a top-level one: Go names an anonymous struct "" in the first and by its
+ * literal type in the second.
  */
 export function defineStruct<T>(
   goName: string,
   schema: StructSchema,
+  goType?: string,
 ): { decode(value: unknown): T } {
-  const root: FieldSchema = { type: "struct", struct: schema, goName };
-  return { decode: (value) => decodeValue(value, root, { struct: goName }) as T };
+  const root: FieldSchema = { type: "struct", struct: schema, goName, goType };
+  return {
+    decode: (value) => decodeValue(value === null ? {} : value, root, { struct: goName }) as T,
+  };
 }
 
 /**

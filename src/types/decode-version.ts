@@ -4,22 +4,16 @@
  */
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import { UnmarshalTypeError } from "../errors/go.js";
 import { DecodeVersionError } from "../errors/types.js";
-import { jsonKind } from "../internal/json-kind.js";
 
-const versionDecoder = defineStruct<{ cniVersion?: string }>("", {
-  fields: { cniVersion: { type: "string" } },
-});
-
-/** How Go names `DecodeVersion`'s anonymous struct in a top-level type error. */
-const anonymousVersionStruct = 'struct { CNIVersion string "json:\\"cniVersion\\"" }';
+const versionDecoder = defineStruct<{ cniVersion?: string }>(
+  "",
+  { fields: { cniVersion: { type: "string" } } },
+  'struct { CNIVersion string "json:\\"cniVersion\\"" }',
+);
 
 /** Reads `cniVersion` from a parsed value, as Go's `DecodeVersion` would ("0.1.0" for none). */
 export function resultVersionOf(value: unknown): string {
-  if (value !== null && (typeof value !== "object" || Array.isArray(value))) {
-    throw new DecodeVersionError(new UnmarshalTypeError(jsonKind(value), anonymousVersionStruct));
-  }
   try {
     return versionDecoder.decode(value ?? {}).cniVersion || "0.1.0";
   } catch (error) {

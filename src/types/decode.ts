@@ -25,18 +25,6 @@ export function inField<T>(struct: string, field: string, decode: () => T): T {
 }
 
 /**
- * The checks Go makes before a struct's own decoding: `null` decodes to the zero value (here
- * `{}`), and anything but an object is a type error naming the Go type.
- */
-export function structValue(value: unknown, goType: string): Record<string, unknown> {
-  if (value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value)) {
-    throw new UnmarshalTypeError(jsonKind(value), goType, "", "");
-  }
-  return value as Record<string, unknown>;
-}
-
-/**
  * Upstream `types.IPNet.UnmarshalJSON` for a field: absent is Go's zero value; `null` is the
  * empty string, which fails to parse; a non-string is a type error against `string`.
  */

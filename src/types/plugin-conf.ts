@@ -84,7 +84,7 @@ function toDNS(raw: DNS): DNS {
  * an object.
  */
 export function decodePluginConf(value: unknown): PluginConf {
-  const raw: RawPluginConf = value === null ? {} : decoder.decode(value);
+  const raw = decoder.decode(value);
   const conf: PluginConf = {
     cniVersion: raw.cniVersion ?? "",
     name: raw.name ?? "",

@@ -11,7 +11,7 @@ import { ConversionError, ResultVersionMismatchError } from "../errors/types.js"
 import { toGoJSON } from "../internal/go-marshal.js";
 import { copyIPNet, type IPNet } from "./cidr.js";
 import { convert, registerCreator } from "./convert.js";
-import { decodeIP, decodeIPNet, listItemDecoder, structValue } from "./decode.js";
+import { decodeIP, decodeIPNet, listItemDecoder } from "./decode.js";
 import { type DNS, dnsField } from "./dns.js";
 import { copyIP } from "./ip.js";
 import type { Result } from "./result.js";
@@ -91,7 +91,7 @@ export abstract class ListResult<I, P> implements Result {
   ): T {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
     const codec = codecOf(this) as ListResultCodec<I, P>;
-    const r = codec.decoder.decode(structValue(value, `${codec.pkg}.Result`));
+    const r = codec.decoder.decode(value);
     const cniVersion = r.cniVersion ?? "";
     const fields = {
       cniVersion,
@@ -205,7 +205,7 @@ export function listResultCodec<I, P>(
     implementedVersion,
     supportedVersions,
     schema,
-    decoder: defineStruct<RawListResult>("Result", schema),
+    decoder: defineStruct<RawListResult>("Result", schema, `${pkg}.Result`),
     decodeIPConfig,
     interfaceItem: listItemDecoder("interfaces", `${pkg}.Interface`, withName),
     ipItem: listItemDecoder("ips", `${pkg}.IPConfig`, decodeIPConfig),
@@ -227,16 +227,20 @@ function ipConfigDecoder(pkg: "types040" | "types100") {
     interface?: number;
     address?: unknown;
     gateway?: string;
-  }>("ipConfig", {
-    fields: {
-      ...(withVersion ? { version: { type: "string" } } : {}),
-      interface: { type: "int" },
-      address: { type: "raw" },
-      gateway: { type: "string", goType: "net.IP" },
+  }>(
+    "ipConfig",
+    {
+      fields: {
+        ...(withVersion ? { version: { type: "string" } } : {}),
+        interface: { type: "int" },
+        address: { type: "raw" },
+        gateway: { type: "string", goType: "net.IP" },
+      },
     },
-  });
+    `${pkg}.ipConfig`,
+  );
   return (value: unknown) => {
-    const c = decoder.decode(structValue(value, `${pkg}.ipConfig`));
+    const c = decoder.decode(value);
     const address = decodeIPNet(c.address, "ipConfig", "address");
     const ipc: IPConfigFields & { version?: string } = withVersion
       ? { version: c.version ?? "", address }

@@ -7,7 +7,7 @@
 import { goStruct } from "../encoding/json.js";
 import { defineStruct } from "../encoding/struct.js";
 import { copyIPNet, type IPNet, ipNetToString } from "./cidr.js";
-import { decodeIP, decodeIPNet, structValue } from "./decode.js";
+import { decodeIP, decodeIPNet } from "./decode.js";
 import { copyIP, ipMarshalText } from "./ip.js";
 
 /** A route (upstream `types.Route`): for `mtu`, `advmss` and `priority`, 0 is none. */
@@ -36,24 +36,28 @@ const routeDecoder = defineStruct<{
   priority?: number;
   table?: number;
   scope?: number;
-}>("route", {
-  fields: {
-    dst: { type: "raw" },
-    gw: { type: "string", goType: "net.IP" },
-    mtu: { type: "int" },
-    advmss: { type: "int" },
-    priority: { type: "int" },
-    table: { type: "int" },
-    scope: { type: "int" },
+}>(
+  "route",
+  {
+    fields: {
+      dst: { type: "raw" },
+      gw: { type: "string", goType: "net.IP" },
+      mtu: { type: "int" },
+      advmss: { type: "int" },
+      priority: { type: "int" },
+      table: { type: "int" },
+      scope: { type: "int" },
+    },
   },
-});
+  "types.route",
+);
 
 /**
  * Upstream `Route.UnmarshalJSON` on a parsed JSON value. Throws `UnmarshalTypeError` for a
  * wrong type and `ParseError` for a bad address ("invalid IP address: 1.2.3.x").
  */
 export function decodeRoute(value: unknown): Route {
-  const r = routeDecoder.decode(structValue(value, "types.route"));
+  const r = routeDecoder.decode(value);
   const route: Route = { dst: decodeIPNet(r.dst, "route", "dst") };
   const gw = decodeIP(r.gw);
   if (gw) route.gw = gw;

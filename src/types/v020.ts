@@ -9,7 +9,7 @@ import { defineStruct } from "../encoding/struct.js";
 import { ConversionError, ResultVersionMismatchError } from "../errors/types.js";
 import { copyIPNet, type IPNet, ipNetToString } from "./cidr.js";
 import { convert, registerConverter, registerCreator } from "./convert.js";
-import { decodeIP, decodeIPNet, inField, structValue } from "./decode.js";
+import { decodeIP, decodeIPNet, inField } from "./decode.js";
 import { copyDNS, type DNS, dnsField, dnsToGo } from "./dns.js";
 import { copyIP, ipMarshalText } from "./ip.js";
 import type { Result } from "./result.js";
@@ -63,11 +63,12 @@ const ipConfigDecoder = defineStruct<{ ip?: unknown; gateway?: string; routes?: 
       routes: { type: "array", items: { type: "raw" }, goType: "[]types.Route" },
     },
   },
+  "types020.ipConfig",
 );
 
 /** Upstream `IPConfig.UnmarshalJSON` (0.2.0) on a parsed JSON value. */
 function decodeIPConfig020(value: unknown): IPConfig020 {
-  const c = ipConfigDecoder.decode(structValue(value, "types020.ipConfig"));
+  const c = ipConfigDecoder.decode(value);
   const ipc: IPConfig020 = { ip: decodeIPNet(c.ip, "ipConfig", "ip") };
   const gateway = decodeIP(c.gateway);
   if (gateway) ipc.gateway = gateway;
@@ -83,14 +84,18 @@ const resultDecoder = defineStruct<{
   ip4?: unknown;
   ip6?: unknown;
   dns?: DNS;
-}>("Result", {
-  fields: {
-    cniVersion: { type: "string" },
-    ip4: { type: "raw" },
-    ip6: { type: "raw" },
-    dns: dnsField,
+}>(
+  "Result",
+  {
+    fields: {
+      cniVersion: { type: "string" },
+      ip4: { type: "raw" },
+      ip6: { type: "raw" },
+      dns: dnsField,
+    },
   },
-});
+  "types020.Result",
+);
 
 /** A 0.1.0 or 0.2.0 result (upstream `types020.Result`). */
 export class Result020 implements Result {
@@ -115,7 +120,7 @@ export class Result020 implements Result {
 
   /** As `fromJSON`, from a parsed JSON value. */
   static fromValue(value: unknown): Result020 {
-    const r = resultDecoder.decode(structValue(value, "types020.Result"));
+    const r = resultDecoder.decode(value);
     const ip4 =
       r.ip4 == null ? undefined : inField("Result", "ip4", () => decodeIPConfig020(r.ip4));
     const ip6 =

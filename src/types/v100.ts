@@ -10,7 +10,6 @@ import { ResultVersionMismatchError } from "../errors/types.js";
 import { goJSONText } from "../internal/go-json-text.js";
 import type { IPNet } from "./cidr.js";
 import { convert, registerConverter } from "./convert.js";
-import { structValue } from "./decode.js";
 import { copyDNS, type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipTo4 } from "./ip.js";
 import { defineLazyList, lazyListMinLength } from "./lazy-list.js";
@@ -166,7 +165,7 @@ export function decodeResult100(value: unknown, ownedValue: boolean): Result100 
     // Where the full decoder checks them: before ips and routes.
     checkInterfaces(r.interfaces ?? []);
   } else {
-    r = codec.decoder.decode(structValue(value, "types100.Result"));
+    r = codec.decoder.decode(value);
     interfaces = (r.interfaces ?? []).map(interfaceItem);
   }
   // A long `ips` list is checked here, where the eager decoding checks it (before the

@@ -85,9 +85,7 @@ const pluginInfoStruct = defineStruct<{ cniVersion?: string; supportedVersions?:
 export function decodePluginInfo(jsonBytes: string | Uint8Array): PluginInfo {
   let info: { cniVersion?: string; supportedVersions?: string[] };
   try {
-    const value = parseJSON(jsonBytes);
-    // Go's Unmarshal of a JSON null into a struct is a no-op, not an error.
-    info = pluginInfoStruct.decode(value === null ? {} : value);
+    info = pluginInfoStruct.decode(parseJSON(jsonBytes));
   } catch (err) {
     throw new VersionError(`decoding version info: ${messageOf(err)}`, { cause: err });
   }
