@@ -12,7 +12,7 @@ import { setOwn } from "./parse.js";
 
 /** How one field of a Go struct is typed. `goType` overrides the Go type named in errors. */
 export type FieldSchema = (
-  | { type: "string" | "bool" | "int" | "uint" | "float" | "any" | "raw" }
+  | { type: "string" | "bool" | "int" | "uint" | "any" | "raw" }
   | { type: "array"; items: FieldSchema }
   | { type: "map"; values: FieldSchema }
   /** `pointer`: a Go `*T`, whose null is nil (kept as null) rather than a zero struct. */
@@ -82,9 +82,6 @@ function decodeValue(value: unknown, schema: FieldSchema, place: Place): unknown
     case "bool":
       if (typeof value !== "boolean") throw typeError(value, schema, place);
       return value;
-    case "float":
-      if (typeof value !== "number") throw typeError(value, schema, place);
-      return value;
     case "int":
     case "uint":
       if (
@@ -139,7 +136,6 @@ function zeroValue(schema: FieldSchema): unknown {
       return false;
     case "int":
     case "uint":
-    case "float":
       return 0;
     case "struct":
       return schema.pointer ? null : {};
@@ -152,10 +148,7 @@ function zeroValue(schema: FieldSchema): unknown {
 function foldKey(key: string, fields: Record<string, FieldSchema>): string | undefined {
   const folded = foldASCII(key);
   if (folded === undefined) return undefined;
-  for (const name of Object.keys(fields)) {
-    if (name.toLowerCase() === folded) return name;
-  }
-  return undefined;
+  return Object.keys(fields).find((name) => name.toLowerCase() === folded);
 }
 
 /** True when `key`, another key than `name`, is decoded into the field `name` (Go's folding). */
@@ -196,8 +189,6 @@ function goTypeName(schema: FieldSchema): string {
     case "uint":
     case "string":
       return schema.type;
-    case "float":
-      return "float64";
     case "any":
     case "raw":
       return "interface {}";

@@ -1,9 +1,7 @@
 /**
- * Converting a result between CNI versions (upstream `types/internal/convert.go`): a registry of
- * converters from versions to versions, and of the creators that decode a result for a version
- * (`internal/create.go`). As upstream, each result module registers its own at load (Go's
- * `init()`: v020, then v040, then v100, which import each other in that order), so this module
- * imports none of them and the result modules can call `convert`.
+ * The registries of converters between CNI versions (upstream `types/internal/convert.go`) and of
+ * the creators that decode a result for a version (`internal/create.go`). Each result module
+ * registers its own at load, as Go's `init()` (v020, v040, v100: each imports the one before).
  */
 import { ConversionError, UnsupportedResultVersionError } from "../errors/types.js";
 import type { Result } from "./result.js";
@@ -16,7 +14,6 @@ interface Converter {
   fn: ConvertFn;
 }
 
-/** Decodes a result of the versions it was registered for, from a parsed JSON value. */
 type Creator = (value: unknown) => Result;
 
 interface ResultType {
@@ -50,9 +47,8 @@ export function registerCreator(
 }
 
 /**
- * Upstream `convert.Convert`: `from` in CNI version `toVersion` ("" means 0.1.0); `from` itself
- * when the versions match. Throws `ConversionError` when no converter exists or the target
- * cannot hold the result.
+ * Upstream `convert.Convert`: `from` in version `toVersion` ("" means 0.1.0), itself when the
+ * versions match. Throws `ConversionError` when no converter exists or the target cannot hold it.
  */
 export function convert(from: Result, toVersion: string): Result {
   const target = toVersion === "" ? "0.1.0" : toVersion;

@@ -1,17 +1,14 @@
 /**
- * A long list of a decoded result (thousands of routes), kept in a compact form and decoded
- * into typed entries only when the property is first read. Every entry is checked when the
- * result is created (so the errors and their order are the eager decoder's); what is deferred
- * is keeping a typed object, a `Uint8Array` per address and per mask, for each entry. The
- * compact form is the parsed JSON of the entries, or for a large document (src/large-documents/)
- * their source bytes and the entries' JSON text as the encoder writes it. The library's own
- * verbs never read the list: the encoder writes it from that form (see `pendingList`), so an
- * ADD or DEL of a large result keeps one compact copy.
+ * A long list of a decoded result (thousands of routes), kept compact (the entries' parsed
+ * JSON, or for a large document their source bytes and JSON text) and decoded into typed
+ * entries, a `Uint8Array` per address and mask, only when first read. Every entry is checked
+ * when the result is created, so errors and their order are the eager decoder's. The library's
+ * verbs never read the list (the encoder writes it from its source, `pendingList`), so an ADD or
+ * DEL of a large result keeps one compact copy.
  *
- * The property is an own, enumerable accessor until first read, then an ordinary data
- * property holding the decoded array (what the eager decoder would have stored); assigning
- * to it before that replaces it the same way. The sources of the lists not read yet are held
- * under a non-enumerable symbol: invisible to `Object.keys`, spreads, equality.
+ * The property is an own, enumerable accessor until read or assigned, then an ordinary data
+ * property holding the array; the pending sources sit under a non-enumerable symbol, invisible
+ * to `Object.keys`, spreads and equality.
  */
 
 /** Lists shorter than this are decoded at once (small results keep their plain shape). */
@@ -63,9 +60,8 @@ export function defineLazySource<T>(target: object, key: string, source: LazyLis
 }
 
 /**
- * Checks every entry of `raw` (with `check`, by default `decode`; throwing its first error)
- * and defines `target[key]` as the list decoded on first read. `raw` must be owned by the
- * caller (a fresh parse): it is read again later.
+ * Checks every entry of `raw` (with `check`, by default `decode`) and defines `target[key]` as
+ * the list decoded on first read. `raw` must be the caller's own (a fresh parse): it is read later.
  */
 export function defineLazyList<T>(
   target: object,
@@ -80,10 +76,7 @@ export function defineLazyList<T>(
   defineLazySource(target, key, { length: raw.length, at: (i) => decode(raw[i]) });
 }
 
-/**
- * The source of a list not yet read, or undefined once it was read or assigned (or was never
- * lazy): the encoder writes its text, or decodes entry by entry and drops each.
- */
+/** The source of a list not read or assigned yet, which the encoder writes entry by entry. */
 export function pendingList(target: object, key: string): LazyListSource<unknown> | undefined {
   return (target as WithLazyLists)[lazyLists]?.get(key);
 }

@@ -1,12 +1,7 @@
 /**
  * A plugin's network configuration, as libcni reads it (upstream `types.PluginConf`, alias
- * `NetConf`): the well-known fields, decoded with Go's struct rules.
- *
- * Go's rules matter because a Go runtime reading the same file accepts and rejects exactly the
- * same inputs: keys match case-insensitively (`"Type"` sets `type`), unknown keys are ignored
- * here (they stay in the plugin's bytes), `null` leaves a field at its zero value, and a value of
- * the wrong type fails the whole decode with Go's message, e.g.
- * `json: cannot unmarshal string into Go struct field PluginConf.capabilities of type bool`.
+ * `NetConf`): the well-known fields, decoded with Go's struct rules (src/encoding/struct.ts), so
+ * that a Go runtime reading the same file accepts and rejects exactly the same inputs.
  */
 import { defineStruct } from "../encoding/struct.js";
 import { type DNS, dnsField } from "./dns.js";
@@ -78,10 +73,8 @@ function toDNS(raw: DNS): DNS {
 }
 
 /**
- * Decodes a parsed JSON value into a PluginConf with Go's `json.Unmarshal` rules. `null` gives
- * the zero configuration (Go leaves the struct untouched). Throws the encoder's
- * `UnmarshalTypeError`, with Go's message, when a field has the wrong type or the value is not
- * an object.
+ * Decodes a parsed JSON value into a PluginConf with Go's `json.Unmarshal` rules (`null` is the
+ * zero configuration). Throws `UnmarshalTypeError`, with Go's message, for a wrong type.
  */
 export function decodePluginConf(value: unknown): PluginConf {
   const raw = decoder.decode(value);

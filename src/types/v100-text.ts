@@ -1,9 +1,8 @@
 /**
  * The JSON text of a 1.x result written directly (the encoder's `goJSONText` fast path): the
- * same bytes the generic encoder writes for `Result100[toGoJSON]()` (every key sorted at every
- * level, which is also its map form), without building an object per route, interface and IP
- * configuration first. Anything of a shape other than the declared types (a hand-built result
- * with a string `mtu`, a null route) returns undefined, and the generic path writes it.
+ * bytes the generic encoder writes for `Result100[toGoJSON]()` (every key sorted, which is also
+ * its map form), without an object per entry first. A shape other than the declared types (a
+ * string `mtu`, a null route) gives undefined, and the generic path writes it.
  */
 import { formatNumber, marshal, marshalAsMap, quoteString } from "../encoding/json.js";
 import { isJSONObject } from "../internal/json-kind.js";
@@ -214,9 +213,8 @@ export const result100Text = orUndefined((r: Result100Fields, asMap: boolean): s
 
 /**
  * `result100Text` as pieces whose concatenation is that text, with `pause` awaited between
- * chunks of the long lists: what a large result is encoded with (src/large-documents/), without
- * one long stall and without one flat string of it (the pieces are written into the output
- * bytes one by one).
+ * chunks of the long lists: a large result (src/large-documents/) is written without one long
+ * stall and without one flat string of it.
  */
 export async function result100Pieces(
   r: Result100Fields,
