@@ -27,12 +27,10 @@ export interface FixedResult {
 }
 
 /**
- * The result's version and bytes: the result's own `cniVersion` with the bytes unchanged, or,
- * when it is missing, empty or not a string, the config's version written into the result
- * (re-encoded as Go encodes a map: sorted keys). Plugin output `null` counts as `{}`.
- * Throws `failed to unmarshal raw result: <Go's JSON error>` (a CNIError with code 6,
- * ErrDecodingFailure) for output that is not a JSON object. `knownConfVersion`: the config's
- * version when the caller knows it (it encoded the config): the config is not parsed for it.
+ * The result's own `cniVersion` with the bytes unchanged, or, when it is missing, empty or not
+ * a string, the config's version written in (re-encoded as Go encodes a map). `null` counts as
+ * `{}`; output that is not a JSON object throws a CNIError, code 6. `knownConfVersion` spares
+ * parsing the config when the caller knows its version.
  */
 export function fixupResultVersion(
   netconf: Uint8Array,

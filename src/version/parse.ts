@@ -30,12 +30,9 @@ function atoi(part: string): bigint {
 const partNames = ["major", "minor", "micro"] as const;
 
 /**
- * Parses a version like `"1.0.0"` into `[major, minor, micro]`, as upstream `ParseVersion`.
- * `""` is `0.1.0` (no declared version means 0.1.0); missing parts are 0 (`"1"` = 1.0.0); each
- * part is Go `strconv.Atoi` (`"+1"`, `"01"`, `"-42"` are accepted). Throws an Error with
- * upstream's text for four or more parts (`invalid version "1.2.3.4": too many parts`) or a bad
- * part (`failed to convert micro version part "0-rc1": strconv.Atoi: parsing "0-rc1": invalid
- * syntax`), the strconv error kept as `cause`.
+ * Parses a version like `"1.0.0"` into `[major, minor, micro]`, as upstream `ParseVersion`:
+ * `""` is 0.1.0, missing parts are 0 (`"1"` = 1.0.0), each part is Go's `strconv.Atoi` (`"+1"`,
+ * `"01"`, `"-42"` pass). Throws upstream's texts, the strconv error kept as `cause`.
  */
 export function parseVersion(version: string): VersionTuple {
   const [major, minor, micro] = parseExact(version);
@@ -63,9 +60,8 @@ function parseExact(version: string): readonly [bigint, bigint, bigint] {
 }
 
 /**
- * Compares two version strings numerically (after `parseVersion`): negative when `a` is older,
- * zero when equal (`"1"` equals `"1.0.0"`), positive when newer. Throws `parseVersion`'s error,
- * the first argument checked first.
+ * Compares two versions numerically (`"1"` equals `"1.0.0"`): negative when `a` is older.
+ * Throws `parseVersion`'s error, the first argument checked first.
  */
 export function compareVersions(a: string, b: string): number {
   const first = parseExact(a);
@@ -76,19 +72,12 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-/**
- * True when `version` is newer than or the same as `otherVersion`, as upstream
- * `GreaterThanOrEqualTo`. Throws `parseVersion`'s error for a malformed version (upstream
- * returns it alongside `false`).
- */
+/** Upstream `GreaterThanOrEqualTo`; throws `parseVersion`'s error (upstream returns it). */
 export function greaterThanOrEqualTo(version: string, otherVersion: string): boolean {
   return compareVersions(version, otherVersion) >= 0;
 }
 
-/**
- * True when `version` is strictly newer than `otherVersion`, as upstream `GreaterThan`.
- * Throws `parseVersion`'s error for a malformed version.
- */
+/** Upstream `GreaterThan`; throws `parseVersion`'s error (upstream returns it). */
 export function greaterThan(version: string, otherVersion: string): boolean {
   return compareVersions(version, otherVersion) > 0;
 }

@@ -16,11 +16,7 @@ export interface PluginInfo {
    * plugin promises to answer in the same version. Returns a copy.
    */
   supportedVersions(): string[];
-  /**
-   * The VERSION command's output, exactly as upstream's `Encode` writes it:
-   * `{"cniVersion":"1.1.0","supportedVersions":[...]}` in Go struct order, Go escaping, and the
-   * trailing newline of Go's `json.Encoder`.
-   */
+  /** The VERSION command's output, exactly as upstream's `Encode` writes it (newline included). */
   encode(): string;
 }
 
@@ -54,9 +50,8 @@ class VersionInfo implements PluginInfo {
 }
 
 /**
- * A PluginInfo reporting the given versions as supported, with this library's version
- * (`current()`) as its `cniVersion`. Throws when no version is given (upstream panics with the
- * same text: a plugin must support at least one version).
+ * A PluginInfo reporting the given versions as supported, with `current()` as its
+ * `cniVersion`. Throws when no version is given (upstream panics with the same text).
  */
 export function pluginSupports(...supportedVersions: string[]): PluginInfo {
   if (supportedVersions.length < 1) {
@@ -76,11 +71,9 @@ const pluginInfoStruct = defineStruct<{ cniVersion?: string; supportedVersions?:
 );
 
 /**
- * Decodes a plugin's VERSION output, as upstream `PluginDecoder.Decode`. `cniVersion` is
- * required (`decoding version info: missing field cniVersion`); an empty or missing
- * `supportedVersions` is accepted only from a 0.2.0 plugin, meaning [0.1.0, 0.2.0] (else
- * `decoding version info: missing field supportedVersions`). Bad JSON or a wrong type throws
- * `decoding version info: <Go's JSON error>`, the JSON error kept as `cause`.
+ * Decodes a plugin's VERSION output, as upstream `PluginDecoder.Decode`: `cniVersion` is
+ * required; no `supportedVersions` is accepted only from a 0.2.0 plugin, meaning [0.1.0, 0.2.0].
+ * Throws upstream's texts, a JSON error kept as `cause`.
  */
 export function decodePluginInfo(jsonBytes: string | Uint8Array): PluginInfo {
   let info: { cniVersion?: string; supportedVersions?: string[] };

@@ -6,9 +6,8 @@ import { ErrorIncompatible } from "../errors/version.js";
 import type { PluginInfo } from "./plugin-info.js";
 
 /**
- * Returns an `ErrorIncompatible` unless `configVersion` is exactly (string equality, as
- * upstream) one of `supported`, which is a PluginInfo or a list of versions; `undefined` when
- * compatible. Upstream `Reconciler.Check` / `CheckRaw`.
+ * Upstream `Reconciler.Check` / `CheckRaw`: an `ErrorIncompatible` unless `configVersion` is
+ * exactly (string equality) one of `supported`'s versions.
  */
 export function reconcile(
   configVersion: string,
