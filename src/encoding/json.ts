@@ -37,9 +37,8 @@ export function marshal(value: unknown): string {
 }
 
 /**
- * What Go writes for `json.Marshal` of the value decoded back into an `interface{}` and
- * marshalled again (upstream's cache record does that to its result), in one pass: structs
- * are written as maps (keys sorted), 64-bit integers as float64 and raw fragments re-sorted.
+ * What Go writes for the value marshalled, decoded into an `interface{}` and marshalled again
+ * (upstream's cache record does that to its result), in one pass.
  */
 export function marshalAsMap(value: unknown): string {
   return encode(value, true);
@@ -200,9 +199,8 @@ export function compareUTF8(a: string, b: string): number {
 }
 
 /**
- * Formats a float64 as Go's encoder: the shortest representation that round-trips, in
- * exponent form below 1e-6 and from 1e21 (the same thresholds as JavaScript), with Go's
- * two-digit exponent trimmed to one ("1e-7", not "1e-07"), and negative zero kept.
+ * Formats a float64 as Go's encoder: the shortest round-trip form, exponents below 1e-6 and from
+ * 1e21 as JavaScript's ("1e-7", where Go's strconv would write "1e-07"), `-0` kept.
  */
 export function formatNumber(n: number): string {
   if (!Number.isFinite(n)) {
@@ -241,10 +239,7 @@ export function compact(text: string): string {
   return out;
 }
 
-/**
- * Go's `json.Indent` over compact JSON: one element per line, nested by `indentText`, each new
- * line starting with `prefix`; empty objects and arrays stay `{}` and `[]`.
- */
+/** Go's `json.Indent` over compact JSON; empty objects and arrays stay `{}` and `[]`. */
 export function indent(compactText: string, prefix: string, indentText: string): string {
   let out = "";
   let depth = 0;

@@ -11,8 +11,8 @@ import { goQuoteRune } from "../internal/go-quote.js";
 export const maxNestingDepth = 10_000;
 
 /**
- * Parses JSON text or UTF-8 bytes as Go's `json.Unmarshal` into an `interface{}` would.
- * Throws `JSONSyntaxError`, or `UnmarshalTypeError` for a number beyond float64's range.
+ * Parses JSON text or UTF-8 bytes as Go's `json.Unmarshal` into an `interface{}`. Throws
+ * `JSONSyntaxError`, or `UnmarshalTypeError` for a number beyond float64's range.
  */
 export function parseJSON(input: string | Uint8Array): unknown {
   const text = typeof input === "string" ? input : utf8Decode(input);

@@ -1,10 +1,8 @@
 /**
  * Decoding JSON values into Go structs described once as a schema, with Go's rules: keys match
- * case-insensitively (an exact match preferred, the last duplicate winning), unknown keys are
- * ignored, `null` leaves a field at its zero value, and a wrong type is an error naming the
- * field as Go's `UnmarshalTypeError` does. Fields are visited in document order, as Go's
- * decoder visits them, so the error reported is Go's first one, even for a value that a later
- * case-variant of its key would have replaced.
+ * case-insensitively (an exact match preferred), unknown keys are ignored, `null` leaves a field
+ * at its zero value, a wrong type is Go's `UnmarshalTypeError`. Fields are visited in document
+ * order, as Go's decoder does, so the error is Go's first one.
  */
 import { UnmarshalTypeError } from "../errors/go.js";
 import { isJSONObject, jsonKind } from "../internal/json-kind.js";

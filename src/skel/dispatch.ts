@@ -42,10 +42,7 @@ export interface PluginMainOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Finds a CNIError in an error's chain, as Go's `errors.As` does through `Unwrap`: the error
- * itself, its `cause`s, and the members of an AggregateError (Go's joined errors).
- */
+/** Go's `errors.As` for a CNIError: the error, its `cause`s, an AggregateError's members. */
 function findCNIError(error: unknown, depth = 0): CNIError | undefined {
   if (isCNIError(error)) return error;
   if (depth > 32 || typeof error !== "object" || error === null) return undefined;
@@ -68,10 +65,9 @@ const verbs = new Map<string, { callback: keyof CNIFuncs; minVersion?: string; n
 ]);
 
 /**
- * The version checks of `verb`: the verbs newer than the config format are refused below their
- * `minVersion`, and when no version the plugin supports is at least the config's (version
- * parse errors are code 6); then the config version must be one the plugin lists, exactly
- * (code 1).
+ * The version checks: a verb newer than the config format is refused below its `minVersion` and
+ * when no version the plugin supports is at least the config's (parse errors are code 6); then
+ * the config version must be one the plugin lists, exactly (code 1).
  */
 function checkVersions(
   verb: string,
@@ -159,14 +155,8 @@ async function call(
 
 /**
  * Runs a plugin's verb and returns the error to report, or undefined on success (upstream
- * `PluginMainFuncsWithError`). Nothing is printed on error and the process does not exit: a
- * spec-compliant plugin prints the error as JSON to stdout and exits non-zero, which
- * `pluginMain` does.
- *
- * Order of checks (each failure returns at once): the CNI_* environment (missing variables,
- * code 4, all listed; invalid container ID or interface name); with no CNI_COMMAND and an
- * `about` text, the about text on stderr and success; stdin (code 5) and the config's JSON and
- * network name (codes 6, 7), skipped for VERSION; then the verb.
+ * `PluginMainFuncsWithError`): nothing is printed and the process does not exit, which
+ * `pluginMain` does. The checks and their order are upstream's (docs/deviations/skel.md).
  */
 export async function pluginMainWithError(
   funcs: CNIFuncs,

@@ -13,13 +13,10 @@ export interface PluginMainExitOptions extends PluginMainOptions {
 }
 
 /**
- * The whole main of a CNI plugin: reads the CNI_* environment and the config, calls the verb's
- * callback, and on error prints `{"code","msg","details"}` (4-space indented) to stdout and
- * exits 1; on success it exits 0. With no CNI_COMMAND, `about` and the supported versions are
- * printed to stderr (recommended: `"CNI plugin <name> v<version>"`).
- *
- * Exiting explicitly, once stdout and stderr have taken everything written, matches a Go main
- * returning: a timer or socket the plugin left open does not keep it alive.
+ * The whole main of a CNI plugin: `pluginMainWithError`, then on error `{"code","msg","details"}`
+ * printed to stdout and exit 1, else exit 0. With no CNI_COMMAND, `about` (recommended:
+ * `"CNI plugin <name> v<version>"`) and the supported versions go to stderr. Exiting explicitly
+ * matches a Go main returning: a timer or socket left open does not keep the plugin alive.
  *
  * @example
  * await pluginMain({ add, del, check }, pluginSupports("1.0.0", "1.1.0"), "CNI plugin demo v1");

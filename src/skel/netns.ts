@@ -8,12 +8,9 @@ import { CNIError } from "../errors/types.js";
 import { ErrInvalidNetNS } from "../types/error-codes.js";
 
 /**
- * True when `nsPath` is the plugin's own network namespace: both paths stat (following the
- * magic links) to the same nsfs device and inode, as netlink's `NsHandle.Equal` compares them.
- * A path that cannot be opened is not the plugin's netns (upstream lets the plugin judge it,
- * and DEL allows an empty or vanished netns). Failing to read the plugin's own netns is code 8
- * `get plugin's netns failed`. Off Linux there are no netns, and the answer is false, as
- * upstream's non-Linux build.
+ * True when `nsPath` stats to the plugin's own netns device and inode (netlink's
+ * `NsHandle.Equal`). A path that cannot be opened is not (upstream lets the plugin judge it, and
+ * DEL allows a vanished netns); failing to read the plugin's own is code 8. Off Linux: false.
  */
 export async function isPluginNetNS(nsPath: string): Promise<boolean> {
   if (process.platform !== "linux") return false;

@@ -4,11 +4,9 @@
  */
 
 /**
- * Listens for SIGTERM while a callback runs. The first SIGTERM aborts the signal so the
- * callback can clean up and report an error; a second one restores the default action and
- * re-raises it, so a plugin that ignores its signal still dies on the runtime's next attempt.
- * (The runtime's SIGKILL after its grace period ends it in any case.) `dispose` removes the
- * handler: SIGTERM kills the process again.
+ * Listens for SIGTERM while a callback runs: the first aborts the signal so the callback can
+ * clean up and report; a second restores the default action and re-raises it, so a plugin that
+ * ignores its signal still dies. `dispose` removes the handler.
  */
 export function abortOnSigterm(): { readonly signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
