@@ -69,11 +69,9 @@ function parserFor(name: string, type: unknown): (text: string) => unknown {
 }
 
 /**
- * Upstream `LoadArgs`: parses "K=V;K2=V2" against `spec`. Each pair must have exactly one "=";
- * a known key's value is parsed by its type (the last occurrence wins); unknown keys are an
- * error unless `IgnoreUnknown` is true. Throws `ArgsError` with upstream's texts
- * (`ARGS: invalid pair "x"`, `ARGS: error parsing value of pair "K=V": ...`,
- * `ARGS: unknown args ["K=V"]`).
+ * Upstream `LoadArgs`: parses "K=V;K2=V2" against `spec` (the last occurrence of a key wins;
+ * unknown keys are an error unless `IgnoreUnknown` is true). Throws `ArgsError` with upstream's
+ * texts.
  */
 export function loadArgs<S extends ArgsSpec>(args: string, spec: S): LoadedArgs<S> {
   const out: Record<string, unknown> = {};

@@ -106,9 +106,8 @@ function networkNumberAndMask(n: IPNet): [Uint8Array, Uint8Array] | undefined {
 }
 
 /**
- * Go's `IPNet.String()` (no masking: host bits kept): "1.2.3.4/24", "2001:db8::1/64";
- * an IPv4-mapped address with a 16-byte mask prints as IPv4 with the mask's last 32 bits;
- * a non-canonical mask prints in hex; Go's zero value prints "<nil>".
+ * Go's `IPNet.String()`, host bits kept: an IPv4-mapped address with a 16-byte mask prints as
+ * IPv4, a non-canonical mask in hex, Go's zero value "<nil>".
  */
 export function ipNetToString(n: IPNet): string {
   const { ip, mask } = n;
@@ -137,10 +136,7 @@ function parsePrefixLength(s: string): number | undefined {
   return n;
 }
 
-/**
- * Upstream's `types.ParseCIDR`: "10.2.3.1/24" gives address 10.2.3.1 (host bits kept) with a
- * /24 mask. Throws `ParseError` ("invalid CIDR address: <s>") when `s` is not a CIDR.
- */
+/** Upstream's `types.ParseCIDR` (host bits kept); throws `ParseError` for what is not a CIDR. */
 export function parseCIDR(s: string): IPNet {
   const slash = s.indexOf("/");
   const addr = s.slice(0, slash);

@@ -37,7 +37,7 @@ export function registerConverter(
   converters.push({ from, to, fn });
 }
 
-/** Upstream `convert.RegisterCreator`: `create` decodes results of `versions`, instances of `owner`. */
+/** Upstream `convert.RegisterCreator`: `create` decodes `versions` into instances of `owner`. */
 export function registerCreator(
   versions: readonly string[],
   owner: ResultType["owner"],
@@ -67,10 +67,9 @@ export function convert(from: Result, toVersion: string): Result {
 }
 
 /**
- * Every entry a converter reads is an object. Decoding never makes another (a `null` entry is
- * a type error there), but a result built in JavaScript can hold one, and a converter would
- * crash on it (upstream's panics on a nil entry, containernetworking/cni#1191): the entry is
- * named in a ConversionError instead.
+ * Every entry a converter reads must be an object: a result built in JavaScript can hold a
+ * `null`, on which upstream's converters panic (containernetworking/cni#1191); it is named in a
+ * ConversionError instead.
  */
 function checkEntries(from: Result): void {
   const r = from as unknown as Record<string, unknown>;
@@ -93,10 +92,7 @@ function checkEntries(from: Result): void {
   }
 }
 
-/**
- * Upstream `findCreator`: the decoder of the result type that handles `version`. Throws
- * `UnsupportedResultVersionError` (`unsupported CNI result version "X"`) when none does.
- */
+/** Upstream `findCreator`; throws `UnsupportedResultVersionError` for an unknown version. */
 export function findCreator(version: string): Creator {
   const found = resultTypes.find((t) => t.versions.includes(version));
   if (!found) throw new UnsupportedResultVersionError(version);

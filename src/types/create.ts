@@ -13,18 +13,12 @@ import type { Result } from "./result.js";
 
 export { decodeVersion, findCreator, resultVersionOf };
 
-/**
- * Upstream `create.Create`: decodes `bytes` with the result type that handles `version`.
- * The JSON's own `cniVersion` must be one that type supports.
- */
+/** Upstream `create.Create`: `bytes` decoded by `version`'s type, which must support theirs. */
 export function createResultForVersion(version: string, bytes: string | Uint8Array): Result {
   return findCreator(version)(parseJSON(bytes));
 }
 
-/**
- * Upstream `create.CreateFromBytes`: decodes a result, choosing its type by its `cniVersion`
- * ("" means 0.1.0).
- */
+/** Upstream `create.CreateFromBytes`: a result of the type of its `cniVersion` ("" is 0.1.0). */
 export function createResult(bytes: string | Uint8Array): Result {
   return createResultFromValue(parseForVersion(bytes));
 }

@@ -21,10 +21,7 @@ export function resultVersionOf(value: unknown): string {
   }
 }
 
-/**
- * Upstream `create.DecodeVersion`: the `cniVersion` of a configuration or result, "0.1.0" when
- * it is missing or empty. Throws `DecodeVersionError` when the JSON is malformed.
- */
+/** Upstream `create.DecodeVersion` ("0.1.0" for none); throws `DecodeVersionError`. */
 export function decodeVersion(bytes: string | Uint8Array): string {
   return resultVersionOf(parseForVersion(bytes));
 }

@@ -1,18 +1,13 @@
 /**
- * Helpers shared by the result decoders to reproduce Go's decoding of upstream's types, whose
- * IPConfig and Route types have their own `UnmarshalJSON`: Go decodes those with a nested
- * `json.Unmarshal`, and a type error raised inside is re-labelled with the outer field
- * ("Go struct field Result.ips of type int"), so this module does the same.
+ * Helpers of the result decoders: upstream's IPConfig and Route have their own `UnmarshalJSON`,
+ * a nested `json.Unmarshal` whose type errors Go re-labels with the outer field.
  */
 import { UnmarshalTypeError } from "../errors/go.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { type IPNet, parseCIDR, zeroIPNet } from "./cidr.js";
 import { ipUnmarshalText } from "./ip.js";
 
-/**
- * Runs a nested decode and re-labels a type error with the outer struct and field, as Go's
- * decoder does for an error returned by a field's own `UnmarshalJSON`.
- */
+/** Runs a nested decode and re-labels a type error with the outer struct and field. */
 export function inField<T>(struct: string, field: string, decode: () => T): T {
   try {
     return decode();
@@ -45,9 +40,8 @@ export function decodeIP(raw: unknown): Uint8Array | undefined {
 }
 
 /**
- * The decoder of an entry of a list of Go pointers with their own `UnmarshalJSON`, its errors
- * re-labelled. A `null` entry (a nil pointer in Go, which later makes upstream's converters
- * panic) is rejected.
+ * The decoder of an entry of a list of Go pointers with their own `UnmarshalJSON`. A `null`
+ * (a nil pointer, on which upstream's converters panic) is rejected.
  */
 export function listItemDecoder<T>(
   field: string,

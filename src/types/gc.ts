@@ -1,7 +1,4 @@
-/**
- * Upstream's `types.GCAttachment`: a container ID and interface name pair that is still
- * valid, passed to plugins on GC as `cni.dev/valid-attachments`.
- */
+/** Upstream's `types.GCAttachment`, passed to plugins on GC in `cni.dev/valid-attachments`. */
 import { goStruct } from "../encoding/json.js";
 import type { FieldSchema } from "../encoding/struct.js";
 

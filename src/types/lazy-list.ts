@@ -19,7 +19,7 @@ export interface LazyListSource<T> {
   readonly length: number;
   /** Entry `i`, decoded (a fresh value per call). */
   at(i: number): T;
-  /** The entries' JSON texts as the encoder writes them, in chunks to join by commas, when known. */
+  /** The entries' JSON texts as the encoder writes them, in chunks to join by commas. */
   readonly textChunks?: readonly string[] | undefined;
 }
 

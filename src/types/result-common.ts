@@ -1,8 +1,6 @@
 /**
- * What the result classes share: upstream's types040 and types100 results have the same layout
- * (cniVersion, interfaces, ips, routes, dns) over their own Interface and IPConfig types, and
- * every result version the same GetAsVersion/GetResult. A subclass brings its Go encoding and
- * registers its codec with {@link defineListResult}.
+ * What the result classes share: types040 and types100 have the same layout over their own
+ * Interface and IPConfig types, and every version the same GetAsVersion/GetResult.
  */
 import { marshal, marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
@@ -38,10 +36,7 @@ function codecOf(cls: unknown): ListResultCodec<unknown, unknown> {
   return codec;
 }
 
-/**
- * The shared base of `Result040` and `Result100` (not a Go type): upstream's types040 and
- * types100 results have the same fields over their own interface and IP configuration types.
- */
+/** The shared base of `Result040` and `Result100` (not a Go type). */
 export abstract class ListResult<I, P> implements Result {
   /** The result's version ("" until first converted). */
   cniVersion: string;
@@ -67,18 +62,12 @@ export abstract class ListResult<I, P> implements Result {
     return this.cniVersion;
   }
 
-  /**
-   * Upstream `GetAsVersion`: converted to `version` ("" means 0.1.0), this same object when the
-   * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
-   */
+  /** Upstream `GetAsVersion`: an empty `cniVersion` is first set to the implemented version. */
   getAsVersion(version: string): Result {
     return resultAsVersion(this, codecOf(this.constructor).implementedVersion, version);
   }
 
-  /**
-   * Upstream `NewResult` on a parsed JSON value: a result of one of the class's versions, or a
-   * type error, or `ResultVersionMismatchError` for another version.
-   */
+  /** Upstream `NewResult` of a parsed JSON value (another version: ResultVersionMismatchError). */
   static fromValue<T, I, P>(
     this: new (init: {
       cniVersion: string;
@@ -252,10 +241,7 @@ function ipConfigDecoder(pkg: "types040" | "types100") {
   };
 }
 
-/**
- * Upstream `GetAsVersion`: `result` converted to `version`, the same object when the version
- * matches; an empty `cniVersion` is first set to the class's implemented version.
- */
+/** Upstream `GetAsVersion`: an empty `cniVersion` is first set to `implementedVersion`. */
 export function resultAsVersion(
   result: Result & { cniVersion: string },
   implementedVersion: string,

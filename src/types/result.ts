@@ -7,8 +7,8 @@ export interface Result extends GoMarshaler {
   /** Upstream `Version()`. */
   version(): string;
   /**
-   * Upstream `GetAsVersion`: this result converted to `version` ("" means 0.1.0); the same
-   * object when the version already matches. Throws `ConversionError` when it cannot be.
+   * Upstream `GetAsVersion`: this result in `version` ("" means 0.1.0), itself when the version
+   * matches. Throws `ConversionError` when it cannot be.
    */
   getAsVersion(version: string): Result;
   /** Upstream `Print`: the result as JSON indented by 4 spaces, with no trailing newline. */

@@ -1,8 +1,6 @@
 /**
- * Upstream's `types.Route`: a route a plugin installed. `dst` is required in the JSON (a
- * missing one is Go's zero network, printed "<nil>"); `mtu`, `advmss` and `priority` are
- * omitted when 0; `table` and `scope` are pointers in Go, so 0 is written and only an absent
- * value is omitted.
+ * Upstream's `types.Route`: a missing `dst` is Go's zero network ("<nil>"); `mtu`, `advmss` and
+ * `priority` are omitted when 0; `table` and `scope` are Go pointers, omitted only when absent.
  */
 import { goStruct } from "../encoding/json.js";
 import { defineStruct } from "../encoding/struct.js";
@@ -52,10 +50,7 @@ const routeDecoder = defineStruct<{
   "types.route",
 );
 
-/**
- * Upstream `Route.UnmarshalJSON` on a parsed JSON value. Throws `UnmarshalTypeError` for a
- * wrong type and `ParseError` for a bad address ("invalid IP address: 1.2.3.x").
- */
+/** Upstream `Route.UnmarshalJSON` on a parsed JSON value. */
 export function decodeRoute(value: unknown): Route {
   const r = routeDecoder.decode(value);
   const route: Route = { dst: decodeIPNet(r.dst, "route", "dst") };

@@ -1,7 +1,6 @@
 /**
- * Results for CNI 0.1.0 and 0.2.0 (upstream `types/020`): one optional IPv4 and one optional
- * IPv6 configuration, each with its own routes, and DNS. The JSON is in Go struct order and
- * always carries `"dns"` (as `{}` when empty), as upstream writes it.
+ * Results for CNI 0.1.0 and 0.2.0 (upstream `types/020`): an IPv4 and an IPv6 configuration,
+ * each with its routes, and DNS, written in Go struct order with `"dns"` always.
  */
 import { goStruct, marshal, marshalIndent, toGoJSON } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
@@ -113,7 +112,7 @@ export class Result020 implements Result {
     this.dns = init.dns ?? {};
   }
 
-  /** Upstream `types020.NewResult`: decodes JSON whose `cniVersion` is "" (0.1.0), 0.1.0 or 0.2.0. */
+  /** Upstream `types020.NewResult`: JSON whose `cniVersion` is "" (0.1.0), 0.1.0 or 0.2.0. */
   static fromJSON(json: string | Uint8Array): Result020 {
     return Result020.fromValue(parseJSON(json));
   }

@@ -1,8 +1,6 @@
 /**
  * Results for CNI 0.3.0, 0.3.1 and 0.4.0 (upstream `types/040`): interfaces, IPs (with their
- * version "4"/"6" and an optional index into the interfaces), routes and DNS. The JSON is in Go
- * struct order and always carries `"dns"` (as `{}` when empty); an interface index of 0 is
- * written, a missing one is not.
+ * version "4"/"6"), routes and DNS, written in Go struct order with `"dns"` always.
  */
 import { goStruct, toGoJSON } from "../encoding/json.js";
 import { ConversionError } from "../errors/types.js";
