@@ -228,37 +228,27 @@ class Scanner {
       const c = this.peek();
       switch (c) {
         case 0x7b: // {
+        case 0x5b: {
+          const object = c === 0x7b;
           this.pos++;
-          this.push(Ctx.ObjectKey);
+          this.push(object ? Ctx.ObjectKey : Ctx.ArrayValue);
           this.skipSpace();
-          if (this.peek() === 0x7d) {
+          if (this.peek() === (object ? 0x7d : 0x5d)) {
             this.pos++;
             this.stack.pop();
             return;
           }
+          if (!object) continue;
           this.key();
           return;
-        case 0x5b: // [
-          this.pos++;
-          this.push(Ctx.ArrayValue);
-          this.skipSpace();
-          if (this.peek() === 0x5d) {
-            this.pos++;
-            this.stack.pop();
-            return;
-          }
-          continue;
+        }
         case 0x22:
           this.string();
           return;
-        case 0x74:
-          this.literal("true");
-          return;
-        case 0x66:
-          this.literal("false");
-          return;
-        case 0x6e:
-          this.literal("null");
+        case 0x74: // t
+        case 0x66: // f
+        case 0x6e: // n
+          this.literal(c === 0x74 ? "true" : c === 0x66 ? "false" : "null");
           return;
         default:
           if (c === 0x2d || isDigit(c)) {

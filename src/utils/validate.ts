@@ -65,34 +65,26 @@ export function validateNetworkName(networkName: string): CNIError | undefined {
  * (`interface name contains / or : or whitespace characters`).
  */
 export function validateInterfaceName(ifName: string): CNIError | undefined {
-  if (ifName.length === 0) {
-    return new CNIError(ErrInvalidEnvironmentVariables, "interface name is empty", "");
-  }
+  const invalid = (msg: string, details = "") =>
+    new CNIError(ErrInvalidEnvironmentVariables, msg, details);
+  if (ifName.length === 0) return invalid("interface name is empty");
   // Upstream's len() counts bytes, and the kernel's limit is in bytes too: "ééééééééé" is
   // 9 characters but 18 bytes. A lone surrogate becomes U+FFFD (3 bytes), as it would on its
   // way into an environment variable.
   if (Buffer.byteLength(ifName, "utf8") > MAX_INTERFACE_NAME_LENGTH) {
-    return new CNIError(
-      ErrInvalidEnvironmentVariables,
+    const limit = MAX_INTERFACE_NAME_LENGTH + 1;
+    return invalid(
       "interface name is too long",
-      `interface name should be less than ${MAX_INTERFACE_NAME_LENGTH + 1} characters`,
+      `interface name should be less than ${limit} characters`,
     );
   }
-  if (ifName === "." || ifName === "..") {
-    return new CNIError(ErrInvalidEnvironmentVariables, "interface name is . or ..", "");
-  }
+  if (ifName === "." || ifName === "..") return invalid("interface name is . or ..");
   // Beyond upstream: a NUL cannot pass through an environment variable (CNI_IFNAME), so the
   // plugin could never be started; refused here, before any plugin runs.
-  if (ifName.includes("\0")) {
-    return new CNIError(ErrInvalidEnvironmentVariables, "interface name contains a NUL byte", "");
-  }
+  if (ifName.includes("\0")) return invalid("interface name contains a NUL byte");
   for (const ch of ifName) {
     if (ch === "/" || ch === ":" || isGoSpace(ch.codePointAt(0)!)) {
-      return new CNIError(
-        ErrInvalidEnvironmentVariables,
-        "interface name contains / or : or whitespace characters",
-        "",
-      );
+      return invalid("interface name contains / or : or whitespace characters");
     }
   }
   return undefined;
