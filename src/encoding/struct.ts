@@ -17,24 +17,24 @@ export type FieldSchema = (
   | { type: "struct"; struct: StructSchema; goName: string; pointer?: boolean }
 ) & { goType?: string };
 
-/** A Go struct: its fields by JSON key. */
+/** A Go struct: its fields by JSON key, and at the top level the Go type a type error names. */
 export interface StructSchema {
   fields: Record<string, FieldSchema>;
+  goType?: string;
 }
 
 /**
  * Describes a Go struct once; the returned decoder applies Go's decoding rules to a parsed JSON
  * value (a top-level `null` leaves the struct at its zero value, `{}`), throwing
- * `UnmarshalTypeError` on a wrong type. `goName` is named in field errors, `goType` (default
- * `goName`) in a top-level one: Go names an anonymous struct "" in the first and by its
- * literal type in the second.
+ * `UnmarshalTypeError` on a wrong type. `goName` is named in field errors, `schema.goType`
+ * (default `goName`) in a top-level one: Go names an anonymous struct "" in the first and by
+ * its literal type in the second.
  */
 export function defineStruct<T>(
   goName: string,
   schema: StructSchema,
-  goType?: string,
 ): { decode(value: unknown): T } {
-  const root: FieldSchema = { type: "struct", struct: schema, goName, goType };
+  const root: FieldSchema = { type: "struct", struct: schema, goName, goType: schema.goType };
   return {
     decode: (value) => decodeValue(value === null ? {} : value, root, { struct: goName }) as T,
   };

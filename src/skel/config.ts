@@ -10,11 +10,10 @@ import { ErrDecodingFailure, ErrInvalidNetworkConfig } from "../types/error-code
 import { validateNetworkName } from "../utils/index.js";
 
 // Upstream decodes into an anonymous `struct { Name string "json:\"name\"" }`.
-const nameOnly = defineStruct<{ name?: string }>(
-  "",
-  { fields: { name: { type: "string" } } },
-  'struct { Name string "json:\\"name\\"" }',
-);
+const nameOnly = defineStruct<{ name?: string }>("", {
+  goType: 'struct { Name string "json:\\"name\\"" }',
+  fields: { name: { type: "string" } },
+});
 
 /**
  * Checks the config bytes: not JSON (or a non-string name) → code 6

@@ -6,11 +6,10 @@ import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
 import { DecodeVersionError } from "../errors/types.js";
 
-const versionDecoder = defineStruct<{ cniVersion?: string }>(
-  "",
-  { fields: { cniVersion: { type: "string" } } },
-  'struct { CNIVersion string "json:\\"cniVersion\\"" }',
-);
+const versionDecoder = defineStruct<{ cniVersion?: string }>("", {
+  goType: 'struct { CNIVersion string "json:\\"cniVersion\\"" }',
+  fields: { cniVersion: { type: "string" } },
+});
 
 /** Reads `cniVersion` from a parsed value, as Go's `DecodeVersion` would ("0.1.0" for none). */
 export function resultVersionOf(value: unknown): string {

@@ -194,7 +194,7 @@ export function listResultCodec<I, P>(
     implementedVersion,
     supportedVersions,
     schema,
-    decoder: defineStruct<RawListResult>("Result", schema, `${pkg}.Result`),
+    decoder: defineStruct<RawListResult>("Result", { ...schema, goType: `${pkg}.Result` }),
     decodeIPConfig,
     interfaceItem: listItemDecoder("interfaces", `${pkg}.Interface`, withName),
     ipItem: listItemDecoder("ips", `${pkg}.IPConfig`, decodeIPConfig),
@@ -216,18 +216,15 @@ function ipConfigDecoder(pkg: "types040" | "types100") {
     interface?: number;
     address?: unknown;
     gateway?: string;
-  }>(
-    "ipConfig",
-    {
-      fields: {
-        ...(withVersion ? { version: { type: "string" } } : {}),
-        interface: { type: "int" },
-        address: { type: "raw" },
-        gateway: { type: "string", goType: "net.IP" },
-      },
+  }>("ipConfig", {
+    goType: `${pkg}.ipConfig`,
+    fields: {
+      ...(withVersion ? { version: { type: "string" } } : {}),
+      interface: { type: "int" },
+      address: { type: "raw" },
+      gateway: { type: "string", goType: "net.IP" },
     },
-    `${pkg}.ipConfig`,
-  );
+  });
   return (value: unknown) => {
     const c = decoder.decode(value);
     const address = decodeIPNet(c.address, "ipConfig", "address");

@@ -34,21 +34,18 @@ const routeDecoder = defineStruct<{
   priority?: number;
   table?: number;
   scope?: number;
-}>(
-  "route",
-  {
-    fields: {
-      dst: { type: "raw" },
-      gw: { type: "string", goType: "net.IP" },
-      mtu: { type: "int" },
-      advmss: { type: "int" },
-      priority: { type: "int" },
-      table: { type: "int" },
-      scope: { type: "int" },
-    },
+}>("route", {
+  goType: "types.route",
+  fields: {
+    dst: { type: "raw" },
+    gw: { type: "string", goType: "net.IP" },
+    mtu: { type: "int" },
+    advmss: { type: "int" },
+    priority: { type: "int" },
+    table: { type: "int" },
+    scope: { type: "int" },
   },
-  "types.route",
-);
+});
 
 /** Upstream `Route.UnmarshalJSON` on a parsed JSON value. */
 export function decodeRoute(value: unknown): Route {

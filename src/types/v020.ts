@@ -56,13 +56,13 @@ export function ipConfig020ToGo(ipc: IPConfig020): object {
 const ipConfigDecoder = defineStruct<{ ip?: unknown; gateway?: string; routes?: unknown[] }>(
   "ipConfig",
   {
+    goType: "types020.ipConfig",
     fields: {
       ip: { type: "raw" },
       gateway: { type: "string", goType: "net.IP" },
       routes: { type: "array", items: { type: "raw" }, goType: "[]types.Route" },
     },
   },
-  "types020.ipConfig",
 );
 
 /** Upstream `IPConfig.UnmarshalJSON` (0.2.0) on a parsed JSON value. */
@@ -83,18 +83,15 @@ const resultDecoder = defineStruct<{
   ip4?: unknown;
   ip6?: unknown;
   dns?: DNS;
-}>(
-  "Result",
-  {
-    fields: {
-      cniVersion: { type: "string" },
-      ip4: { type: "raw" },
-      ip6: { type: "raw" },
-      dns: dnsField,
-    },
+}>("Result", {
+  goType: "types020.Result",
+  fields: {
+    cniVersion: { type: "string" },
+    ip4: { type: "raw" },
+    ip6: { type: "raw" },
+    dns: dnsField,
   },
-  "types020.Result",
-);
+});
 
 /** A 0.1.0 or 0.2.0 result (upstream `types020.Result`). */
 export class Result020 implements Result {
