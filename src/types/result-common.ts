@@ -67,6 +67,7 @@ export abstract class ListResult<I, P> implements Result {
     return resultAsVersion(this, codecOf(this.constructor).implementedVersion, version);
   }
 
+  // biome-ignore-start lint/complexity/noThisInStatic: `this` is the subclass a static is called on
   /** Upstream `NewResult` of a parsed JSON value (another version: ResultVersionMismatchError). */
   static fromValue<T, I, P>(
     this: new (init: {
@@ -78,7 +79,6 @@ export abstract class ListResult<I, P> implements Result {
     }) => T,
     value: unknown,
   ): T {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
     const codec = codecOf(this) as ListResultCodec<I, P>;
     const r = codec.decoder.decode(value);
     const cniVersion = r.cniVersion ?? "";
@@ -92,13 +92,11 @@ export abstract class ListResult<I, P> implements Result {
     if (!codec.supportedVersions.includes(cniVersion)) {
       throw new ResultVersionMismatchError(codec.supportedVersions, cniVersion);
     }
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
     return new this(fields);
   }
 
   /** Upstream `NewResult`: decodes JSON (text or bytes) of one of the class's versions. */
   static fromJSON<T>(this: { fromValue(value: unknown): T }, json: string | Uint8Array): T {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
     return this.fromValue(parseJSON(json));
   }
 
@@ -109,9 +107,7 @@ export abstract class ListResult<I, P> implements Result {
     ) => T,
     result: Result,
   ): T {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
     const converted = result.getAsVersion(codecOf(this).implementedVersion);
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
     if (!(converted instanceof this)) throw new ConversionError("failed to convert result");
     return converted;
   }
@@ -123,9 +119,9 @@ export abstract class ListResult<I, P> implements Result {
     ) => T,
     result: Result,
   ): T {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
     return convert(result, codecOf(this).implementedVersion) as T;
   }
+  // biome-ignore-end lint/complexity/noThisInStatic: `this` is the subclass a static is called on
 
   /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
   print(): string {
