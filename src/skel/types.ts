@@ -37,6 +37,7 @@ export interface PluginContext {
   signal: AbortSignal;
   /** Where the result goes: the process's stdout unless a test injected another. */
   stdout: OutputStream;
+  /** The process's stderr unless a test injected another. */
   stderr: OutputStream;
   /** The W3C trace context the runtime passed (TRACEPARENT, ...); undefined without a valid one. */
   traceContext: TraceContext | undefined;

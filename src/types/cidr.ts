@@ -21,6 +21,7 @@ import {
 export interface IPNet {
   /** The address, host bits included. */
   ip: Uint8Array;
+  /** The network mask. */
   mask: Uint8Array;
 }
 

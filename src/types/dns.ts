@@ -6,8 +6,11 @@ import type { FieldSchema } from "../encoding/struct.js";
 export interface DNS {
   /** Name server addresses, as written (not parsed). */
   nameservers?: string[];
+  /** The local domain. */
   domain?: string;
+  /** Search domains. */
   search?: string[];
+  /** Resolver options. */
   options?: string[];
 }
 

@@ -4,6 +4,7 @@ import type { FieldSchema } from "../encoding/struct.js";
 
 /** A still-valid attachment. */
 export interface GCAttachment {
+  /** The container ID. */
   containerID: string;
   /** The interface name inside the container. */
   ifname: string;

@@ -42,8 +42,11 @@ export abstract class ListResult<I, P> implements Result {
   cniVersion: string;
   /** Interfaces the plugin created or configured. */
   interfaces: I[];
+  /** IP configurations. */
   ips: P[];
+  /** Routes. */
   routes: Route[];
+  /** DNS settings. */
   dns: DNS;
 
   /** A result from its fields; absent ones take Go's zero values. */

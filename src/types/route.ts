@@ -10,8 +10,11 @@ import { copyIP, ipMarshalText } from "./ip.js";
 
 /** A route (upstream `types.Route`): for `mtu`, `advmss` and `priority`, 0 is none. */
 export interface Route {
+  /** Destination network. */
   dst: IPNet;
+  /** Gateway; absent (or empty) for none. */
   gw?: Uint8Array;
+  /** Route MTU. */
   mtu?: number;
   /** Advertised MSS. */
   advmss?: number;

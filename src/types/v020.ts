@@ -15,6 +15,7 @@ import type { Result } from "./result.js";
 import { resultAsVersion } from "./result-common.js";
 import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
 
+/** The version `Result020` implements. */
 export const implementedSpecVersion020 = "0.2.0";
 /** The versions `Result020` is created for ("" stands for 0.1.0). */
 export const supportedVersions020: readonly string[] = ["", "0.1.0", "0.2.0"];
@@ -23,16 +24,21 @@ export const supportedVersions020: readonly string[] = ["", "0.1.0", "0.2.0"];
 export interface IPConfig020 {
   /** The address with its prefix length (host bits kept). */
   ip: IPNet;
+  /** The gateway; absent for none. */
   gateway?: Uint8Array;
   /** Routes of this address family. */
   routes?: Route[];
 }
 
-/** The fields a `Result020` is built from; absent ones are empty ("" for `cniVersion`). */
+/** The fields a `Result020` is built from. */
 export interface Result020Init {
+  /** The CNI version; default "" (filled in by `getAsVersion`). */
   cniVersion?: string;
+  /** The result's `ip4`; default none. */
   ip4?: IPConfig020;
+  /** The result's `ip6`; default none. */
   ip6?: IPConfig020;
+  /** DNS settings; default empty. */
   dns?: DNS;
 }
 
@@ -97,8 +103,11 @@ const resultDecoder = defineStruct<{
 export class Result020 implements Result {
   /** The result's version: "0.1.0" or "0.2.0" ("" until first converted). */
   cniVersion: string;
+  /** The IPv4 configuration. */
   ip4?: IPConfig020;
+  /** The IPv6 configuration. */
   ip6?: IPConfig020;
+  /** DNS settings. */
   dns: DNS;
 
   /** A result from its fields; absent ones take Go's zero values. */

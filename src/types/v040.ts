@@ -18,12 +18,14 @@ import {
 import { copyRoute, type Route, routeToGo } from "./route.js";
 import { copyIPConfig020, Result020 } from "./v020.js";
 
+/** The version `Result040` implements. */
 export const implementedSpecVersion040 = "0.4.0";
 /** The versions `Result040` is created for. */
 export const supportedVersions040: readonly string[] = ["0.3.0", "0.3.1", "0.4.0"];
 
 /** An interface of a 0.3.x/0.4.0 result (upstream `types040.Interface`). */
 export interface Interface040 {
+  /** Interface name. */
   name: string;
   /** MAC address, as written. */
   mac?: string;
@@ -39,15 +41,21 @@ export interface IPConfig040 {
   interface?: number;
   /** The address with its prefix length (host bits kept). */
   address: IPNet;
+  /** The gateway; absent for none. */
   gateway?: Uint8Array;
 }
 
-/** The fields a `Result040` is built from; absent ones are empty ("" for `cniVersion`). */
+/** The fields a `Result040` is built from. */
 export interface Result040Init {
+  /** The CNI version; default "" (filled in by `getAsVersion`). */
   cniVersion?: string;
+  /** The result's `interfaces`; default none. */
   interfaces?: Interface040[];
+  /** The result's `ips`; default none. */
   ips?: IPConfig040[];
+  /** The result's `routes`; default none. */
   routes?: Route[];
+  /** DNS settings; default empty. */
   dns?: DNS;
 }
 

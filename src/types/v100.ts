@@ -25,12 +25,14 @@ import { copyRoute, type Route, routeToGo } from "./route.js";
 import { type Interface040, ipConfigToGo, Result040 } from "./v040.js";
 import { result100Text } from "./v100-text.js";
 
+/** The version `Result100` implements. */
 export const implementedSpecVersion100 = "1.1.0";
 /** The versions `Result100` is created for. */
 export const supportedVersions100: readonly string[] = ["1.0.0", "1.1.0"];
 
 /** An interface of a 1.x result (upstream `types100.Interface`). */
 export interface Interface100 {
+  /** Interface name. */
   name: string;
   /** MAC address, as written. */
   mac?: string;
@@ -50,15 +52,21 @@ export interface IPConfig100 {
   interface?: number;
   /** The address with its prefix length (host bits kept). */
   address: IPNet;
+  /** The gateway; absent for none. */
   gateway?: Uint8Array;
 }
 
-/** The fields a `Result100` is built from; absent ones are empty ("" for `cniVersion`). */
+/** The fields a `Result100` is built from. */
 export interface Result100Init {
+  /** The CNI version; default "" (filled in by `getAsVersion`). */
   cniVersion?: string;
+  /** The result's `interfaces`; default none. */
   interfaces?: Interface100[];
+  /** The result's `ips`; default none. */
   ips?: IPConfig100[];
+  /** The result's `routes`; default none. */
   routes?: Route[];
+  /** DNS settings; default empty. */
   dns?: DNS;
 }
 
