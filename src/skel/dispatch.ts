@@ -125,13 +125,9 @@ async function call(
   options: { stdout: OutputStream; stderr: OutputStream; signal: AbortSignal | undefined },
 ): Promise<CNIError | undefined> {
   // Listen for SIGTERM only while the callback runs, and only when no signal was given.
-  let signal = options.signal;
-  let dispose = (): void => {};
-  if (!signal) {
-    const sigterm = abortOnSigterm();
-    signal = sigterm.signal;
-    dispose = sigterm.dispose;
-  }
+  const { signal, dispose } = options.signal
+    ? { signal: options.signal, dispose: () => {} }
+    : abortOnSigterm();
   const ctx: PluginContext = {
     signal,
     stdout: options.stdout,

@@ -35,6 +35,5 @@ export async function printResult(
   version: string,
   stdout: OutputStream = process.stdout,
 ): Promise<void> {
-  const converted = result.getAsVersion(version);
-  await writeAll(stdout, converted.print());
+  await writeAll(stdout, result.getAsVersion(version).print());
 }

@@ -8,12 +8,6 @@ import type { Result } from "./result.js";
 
 type ConvertFn = (from: Result, toVersion: string) => Result;
 
-interface Converter {
-  from: readonly string[];
-  to: readonly string[];
-  fn: ConvertFn;
-}
-
 type Creator = (value: unknown) => Result;
 
 interface ResultType {
@@ -25,7 +19,7 @@ interface ResultType {
   create: Creator;
 }
 
-const converters: Converter[] = [];
+const converters: { from: readonly string[]; to: readonly string[]; fn: ConvertFn }[] = [];
 const resultTypes: ResultType[] = [];
 
 /** Upstream `convert.RegisterConverter`, for each of `from`: `fn` converts into each of `to`. */

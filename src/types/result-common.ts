@@ -210,12 +210,8 @@ interface IPConfigFields {
 /** Upstream `IPConfig.UnmarshalJSON` of types040 (with `version`) or types100 (without). */
 function ipConfigDecoder(pkg: "types040" | "types100") {
   const withVersion = pkg === "types040";
-  const decoder = defineStruct<{
-    version?: string;
-    interface?: number;
-    address?: unknown;
-    gateway?: string;
-  }>("ipConfig", {
+  type RawIPConfig = { version?: string; interface?: number; address?: unknown; gateway?: string };
+  const decoder = defineStruct<RawIPConfig>("ipConfig", {
     goType: `${pkg}.ipConfig`,
     fields: {
       ...(withVersion ? { version: { type: "string" } } : {}),

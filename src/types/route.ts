@@ -29,15 +29,8 @@ export interface Route {
 /** The optional numbers, in Go's field order. */
 const numberKeys = ["mtu", "advmss", "priority", "table", "scope"] as const;
 
-const routeDecoder = defineStruct<{
-  dst?: unknown;
-  gw?: string;
-  mtu?: number;
-  advmss?: number;
-  priority?: number;
-  table?: number;
-  scope?: number;
-}>("route", {
+type RawRoute = Omit<Route, "dst" | "gw"> & { dst?: unknown; gw?: string };
+const routeDecoder = defineStruct<RawRoute>("route", {
   goType: "types.route",
   fields: {
     dst: { type: "raw" },

@@ -59,17 +59,15 @@ export function ipConfig020ToGo(ipc: IPConfig020): object {
   });
 }
 
-const ipConfigDecoder = defineStruct<{ ip?: unknown; gateway?: string; routes?: unknown[] }>(
-  "ipConfig",
-  {
-    goType: "types020.ipConfig",
-    fields: {
-      ip: { type: "raw" },
-      gateway: { type: "string", goType: "net.IP" },
-      routes: { type: "array", items: { type: "raw" }, goType: "[]types.Route" },
-    },
+type RawIPConfig = { ip?: unknown; gateway?: string; routes?: unknown[] };
+const ipConfigDecoder = defineStruct<RawIPConfig>("ipConfig", {
+  goType: "types020.ipConfig",
+  fields: {
+    ip: { type: "raw" },
+    gateway: { type: "string", goType: "net.IP" },
+    routes: { type: "array", items: { type: "raw" }, goType: "[]types.Route" },
   },
-);
+});
 
 /** Upstream `IPConfig.UnmarshalJSON` (0.2.0) on a parsed JSON value. */
 function decodeIPConfig020(value: unknown): IPConfig020 {
@@ -84,12 +82,8 @@ function decodeIPConfig020(value: unknown): IPConfig020 {
   return ipc;
 }
 
-const resultDecoder = defineStruct<{
-  cniVersion?: string;
-  ip4?: unknown;
-  ip6?: unknown;
-  dns?: DNS;
-}>("Result", {
+type RawResult = { cniVersion?: string; ip4?: unknown; ip6?: unknown; dns?: DNS };
+const resultDecoder = defineStruct<RawResult>("Result", {
   goType: "types020.Result",
   fields: {
     cniVersion: { type: "string" },
