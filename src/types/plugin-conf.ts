@@ -51,25 +51,17 @@ const decoder = defineStruct<RawPluginConf>("types.PluginConf", {
  * The decoder's output: the canonical JSON keys that were present and not null (a null inside
  * a slice or map is already the element's zero value, as Go stores it).
  */
-interface RawPluginConf {
-  cniVersion?: string;
-  name?: string;
-  type?: string;
-  capabilities?: Record<string, boolean>;
+type RawPluginConf = Partial<Pick<PluginConf, "cniVersion" | "name" | "type" | "capabilities">> & {
   ipam?: { type?: string };
   dns?: DNS;
   prevResult?: Record<string, unknown>;
-  "cni.dev/valid-attachments"?: { containerID?: string; ifname?: string }[];
-}
+  "cni.dev/valid-attachments"?: Partial<GCAttachment>[];
+};
 
 /** The DNS with its keys in the struct's order. */
 function toDNS(raw: DNS): DNS {
-  const dns: DNS = {};
-  if (raw.nameservers !== undefined) dns.nameservers = raw.nameservers;
-  if (raw.domain !== undefined) dns.domain = raw.domain;
-  if (raw.search !== undefined) dns.search = raw.search;
-  if (raw.options !== undefined) dns.options = raw.options;
-  return dns;
+  const keys = ["nameservers", "domain", "search", "options"] as const;
+  return Object.fromEntries(keys.filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]));
 }
 
 /**
