@@ -7,8 +7,8 @@
  * DEL of a large result keeps one compact copy.
  *
  * The property is an own, enumerable accessor until read or assigned, then an ordinary data
- * property holding the array; the pending sources sit under a non-enumerable symbol, invisible
- * to `Object.keys`, spreads and equality.
+ * property holding the array; the pending sources are held apart (a WeakMap), invisible to
+ * `Object.keys`, spreads and equality.
  */
 
 /** Lists shorter than this are decoded at once (small results keep their plain shape). */
@@ -23,19 +23,13 @@ export interface LazyListSource<T> {
   readonly textChunks?: readonly string[] | undefined;
 }
 
-const lazyLists = Symbol("libcni.lazyLists");
-
-interface WithLazyLists {
-  [lazyLists]?: Map<string, LazyListSource<unknown>>;
-}
+/** Each result's lists not read yet, by property name. */
+const pending = new WeakMap<object, Map<string, LazyListSource<unknown>>>();
 
 /** Defines `target[key]` as `source`'s entries, decoded on first read. */
 export function defineLazySource<T>(target: object, key: string, source: LazyListSource<T>): void {
-  let sources = (target as WithLazyLists)[lazyLists];
-  if (sources === undefined) {
-    sources = new Map();
-    Object.defineProperty(target, lazyLists, { value: sources });
-  }
+  const sources = pending.get(target) ?? new Map<string, LazyListSource<unknown>>();
+  pending.set(target, sources);
   sources.set(key, source);
   const settle = (value: T[]): void => {
     sources.delete(key);
@@ -78,5 +72,5 @@ export function defineLazyList<T>(
 
 /** The source of a list not read or assigned yet, which the encoder writes entry by entry. */
 export function pendingList(target: object, key: string): LazyListSource<unknown> | undefined {
-  return (target as WithLazyLists)[lazyLists]?.get(key);
+  return pending.get(target)?.get(key);
 }

@@ -44,9 +44,9 @@ function address(key: string, v: unknown, parts: string[]): void {
   if (v.length) parts.push(`"${key}":${quoteString(ipMarshalText(v))}`);
 }
 
-/** A string written when truthy (`x || undefined`). */
-function truthyString(key: string, v: unknown, parts: string[]): void {
-  if (!v) return;
+/** A string field, omitted when absent and, for `omitempty`, when "". */
+function stringField(key: string, v: unknown, parts: string[], omitempty = true): void {
+  if (omitempty ? !v : v === undefined) return;
   if (typeof v !== "string") throw unexpected;
   parts.push(`"${key}":${quoteString(v)}`);
 }
@@ -67,15 +67,12 @@ function routeText(r: unknown): string {
 function interfaceText(i: unknown): string {
   if (!isJSONObject(i)) throw unexpected;
   const parts: string[] = [];
-  truthyString("mac", i.mac, parts);
+  stringField("mac", i.mac, parts);
   numberField("mtu", i.mtu, parts);
-  if (i.name !== undefined) {
-    if (typeof i.name !== "string") throw unexpected;
-    parts.push(`"name":${quoteString(i.name)}`);
-  }
-  truthyString("pciID", i.pciID, parts);
-  truthyString("sandbox", i.sandbox, parts);
-  truthyString("socketPath", i.socketPath, parts);
+  stringField("name", i.name, parts, false);
+  stringField("pciID", i.pciID, parts);
+  stringField("sandbox", i.sandbox, parts);
+  stringField("socketPath", i.socketPath, parts);
   return `{${parts.join(",")}}`;
 }
 

@@ -85,11 +85,6 @@ export function interface100ToGo(i: Interface100): object {
   });
 }
 
-/** The Go encoding of a 1.x IP configuration alone; inside a result the map round trip sorts it. */
-export function ipConfig100ToGo(ipc: IPConfig100): object {
-  return ipConfigToGo(ipc);
-}
-
 const codec = listResultCodec<Interface100, IPConfig100>(
   "types100",
   implementedSpecVersion100,
@@ -109,7 +104,7 @@ export class Result100 extends ListResult<Interface100, IPConfig100> {
       interfaces: this.interfaces.length
         ? this.interfaces.map((i) => ({ ...interface100ToGo(i) }))
         : undefined,
-      ips: this.ips.length ? this.ips.map((ip) => ({ ...ipConfig100ToGo(ip) })) : undefined,
+      ips: this.ips.length ? this.ips.map((ip) => ({ ...ipConfigToGo(ip) })) : undefined,
       routes: this.routes.length ? this.routes.map((r) => ({ ...routeToGo(r) })) : undefined,
       dns: isDNSEmpty(this.dns) ? undefined : { ...dnsToGo(this.dns) },
     };
