@@ -90,14 +90,8 @@ function checkVersions(
     return new CNIError(ErrDecodingFailure, messageOf(error), "", { cause: error });
   }
   const incompatible = reconcile(configVersion, info);
-  if (incompatible) {
-    return new CNIError(
-      ErrIncompatibleCNIVersion,
-      "incompatible CNI versions",
-      incompatible.details(),
-    );
-  }
-  return undefined;
+  const text = "incompatible CNI versions";
+  return incompatible && new CNIError(ErrIncompatibleCNIVersion, text, incompatible.details());
 }
 
 /** The netns check of ADD and DEL, unless CNI_NETNS_OVERRIDE is `true` or `1`. */
@@ -105,16 +99,12 @@ async function checkNetNS(args: CmdArgs): Promise<CNIError | undefined> {
   const override = args.netnsOverride;
   if (override.toUpperCase() === "TRUE" || override === "1") return undefined;
   try {
-    if (await isPluginNetNS(args.netns)) {
-      return new CNIError(
-        ErrInvalidNetNS,
-        "plugin's netns and netns from CNI_NETNS should not be the same",
-      );
-    }
+    if (!(await isPluginNetNS(args.netns))) return undefined;
   } catch (error) {
     return findCNIError(error) ?? new CNIError(ErrInvalidNetNS, messageOf(error));
   }
-  return undefined;
+  const text = "plugin's netns and netns from CNI_NETNS should not be the same";
+  return new CNIError(ErrInvalidNetNS, text);
 }
 
 /** The callback's CNIError is passed through; any other error becomes code 999. */

@@ -20,7 +20,10 @@ export interface PluginInfo {
   encode(): string;
 }
 
-/** Upstream's `pluginInfo` struct: `cniVersion`, then `supportedVersions` (omitempty). */
+/**
+ * Upstream's `pluginInfo` struct: `cniVersion`, then `supportedVersions` (`omitempty`, but never
+ * empty here: `pluginSupports` and `decodePluginInfo` refuse that).
+ */
 class VersionInfo implements PluginInfo {
   readonly #cniVersion: string;
   readonly #supported: readonly string[];
@@ -35,12 +38,7 @@ class VersionInfo implements PluginInfo {
   }
 
   encode(): string {
-    return `${marshal(
-      goStruct({
-        cniVersion: this.#cniVersion,
-        supportedVersions: this.#supported.length === 0 ? undefined : this.#supported,
-      }),
-    )}\n`;
+    return `${marshal(goStruct(this.toJSON()))}\n`;
   }
 
   /** Shows the supported versions when logged, rather than an empty object. */
