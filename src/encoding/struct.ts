@@ -126,21 +126,17 @@ function decodeElement(item: unknown, schema: FieldSchema, place: Place): unknow
   return item === null ? zeroValue(schema) : decodeValue(item, schema, place);
 }
 
+/** The zero values that are not nil (slices, maps, pointers and interfaces are: null). */
+const zeroValues: Partial<Record<FieldSchema["type"], unknown>> = {
+  string: "",
+  bool: false,
+  int: 0,
+  uint: 0,
+};
+
 function zeroValue(schema: FieldSchema): unknown {
-  switch (schema.type) {
-    case "string":
-      return "";
-    case "bool":
-      return false;
-    case "int":
-    case "uint":
-      return 0;
-    case "struct":
-      return schema.pointer ? null : {};
-    default:
-      // Slices, maps and interfaces: nil.
-      return null;
-  }
+  if (schema.type === "struct") return schema.pointer ? null : {};
+  return zeroValues[schema.type] ?? null;
 }
 
 function foldKey(key: string, fields: Record<string, FieldSchema>): string | undefined {
@@ -182,11 +178,6 @@ function typeError(value: unknown, schema: FieldSchema, place: Place): Unmarshal
 function goTypeName(schema: FieldSchema): string {
   if (schema.goType) return schema.goType;
   switch (schema.type) {
-    case "bool":
-    case "int":
-    case "uint":
-    case "string":
-      return schema.type;
     case "any":
     case "raw":
       return "interface {}";
@@ -196,5 +187,8 @@ function goTypeName(schema: FieldSchema): string {
       return `map[string]${goTypeName(schema.values)}`;
     case "struct":
       return schema.goName;
+    default:
+      // bool, int, uint, string: Go's names.
+      return schema.type;
   }
 }
