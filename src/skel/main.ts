@@ -3,7 +3,7 @@ import { messageOf } from "../internal/error-message.js";
 import type { PluginInfo } from "../version/index.js";
 import { type PluginMainOptions, pluginMainWithError } from "./dispatch.js";
 import { writeAll } from "./io.js";
-import { printError } from "./print.js";
+import { formatError } from "./print.js";
 import type { CNIFuncs } from "./types.js";
 
 /** `PluginMainOptions` plus the exit function, injectable so tests can run `pluginMain`. */
@@ -33,7 +33,7 @@ export async function pluginMain(
   const error = await pluginMainWithError(funcs, versionInfo, about, options);
   if (error) {
     try {
-      await printError(error, stdout);
+      await writeAll(stdout, formatError(error));
     } catch (printFailure) {
       const text = `Error writing error JSON to stdout: ${messageOf(printFailure)}\n`;
       await writeAll(stderr, text).catch(() => {});
