@@ -10,17 +10,11 @@ type ConvertFn = (from: Result, toVersion: string) => Result;
 
 type Creator = (value: unknown) => Result;
 
-interface ResultType {
-  versions: readonly string[];
-  /** The class whose instances hold these versions. */
-  owner: abstract new (
-    ...args: never[]
-  ) => Result;
-  create: Creator;
-}
+/** The class whose instances hold a result type's versions. */
+type Owner = abstract new (...args: never[]) => Result;
 
 const converters: { from: readonly string[]; to: readonly string[]; fn: ConvertFn }[] = [];
-const resultTypes: ResultType[] = [];
+const resultTypes: { versions: readonly string[]; owner: Owner; create: Creator }[] = [];
 
 /** Upstream `convert.RegisterConverter`, for each of `from`: `fn` converts into each of `to`. */
 export function registerConverter(
@@ -32,11 +26,7 @@ export function registerConverter(
 }
 
 /** Upstream `convert.RegisterCreator`: `create` decodes `versions` into instances of `owner`. */
-export function registerCreator(
-  versions: readonly string[],
-  owner: ResultType["owner"],
-  create: Creator,
-): void {
+export function registerCreator(versions: readonly string[], owner: Owner, create: Creator): void {
   resultTypes.push({ versions, owner, create });
 }
 

@@ -8,6 +8,7 @@ import { goStruct, toGoJSON } from "../encoding/json.js";
 import { defineStruct, foldsToOtherKey } from "../encoding/struct.js";
 import { ResultVersionMismatchError } from "../errors/types.js";
 import { goJSONText } from "../internal/go-json-text.js";
+import { isJSONObject } from "../internal/json-kind.js";
 import type { IPNet } from "./cidr.js";
 import { convert, registerConverter } from "./convert.js";
 import { copyDNS, type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
@@ -139,8 +140,8 @@ function checkInterfaces(raw: readonly unknown[]): void {
 
 /** True when `value` has `interfaces` (exactly that key, once) holding a long array. */
 function hasLongInterfaces(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  const list = (value as Record<string, unknown>).interfaces;
+  if (!isJSONObject(value)) return false;
+  const list = value.interfaces;
   if (!Array.isArray(list) || list.length < lazyListMinLength) return false;
   // Another key folding to "interfaces" would be decoded too (Go visits every one).
   return !Object.keys(value).some((k) => foldsToOtherKey(k, "interfaces"));
