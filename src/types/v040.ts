@@ -65,24 +65,19 @@ export function copyIPConfig040(ipc: IPConfig040): IPConfig040 {
 }
 
 /**
- * The Go encoding of a 0.4.0 (`head`: its `version`) or 1.x IP configuration alone, in struct
- * order: `interface`, `address`, `gateway`.
+ * The Go encoding of a 0.4.0 (with its `version`) or 1.x IP configuration alone, in struct
+ * order: `version`, `interface`, `address`, `gateway`.
  */
 export function ipConfigToGo(
   ipc: { interface?: number; address: IPNet; gateway?: Uint8Array },
-  head: { version?: string } = {},
+  version?: string,
 ): object {
   return goStruct({
-    ...head,
+    version,
     interface: ipc.interface,
     address: ipNetToString(ipc.address),
     gateway: ipc.gateway?.length ? ipMarshalText(ipc.gateway) : undefined,
   });
-}
-
-/** The Go encoding of a 0.4.0 IP configuration: `version`, `interface`, `address`, `gateway`. */
-export function ipConfig040ToGo(ipc: IPConfig040): object {
-  return ipConfigToGo(ipc, { version: ipc.version });
 }
 
 const codec = listResultCodec<Interface040, IPConfig040>(
@@ -106,7 +101,7 @@ export class Result040 extends ListResult<Interface040, IPConfig040> {
             goStruct({ name: i.name, mac: i.mac || undefined, sandbox: i.sandbox || undefined }),
           )
         : undefined,
-      ips: this.ips.length ? this.ips.map(ipConfig040ToGo) : undefined,
+      ips: this.ips.length ? this.ips.map((ip) => ipConfigToGo(ip, ip.version)) : undefined,
       routes: this.routes.length ? this.routes.map(routeToGo) : undefined,
       dns: dnsToGo(this.dns),
     });
