@@ -150,18 +150,8 @@ const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isHex = (c: number): boolean =>
   isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 
-const spaceEndsInside = [
-  "in literal",
-  "in numeric",
-  "after decimal",
-  "in exponent",
-  "in string escape",
-  "in \\u",
-];
-
-class Fail {
-  constructor(readonly error: JSONSyntaxError) {}
-}
+const spaceEndsInside =
+  /^(in literal|in numeric|after decimal|in exponent|in string escape|in \\u)/;
 
 /** A recursive-free port of the error paths of Go's encoding/json scanner. */
 class Scanner {
@@ -182,7 +172,7 @@ class Scanner {
         if (this.afterValue()) this.value();
       }
     } catch (e) {
-      if (e instanceof Fail) return e.error;
+      if (e instanceof JSONSyntaxError) return e;
       throw e;
     }
   }
@@ -191,15 +181,13 @@ class Scanner {
     if (this.pos >= this.b.length) {
       // Go feeds a space at the end of input: inside a literal, a number or an escape that
       // space is the invalid character; anywhere else the input just ended too soon.
-      if (!spaceEndsInside.some((prefix) => context.startsWith(prefix))) {
-        throw new Fail(new JSONSyntaxError("unexpected end of JSON input", this.b.length));
+      if (!spaceEndsInside.test(context)) {
+        throw new JSONSyntaxError("unexpected end of JSON input", this.b.length);
       }
-      throw new Fail(new JSONSyntaxError(`invalid character ' ' ${context}`, this.b.length));
+      throw new JSONSyntaxError(`invalid character ' ' ${context}`, this.b.length);
     }
     const c = this.b[this.pos];
-    throw new Fail(
-      new JSONSyntaxError(`invalid character ${goQuoteRune(c)} ${context}`, this.pos + 1),
-    );
+    throw new JSONSyntaxError(`invalid character ${goQuoteRune(c)} ${context}`, this.pos + 1);
   }
 
   private peek(): number {
@@ -213,7 +201,7 @@ class Scanner {
   private push(ctx: Ctx): void {
     this.stack.push(ctx);
     if (this.stack.length > maxNestingDepth) {
-      throw new Fail(new JSONSyntaxError("exceeded max depth", this.pos));
+      throw new JSONSyntaxError("exceeded max depth", this.pos);
     }
   }
 

@@ -87,11 +87,6 @@ function ipConfigText(c: unknown): string {
 /** The entries of a list as the writers read them: a plain array's or a lazy list's source. */
 type Entries = LazyListSource<unknown>;
 
-function entriesOf(items: unknown): Entries {
-  if (!Array.isArray(items)) throw unexpected;
-  return { length: items.length, at: (i) => items[i] };
-}
-
 /** Entry texts are joined this many at a time, so that no array of one string per entry lives. */
 const chunkEntries = 4096;
 
@@ -160,7 +155,11 @@ const lists = [
 ] as const;
 
 function entriesOfList(r: Result100Fields, key: (typeof lists)[number][0]): Entries {
-  return pendingList(r, key) ?? entriesOf(r[key]);
+  const pending = pendingList(r, key);
+  if (pending !== undefined) return pending;
+  const items = r[key];
+  if (!Array.isArray(items)) throw unexpected;
+  return { length: items.length, at: (i) => items[i] };
 }
 
 /** `write`, giving undefined where it meets an unexpected shape. */
