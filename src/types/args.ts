@@ -1,9 +1,7 @@
 /**
- * CNI_ARGS parsing (upstream `types/args.go`): "K1=V1;K2=V2" into a typed record. Go fills a
- * struct's fields by name with `encoding.TextUnmarshaler` types; here an `ArgsSpec` maps each
- * name (matched exactly, as Go's `FieldByName`) to `"bool"` (UnmarshallableBool), `"string"`
- * (UnmarshallableString), `"ip"` (`net.IP`) or a parser (any other TextUnmarshaler).
- * `IgnoreUnknown` (upstream's `CommonArgs`) is always understood.
+ * CNI_ARGS parsing (upstream `types/args.go`): where Go fills a struct's fields by reflection,
+ * an `ArgsSpec` maps each name (matched exactly, as `FieldByName`) to `"bool"`, `"string"`,
+ * `"ip"` or a parser (any other TextUnmarshaler). `IgnoreUnknown` is always understood.
  *
  * @example
  * const args = loadArgs("IgnoreUnknown=1;K8S_POD_NAME=web", { K8S_POD_NAME: "string" });

@@ -1,14 +1,10 @@
 /**
  * A long list of a decoded result (thousands of routes), kept compact (the entries' parsed
- * JSON, or for a large document their source bytes and JSON text) and decoded into typed
- * entries, a `Uint8Array` per address and mask, only when first read. Every entry is checked
- * when the result is created, so errors and their order are the eager decoder's. The library's
- * verbs never read the list (the encoder writes it from its source, `pendingList`), so an ADD or
- * DEL of a large result keeps one compact copy.
- *
- * The property is an own, enumerable accessor until read or assigned, then an ordinary data
- * property holding the array; the pending sources are held apart (a WeakMap), invisible to
- * `Object.keys`, spreads and equality.
+ * JSON, or a large document's bytes and texts) and decoded into typed entries, a `Uint8Array`
+ * per address and mask, only when first read. Every entry is checked when the result is made,
+ * so errors and their order are the eager decoder's. The library's verbs never read the list
+ * (the encoder writes it from its source, `pendingList`): a large ADD or DEL keeps one copy.
+ * The property is an own, enumerable accessor until read or assigned, then a data property.
  */
 
 /** Lists shorter than this are decoded at once (small results keep their plain shape). */

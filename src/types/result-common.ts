@@ -17,10 +17,7 @@ import { decodeRoute, type Route } from "./route.js";
 
 const codecs = new Map<unknown, ListResultCodec<unknown, unknown>>();
 
-/**
- * Records how a `ListResult` subclass decodes and the version it implements, and registers
- * `create` as the creator of its versions (upstream's `init()`).
- */
+/** Records how a `ListResult` subclass decodes, and registers `create` for its versions. */
 export function defineListResult<I, P>(
   cls: abstract new (...args: never[]) => ListResult<I, P>,
   codec: ListResultCodec<I, P>,
@@ -155,10 +152,9 @@ export type ListResultCodec<I, P> = ReturnType<typeof listResultCodec<I, P>>;
 export const routeItem = listItemDecoder("routes", "types.Route", decodeRoute);
 
 /**
- * How a result of Go package `pkg` decodes (the package named in type errors): its interfaces
- * have `name`, `mac`, `sandbox` and `interfaceFields`; its IP configurations have a `version`
- * in 0.x. `interfaceItem` and `ipItem` decode an entry of the list with the errors the whole
- * list's decoding gives.
+ * How a result of Go package `pkg` decodes: interfaces of `name`, `mac`, `sandbox` and
+ * `interfaceFields`, IP configurations with a `version` in 0.x. `interfaceItem` and `ipItem`
+ * decode a list's entry with the errors the whole list's decoding gives.
  */
 export function listResultCodec<I, P>(
   pkg: "types040" | "types100",

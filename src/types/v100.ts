@@ -1,8 +1,7 @@
 /**
- * Results for CNI 1.0.0 and 1.1.0 (upstream `types/100`): like 0.4.0 without the IP version,
- * and with an interface's `mtu`, `socketPath` and `pciID`. Upstream's `MarshalJSON` encodes
- * the struct, re-reads it as a map, drops an empty `dns` and encodes the map again, so the JSON
- * of a 1.x result has every key sorted at every level; this encoder writes the same bytes.
+ * Results for CNI 1.0.0 and 1.1.0 (upstream `types/100`): like 0.4.0 without the IP version, with
+ * an interface's `mtu`, `socketPath` and `pciID`. Upstream's `MarshalJSON` re-reads the struct as
+ * a map and drops an empty `dns`, so every key of a 1.x result's JSON is sorted, as here.
  */
 import { goStruct, toGoJSON } from "../encoding/json.js";
 import { defineStruct, foldsToOtherKey } from "../encoding/struct.js";
@@ -115,9 +114,8 @@ export class Result100 extends ListResult<Interface100, IPConfig100> {
 /** One route of a 1.x result's list, decoded with the errors the whole list's decoding gives. */
 export const decodeRouteEntry100 = routeItem;
 
-// For a long `interfaces` list kept as parsed: the same schema with the entries left raw, and
-// each entry decoded alone inside a one-entry list, so its errors name the place the whole
-// list's decoding names ("Interface.interfaces.name").
+// For a long `interfaces` list kept as parsed: the entries left raw, then each decoded alone in
+// a one-entry list, so its errors name the place the whole list's decoding names.
 const { fields } = codec.schema;
 const rawInterfacesDecoder = defineStruct<ReturnType<typeof codec.decoder.decode>>("Result", {
   fields: {
@@ -172,8 +170,7 @@ export function decodeResult100(value: unknown, ownedValue: boolean): Result100 
     r = codec.decoder.decode(value);
     interfaces = (r.interfaces ?? []).map(interfaceItem);
   }
-  // A long `ips` list is checked here, where the eager decoding checks it (before the
-  // routes), and kept as parsed like the long routes.
+  // A long `ips` list is checked here, where the eager decoding checks it, and kept as parsed.
   const rawIps = r.ips ?? [];
   const lazyIps = ownedValue && rawIps.length >= lazyListMinLength;
   if (lazyIps) for (const item of rawIps) ipItem(item);

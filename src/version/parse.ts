@@ -22,8 +22,9 @@ function atoi(part: string): bigint {
   // More than 19 significant digits cannot fit in int64; deciding that before BigInt keeps a
   // huge hostile version string linear-time, as Go's Atoi is.
   const value = part.replace(/^[+-]?0*/, "").length > 19 ? undefined : BigInt(part);
-  if (value === undefined || value < INT64_MIN || value > INT64_MAX)
+  if (value === undefined || value < INT64_MIN || value > INT64_MAX) {
     throw fail("value out of range");
+  }
   return value;
 }
 
