@@ -4,6 +4,7 @@
  * writes (map keys sorted by UTF-8 bytes, structs in field order, HTML-safe escaping, float64
  * formatting, base64 for byte slices).
  */
+
 import { UnsupportedValueError } from "../errors/go.js";
 import { goJSONText, hasGoJSONText } from "../internal/go-json-text.js";
 import { type GoMarshaler, RawJSON, toGoJSON } from "../internal/go-marshal.js";

@@ -3,6 +3,7 @@
  * 10,000 levels, and a syntax error carries the text Go's scanner gives for it, since
  * upstream's error messages embed that text.
  */
+
 import { JSONSyntaxError, UnmarshalTypeError } from "../errors/go.js";
 import { toBytes, utf8Decode } from "../internal/bytes.js";
 import { goQuoteRune } from "../internal/go-quote.js";

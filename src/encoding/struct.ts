@@ -4,6 +4,7 @@
  * at its zero value, a wrong type is Go's `UnmarshalTypeError`. Fields are visited in document
  * order, as Go's decoder does, so the error is Go's first one.
  */
+
 import { UnmarshalTypeError } from "../errors/go.js";
 import { isJSONObject, jsonKind } from "../internal/json-kind.js";
 import { setOwn } from "./parse.js";

@@ -2,6 +2,7 @@
  * The only look skel takes at the config before dispatching (upstream `validateConfig`): it
  * must be JSON with a valid network `name`.
  */
+
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
 import { CNIError } from "../errors/types.js";

@@ -3,6 +3,7 @@
  * config, checks versions, and calls the verb's callback. Returns the error to report instead
  * of printing it, so that tests and custom mains decide what to do with it.
  */
+
 import { CNIError, isCNIError } from "../errors/types.js";
 import { messageOf } from "../internal/error-message.js";
 import { traceContextFromEnv } from "../internal/trace-context.js";

@@ -2,6 +2,7 @@
  * The CNI_* environment table (upstream `getCmdArgsFromEnv`): which variable each verb needs,
  * which are validated, and the order in which problems are reported.
  */
+
 import { CNIError } from "../errors/types.js";
 import { ErrInvalidEnvironmentVariables } from "../types/error-codes.js";
 import { validateContainerID, validateInterfaceName } from "../utils/index.js";

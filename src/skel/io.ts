@@ -2,6 +2,7 @@
  * Reading stdin and writing stdout/stderr for skel, over injectable streams so that the whole
  * dispatcher runs in-process in tests, as upstream's `dispatcher` takes Getenv/Stdin/Stdout.
  */
+
 import { arrayBuffer } from "node:stream/consumers";
 import type { OutputStream } from "./types.js";
 

@@ -1,4 +1,5 @@
 /** The plugin's main (upstream `skel.PluginMainFuncs`). */
+
 import { messageOf } from "../internal/error-message.js";
 import type { PluginInfo } from "../version/index.js";
 import { type PluginMainOptions, pluginMainWithError } from "./dispatch.js";

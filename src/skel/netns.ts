@@ -2,6 +2,7 @@
  * The netns sanity check (upstream `pkg/ns.CheckNetNS`): a plugin must not configure the
  * namespace it runs in, so skel refuses when CNI_NETNS names the plugin's own netns.
  */
+
 import type { BigIntStats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { CNIError } from "../errors/types.js";

@@ -7,6 +7,7 @@
  * const args = loadArgs("IgnoreUnknown=1;K8S_POD_NAME=web", { K8S_POD_NAME: "string" });
  * args.K8S_POD_NAME; // "web" (string | undefined)
  */
+
 import { setOwn } from "../encoding/parse.js";
 import { ArgsError, UnmarshalableArgsError } from "../errors/types.js";
 import { messageOf } from "../internal/error-message.js";

@@ -2,6 +2,7 @@
  * Version strings: upstream's `ParseVersion`, `GreaterThan` and `GreaterThanOrEqualTo`
  * (pkg/version/plugin.go), with Go's `strconv.Atoi` rules and upstream's error texts.
  */
+
 import { VersionError } from "../errors/version.js";
 import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";

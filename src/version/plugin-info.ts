@@ -2,6 +2,7 @@
  * Plugin version information: what a plugin prints for VERSION and what the runtime decodes
  * from it (upstream pkg/version/plugin.go).
  */
+
 import { goStruct, marshal } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";

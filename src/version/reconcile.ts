@@ -2,6 +2,7 @@
  * Checking a configuration's version against a plugin's supported versions (upstream
  * pkg/version/reconcile.go `Reconciler`, `ErrorIncompatible`).
  */
+
 import { ErrorIncompatible } from "../errors/version.js";
 import type { PluginInfo } from "./plugin-info.js";
 

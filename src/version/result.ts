@@ -1,4 +1,5 @@
 /** Results by version, and a plugin's `prevResult` (upstream pkg/version/version.go). */
+
 import { marshal } from "../encoding/json.js";
 import { PrevResultError } from "../errors/version.js";
 import { messageOf } from "../internal/error-message.js";

@@ -1,4 +1,5 @@
 /** The versions this library knows (upstream pkg/version/version.go). */
+
 import { VersionError } from "../errors/version.js";
 import { goQuote, goQuoteList } from "../internal/go-quote.js";
 import { CURRENT_VERSION } from "./current.js";
