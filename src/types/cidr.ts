@@ -55,16 +55,8 @@ export function cidrMask(ones: number, bits: number): Uint8Array {
     throw new InvalidArgumentError("ones", `invalid mask /${ones} of ${bits} bits`);
   }
   const mask = new Uint8Array(bits / 8);
-  let n = ones;
-  for (let i = 0; i < mask.length; i++) {
-    if (n >= 8) {
-      mask[i] = 0xff;
-      n -= 8;
-      continue;
-    }
-    mask[i] = (0xff00 >> n) & 0xff;
-    n = 0;
-  }
+  // Each byte takes its share of the ones: 8 while they last, the rest, then none.
+  for (let i = 0; i < mask.length; i++) mask[i] = 0xff00 >> Math.min(Math.max(ones - 8 * i, 0), 8);
   return mask;
 }
 
