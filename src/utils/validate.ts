@@ -16,6 +16,11 @@ import { isGoSpace } from "./unicode-space.js";
  */
 const validName = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
 
+/** Undefined for a valid name, else the error of `code` and `msg` with the name as details. */
+function invalidName(name: string, code: number, msg: string): CNIError | undefined {
+  return validName.test(name) ? undefined : new CNIError(code, msg, name);
+}
+
 /** Linux's IFNAMSIZ is 16 including the terminating NUL, so at most 15 bytes. */
 const MAX_INTERFACE_NAME_LENGTH = 15;
 
@@ -27,14 +32,8 @@ export function validateContainerID(containerID: string): CNIError | undefined {
   if (containerID === "") {
     return new CNIError(ErrUnknownContainer, "missing containerID", "");
   }
-  if (!validName.test(containerID)) {
-    return new CNIError(
-      ErrInvalidEnvironmentVariables,
-      "invalid characters in containerID",
-      containerID,
-    );
-  }
-  return undefined;
+  const text = "invalid characters in containerID";
+  return invalidName(containerID, ErrInvalidEnvironmentVariables, text);
 }
 
 /**
@@ -46,14 +45,8 @@ export function validateNetworkName(networkName: string): CNIError | undefined {
   if (networkName === "") {
     return new CNIError(ErrInvalidNetworkConfig, "missing network name:", "");
   }
-  if (!validName.test(networkName)) {
-    return new CNIError(
-      ErrInvalidNetworkConfig,
-      "invalid characters found in network name",
-      networkName,
-    );
-  }
-  return undefined;
+  const text = "invalid characters found in network name";
+  return invalidName(networkName, ErrInvalidNetworkConfig, text);
 }
 
 /**
