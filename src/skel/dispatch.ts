@@ -156,12 +156,8 @@ export async function pluginMainWithError(
   const stderr = options.stderr ?? process.stderr;
   const env = readEnv(environment);
   if (env instanceof CNIError) {
-    // No command at all is a human running the binary: tell them what it is.
-    if (
-      env.code === ErrInvalidEnvironmentVariables &&
-      (environment.CNI_COMMAND ?? "") === "" &&
-      about !== ""
-    ) {
+    // No command at all (readEnv's code 4) is a human running the binary: tell them what it is.
+    if ((environment.CNI_COMMAND ?? "") === "" && about !== "") {
       // Upstream ignores a failure to write this courtesy text.
       const versions = versionInfo.supportedVersions().join(", ");
       const text = `${about}\nCNI protocol versions supported: ${versions}\n`;
