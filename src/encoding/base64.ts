@@ -1,9 +1,7 @@
 /**
- * Go's `base64.StdEncoding.Decode`, as encoding/json applies it to a `[]byte` field.
- *
- * Node's base64 decoder is lenient (it skips invalid characters and accepts missing padding);
- * Go's rejects them with `illegal base64 data at input byte N`. The cache record's `config` is
- * a `[]byte`, so a record Go would refuse must be refused here too, with the same message.
+ * Go's `base64.StdEncoding.Decode`, as encoding/json applies it to a `[]byte` field (the cache
+ * record's `config`): Node's decoder skips invalid characters and missing padding, and a record
+ * Go refuses (`illegal base64 data at input byte N`) must be refused here too.
  */
 import { CorruptInputError } from "../errors/go.js";
 

@@ -1,10 +1,8 @@
 /**
- * Go-compatible JSON encoding.
- *
- * Plugins and the result cache are shared with Go runtimes on the same host, and upstream's
- * tests assert plugin stdin byte for byte, so this encoder writes what Go's encoding/json
- * writes: maps with keys sorted by UTF-8 bytes, structs in declaration order, HTML-safe string
- * escaping, float64 number formatting and base64 for byte slices.
+ * Go-compatible JSON encoding: plugins and the result cache are shared with Go runtimes, and
+ * upstream's tests assert plugin stdin byte for byte, so this writes what Go's encoding/json
+ * writes (map keys sorted by UTF-8 bytes, structs in field order, HTML-safe escaping, float64
+ * formatting, base64 for byte slices).
  */
 
 import { UnsupportedValueError } from "../errors/go.js";
@@ -34,23 +32,14 @@ export function goStruct<T extends object>(fields: T): T {
   return fields;
 }
 
-function isGoStruct(value: object): boolean {
-  return (value as { [structMarker]?: boolean })[structMarker] === true;
-}
-
-function hasMarshaler(value: object): value is GoMarshaler {
-  return typeof (value as Partial<GoMarshaler>)[toGoJSON] === "function";
-}
-
 /** Go's `json.Marshal`: compact, map keys sorted by UTF-8 bytes, HTML-safe escaping. */
 export function marshal(value: unknown): string {
   return encode(value, false);
 }
 
 /**
- * What Go writes for `json.Marshal` of the value decoded back into an `interface{}` and
- * marshalled again (upstream's cache record does that to its result), in one pass: structs
- * are written as maps (keys sorted), 64-bit integers as float64 and raw fragments re-sorted.
+ * What Go writes for the value marshalled, decoded into an `interface{}` and marshalled again
+ * (upstream's cache record does that to its result), in one pass.
  */
 export function marshalAsMap(value: unknown): string {
   return encode(value, true);
@@ -70,7 +59,6 @@ interface Frame {
   items: readonly unknown[] | undefined;
   /** An object's entries, in the order they are written. */
   entries: [string, unknown][];
-  /** The next element or entry. */
   next: number;
   /** True once a member was written (undefined entries are skipped). */
   wrote: boolean;
@@ -124,8 +112,9 @@ function encode(root: unknown, asMap: boolean): string {
         text = object[goJSONText](asMap);
         if (text !== undefined) break;
       }
-      if (!hasMarshaler(object)) break;
-      value = object[toGoJSON]();
+      const marshaler = (object as Partial<GoMarshaler>)[toGoJSON];
+      if (typeof marshaler !== "function") break;
+      value = marshaler.call(object);
       text = scalarText(value, asMap);
     }
     if (text === undefined) {
@@ -144,7 +133,7 @@ function encode(root: unknown, asMap: boolean): string {
           entries = sortEntries([...object.entries()].map(([k, v]) => [String(k), v]));
         } else {
           entries = Object.entries(object);
-          if (asMap || !isGoStruct(object)) sortEntries(entries);
+          if (asMap || !(structMarker in object)) sortEntries(entries);
         }
         out += "{";
         stack.push({ items: undefined, entries, next: 0, wrote: false, owners });
@@ -211,21 +200,16 @@ export function compareUTF8(a: string, b: string): number {
 }
 
 /**
- * Formats a float64 as Go's encoder: the shortest representation that round-trips, in
- * exponent form below 1e-6 and from 1e21 (the same thresholds as JavaScript), with Go's
- * two-digit exponent trimmed to one ("1e-7", not "1e-07"), and negative zero kept.
+ * Formats a float64 as Go's encoder: the shortest round-trip form, exponents below 1e-6 and from
+ * 1e21 as JavaScript's ("1e-7", where Go's strconv would write "1e-07"), `-0` kept.
  */
 export function formatNumber(n: number): string {
   if (!Number.isFinite(n)) {
-    throw new UnsupportedValueError(`json: unsupported value: ${goFloatName(n)}`);
+    const name = Number.isNaN(n) ? "NaN" : n > 0 ? "+Inf" : "-Inf";
+    throw new UnsupportedValueError(`json: unsupported value: ${name}`);
   }
   if (Object.is(n, -0)) return "-0";
   return String(n);
-}
-
-function goFloatName(n: number): string {
-  if (Number.isNaN(n)) return "NaN";
-  return n > 0 ? "+Inf" : "-Inf";
 }
 
 /**
@@ -256,10 +240,7 @@ export function compact(text: string): string {
   return out;
 }
 
-/**
- * Go's `json.Indent` over compact JSON: one element per line, nested by `indentText`, each new
- * line starting with `prefix`; empty objects and arrays stay `{}` and `[]`.
- */
+/** Go's `json.Indent` over compact JSON; empty objects and arrays stay `{}` and `[]`. */
 export function indent(compactText: string, prefix: string, indentText: string): string {
   let out = "";
   let depth = 0;

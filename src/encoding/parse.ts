@@ -1,8 +1,7 @@
 /**
  * JSON decoding with Go's semantics: invalid UTF-8 becomes U+FFFD, nesting is limited to Go's
- * 10,000 levels, and a syntax error carries the text Go's scanner gives for it
- * (`unexpected end of JSON input`, `invalid character 'x' looking for beginning of value`),
- * since upstream's error messages embed that text.
+ * 10,000 levels, and a syntax error carries the text Go's scanner gives for it, since
+ * upstream's error messages embed that text.
  */
 
 import { JSONSyntaxError, UnmarshalTypeError } from "../errors/go.js";
@@ -13,8 +12,8 @@ import { goQuoteRune } from "../internal/go-quote.js";
 export const maxNestingDepth = 10_000;
 
 /**
- * Parses JSON text or UTF-8 bytes as Go's `json.Unmarshal` into an `interface{}` would.
- * Throws `JSONSyntaxError`, or `UnmarshalTypeError` for a number beyond float64's range.
+ * Parses JSON text or UTF-8 bytes as Go's `json.Unmarshal` into an `interface{}`. Throws
+ * `JSONSyntaxError`, or `UnmarshalTypeError` for a number beyond float64's range.
  */
 export function parseJSON(input: string | Uint8Array): unknown {
   const text = typeof input === "string" ? input : utf8Decode(input);
@@ -65,10 +64,18 @@ function containsInfinity(root: unknown): boolean {
 
 const loneSurrogateEscape = /\\u[dD][89a-fA-F]/;
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const hasLoneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-const fixString = (s: string): string =>
-  hasLoneSurrogate.test(s) ? s.replace(loneSurrogate, "\ufffd") : s;
+const fixString = (s: string): string => s.replace(loneSurrogate, "\ufffd");
+
+/** Sets `target[key]` as an own data property, so that a key "__proto__" stays a key. */
+export function setOwn(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
 
 /**
  * An object's keys fixed: the same object when none holds a lone surrogate, else a copy in
@@ -76,17 +83,9 @@ const fixString = (s: string): string =>
  */
 function fixKeys(value: Record<string, unknown>): Record<string, unknown> {
   const keys = Object.keys(value);
-  if (!keys.some((k) => hasLoneSurrogate.test(k))) return value;
+  if (keys.every((k) => fixString(k) === k)) return value;
   const out: Record<string, unknown> = {};
-  for (const k of keys) {
-    // A data property, so that a key named "__proto__" stays a key.
-    Object.defineProperty(out, fixString(k), {
-      value: value[k],
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
+  for (const k of keys) setOwn(out, fixString(k), value[k]);
   return out;
 }
 
@@ -136,7 +135,7 @@ function nestsTooDeep(text: string): boolean {
   return false;
 }
 
-/** Returns Go's syntax error for the bytes, or undefined when they are valid JSON. */
+/** Go's syntax error for the bytes, or undefined when they are valid JSON. */
 export function checkValid(bytes: Uint8Array): JSONSyntaxError | undefined {
   return new Scanner(bytes).run();
 }
@@ -152,18 +151,8 @@ const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isHex = (c: number): boolean =>
   isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 
-const spaceEndsInside = [
-  "in literal",
-  "in numeric",
-  "after decimal",
-  "in exponent",
-  "in string escape",
-  "in \\u",
-];
-
-class Fail {
-  constructor(readonly error: JSONSyntaxError) {}
-}
+const spaceEndsInside =
+  /^(in literal|in numeric|after decimal|in exponent|in string escape|in \\u)/;
 
 /** A recursive-free port of the error paths of Go's encoding/json scanner. */
 class Scanner {
@@ -184,7 +173,7 @@ class Scanner {
         if (this.afterValue()) this.value();
       }
     } catch (e) {
-      if (e instanceof Fail) return e.error;
+      if (e instanceof JSONSyntaxError) return e;
       throw e;
     }
   }
@@ -193,15 +182,13 @@ class Scanner {
     if (this.pos >= this.b.length) {
       // Go feeds a space at the end of input: inside a literal, a number or an escape that
       // space is the invalid character; anywhere else the input just ended too soon.
-      if (!spaceEndsInside.some((prefix) => context.startsWith(prefix))) {
-        throw new Fail(new JSONSyntaxError("unexpected end of JSON input", this.b.length));
+      if (!spaceEndsInside.test(context)) {
+        throw new JSONSyntaxError("unexpected end of JSON input", this.b.length);
       }
-      throw new Fail(new JSONSyntaxError(`invalid character ' ' ${context}`, this.b.length));
+      throw new JSONSyntaxError(`invalid character ' ' ${context}`, this.b.length);
     }
     const c = this.b[this.pos];
-    throw new Fail(
-      new JSONSyntaxError(`invalid character ${goQuoteRune(c)} ${context}`, this.pos + 1),
-    );
+    throw new JSONSyntaxError(`invalid character ${goQuoteRune(c)} ${context}`, this.pos + 1);
   }
 
   private peek(): number {
@@ -215,7 +202,7 @@ class Scanner {
   private push(ctx: Ctx): void {
     this.stack.push(ctx);
     if (this.stack.length > maxNestingDepth) {
-      throw new Fail(new JSONSyntaxError("exceeded max depth", this.pos));
+      throw new JSONSyntaxError("exceeded max depth", this.pos);
     }
   }
 
@@ -230,37 +217,27 @@ class Scanner {
       const c = this.peek();
       switch (c) {
         case 0x7b: // {
+        case 0x5b: {
+          const object = c === 0x7b;
           this.pos++;
-          this.push(Ctx.ObjectKey);
+          this.push(object ? Ctx.ObjectKey : Ctx.ArrayValue);
           this.skipSpace();
-          if (this.peek() === 0x7d) {
+          if (this.peek() === (object ? 0x7d : 0x5d)) {
             this.pos++;
             this.stack.pop();
             return;
           }
+          if (!object) continue;
           this.key();
           return;
-        case 0x5b: // [
-          this.pos++;
-          this.push(Ctx.ArrayValue);
-          this.skipSpace();
-          if (this.peek() === 0x5d) {
-            this.pos++;
-            this.stack.pop();
-            return;
-          }
-          continue;
+        }
         case 0x22:
           this.string();
           return;
-        case 0x74:
-          this.literal("true");
-          return;
-        case 0x66:
-          this.literal("false");
-          return;
-        case 0x6e:
-          this.literal("null");
+        case 0x74: // t
+        case 0x66: // f
+        case 0x6e: // n
+          this.literal(c === 0x74 ? "true" : c === 0x66 ? "false" : "null");
           return;
         default:
           if (c === 0x2d || isDigit(c)) {

@@ -1,44 +1,43 @@
 /**
- * Decoding JSON values into Go structs, with Go's rules: keys match case-insensitively (an
- * exact match preferred, the last duplicate winning), unknown keys are ignored, `null` leaves a
- * field at its zero value, and a value of the wrong type is an error that names the field as
- * Go's `UnmarshalTypeError` does. Each struct is described once, as a schema.
- *
- * Fields are visited in document order, as Go's decoder visits them, so the error reported is
- * Go's first one, even for a value that a later case-variant of its key would have replaced.
+ * Decoding JSON values into Go structs described once as a schema, with Go's rules: keys match
+ * case-insensitively (an exact match preferred), unknown keys are ignored, `null` leaves a field
+ * at its zero value, a wrong type is Go's `UnmarshalTypeError`. Fields are visited in document
+ * order, as Go's decoder does, so the error is Go's first one.
  */
 
 import { UnmarshalTypeError } from "../errors/go.js";
 import { isJSONObject, jsonKind } from "../internal/json-kind.js";
+import { setOwn } from "./parse.js";
 
 /** How one field of a Go struct is typed. `goType` overrides the Go type named in errors. */
 export type FieldSchema = (
-  | { type: "string" | "bool" | "int" | "uint" | "float" | "any" | "raw" }
+  | { type: "string" | "bool" | "int" | "uint" | "any" | "raw" }
   | { type: "array"; items: FieldSchema }
   | { type: "map"; values: FieldSchema }
   /** `pointer`: a Go `*T`, whose null is nil (kept as null) rather than a zero struct. */
   | { type: "struct"; struct: StructSchema; goName: string; pointer?: boolean }
 ) & { goType?: string };
 
-/** A Go struct: its fields by JSON key. */
+/** A Go struct: its fields by JSON key, and at the top level the Go type a type error names. */
 export interface StructSchema {
   fields: Record<string, FieldSchema>;
+  goType?: string;
 }
 
-/** A decoder for one struct type, built once by `defineStruct`. */
-export interface StructDecoder<T> {
-  /** The Go type name used in error messages. */
-  readonly goName: string;
-  /** Decodes a parsed JSON value, throwing `UnmarshalTypeError` on a wrong type. */
-  decode(value: unknown): T;
-}
-
-/** Describes a Go struct once; the returned decoder applies Go's decoding rules. */
-export function defineStruct<T>(goName: string, schema: StructSchema): StructDecoder<T> {
-  const root: FieldSchema = { type: "struct", struct: schema, goName };
+/**
+ * Describes a Go struct once; the returned decoder applies Go's decoding rules to a parsed JSON
+ * value (a top-level `null` leaves the struct at its zero value, `{}`), throwing
+ * `UnmarshalTypeError` on a wrong type. `goName` is named in field errors, `schema.goType`
+ * (default `goName`) in a top-level one: Go names an anonymous struct "" in the first and by
+ * its literal type in the second.
+ */
+export function defineStruct<T>(
+  goName: string,
+  schema: StructSchema,
+): { decode(value: unknown): T } {
+  const root: FieldSchema = { type: "struct", struct: schema, goName, goType: schema.goType };
   return {
-    goName,
-    decode: (value: unknown): T => decodeValue(value, root, { struct: goName }) as T,
+    decode: (value) => decodeValue(value === null ? {} : value, root, { struct: goName }) as T,
   };
 }
 
@@ -72,13 +71,7 @@ function decodeValue(value: unknown, schema: FieldSchema, place: Place): unknown
       if (!isJSONObject(value)) throw typeError(value, schema, place);
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
-        // A data property, so that a key named "__proto__" stays a key, as in Go's map.
-        Object.defineProperty(out, key, {
-          value: decodeElement(item, schema.values, place),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        setOwn(out, key, decodeElement(item, schema.values, place));
       }
       return out;
     }
@@ -87,9 +80,6 @@ function decodeValue(value: unknown, schema: FieldSchema, place: Place): unknown
       return value;
     case "bool":
       if (typeof value !== "boolean") throw typeError(value, schema, place);
-      return value;
-    case "float":
-      if (typeof value !== "number") throw typeError(value, schema, place);
       return value;
     case "int":
     case "uint":
@@ -137,31 +127,23 @@ function decodeElement(item: unknown, schema: FieldSchema, place: Place): unknow
   return item === null ? zeroValue(schema) : decodeValue(item, schema, place);
 }
 
+/** The zero values that are not nil (slices, maps, pointers and interfaces are: null). */
+const zeroValues: Partial<Record<FieldSchema["type"], unknown>> = {
+  string: "",
+  bool: false,
+  int: 0,
+  uint: 0,
+};
+
 function zeroValue(schema: FieldSchema): unknown {
-  switch (schema.type) {
-    case "string":
-      return "";
-    case "bool":
-      return false;
-    case "int":
-    case "uint":
-    case "float":
-      return 0;
-    case "struct":
-      return schema.pointer ? null : {};
-    default:
-      // Slices, maps and interfaces: nil.
-      return null;
-  }
+  if (schema.type === "struct") return schema.pointer ? null : {};
+  return zeroValues[schema.type] ?? null;
 }
 
 function foldKey(key: string, fields: Record<string, FieldSchema>): string | undefined {
   const folded = foldASCII(key);
   if (folded === undefined) return undefined;
-  for (const name of Object.keys(fields)) {
-    if (name.toLowerCase() === folded) return name;
-  }
-  return undefined;
+  return Object.keys(fields).find((name) => name.toLowerCase() === folded);
 }
 
 /** True when `key`, another key than `name`, is decoded into the field `name` (Go's folding). */
@@ -197,13 +179,6 @@ function typeError(value: unknown, schema: FieldSchema, place: Place): Unmarshal
 function goTypeName(schema: FieldSchema): string {
   if (schema.goType) return schema.goType;
   switch (schema.type) {
-    case "bool":
-    case "int":
-    case "uint":
-    case "string":
-      return schema.type;
-    case "float":
-      return "float64";
     case "any":
     case "raw":
       return "interface {}";
@@ -213,5 +188,8 @@ function goTypeName(schema: FieldSchema): string {
       return `map[string]${goTypeName(schema.values)}`;
     case "struct":
       return schema.goName;
+    default:
+      // bool, int, uint, string: Go's names.
+      return schema.type;
   }
 }

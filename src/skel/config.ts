@@ -5,27 +5,16 @@
 
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import { UnmarshalTypeError } from "../errors/go.js";
 import { CNIError } from "../errors/types.js";
 import { messageOf } from "../internal/error-message.js";
-import { jsonKind } from "../internal/json-kind.js";
 import { ErrDecodingFailure, ErrInvalidNetworkConfig } from "../types/error-codes.js";
 import { validateNetworkName } from "../utils/index.js";
 
-// Upstream decodes into an anonymous `struct { Name string "json:\"name\"" }`: Go names an
-// anonymous struct "" in field errors and by its literal type at the top level.
-const anonymousType = 'struct { Name string "json:\\"name\\"" }';
-const nameOnly = defineStruct<{ name?: string }>("", { fields: { name: { type: "string" } } });
-
-function decodeName(stdinData: Uint8Array): string {
-  const value = parseJSON(stdinData);
-  // Go decodes a top-level null into a struct as a no-op.
-  if (value === null) return "";
-  if (typeof value !== "object" || Array.isArray(value)) {
-    throw new UnmarshalTypeError(jsonKind(value), anonymousType);
-  }
-  return nameOnly.decode(value).name ?? "";
-}
+// Upstream decodes into an anonymous `struct { Name string "json:\"name\"" }`.
+const nameOnly = defineStruct<{ name?: string }>("", {
+  goType: 'struct { Name string "json:\\"name\\"" }',
+  fields: { name: { type: "string" } },
+});
 
 /**
  * Checks the config bytes: not JSON (or a non-string name) → code 6
@@ -35,12 +24,10 @@ function decodeName(stdinData: Uint8Array): string {
 export function validateConfig(stdinData: Uint8Array): CNIError | undefined {
   let name: string;
   try {
-    name = decodeName(stdinData);
+    name = nameOnly.decode(parseJSON(stdinData)).name ?? "";
   } catch (error) {
-    const text = messageOf(error);
-    return new CNIError(ErrDecodingFailure, `error unmarshall network config: ${text}`, "", {
-      cause: error,
-    });
+    const text = `error unmarshall network config: ${messageOf(error)}`;
+    return new CNIError(ErrDecodingFailure, text, "", { cause: error });
   }
   if (name === "") return new CNIError(ErrInvalidNetworkConfig, "missing network name");
   return validateNetworkName(name);

@@ -43,10 +43,7 @@ export interface PluginMainOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Finds a CNIError in an error's chain, as Go's `errors.As` does through `Unwrap`: the error
- * itself, its `cause`s, and the members of an AggregateError (Go's joined errors).
- */
+/** Go's `errors.As` for a CNIError: the error, its `cause`s, an AggregateError's members. */
 function findCNIError(error: unknown, depth = 0): CNIError | undefined {
   if (isCNIError(error)) return error;
   if (depth > 32 || typeof error !== "object" || error === null) return undefined;
@@ -59,203 +56,94 @@ function findCNIError(error: unknown, depth = 0): CNIError | undefined {
   return "cause" in error ? findCNIError(error.cause, depth + 1) : undefined;
 }
 
-function decodingFailure(error: unknown): CNIError {
-  return new CNIError(ErrDecodingFailure, messageOf(error), "", { cause: error });
-}
+/** Each verb's callback, the config version it needs, and whether the netns is checked. */
+const verbs = new Map<string, { callback: keyof CNIFuncs; minVersion?: string; netns?: true }>([
+  ["ADD", { callback: "add", netns: true }],
+  ["DEL", { callback: "del", netns: true }],
+  ["CHECK", { callback: "check", minVersion: "0.4.0" }],
+  ["GC", { callback: "gc", minVersion: "1.1.0" }],
+  ["STATUS", { callback: "status", minVersion: "1.1.0" }],
+]);
 
-class Dispatcher {
-  constructor(
-    private readonly env: Environment,
-    private readonly stdin: () => StdinSource,
-    private readonly stdout: OutputStream,
-    private readonly stderr: OutputStream,
-    private readonly signal: AbortSignal | undefined,
-  ) {}
-
-  async run(funcs: CNIFuncs, info: PluginInfo, about: string): Promise<CNIError | undefined> {
-    const env = readEnv(this.env);
-    if (env instanceof CNIError) {
-      // No command at all is a human running the binary: tell them what it is.
-      if (
-        env.code === ErrInvalidEnvironmentVariables &&
-        (this.env.CNI_COMMAND ?? "") === "" &&
-        about !== ""
-      ) {
-        // Upstream ignores a failure to write this courtesy text.
-        await writeAll(
-          this.stderr,
-          `${about}\nCNI protocol versions supported: ${info.supportedVersions().join(", ")}\n`,
-        ).catch(() => {});
-        return undefined;
-      }
-      return env;
-    }
-
-    let stdinData: Uint8Array = new Uint8Array(0);
-    if (env.command !== "VERSION") {
-      try {
-        stdinData = await readAll(this.stdin());
-      } catch (error) {
-        return new CNIError(ErrIOFailure, `error reading from stdin: ${messageOf(error)}`, "", {
-          cause: error,
-        });
-      }
-      const invalid = validateConfig(stdinData);
-      if (invalid) return invalid;
-    }
-
-    const args: CmdArgs = {
-      containerID: env.containerID,
-      netns: env.netns,
-      ifName: env.ifName,
-      args: env.args,
-      path: env.path,
-      netnsOverride: env.netnsOverride,
-      stdinData,
-    };
-
-    switch (env.command) {
-      case "ADD":
-        return this.checkVersionAndCall(args, info, funcs.add, true);
-      case "DEL":
-        return this.checkVersionAndCall(args, info, funcs.del, true);
-      case "CHECK":
-        return this.gated("CHECK", "0.4.0", args, info, funcs.check);
-      case "GC":
-        return this.gated("GC", "1.1.0", args, info, funcs.gc);
-      case "STATUS":
-        return this.gated("STATUS", "1.1.0", args, info, funcs.status);
-      case "VERSION":
-        try {
-          await writeAll(this.stdout, info.encode());
-        } catch (error) {
-          return new CNIError(ErrIOFailure, messageOf(error), "", { cause: error });
-        }
-        return undefined;
-      default:
-        return new CNIError(ErrInvalidEnvironmentVariables, `unknown CNI_COMMAND: ${env.command}`);
-    }
-  }
-
-  /**
-   * The verbs newer than the config format: refused below `minVersion`, and refused when no
-   * version the plugin supports is at least the config's. Version parse errors are code 6.
-   */
-  private async gated(
-    verb: string,
-    minVersion: string,
-    args: CmdArgs,
-    info: PluginInfo,
-    callback: PluginCallback | undefined,
-  ): Promise<CNIError | undefined> {
-    let configVersion: string;
-    try {
-      configVersion = configDecoder.decode(args.stdinData);
+/**
+ * The version checks: a verb newer than the config format is refused below its `minVersion` and
+ * when no version the plugin supports is at least the config's (parse errors are code 6); then
+ * the config version must be one the plugin lists, exactly (code 1).
+ */
+function checkVersions(
+  verb: string,
+  minVersion: string | undefined,
+  stdinData: Uint8Array,
+  info: PluginInfo,
+): CNIError | undefined {
+  let configVersion: string;
+  try {
+    configVersion = configDecoder.decode(stdinData);
+    if (minVersion !== undefined) {
       if (!greaterThanOrEqualTo(configVersion, minVersion)) {
         return new CNIError(ErrIncompatibleCNIVersion, `config version does not allow ${verb}`);
       }
-    } catch (error) {
-      return decodingFailure(error);
-    }
-    for (const pluginVersion of info.supportedVersions()) {
-      let newer: boolean;
-      try {
-        newer = greaterThanOrEqualTo(pluginVersion, configVersion);
-      } catch (error) {
-        return decodingFailure(error);
-      }
-      if (newer) return this.checkVersionAndCall(args, info, callback, false);
-    }
-    return new CNIError(ErrIncompatibleCNIVersion, `plugin version does not allow ${verb}`);
-  }
-
-  /**
-   * The config version must be one the plugin lists, exactly (code 1 otherwise). For ADD and
-   * DEL the netns check follows, then the callback; its CNIError is passed through and any
-   * other error becomes code 999.
-   */
-  private async checkVersionAndCall(
-    args: CmdArgs,
-    info: PluginInfo,
-    callback: PluginCallback | undefined,
-    checkNetNS: boolean,
-  ): Promise<CNIError | undefined> {
-    let configVersion: string;
-    try {
-      configVersion = configDecoder.decode(args.stdinData);
-    } catch (error) {
-      return decodingFailure(error);
-    }
-    const incompatible = reconcile(configVersion, info);
-    if (incompatible) {
-      return new CNIError(
-        ErrIncompatibleCNIVersion,
-        "incompatible CNI versions",
-        incompatible.details(),
-      );
-    }
-    if (checkNetNS) {
-      const override = args.netnsOverride;
-      if (override.toUpperCase() !== "TRUE" && override !== "1") {
-        try {
-          if (await isPluginNetNS(args.netns)) {
-            return new CNIError(
-              ErrInvalidNetNS,
-              "plugin's netns and netns from CNI_NETNS should not be the same",
-            );
-          }
-        } catch (error) {
-          return findCNIError(error) ?? new CNIError(ErrInvalidNetNS, messageOf(error));
-        }
+      if (!info.supportedVersions().some((v) => greaterThanOrEqualTo(v, configVersion))) {
+        return new CNIError(ErrIncompatibleCNIVersion, `plugin version does not allow ${verb}`);
       }
     }
-    if (!callback) return undefined;
-    return this.call(callback, args);
+  } catch (error) {
+    return new CNIError(ErrDecodingFailure, messageOf(error), "", { cause: error });
   }
+  const incompatible = reconcile(configVersion, info);
+  const text = "incompatible CNI versions";
+  return incompatible && new CNIError(ErrIncompatibleCNIVersion, text, incompatible.details());
+}
 
-  private async call(callback: PluginCallback, args: CmdArgs): Promise<CNIError | undefined> {
-    // Listen for SIGTERM only while the callback runs, and only when no signal was given.
-    let signal = this.signal;
-    let dispose = (): void => {};
-    if (!signal) {
-      const sigterm = abortOnSigterm();
-      signal = sigterm.signal;
-      dispose = sigterm.dispose;
-    }
-    const ctx: PluginContext = {
-      signal,
-      stdout: this.stdout,
-      stderr: this.stderr,
-      traceContext: traceContextFromEnv(this.env),
-    };
-    // Signal listeners do not keep Node alive: a callback awaiting only its signal would let the
-    // event loop drain and the process exit mid-call with no output. Hold it open until settled.
-    const keepAlive = setInterval(() => {}, 0x7fffffff);
-    try {
-      await callback(args, ctx);
-      return undefined;
-    } catch (error) {
-      // Don't wrap a CNI error in another (upstream: "don't wrap Error in Error").
-      return (
-        findCNIError(error) ?? new CNIError(ErrInternal, messageOf(error), "", { cause: error })
-      );
-    } finally {
-      clearInterval(keepAlive);
-      dispose();
-    }
+/** The netns check of ADD and DEL, unless CNI_NETNS_OVERRIDE is `true` or `1`. */
+async function checkNetNS(args: CmdArgs): Promise<CNIError | undefined> {
+  const override = args.netnsOverride;
+  if (override.toUpperCase() === "TRUE" || override === "1") return undefined;
+  try {
+    if (!(await isPluginNetNS(args.netns))) return undefined;
+  } catch (error) {
+    return findCNIError(error) ?? new CNIError(ErrInvalidNetNS, messageOf(error));
+  }
+  const text = "plugin's netns and netns from CNI_NETNS should not be the same";
+  return new CNIError(ErrInvalidNetNS, text);
+}
+
+/** The callback's CNIError is passed through; any other error becomes code 999. */
+async function call(
+  callback: PluginCallback,
+  args: CmdArgs,
+  env: Environment,
+  options: { stdout: OutputStream; stderr: OutputStream; signal: AbortSignal | undefined },
+): Promise<CNIError | undefined> {
+  // Listen for SIGTERM only while the callback runs, and only when no signal was given.
+  const { signal, dispose } = options.signal
+    ? { signal: options.signal, dispose: () => {} }
+    : abortOnSigterm();
+  const ctx: PluginContext = {
+    signal,
+    stdout: options.stdout,
+    stderr: options.stderr,
+    traceContext: traceContextFromEnv(env),
+  };
+  // Signal listeners do not keep Node alive: a callback awaiting only its signal would let the
+  // event loop drain and the process exit mid-call with no output. Hold it open until settled.
+  const keepAlive = setInterval(() => {}, 0x7fffffff);
+  try {
+    await callback(args, ctx);
+    return undefined;
+  } catch (error) {
+    // Don't wrap a CNI error in another (upstream: "don't wrap Error in Error").
+    return findCNIError(error) ?? new CNIError(ErrInternal, messageOf(error), "", { cause: error });
+  } finally {
+    clearInterval(keepAlive);
+    dispose();
   }
 }
 
 /**
  * Runs a plugin's verb and returns the error to report, or undefined on success (upstream
- * `PluginMainFuncsWithError`). Nothing is printed on error and the process does not exit: a
- * spec-compliant plugin prints the error as JSON to stdout and exits non-zero, which
- * `pluginMain` does.
- *
- * Order of checks (each failure returns at once): the CNI_* environment (missing variables,
- * code 4, all listed; invalid container ID or interface name); with no CNI_COMMAND and an
- * `about` text, the about text on stderr and success; stdin (code 5) and the config's JSON and
- * network name (codes 6, 7), skipped for VERSION; then the verb.
+ * `PluginMainFuncsWithError`): nothing is printed and the process does not exit, which
+ * `pluginMain` does. The checks and their order are upstream's (docs/deviations/skel.md).
  */
 export async function pluginMainWithError(
   funcs: CNIFuncs,
@@ -263,12 +151,54 @@ export async function pluginMainWithError(
   about: string,
   options: PluginMainOptions = {},
 ): Promise<CNIError | undefined> {
-  return new Dispatcher(
-    options.env ?? process.env,
-    // Lazily: touching process.stdin opens fd 0, which VERSION must not read.
-    () => options.stdin ?? process.stdin,
-    options.stdout ?? process.stdout,
-    options.stderr ?? process.stderr,
-    options.signal,
-  ).run(funcs, versionInfo, about);
+  const environment = options.env ?? process.env;
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const env = readEnv(environment);
+  if (env instanceof CNIError) {
+    // No command at all (readEnv's code 4) is a human running the binary: tell them what it is.
+    if ((environment.CNI_COMMAND ?? "") === "" && about !== "") {
+      // Upstream ignores a failure to write this courtesy text.
+      const versions = versionInfo.supportedVersions().join(", ");
+      const text = `${about}\nCNI protocol versions supported: ${versions}\n`;
+      await writeAll(stderr, text).catch(() => {});
+      return undefined;
+    }
+    return env;
+  }
+
+  let stdinData: Uint8Array = new Uint8Array(0);
+  if (env.command !== "VERSION") {
+    try {
+      // Lazily: touching process.stdin opens fd 0, which VERSION must not read.
+      stdinData = await readAll(options.stdin ?? process.stdin);
+    } catch (error) {
+      const text = `error reading from stdin: ${messageOf(error)}`;
+      return new CNIError(ErrIOFailure, text, "", { cause: error });
+    }
+    const invalid = validateConfig(stdinData);
+    if (invalid) return invalid;
+  }
+
+  const { command, ...envArgs } = env;
+  const args: CmdArgs = { ...envArgs, stdinData };
+  if (command === "VERSION") {
+    try {
+      await writeAll(stdout, versionInfo.encode());
+    } catch (error) {
+      return new CNIError(ErrIOFailure, messageOf(error), "", { cause: error });
+    }
+    return undefined;
+  }
+  const verb = verbs.get(command);
+  if (verb === undefined) {
+    return new CNIError(ErrInvalidEnvironmentVariables, `unknown CNI_COMMAND: ${command}`);
+  }
+  const refused =
+    checkVersions(command, verb.minVersion, stdinData, versionInfo) ??
+    (verb.netns ? await checkNetNS(args) : undefined);
+  if (refused) return refused;
+  const callback = funcs[verb.callback];
+  if (!callback) return undefined;
+  return call(callback, args, environment, { stdout, stderr, signal: options.signal });
 }

@@ -11,29 +11,35 @@ import type { CmdArgs } from "./types.js";
 /** The environment as skel reads it: `process.env` or a test's table. */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
+/** The CNI_* values, each the empty string when unset (Go's `os.Getenv`): CmdArgs' env part. */
+type EnvValues = Omit<CmdArgs, "stdinData"> & { command: string };
+
 interface EnvVar {
   readonly name: string;
+  readonly key: keyof EnvValues;
   /** The verbs for which the variable is required (and, with `validate`, validated). */
   readonly requiredFor: readonly string[];
   readonly validate?: (value: string) => CNIError | undefined;
 }
 
+const all = ["ADD", "CHECK", "DEL", "GC", "STATUS"];
+const attachment = ["ADD", "CHECK", "DEL"];
+
 // Upstream's table, in upstream's order: missing variables are reported in this order.
 const table: readonly EnvVar[] = [
-  { name: "CNI_COMMAND", requiredFor: ["ADD", "CHECK", "DEL", "GC", "STATUS"] },
-  { name: "CNI_CONTAINERID", requiredFor: ["ADD", "CHECK", "DEL"], validate: validateContainerID },
-  { name: "CNI_NETNS", requiredFor: ["ADD", "CHECK"] },
-  { name: "CNI_IFNAME", requiredFor: ["ADD", "CHECK", "DEL"], validate: validateInterfaceName },
-  { name: "CNI_ARGS", requiredFor: [] },
-  { name: "CNI_PATH", requiredFor: ["ADD", "CHECK", "DEL", "GC", "STATUS"] },
-  { name: "CNI_NETNS_OVERRIDE", requiredFor: [] },
+  { name: "CNI_COMMAND", key: "command", requiredFor: all },
+  {
+    name: "CNI_CONTAINERID",
+    key: "containerID",
+    requiredFor: attachment,
+    validate: validateContainerID,
+  },
+  { name: "CNI_NETNS", key: "netns", requiredFor: ["ADD", "CHECK"] },
+  { name: "CNI_IFNAME", key: "ifName", requiredFor: attachment, validate: validateInterfaceName },
+  { name: "CNI_ARGS", key: "args", requiredFor: [] },
+  { name: "CNI_PATH", key: "path", requiredFor: all },
+  { name: "CNI_NETNS_OVERRIDE", key: "netnsOverride", requiredFor: [] },
 ];
-
-/** The CNI_* values, each the empty string when unset (Go's `os.Getenv`): CmdArgs' env part. */
-export type EnvValues = Omit<CmdArgs, "stdinData"> & {
-  /** CNI_COMMAND. */
-  command: string;
-};
 
 /**
  * Reads and checks the CNI_* variables. An empty value counts as missing. The first validation
@@ -43,11 +49,11 @@ export type EnvValues = Omit<CmdArgs, "stdinData"> & {
  */
 export function readEnv(env: Environment): EnvValues | CNIError {
   const command = env.CNI_COMMAND ?? "";
-  const values = new Map<string, string>();
+  const values = {} as EnvValues;
   const missing: string[] = [];
   for (const v of table) {
     const value = env[v.name] ?? "";
-    values.set(v.name, value);
+    values[v.key] = value;
     const required = v.requiredFor.includes(command);
     if (value === "") {
       if (required || v.name === "CNI_COMMAND") missing.push(v.name);
@@ -62,14 +68,5 @@ export function readEnv(env: Environment): EnvValues | CNIError {
       `required env variables [${missing.join(",")}] missing`,
     );
   }
-  const get = (name: string): string => values.get(name) ?? "";
-  return {
-    command,
-    containerID: get("CNI_CONTAINERID"),
-    netns: get("CNI_NETNS"),
-    ifName: get("CNI_IFNAME"),
-    args: get("CNI_ARGS"),
-    path: get("CNI_PATH"),
-    netnsOverride: get("CNI_NETNS_OVERRIDE"),
-  };
+  return values;
 }

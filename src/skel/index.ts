@@ -1,12 +1,8 @@
 /**
- * skel: the plugin side of CNI (upstream `pkg/skel`). A plugin written in TypeScript calls
- * `pluginMain` with its callbacks; skel reads the CNI_* environment and the config on stdin,
- * checks them and the versions exactly as upstream does, calls the verb's callback with an
- * abort signal that fires on SIGTERM, and reports errors as the spec requires.
- *
- * Go → TypeScript: `PluginMainFuncs` → `pluginMain` (alias `pluginMainFuncs`),
- * `PluginMainFuncsWithError` → `pluginMainWithError` (alias `pluginMainFuncsWithError`),
- * `CmdArgs` → `CmdArgs`, `CNIFuncs` → `CNIFuncs`, `types.PrintResult` → `printResult`.
+ * skel: the plugin side of CNI (upstream `pkg/skel`). A plugin calls `pluginMain` with its
+ * callbacks; skel reads the CNI_* environment and the config on stdin, checks them and the
+ * versions as upstream does, calls the verb's callback with an abort signal that fires on
+ * SIGTERM, and reports errors as the spec requires.
  * @module
  */
 

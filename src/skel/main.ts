@@ -1,13 +1,10 @@
-/**
- * The plugin's main (upstream `skel.PluginMainFuncs`): dispatch, print any error as JSON on
- * stdout, and exit with 1 on error and 0 otherwise.
- */
+/** The plugin's main (upstream `skel.PluginMainFuncs`). */
 
 import { messageOf } from "../internal/error-message.js";
 import type { PluginInfo } from "../version/index.js";
 import { type PluginMainOptions, pluginMainWithError } from "./dispatch.js";
 import { writeAll } from "./io.js";
-import { printError } from "./print.js";
+import { formatError } from "./print.js";
 import type { CNIFuncs } from "./types.js";
 
 /** `PluginMainOptions` plus the exit function, injectable so tests can run `pluginMain`. */
@@ -17,13 +14,10 @@ export interface PluginMainExitOptions extends PluginMainOptions {
 }
 
 /**
- * The whole main of a CNI plugin: reads the CNI_* environment and the config, calls the verb's
- * callback, and on error prints `{"code","msg","details"}` (4-space indented) to stdout and
- * exits 1; on success it exits 0. With no CNI_COMMAND, `about` and the supported versions are
- * printed to stderr (recommended: `"CNI plugin <name> v<version>"`).
- *
- * Exiting explicitly, once stdout and stderr have taken everything written, matches a Go main
- * returning: a timer or socket the plugin left open does not keep it alive.
+ * The whole main of a CNI plugin: `pluginMainWithError`, then on error `{"code","msg","details"}`
+ * printed to stdout and exit 1, else exit 0. With no CNI_COMMAND, `about` (recommended:
+ * `"CNI plugin <name> v<version>"`) and the supported versions go to stderr. Exiting explicitly
+ * matches a Go main returning: a timer or socket left open does not keep the plugin alive.
  *
  * @example
  * await pluginMain({ add, del, check }, pluginSupports("1.0.0", "1.1.0"), "CNI plugin demo v1");
@@ -40,10 +34,10 @@ export async function pluginMain(
   const error = await pluginMainWithError(funcs, versionInfo, about, options);
   if (error) {
     try {
-      await printError(error, stdout);
+      await writeAll(stdout, formatError(error));
     } catch (printFailure) {
-      const text = messageOf(printFailure);
-      await writeAll(stderr, `Error writing error JSON to stdout: ${text}\n`).catch(() => {});
+      const text = `Error writing error JSON to stdout: ${messageOf(printFailure)}\n`;
+      await writeAll(stderr, text).catch(() => {});
     }
   }
   // An empty write completes after every earlier write on the same stream.

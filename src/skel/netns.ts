@@ -3,39 +3,26 @@
  * namespace it runs in, so skel refuses when CNI_NETNS names the plugin's own netns.
  */
 
+import type { BigIntStats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { CNIError } from "../errors/types.js";
 import { ErrInvalidNetNS } from "../types/error-codes.js";
 
-/** The path of the calling process's network namespace. */
-export const selfNetNSPath = "/proc/self/ns/net";
-
 /**
- * True when `nsPath` is the plugin's own network namespace: both paths stat (following the
- * magic links) to the same nsfs device and inode, as netlink's `NsHandle.Equal` compares them.
- * A path that cannot be opened is not the plugin's netns (upstream lets the plugin judge it,
- * and DEL allows an empty or vanished netns). Failing to read the plugin's own netns is code 8
- * `get plugin's netns failed`. Off Linux there are no netns, and the answer is false, as
- * upstream's non-Linux build.
+ * True when `nsPath` stats to the plugin's own netns device and inode (netlink's
+ * `NsHandle.Equal`). A path that cannot be opened is not (upstream lets the plugin judge it, and
+ * DEL allows a vanished netns); failing to read the plugin's own is code 8. Off Linux: false.
  */
 export async function isPluginNetNS(nsPath: string): Promise<boolean> {
   if (process.platform !== "linux") return false;
-  let target: Awaited<ReturnType<typeof statNs>>;
+  // bigint: inode numbers of nsfs are large; compare them exactly.
+  const target = await stat(nsPath, { bigint: true }).catch(() => undefined);
+  if (target === undefined) return false;
+  let own: BigIntStats;
   try {
-    target = await statNs(nsPath);
-  } catch {
-    return false;
-  }
-  let own: Awaited<ReturnType<typeof statNs>>;
-  try {
-    own = await statNs(selfNetNSPath);
+    own = await stat("/proc/self/ns/net", { bigint: true });
   } catch (error) {
     throw new CNIError(ErrInvalidNetNS, "get plugin's netns failed", "", { cause: error });
   }
   return own.dev === target.dev && own.ino === target.ino;
-}
-
-function statNs(path: string): Promise<{ dev: bigint; ino: bigint }> {
-  // bigint: inode numbers of nsfs are large; compare them exactly.
-  return stat(path, { bigint: true });
 }

@@ -21,11 +21,6 @@ export function formatError(error: CNIError): string {
   );
 }
 
-/** Writes the error JSON to `stdout` (default the process's), as a plugin reports failure. */
-export function printError(error: CNIError, stdout: OutputStream = process.stdout): Promise<void> {
-  return writeAll(stdout, formatError(error));
-}
-
 /**
  * Converts the result to the config's version and prints it (upstream `types.PrintResult`).
  * Rejects when the result cannot be expressed in that version; nothing is printed then.
@@ -35,6 +30,5 @@ export async function printResult(
   version: string,
   stdout: OutputStream = process.stdout,
 ): Promise<void> {
-  const converted = result.getAsVersion(version);
-  await writeAll(stdout, converted.print());
+  await writeAll(stdout, result.getAsVersion(version).print());
 }

@@ -3,30 +3,16 @@
  * context, so a plugin cannot notice the runtime giving up on it).
  */
 
-/** The abort reason a callback sees when the plugin receives SIGTERM. */
-export function sigtermReason(): DOMException {
-  return new DOMException("plugin received SIGTERM", "AbortError");
-}
-
-/** A signal that aborts on SIGTERM, and the function that stops listening. */
-export interface SigtermSignal {
-  /** Aborts, with `sigtermReason()`, on the first SIGTERM. */
-  readonly signal: AbortSignal;
-  /** Removes the handler: SIGTERM kills the process again. */
-  dispose(): void;
-}
-
 /**
- * Listens for SIGTERM while a callback runs. The first SIGTERM aborts the signal so the
- * callback can clean up and report an error; a second one restores the default action and
- * re-raises it, so a plugin that ignores its signal still dies on the runtime's next attempt.
- * (The runtime's SIGKILL after its grace period ends it in any case.)
+ * Listens for SIGTERM while a callback runs: the first aborts the signal so the callback can
+ * clean up and report; a second restores the default action and re-raises it, so a plugin that
+ * ignores its signal still dies. `dispose` removes the handler.
  */
-export function abortOnSigterm(): SigtermSignal {
+export function abortOnSigterm(): { readonly signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onSigterm = (): void => {
     if (!controller.signal.aborted) {
-      controller.abort(sigtermReason());
+      controller.abort(new DOMException("plugin received SIGTERM", "AbortError"));
       return;
     }
     process.removeListener("SIGTERM", onSigterm);

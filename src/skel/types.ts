@@ -1,8 +1,5 @@
+/** The values skel hands to a plugin's callbacks (upstream `skel.CmdArgs` and `skel.CNIFuncs`). */
 import type { TraceContext } from "../internal/trace-context.js";
-
-/**
- * The values skel hands to a plugin's callbacks (upstream `skel.CmdArgs` and `skel.CNIFuncs`).
- */
 
 /**
  * Everything the runtime passed to the plugin: the CNI_* environment and the config bytes read
@@ -32,9 +29,8 @@ export interface OutputStream {
 }
 
 /**
- * The second argument of every callback. Upstream's callbacks take no context (its issue #684);
- * here `signal` aborts when the plugin receives SIGTERM (the runtime's timeout or cancel), so a
- * plugin can stop its own work and return an error in time.
+ * The second argument of every callback (upstream's take no context, its issue #684): `signal`
+ * aborts on SIGTERM (the runtime's timeout or cancel), so a plugin can stop and report in time.
  */
 export interface PluginContext {
   /** Aborts on SIGTERM (or on the signal given to `pluginMainWithError`). */
@@ -43,23 +39,14 @@ export interface PluginContext {
   stdout: OutputStream;
   /** The process's stderr unless a test injected another. */
   stderr: OutputStream;
-  /**
-   * The W3C trace context the runtime passed (TRACEPARENT, TRACESTATE, BAGGAGE, as upstream
-   * main's runtime side sets them), validated; undefined without a valid TRACEPARENT.
-   */
+  /** The W3C trace context the runtime passed (TRACEPARENT, ...); undefined without a valid one. */
   traceContext: TraceContext | undefined;
 }
 
-/**
- * A plugin callback. Throwing (or rejecting with) a `CNIError` reports it as is; any other
- * error is reported as code 999 (ErrInternal) with its message.
- */
+/** A plugin callback: a thrown `CNIError` is reported as is, any other error as code 999. */
 export type PluginCallback = (args: CmdArgs, ctx: PluginContext) => Promise<void> | void;
 
-/**
- * The plugin's verbs (upstream `CNIFuncs`). A missing callback succeeds without doing
- * anything once the version checks pass, as a nil func does upstream.
- */
+/** The plugin's verbs (upstream `CNIFuncs`); a missing one succeeds, as a nil func upstream. */
 export interface CNIFuncs {
   /** ADD: create the attachment and print the result. */
   add?: PluginCallback;

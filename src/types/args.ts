@@ -1,20 +1,16 @@
 /**
- * CNI_ARGS parsing (upstream `types/args.go`): "K1=V1;K2=V2" into a typed record.
- *
- * Go fills the exported fields of a struct by name with `encoding.TextUnmarshaler` types
- * (`UnmarshallableBool`, `UnmarshallableString`, `net.IP`, ...). Here the struct is described by
- * an `ArgsSpec`, a record from argument name (matched exactly, as Go's `FieldByName`) to its
- * type: `"bool"` (UnmarshallableBool), `"string"` (UnmarshallableString), `"ip"` (`net.IP`) or a
- * function parsing the text (any other TextUnmarshaler). `loadArgs` returns the values found,
- * typed from the spec; `IgnoreUnknown` (upstream's `CommonArgs`) is always understood.
+ * CNI_ARGS parsing (upstream `types/args.go`): where Go fills a struct's fields by reflection,
+ * an `ArgsSpec` maps each name (matched exactly, as `FieldByName`) to `"bool"`, `"string"`,
+ * `"ip"` or a parser (any other TextUnmarshaler). `IgnoreUnknown` is always understood.
  *
  * @example
  * const args = loadArgs("IgnoreUnknown=1;K8S_POD_NAME=web", { K8S_POD_NAME: "string" });
  * args.K8S_POD_NAME; // "web" (string | undefined)
  */
+
+import { setOwn } from "../encoding/parse.js";
 import { ArgsError, UnmarshalableArgsError } from "../errors/types.js";
 import { messageOf } from "../internal/error-message.js";
-
 import { goQuote } from "../internal/go-quote.js";
 import { ipUnmarshalText } from "./ip.js";
 
@@ -72,11 +68,9 @@ function parserFor(name: string, type: unknown): (text: string) => unknown {
 }
 
 /**
- * Upstream `LoadArgs`: parses "K=V;K2=V2" against `spec`. Each pair must have exactly one "=";
- * a known key's value is parsed by its type (the last occurrence wins); unknown keys are an
- * error unless `IgnoreUnknown` is true. Throws `ArgsError` with upstream's texts
- * (`ARGS: invalid pair "x"`, `ARGS: error parsing value of pair "K=V": ...`,
- * `ARGS: unknown args ["K=V"]`).
+ * Upstream `LoadArgs`: parses "K=V;K2=V2" against `spec` (the last occurrence of a key wins;
+ * unknown keys are an error unless `IgnoreUnknown` is true). Throws `ArgsError` with upstream's
+ * texts.
  */
 export function loadArgs<S extends ArgsSpec>(args: string, spec: S): LoadedArgs<S> {
   const out: Record<string, unknown> = {};
@@ -94,18 +88,10 @@ export function loadArgs<S extends ArgsSpec>(args: string, spec: S): LoadedArgs<
     }
     const parse = parserFor(key, type);
     try {
-      // defineProperty, not assignment: a key such as "__proto__" must stay a plain field.
-      Object.defineProperty(out, key, {
-        value: parse(value),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setOwn(out, key, parse(value));
     } catch (error) {
-      const message = messageOf(error);
-      throw new ArgsError(`ARGS: error parsing value of pair ${goQuote(pair)}: ${message}`, {
-        cause: error,
-      });
+      const text = `ARGS: error parsing value of pair ${goQuote(pair)}: ${messageOf(error)}`;
+      throw new ArgsError(text, { cause: error });
     }
   }
   if (unknown.length > 0 && out.IgnoreUnknown !== true) {

@@ -1,8 +1,7 @@
 /**
  * Networks as Go's `net.IPNet` (an address and a mask, each a byte slice) and upstream's
- * `types.IPNet` JSON form: the CIDR string. `parseCIDR` is upstream's `types.ParseCIDR`, which,
- * unlike `net.ParseCIDR`, keeps the host bits ("10.1.2.3/24" stays "10.1.2.3/24"), since a
- * result's `address` names the interface's own address, not its subnet.
+ * `types.IPNet` JSON form: the CIDR string. Unlike `net.ParseCIDR`, upstream's
+ * `types.ParseCIDR` keeps the host bits: a result's `address` is the interface's own address.
  */
 import { InvalidArgumentError } from "../errors/base.js";
 import { ParseError } from "../errors/types.js";
@@ -27,25 +26,17 @@ export interface IPNet {
 }
 
 /**
- * A network the library made (parsed, decoded or copied): `JSON.stringify` writes it as its
- * CIDR text, as upstream's `types.IPNet` marshals ("10.1.2.3/24"; "<nil>" for the zero value).
- * The Go encoder (src/encoding) never calls `toJSON`: what it writes is unchanged.
+ * A network the library made (parsed, decoded or copied), which `JSON.stringify` writes as its
+ * CIDR text, as upstream's `types.IPNet` marshals. The Go encoder never calls `toJSON`.
  */
 class IPNetValue implements IPNet {
-  ip: Uint8Array;
-  mask: Uint8Array;
-  constructor(ip: Uint8Array, mask: Uint8Array) {
-    this.ip = ip;
-    this.mask = mask;
-  }
+  constructor(
+    public ip: Uint8Array,
+    public mask: Uint8Array,
+  ) {}
   toJSON(): string {
     return ipNetToString(this);
   }
-}
-
-/** A network of `ip` and `mask` (not copied), which `JSON.stringify` writes as its CIDR. */
-export function newIPNet(ip: Uint8Array, mask: Uint8Array): IPNet {
-  return new IPNetValue(ip, mask);
 }
 
 /** Upstream's copy of a `types.IPNet`: the address and mask copied. */
@@ -64,16 +55,8 @@ export function cidrMask(ones: number, bits: number): Uint8Array {
     throw new InvalidArgumentError("ones", `invalid mask /${ones} of ${bits} bits`);
   }
   const mask = new Uint8Array(bits / 8);
-  let n = ones;
-  for (let i = 0; i < mask.length; i++) {
-    if (n >= 8) {
-      mask[i] = 0xff;
-      n -= 8;
-      continue;
-    }
-    mask[i] = (0xff00 >> n) & 0xff;
-    n = 0;
-  }
+  // Each byte takes its share of the ones: 8 while they last, the rest, then none.
+  for (let i = 0; i < mask.length; i++) mask[i] = 0xff00 >> Math.min(Math.max(ones - 8 * i, 0), 8);
   return mask;
 }
 
@@ -116,9 +99,8 @@ function networkNumberAndMask(n: IPNet): [Uint8Array, Uint8Array] | undefined {
 }
 
 /**
- * Go's `IPNet.String()` (no masking: host bits kept): "1.2.3.4/24", "2001:db8::1/64";
- * an IPv4-mapped address with a 16-byte mask prints as IPv4 with the mask's last 32 bits;
- * a non-canonical mask prints in hex; Go's zero value prints "<nil>".
+ * Go's `IPNet.String()`, host bits kept: an IPv4-mapped address with a 16-byte mask prints as
+ * IPv4, a non-canonical mask in hex, Go's zero value "<nil>".
  */
 export function ipNetToString(n: IPNet): string {
   const { ip, mask } = n;
@@ -147,45 +129,16 @@ function parsePrefixLength(s: string): number | undefined {
   return n;
 }
 
-/** The address as Go's ParseCIDR reads it, its family width and the prefix length. */
-function splitCIDR(s: string): { ip: Uint8Array; bits: number; ones: number } {
+/** Upstream's `types.ParseCIDR` (host bits kept); throws `ParseError` for what is not a CIDR. */
+export function parseCIDR(s: string): IPNet {
   const slash = s.indexOf("/");
-  const fail = (): ParseError => new ParseError("CIDR address", s);
-  if (slash < 0) throw fail();
   const addr = s.slice(0, slash);
-  const ip = parseIP(addr);
-  if (!ip) throw fail();
+  const ip = slash < 0 ? undefined : parseIP(addr);
   // A dotted quad is IPv4 (32 bits); anything written with colons, mapped or not, is 128.
   const bits = addr.includes(":") ? 128 : 32;
-  const ones = parsePrefixLength(s.slice(slash + 1));
-  if (ones === undefined || ones > bits) throw fail();
-  return { ip, bits, ones };
-}
-
-/**
- * Upstream's `types.ParseCIDR`: "10.2.3.1/24" gives address 10.2.3.1 (host bits kept) with a
- * /24 mask. Throws `ParseError` ("invalid CIDR address: <s>") when `s` is not a CIDR.
- */
-export function parseCIDR(s: string): IPNet {
-  const { ip, bits, ones } = splitCIDR(s);
+  const ones = ip && parsePrefixLength(s.slice(slash + 1));
+  if (ip === undefined || ones === undefined || ones > bits) {
+    throw new ParseError("CIDR address", s);
+  }
   return new IPNetValue(ip, cidrMask(ones, bits));
-}
-
-/** Go's `IP.Mask(mask)`: the network number, or undefined when lengths do not fit. */
-export function ipMask(ip: Uint8Array, mask: Uint8Array): Uint8Array | undefined {
-  let addr = ip;
-  let m = mask;
-  if (
-    m.length === IPv6len &&
-    addr.length === IPv4len &&
-    m.subarray(0, 12).every((b) => b === 0xff)
-  ) {
-    m = m.subarray(12);
-  }
-  if (m.length === IPv4len && addr.length === IPv6len) {
-    const v4 = ipTo4(addr);
-    if (v4) addr = v4;
-  }
-  if (addr.length !== m.length) return undefined;
-  return addr.map((b, i) => b & m[i]);
 }

@@ -1,66 +1,46 @@
 /**
- * Converting a result between CNI versions (upstream `types/internal/convert.go`): a registry of
- * converters from one version to a list of versions, and of the creators that decode a result
- * for a version (`internal/create.go`). As upstream, each result module registers its own at
- * load (Go's `init()`: v020, then v040, then v100, which import each other in that order), so
- * this module imports none of them and the result modules can call `convert`.
+ * The registries of converters between CNI versions (upstream `types/internal/convert.go`) and of
+ * the creators that decode a result for a version (`internal/create.go`). Each result module
+ * registers its own at load, as Go's `init()` (v020, v040, v100: each imports the one before).
  */
 import { ConversionError, UnsupportedResultVersionError } from "../errors/types.js";
 import type { Result } from "./result.js";
 
 type ConvertFn = (from: Result, toVersion: string) => Result;
 
-interface Converter {
-  from: string;
-  to: readonly string[];
-  fn: ConvertFn;
-}
+type Creator = (value: unknown) => Result;
 
-/** Decodes a result of the versions it was registered for, from a parsed JSON value. */
-export type Creator = (value: unknown) => Result;
+/** The class whose instances hold a result type's versions. */
+type Owner = abstract new (...args: never[]) => Result;
 
-interface ResultType {
-  versions: readonly string[];
-  /** The class whose instances hold these versions. */
-  owner: abstract new (
-    ...args: never[]
-  ) => Result;
-  create: Creator;
-}
+const converters: { from: readonly string[]; to: readonly string[]; fn: ConvertFn }[] = [];
+const resultTypes: { versions: readonly string[]; owner: Owner; create: Creator }[] = [];
 
-const converters: Converter[] = [];
-const resultTypes: ResultType[] = [];
-
-/** Upstream `convert.RegisterConverter`: `fn` converts results of `from` into each of `to`. */
-export function registerConverter(from: string, to: readonly string[], fn: ConvertFn): void {
+/** Upstream `convert.RegisterConverter`, for each of `from`: `fn` converts into each of `to`. */
+export function registerConverter(
+  from: readonly string[],
+  to: readonly string[],
+  fn: ConvertFn,
+): void {
   converters.push({ from, to, fn });
 }
 
-/**
- * Upstream `convert.RegisterCreator`: `create` decodes results of `versions`, which are
- * instances of `owner`.
- */
-export function registerCreator(
-  versions: readonly string[],
-  owner: ResultType["owner"],
-  create: Creator,
-): void {
+/** Upstream `convert.RegisterCreator`: `create` decodes `versions` into instances of `owner`. */
+export function registerCreator(versions: readonly string[], owner: Owner, create: Creator): void {
   resultTypes.push({ versions, owner, create });
 }
 
 /**
- * Upstream `convert.Convert`: `from` in CNI version `toVersion` ("" means 0.1.0); `from` itself
- * when the versions match. Throws `ConversionError` when no converter exists or the target
- * cannot hold the result.
+ * Upstream `convert.Convert`: `from` in version `toVersion` ("" means 0.1.0), itself when the
+ * versions match. Throws `ConversionError` when no converter exists or the target cannot hold it.
  */
 export function convert(from: Result, toVersion: string): Result {
   const target = toVersion === "" ? "0.1.0" : toVersion;
   const fromVersion = from.version();
   if (fromVersion === target) return from;
-  const converter = converters.find((c) => c.from === fromVersion && c.to.includes(target));
-  // The result classes' own kinds, checked before a converter touches their fields: a
-  // converter is registered for a version, so it only applies to the class that owns it (a
-  // Result040 labelled "1.0.0" by hand is not a 1.x result). "" is no result's own version.
+  const converter = converters.find((c) => c.from.includes(fromVersion) && c.to.includes(target));
+  // A converter applies only to the class that owns its version (a Result040 labelled "1.0.0"
+  // by hand is not a 1.x result). "" is no result's own version.
   const owner =
     fromVersion === "" ? undefined : resultTypes.find((t) => t.versions.includes(fromVersion));
   if (!converter || !owner || !(from instanceof owner.owner)) {
@@ -70,14 +50,10 @@ export function convert(from: Result, toVersion: string): Result {
   return converter.fn(from, target);
 }
 
-/** The lists whose entries the converters read, on each result class. */
-const listFields = ["interfaces", "ips", "routes"] as const;
-
 /**
- * Every entry a converter reads is an object. Decoding never makes another (a `null` entry is
- * a type error there), but a result built in JavaScript can hold one, and a converter would
- * crash on it (upstream's panics on a nil entry, containernetworking/cni#1191): the entry is
- * named in a ConversionError instead.
+ * Every entry a converter reads must be an object: a result built in JavaScript can hold a
+ * `null`, on which upstream's converters panic (containernetworking/cni#1191); it is named in a
+ * ConversionError instead.
  */
 function checkEntries(from: Result): void {
   const r = from as unknown as Record<string, unknown>;
@@ -92,7 +68,7 @@ function checkEntries(from: Result): void {
       }
     }
   };
-  for (const field of listFields) check(r[field], field);
+  for (const field of ["interfaces", "ips", "routes"]) check(r[field], field);
   // 0.2.0: each IP configuration's routes.
   for (const family of ["ip4", "ip6"] as const) {
     const ipc = r[family] as { routes?: unknown } | null | undefined;
@@ -100,10 +76,7 @@ function checkEntries(from: Result): void {
   }
 }
 
-/**
- * Upstream `findCreator`: the decoder of the result type that handles `version`. Throws
- * `UnsupportedResultVersionError` (`unsupported CNI result version "X"`) when none does.
- */
+/** Upstream `findCreator`; throws `UnsupportedResultVersionError` for an unknown version. */
 export function findCreator(version: string): Creator {
   const found = resultTypes.find((t) => t.versions.includes(version));
   if (!found) throw new UnsupportedResultVersionError(version);

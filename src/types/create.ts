@@ -1,8 +1,6 @@
 /**
- * Creating results from JSON (upstream `types/create`): `decodeVersion` reads `cniVersion`
- * ("" or missing means 0.1.0), `createResultForVersion` decodes with the result type of a given
- * version, `createResult` does both. Inputs that are not JSON, or JSON of the wrong shape, give
- * typed errors (`JSONSyntaxError`, `UnmarshalTypeError`, `ParseError`, `DecodeVersionError`,
+ * Creating results from JSON (upstream `types/create`). Bad input gives typed errors
+ * (`JSONSyntaxError`, `UnmarshalTypeError`, `ParseError`, `DecodeVersionError`,
  * `UnsupportedResultVersionError`, `ResultVersionMismatchError`), never anything untyped.
  */
 import { parseJSON } from "../encoding/parse.js";
@@ -15,35 +13,22 @@ import type { Result } from "./result.js";
 
 export { decodeVersion, findCreator, resultVersionOf };
 
-/**
- * Upstream `create.Create`: decodes `bytes` with the result type that handles `version`.
- * The JSON's own `cniVersion` must be one that type supports.
- */
+/** Upstream `create.Create`: `bytes` decoded by `version`'s type, which must support theirs. */
 export function createResultForVersion(version: string, bytes: string | Uint8Array): Result {
-  const create = findCreator(version);
-  return create(parseJSON(bytes));
+  return findCreator(version)(parseJSON(bytes));
 }
 
-/**
- * Upstream `create.CreateFromBytes`: decodes a result, choosing its type by its `cniVersion`
- * ("" means 0.1.0).
- */
+/** Upstream `create.CreateFromBytes`: a result of the type of its `cniVersion` ("" is 0.1.0). */
 export function createResult(bytes: string | Uint8Array): Result {
   return createResultFromValue(parseForVersion(bytes));
 }
 
-/**
- * `createResult` of JSON already parsed (what `parseJSON` gives): the result of a cache record
- * is decoded once, not marshalled and parsed again.
- */
+/** `createResult` of JSON already parsed (a cache record's result is not parsed again). */
 export function createResultFromValue(value: unknown): Result {
   return findCreator(resultVersionOf(value))(value);
 }
 
-/**
- * A result converted to `toVersion` ("" means 0.1.0): `result.getAsVersion(toVersion)`, as
- * upstream's `GetAsVersion` (which fills in an empty version first).
- */
+/** `result.getAsVersion(toVersion)` ("" means 0.1.0). */
 export function convertResult(result: Result, toVersion: string): Result {
   return result.getAsVersion(toVersion);
 }

@@ -1,17 +1,12 @@
-/**
- * An ADD's result read as the current CNI version, with its types: `addNetworkList` returns the
- * interface `Result` (a plugin may answer in any version its config names), so its `ips` are not
- * visible to TypeScript until the result is converted; this is upstream's
- * `current.NewResultFromResult` / `types100.GetResult` in one typed call.
- */
 import type { Result } from "./result.js";
 import { Result100 } from "./v100.js";
 
 /**
- * `result` as the current CNI version (1.1.0, `version.current()`): a {@link Result100}, whose
- * `interfaces`, `ips`, `routes` and `dns` are typed. A result of another version is converted
- * (upstream's `GetAsVersion`); one already 1.1.0 is returned as it is. `undefined` (an ADD over a
- * list without plugins) stays `undefined`.
+ * `result` as the current CNI version (1.1.0), typed: `addNetworkList` returns the interface
+ * `Result` (a plugin may answer in any version its config names), whose `ips` TypeScript does
+ * not see until it is converted. Upstream's `current.NewResultFromResult` /
+ * `types100.GetResult`; a result already 1.1.0 is returned as it is, and `undefined` (an ADD
+ * over a list without plugins) stays `undefined`.
  *
  * ```ts
  * const result = currentResult(await cni.addNetworkList(list, rt));

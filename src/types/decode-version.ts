@@ -1,26 +1,18 @@
 /**
  * Reading a document's `cniVersion` (upstream `create.DecodeVersion`), apart from the result
- * types: a configuration's version is read on every plugin run, and reading it needs none of
- * them. `create.ts` re-exports these.
+ * types: a configuration's version is read on every plugin run, and needs none of them.
  */
 import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
-import { UnmarshalTypeError } from "../errors/go.js";
 import { DecodeVersionError } from "../errors/types.js";
-import { jsonKind } from "../internal/json-kind.js";
 
 const versionDecoder = defineStruct<{ cniVersion?: string }>("", {
+  goType: 'struct { CNIVersion string "json:\\"cniVersion\\"" }',
   fields: { cniVersion: { type: "string" } },
 });
 
-/** The Go type Go names for `DecodeVersion`'s anonymous struct in a top-level type error. */
-const anonymousVersionStruct = 'struct { CNIVersion string "json:\\"cniVersion\\"" }';
-
 /** Reads `cniVersion` from a parsed value, as Go's `DecodeVersion` would ("0.1.0" for none). */
 export function resultVersionOf(value: unknown): string {
-  if (value !== null && (typeof value !== "object" || Array.isArray(value))) {
-    throw new DecodeVersionError(new UnmarshalTypeError(jsonKind(value), anonymousVersionStruct));
-  }
   try {
     return versionDecoder.decode(value ?? {}).cniVersion || "0.1.0";
   } catch (error) {
@@ -28,10 +20,7 @@ export function resultVersionOf(value: unknown): string {
   }
 }
 
-/**
- * Upstream `create.DecodeVersion`: the `cniVersion` of a configuration or result, "0.1.0" when
- * it is missing or empty. Throws `DecodeVersionError` when the JSON is malformed.
- */
+/** Upstream `create.DecodeVersion` ("0.1.0" for none); throws `DecodeVersionError`. */
 export function decodeVersion(bytes: string | Uint8Array): string {
   return resultVersionOf(parseForVersion(bytes));
 }

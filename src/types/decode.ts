@@ -1,18 +1,13 @@
 /**
- * Helpers shared by the result decoders to reproduce Go's decoding of upstream's types, whose
- * IPConfig and Route types have their own `UnmarshalJSON`: Go decodes those with a nested
- * `json.Unmarshal`, and a type error raised inside is re-labelled with the outer field
- * ("Go struct field Result.ips of type int"), so this module does the same.
+ * Helpers of the result decoders: upstream's IPConfig and Route have their own `UnmarshalJSON`,
+ * a nested `json.Unmarshal` whose type errors Go re-labels with the outer field.
  */
 import { UnmarshalTypeError } from "../errors/go.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { type IPNet, parseCIDR, zeroIPNet } from "./cidr.js";
 import { ipUnmarshalText } from "./ip.js";
 
-/**
- * Runs a nested decode and re-labels a type error with the outer struct and field, as Go's
- * decoder does for an error returned by a field's own `UnmarshalJSON`.
- */
+/** Runs a nested decode and re-labels a type error with the outer struct and field. */
 export function inField<T>(struct: string, field: string, decode: () => T): T {
   try {
     return decode();
@@ -22,18 +17,6 @@ export function inField<T>(struct: string, field: string, decode: () => T): T {
     }
     throw error;
   }
-}
-
-/**
- * The checks Go makes before a struct's own decoding: `null` decodes to the zero value (here
- * `{}`), and anything but an object is a type error naming the Go type.
- */
-export function structValue(value: unknown, goType: string): Record<string, unknown> {
-  if (value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value)) {
-    throw new UnmarshalTypeError(jsonKind(value), goType, "", "");
-  }
-  return value as Record<string, unknown>;
 }
 
 /**
@@ -57,19 +40,9 @@ export function decodeIP(raw: unknown): Uint8Array | undefined {
 }
 
 /**
- * Decodes the entries of a list of Go pointers with their own `UnmarshalJSON`. A `null` entry
- * (a nil pointer in Go, which later makes upstream's converters panic) is rejected.
+ * The decoder of an entry of a list of Go pointers with their own `UnmarshalJSON`. A `null`
+ * (a nil pointer, on which upstream's converters panic) is rejected.
  */
-export function decodeList<T>(
-  list: unknown[] | undefined,
-  field: string,
-  goType: string,
-  decode: (value: unknown) => T,
-): T[] {
-  return (list ?? []).map(listItemDecoder(field, goType, decode));
-}
-
-/** The decoder `decodeList` applies to each entry (null rejected, errors re-labelled). */
 export function listItemDecoder<T>(
   field: string,
   goType: string,
@@ -79,9 +52,4 @@ export function listItemDecoder<T>(
     if (item === null) throw new UnmarshalTypeError("null", goType, "Result", field);
     return inField("Result", field, () => decode(item));
   };
-}
-
-/** A Go `int` read from JSON: `-0` is the integer 0 (Go writes it back as `0`, not `-0`). */
-export function goInt(n: number): number {
-  return n === 0 ? 0 : n;
 }

@@ -1,8 +1,4 @@
-/**
- * Upstream's `types.DNS`: the resolver settings a plugin reports. Every field is `omitempty`,
- * so an empty DNS encodes as `{}`; the 0.x results always write that `{}`, the 1.x results
- * drop it.
- */
+/** Upstream's `types.DNS`; every field is `omitempty` (0.x results write `{}`, 1.x drop it). */
 import { goStruct } from "../encoding/json.js";
 import type { FieldSchema } from "../encoding/struct.js";
 

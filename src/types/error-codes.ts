@@ -1,8 +1,4 @@
-/**
- * The spec's error codes (upstream `types.Err*`), in a module of their own: the entry point
- * that offers them (`libcni/types`) re-exports this module whole, and the library's modules
- * import them from here, so the list is written once.
- */
+/** The spec's error codes (upstream `types.Err*`), written once: `libcni/types` re-exports them. */
 
 /** Code 0: an unknown error. */
 export const ErrUnknown = 0;

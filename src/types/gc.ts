@@ -1,11 +1,8 @@
-/**
- * Upstream's `types.GCAttachment`: a container ID and interface name pair that is still
- * valid, passed to plugins on GC as `cni.dev/valid-attachments`.
- */
+/** Upstream's `types.GCAttachment`, passed to plugins on GC in `cni.dev/valid-attachments`. */
 import { goStruct } from "../encoding/json.js";
 import type { FieldSchema } from "../encoding/struct.js";
 
-/** A still-valid attachment (JSON keys `containerID`, `ifname`; neither is omitted). */
+/** A still-valid attachment. */
 export interface GCAttachment {
   /** The container ID. */
   containerID: string;
@@ -13,7 +10,7 @@ export interface GCAttachment {
   ifname: string;
 }
 
-/** The Go encoding of an attachment: `containerID` then `ifname`, both always written. */
+/** The Go encoding of an attachment: `containerID` then `ifname`, neither omitted. */
 export function gcAttachmentToGo(a: GCAttachment): object {
   return goStruct({ containerID: a.containerID, ifname: a.ifname });
 }

@@ -1,11 +1,8 @@
 /**
  * `libcni/types`: the vocabulary shared by runtimes and plugins (upstream `pkg/types` and its
- * `020`, `040`, `100` and `create` packages): errors, addresses, routes, DNS, results of every
- * CNI version with their conversions, and CNI_ARGS parsing.
- *
- * TypeScript additions: `toGoJSON`, `goStruct` and `RawJSON`, the hooks of Go's marshaling
- * that a value uses to choose its JSON (a `Result` of your own, capability args in Go struct
- * key order), and `toJSON()` on every result (the spec JSON, what `print()` prints).
+ * `020`, `040`, `100` and `create` packages). TypeScript additions: `toGoJSON`, `goStruct` and
+ * `RawJSON`, the hooks of Go's marshaling that a value uses to choose its JSON, and `toJSON()`
+ * on every result (what `print()` prints).
  * @module
  */
 

@@ -1,24 +1,19 @@
 /**
- * IP addresses as Go's `net.IP`: a byte slice of 4 or 16 bytes (0 bytes = nil). Parsing follows
- * Go's `net.ParseIP` (which since Go 1.22 is `netip.ParseAddr`): an IPv4 address comes back in
- * its 16-byte IPv4-mapped form, leading zeros in IPv4 octets are rejected, zones are rejected.
- * Printing follows `net.IP.String()`: IPv4 and IPv4-mapped IPv6 as dotted quads, other IPv6
- * addresses lower-case with the longest run (of two or more) of zero groups compressed.
- * Results carry addresses this way so that what Go prints, this library prints.
+ * IP addresses as Go's `net.IP`: a byte slice of 4 or 16 bytes (0 bytes = nil), parsed as Go's
+ * `net.ParseIP` (since Go 1.22 `netip.ParseAddr`: IPv4 in its 16-byte mapped form, no leading
+ * zeros in octets, no zones) and printed as `net.IP.String()`, so that what Go prints, this
+ * library prints.
  */
 import { UnsupportedValueError } from "../errors/go.js";
 import { ParseError } from "../errors/types.js";
 
-/** Length in bytes of an IPv4 address. */
 export const IPv4len = 4;
-/** Length in bytes of an IPv6 address. */
 export const IPv6len = 16;
 
 /**
- * An address the library made (parsed, decoded or copied): Go's `net.IP` bytes, which
- * `JSON.stringify` writes as the address text, as Go's `MarshalText` does ("" for the nil
- * address), so a result's `ips` or `routes` log readably. The Go encoder (src/encoding) never
- * calls `toJSON`: it writes what Go writes for a byte slice, as before.
+ * An address the library made (parsed, decoded or copied), which `JSON.stringify` writes as its
+ * text, as Go's `MarshalText` ("" for nil), so results log readably. The Go encoder never
+ * calls `toJSON`.
  */
 class IPAddress extends Uint8Array {
   toJSON(): string {
@@ -49,17 +44,14 @@ export function ipv4(a: number, b: number, c: number, d: number): Uint8Array {
   return ip;
 }
 
-/** True for a 16-byte IPv4-mapped address (`::ffff:a.b.c.d`). */
+/** True for `::ffff:a.b.c.d`. */
 export function isV4Mapped(ip: Uint8Array): boolean {
   if (ip.length !== IPv6len || ip[10] !== 0xff || ip[11] !== 0xff) return false;
   for (let i = 0; i < 10; i++) if (ip[i] !== 0) return false;
   return true;
 }
 
-/**
- * Go's `net.ParseIP`: the 16-byte form of an IPv4 or IPv6 address, or `undefined` when `s` is
- * not one (Go returns nil).
- */
+/** Go's `net.ParseIP`: the 16-byte form of an IPv4 or IPv6 address, or `undefined` (Go's nil). */
 export function parseIP(s: string): Uint8Array | undefined {
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
@@ -165,10 +157,7 @@ function parseIPv6(input: string): Uint8Array | undefined {
   return ip;
 }
 
-/**
- * Go's `IP.To4()`: the 4-byte form of an IPv4 or IPv4-mapped address, else undefined.
- * The address family test the converters use (a route's destination, an IP's version).
- */
+/** Go's `IP.To4()`: the 4-byte form of an IPv4 or IPv4-mapped address, else undefined. */
 export function ipTo4(ip: Uint8Array): Uint8Array | undefined {
   if (ip.length === IPv4len) return ip;
   if (isV4Mapped(ip)) return ip.subarray(12, 16);
@@ -218,10 +207,7 @@ export function ipToString(ip: Uint8Array): string {
   return out;
 }
 
-/**
- * Go's `net.IP.MarshalText`, used when an address is written to JSON: "" for an empty
- * address; an address of a bad length cannot be encoded (Go's marshal fails the same way).
- */
+/** Go's `net.IP.MarshalText`: "" for an empty address; a bad length fails as Go's marshal does. */
 export function ipMarshalText(ip: Uint8Array): string {
   if (ip.length === 0) return "";
   if (ip.length !== IPv4len && ip.length !== IPv6len) {
@@ -232,10 +218,7 @@ export function ipMarshalText(ip: Uint8Array): string {
   return ipToString(ip);
 }
 
-/**
- * Go's `net.IP.UnmarshalText`, used when an address is read from JSON: "" is the nil (empty)
- * address, anything else must parse or a `ParseError` ("invalid IP address: ...") is thrown.
- */
+/** Go's `net.IP.UnmarshalText`: "" is nil; anything else parses or throws `ParseError`. */
 export function ipUnmarshalText(text: string): Uint8Array {
   if (text === "") return new IPAddress(0);
   const ip = parseIP(text);

@@ -1,17 +1,10 @@
 /**
- * A long list of a decoded result (thousands of routes), kept in a compact form and decoded
- * into typed entries only when the property is first read. Every entry is checked when the
- * result is created (so the errors and their order are the eager decoder's); what is deferred
- * is keeping a typed object, a `Uint8Array` per address and per mask, for each entry. The
- * compact form is the parsed JSON of the entries, or for a large document (src/large-documents/)
- * their source bytes and the entries' JSON text as the encoder writes it. The library's own
- * verbs never read the list: the encoder writes it from that form (see `pendingList`), so an
- * ADD or DEL of a large result keeps one compact copy.
- *
- * The property is an own, enumerable accessor until first read, then an ordinary data
- * property holding the decoded array (what the eager decoder would have stored); assigning
- * to it before that replaces it the same way. The result carries its lists not read yet in a
- * {@link LazyLists} (a non-enumerable property: invisible to `Object.keys`, spreads, equality).
+ * A long list of a decoded result (thousands of routes), kept compact (the entries' parsed
+ * JSON, or a large document's bytes and texts) and decoded into typed entries, a `Uint8Array`
+ * per address and mask, only when first read. Every entry is checked when the result is made,
+ * so errors and their order are the eager decoder's. The library's verbs never read the list
+ * (the encoder writes it from its source, `pendingList`): a large ADD or DEL keeps one copy.
+ * The property is an own, enumerable accessor until read or assigned, then a data property.
  */
 
 /** Lists shorter than this are decoded at once (small results keep their plain shape). */
@@ -19,69 +12,46 @@ export const lazyListMinLength = 1024;
 
 /** Where a lazy list's entries come from. */
 export interface LazyListSource<T> {
-  /** The number of entries. */
   readonly length: number;
   /** Entry `i`, decoded (a fresh value per call). */
   at(i: number): T;
-  /** The entries' JSON texts as the encoder writes them, in chunks to join by commas, when known. */
+  /** The entries' JSON texts as the encoder writes them, in chunks to join by commas. */
   readonly textChunks?: readonly string[] | undefined;
 }
 
-/** The lists of one result not read yet, by property name. */
-class LazyLists {
-  private readonly sources = new Map<string, LazyListSource<unknown>>();
-
-  /** Defines `target[key]` as `source`'s entries, decoded on first read. */
-  define<T>(target: object, key: string, source: LazyListSource<T>): void {
-    this.sources.set(key, source);
-    const settle = (value: T[]): void => {
-      this.sources.delete(key);
-      Object.defineProperty(target, key, {
-        value,
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
-    };
-    Object.defineProperty(target, key, {
-      enumerable: true,
-      configurable: true,
-      get(): T[] {
-        const list = new Array<T>(source.length);
-        for (let i = 0; i < list.length; i++) list[i] = source.at(i);
-        settle(list);
-        return list;
-      },
-      set: settle,
-    });
-  }
-
-  pending(key: string): LazyListSource<unknown> | undefined {
-    return this.sources.get(key);
-  }
-}
-
-const lazyLists = Symbol("libcni.lazyLists");
-
-interface WithLazyLists {
-  [lazyLists]?: LazyLists;
-}
+/** Each result's lists not read yet, by property name. */
+const pending = new WeakMap<object, Map<string, LazyListSource<unknown>>>();
 
 /** Defines `target[key]` as `source`'s entries, decoded on first read. */
 export function defineLazySource<T>(target: object, key: string, source: LazyListSource<T>): void {
-  const holder = target as WithLazyLists;
-  let lists = holder[lazyLists];
-  if (lists === undefined) {
-    lists = new LazyLists();
-    Object.defineProperty(target, lazyLists, { value: lists });
-  }
-  lists.define(target, key, source);
+  const sources = pending.get(target) ?? new Map<string, LazyListSource<unknown>>();
+  pending.set(target, sources);
+  sources.set(key, source);
+  const settle = (value: T[]): void => {
+    sources.delete(key);
+    Object.defineProperty(target, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  };
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get(): T[] {
+      const list = new Array<T>(source.length);
+      for (let i = 0; i < list.length; i++) list[i] = source.at(i);
+      settle(list);
+      return list;
+    },
+    set: settle,
+  });
 }
 
 /**
- * Checks every entry of `raw` (with `check`, by default `decode`; throwing its first error)
- * and defines `target[key]` as the list decoded on first read. `raw` must be owned by the
- * caller (a fresh parse): it is read again later.
+ * Checks every entry of `raw` (with `check`, by default `decode`) and defines `target[key]` as
+ * the list decoded on first read. `raw` must be the caller's own (a fresh parse): it is read later.
  */
 export function defineLazyList<T>(
   target: object,
@@ -96,10 +66,7 @@ export function defineLazyList<T>(
   defineLazySource(target, key, { length: raw.length, at: (i) => decode(raw[i]) });
 }
 
-/**
- * The source of a list not yet read, or undefined once it was read or assigned (or was never
- * lazy): the encoder writes its text, or decodes entry by entry and drops each.
- */
+/** The source of a list not read or assigned yet, which the encoder writes entry by entry. */
 export function pendingList(target: object, key: string): LazyListSource<unknown> | undefined {
-  return (target as WithLazyLists)[lazyLists]?.pending(key);
+  return pending.get(target)?.get(key);
 }

@@ -1,15 +1,10 @@
 /**
  * A plugin's network configuration, as libcni reads it (upstream `types.PluginConf`, alias
- * `NetConf`): the well-known fields, decoded with Go's struct rules.
- *
- * Go's rules matter because a Go runtime reading the same file accepts and rejects exactly the
- * same inputs: keys match case-insensitively (`"Type"` sets `type`), unknown keys are ignored
- * here (they stay in the plugin's bytes), `null` leaves a field at its zero value, and a value of
- * the wrong type fails the whole decode with Go's message, e.g.
- * `json: cannot unmarshal string into Go struct field PluginConf.capabilities of type bool`.
+ * `NetConf`): the well-known fields, decoded with Go's struct rules (src/encoding/struct.ts), so
+ * that a Go runtime reading the same file accepts and rejects exactly the same inputs.
  */
-import { defineStruct, type StructSchema } from "../encoding/struct.js";
-import type { DNS } from "./dns.js";
+import { defineStruct } from "../encoding/struct.js";
+import { type DNS, dnsField } from "./dns.js";
 import { type GCAttachment, gcAttachmentField } from "./gc.js";
 
 /** A plugin's configuration: the fields libcni itself reads (upstream `types.PluginConf`). */
@@ -35,9 +30,7 @@ export interface PluginConf {
   validAttachments?: GCAttachment[];
 }
 
-const stringList = { type: "array", items: { type: "string" } } as const;
-
-const pluginConfSchema: StructSchema = {
+const decoder = defineStruct<RawPluginConf>("types.PluginConf", {
   fields: {
     cniVersion: { type: "string" },
     name: { type: "string" },
@@ -48,84 +41,49 @@ const pluginConfSchema: StructSchema = {
       goName: "types.IPAM",
       struct: { fields: { type: { type: "string" } } },
     },
-    dns: {
-      type: "struct",
-      goName: "types.DNS",
-      struct: {
-        fields: {
-          nameservers: stringList,
-          domain: { type: "string" },
-          search: stringList,
-          options: stringList,
-        },
-      },
-    },
+    dns: dnsField,
     prevResult: { type: "map", values: { type: "any" } },
     "cni.dev/valid-attachments": { type: "array", items: gcAttachmentField },
   },
+});
+
+/**
+ * The decoder's output: the canonical JSON keys that were present and not null (a null inside
+ * a slice or map is already the element's zero value, as Go stores it).
+ */
+type RawPluginConf = Partial<Pick<PluginConf, "cniVersion" | "name" | "type" | "capabilities">> & {
+  ipam?: { type?: string };
+  dns?: DNS;
+  prevResult?: Record<string, unknown>;
+  "cni.dev/valid-attachments"?: Partial<GCAttachment>[];
 };
 
-/** The decoder's output: the canonical JSON keys that were present and not null. */
-interface RawPluginConf {
-  cniVersion?: string;
-  name?: string;
-  type?: string;
-  capabilities?: Record<string, boolean | null>;
-  ipam?: { type?: string };
-  dns?: {
-    nameservers?: (string | null)[];
-    domain?: string;
-    search?: (string | null)[];
-    options?: (string | null)[];
-  };
-  prevResult?: Record<string, unknown>;
-  "cni.dev/valid-attachments"?: ({ containerID?: string; ifname?: string } | null)[];
-}
-
-const decoder = defineStruct<RawPluginConf>("types.PluginConf", pluginConfSchema);
-
-// Go stores a JSON null inside a slice or map as the element's zero value.
-const strings = (list: (string | null)[] | undefined): string[] | undefined =>
-  list?.map((s) => s ?? "");
-
-function toDNS(raw: NonNullable<RawPluginConf["dns"]>): DNS {
-  const dns: DNS = {};
-  const nameservers = strings(raw.nameservers);
-  if (nameservers !== undefined) dns.nameservers = nameservers;
-  if (raw.domain !== undefined) dns.domain = raw.domain;
-  const search = strings(raw.search);
-  if (search !== undefined) dns.search = search;
-  const options = strings(raw.options);
-  if (options !== undefined) dns.options = options;
-  return dns;
+/** The DNS with its keys in the struct's order. */
+function toDNS(raw: DNS): DNS {
+  const keys = ["nameservers", "domain", "search", "options"] as const;
+  return Object.fromEntries(keys.filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]));
 }
 
 /**
- * Decodes a parsed JSON value into a PluginConf with Go's `json.Unmarshal` rules. `null` gives
- * the zero configuration (Go leaves the struct untouched). Throws the encoder's
- * `UnmarshalTypeError`, with Go's message, when a field has the wrong type or the value is not
- * an object.
+ * Decodes a parsed JSON value into a PluginConf with Go's `json.Unmarshal` rules (`null` is the
+ * zero configuration). Throws `UnmarshalTypeError`, with Go's message, for a wrong type.
  */
 export function decodePluginConf(value: unknown): PluginConf {
-  const raw: RawPluginConf = value === null ? {} : decoder.decode(value);
+  const raw = decoder.decode(value);
   const conf: PluginConf = {
     cniVersion: raw.cniVersion ?? "",
     name: raw.name ?? "",
     type: raw.type ?? "",
   };
-  if (raw.capabilities !== undefined) {
-    conf.capabilities = Object.fromEntries(
-      Object.entries(raw.capabilities).map(([key, on]) => [key, on === true]),
-    );
-  }
+  if (raw.capabilities !== undefined) conf.capabilities = raw.capabilities;
   if (raw.ipam !== undefined) conf.ipam = { type: raw.ipam.type ?? "" };
   if (raw.dns !== undefined) conf.dns = toDNS(raw.dns);
   if (raw.prevResult !== undefined) conf.rawPrevResult = raw.prevResult;
   const attachments = raw["cni.dev/valid-attachments"];
   if (attachments !== undefined) {
     conf.validAttachments = attachments.map((a) => ({
-      containerID: a?.containerID ?? "",
-      ifname: a?.ifname ?? "",
+      containerID: a.containerID ?? "",
+      ifname: a.ifname ?? "",
     }));
   }
   return conf;

@@ -1,71 +1,39 @@
 /**
- * What the result classes share. Upstream's types040 and types100 have the same `Result` layout
- * (cniVersion, interfaces, ips, routes, dns) over their own Interface and IPConfig types, and
- * every result version has the same GetAsVersion/GetResult: written once here. A subclass
- * brings its Go encoding and registers its codec and implemented version with
- * {@link defineListResult}.
+ * What the result classes share: types040 and types100 have the same layout over their own
+ * Interface and IPConfig types, and every version the same GetAsVersion/GetResult.
  */
 import { marshal, marshalIndent } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
-import {
-  defineStruct,
-  type FieldSchema,
-  type StructDecoder,
-  type StructSchema,
-} from "../encoding/struct.js";
+import { defineStruct, type FieldSchema, type StructSchema } from "../encoding/struct.js";
 import { ConversionError, ResultVersionMismatchError } from "../errors/types.js";
 import { toGoJSON } from "../internal/go-marshal.js";
 import { copyIPNet, type IPNet } from "./cidr.js";
-import { convert } from "./convert.js";
-import { decodeList, structValue } from "./decode.js";
-import type { DNS } from "./dns.js";
-import { dnsField } from "./dns.js";
+import { convert, registerCreator } from "./convert.js";
+import { decodeIP, decodeIPNet, listItemDecoder } from "./decode.js";
+import { type DNS, dnsField } from "./dns.js";
 import { copyIP } from "./ip.js";
 import type { Result } from "./result.js";
 import { decodeRoute, type Route } from "./route.js";
 
-/** The fields of a 0.3.x/0.4.0 or 1.x result, over the version's interface and IP types. */
-interface ListResultFields<I, P> {
-  cniVersion: string;
-  interfaces: I[];
-  ips: P[];
-  routes: Route[];
-  dns: DNS;
-}
+const codecs = new Map<unknown, ListResultCodec<unknown, unknown>>();
 
-interface ListResultDefinition {
-  implementedVersion: string;
-  codec: ListResultCodec<unknown, unknown>;
-}
-
-const definitions = new Map<unknown, ListResultDefinition>();
-
-/**
- * Records what a `ListResult` subclass is: the version it implements (its Go package's
- * `ImplementedSpecVersion`) and how its JSON decodes.
- */
+/** Records how a `ListResult` subclass decodes, and registers `create` for its versions. */
 export function defineListResult<I, P>(
   cls: abstract new (...args: never[]) => ListResult<I, P>,
-  implementedVersion: string,
   codec: ListResultCodec<I, P>,
+  create: (value: unknown) => Result,
 ): void {
-  definitions.set(cls, { implementedVersion, codec: codec as ListResultCodec<unknown, unknown> });
+  codecs.set(cls, codec as ListResultCodec<unknown, unknown>);
+  registerCreator(codec.supportedVersions, cls, create);
 }
 
-function definitionOf(cls: unknown): ListResultDefinition {
-  const definition = definitions.get(cls);
-  if (definition === undefined) throw new ConversionError("failed to convert result");
-  return definition;
+function codecOf(cls: unknown): ListResultCodec<unknown, unknown> {
+  const codec = codecs.get(cls);
+  if (codec === undefined) throw new ConversionError("failed to convert result");
+  return codec;
 }
 
-function implementedVersionOf(cls: unknown): string {
-  return definitionOf(cls).implementedVersion;
-}
-
-/**
- * The shared base of `Result040` and `Result100` (not a Go type): upstream's types040 and
- * types100 results have the same fields over their own interface and IP configuration types.
- */
+/** The shared base of `Result040` and `Result100` (not a Go type). */
 export abstract class ListResult<I, P> implements Result {
   /** The result's version ("" until first converted). */
   cniVersion: string;
@@ -89,23 +57,18 @@ export abstract class ListResult<I, P> implements Result {
     this.dns = init.dns ?? {};
   }
 
-  /** Upstream `Version()`: the result's CNI version. */
+  /** Upstream `Version()`. */
   version(): string {
     return this.cniVersion;
   }
 
-  /**
-   * Upstream `GetAsVersion`: converted to `version` ("" means 0.1.0), this same object when the
-   * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
-   */
+  /** Upstream `GetAsVersion`: an empty `cniVersion` is first set to the implemented version. */
   getAsVersion(version: string): Result {
-    return resultAsVersion(this, implementedVersionOf(this.constructor), version);
+    return resultAsVersion(this, codecOf(this.constructor).implementedVersion, version);
   }
 
-  /**
-   * Upstream `NewResult` on a parsed JSON value: a result of one of the class's versions, or a
-   * type error, or `ResultVersionMismatchError` for another version.
-   */
+  // biome-ignore-start lint/complexity/noThisInStatic: `this` is the subclass a static is called on
+  /** Upstream `NewResult` of a parsed JSON value (another version: ResultVersionMismatchError). */
   static fromValue<T, I, P>(
     this: new (init: {
       cniVersion: string;
@@ -116,15 +79,24 @@ export abstract class ListResult<I, P> implements Result {
     }) => T,
     value: unknown,
   ): T {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
-    const codec = definitionOf(this).codec as ListResultCodec<I, P>;
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
-    return new this(decodeListResult(value, codec));
+    const codec = codecOf(this) as ListResultCodec<I, P>;
+    const r = codec.decoder.decode(value);
+    const cniVersion = r.cniVersion ?? "";
+    const fields = {
+      cniVersion,
+      interfaces: (r.interfaces ?? []).map(codec.interfaceItem),
+      ips: (r.ips ?? []).map(codec.ipItem),
+      routes: (r.routes ?? []).map(routeItem),
+      dns: r.dns ?? {},
+    };
+    if (!codec.supportedVersions.includes(cniVersion)) {
+      throw new ResultVersionMismatchError(codec.supportedVersions, cniVersion);
+    }
+    return new this(fields);
   }
 
   /** Upstream `NewResult`: decodes JSON (text or bytes) of one of the class's versions. */
   static fromJSON<T>(this: { fromValue(value: unknown): T }, json: string | Uint8Array): T {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
     return this.fromValue(parseJSON(json));
   }
 
@@ -135,8 +107,9 @@ export abstract class ListResult<I, P> implements Result {
     ) => T,
     result: Result,
   ): T {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
-    return getResultAs(result, implementedVersionOf(this), this);
+    const converted = result.getAsVersion(codecOf(this).implementedVersion);
+    if (!(converted instanceof this)) throw new ConversionError("failed to convert result");
+    return converted;
   }
 
   /** Upstream `NewResultFromResult`: `result` converted to the class's implemented version. */
@@ -146,19 +119,16 @@ export abstract class ListResult<I, P> implements Result {
     ) => T,
     result: Result,
   ): T {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static was called on
-    return convert(result, implementedVersionOf(this)) as T;
+    return convert(result, codecOf(this).implementedVersion) as T;
   }
+  // biome-ignore-end lint/complexity/noThisInStatic: `this` is the subclass a static is called on
 
   /** Upstream `Print`: 4-space indented JSON, no trailing newline. */
   print(): string {
     return marshalIndent(this);
   }
 
-  /**
-   * The spec JSON, for `JSON.stringify(result)`: what {@link print} prints (addresses as
-   * strings, Go's field order and omissions), as a plain object.
-   */
+  /** The spec JSON, for `JSON.stringify(result)`: what {@link print} prints, as a plain object. */
   toJSON(): unknown {
     return JSON.parse(marshal(this));
   }
@@ -167,73 +137,99 @@ export abstract class ListResult<I, P> implements Result {
   abstract [toGoJSON](): unknown;
 }
 
-interface RawListResult<I> {
+interface RawListResult {
   cniVersion?: string;
-  interfaces?: I[];
+  interfaces?: unknown[];
   ips?: unknown[];
   routes?: unknown[];
   dns?: DNS;
 }
 
-/** How one version's result decodes: its Go package name and its own parts. */
-export interface ListResultCodec<I, P> {
-  /** Go's package of the types, `types040` or `types100` (named in type errors). */
-  readonly pkg: string;
-  readonly supportedVersions: readonly string[];
-  readonly decoder: StructDecoder<RawListResult<I>>;
-  readonly decodeIPConfig: (value: unknown) => P;
-}
+/** How one version's result decodes (`listResultCodec`). */
+export type ListResultCodec<I, P> = ReturnType<typeof listResultCodec<I, P>>;
 
-/** The struct schema of a result whose interfaces have the schema `interfaceField`. */
-export function listResultSchema(pkg: string, interfaceField: FieldSchema) {
-  return {
+/** A route of a 0.4.0 or 1.x result's list, decoded as `ListResultCodec.ipItem`. */
+export const routeItem = listItemDecoder("routes", "types.Route", decodeRoute);
+
+/**
+ * How a result of Go package `pkg` decodes: interfaces of `name`, `mac`, `sandbox` and
+ * `interfaceFields`, IP configurations with a `version` in 0.x. `interfaceItem` and `ipItem`
+ * decode a list's entry with the errors the whole list's decoding gives.
+ */
+export function listResultCodec<I, P>(
+  pkg: "types040" | "types100",
+  implementedVersion: string,
+  supportedVersions: readonly string[],
+  interfaceFields: Record<string, FieldSchema>,
+) {
+  const string = { type: "string" } as const;
+  const schema = {
     fields: {
-      cniVersion: { type: "string" },
-      interfaces: { type: "array", items: interfaceField, goType: `[]*${pkg}.Interface` },
+      cniVersion: string,
+      interfaces: {
+        type: "array",
+        goType: `[]*${pkg}.Interface`,
+        items: {
+          type: "struct",
+          pointer: true,
+          goName: "Interface",
+          goType: `${pkg}.Interface`,
+          struct: { fields: { name: string, mac: string, sandbox: string, ...interfaceFields } },
+        },
+      },
       ips: { type: "array", items: { type: "raw" }, goType: `[]*${pkg}.IPConfig` },
       routes: { type: "array", items: { type: "raw" }, goType: "[]*types.Route" },
       dns: dnsField,
     },
   } satisfies StructSchema;
-}
-
-/** The struct decoder of a result whose interfaces have the schema `interfaceField`. */
-export function listResultDecoder<I>(
-  pkg: string,
-  interfaceField: FieldSchema,
-): StructDecoder<RawListResult<I>> {
-  return defineStruct<RawListResult<I>>("Result", listResultSchema(pkg, interfaceField));
-}
-
-/**
- * Upstream `NewResult`'s decoding of a parsed JSON value: the fields, or a type error, or
- * `ResultVersionMismatchError` when the version is not one the codec supports.
- */
-export function decodeListResult<I, P>(
-  value: unknown,
-  codec: ListResultCodec<I, P>,
-): ListResultFields<I, P> {
-  const r = codec.decoder.decode(structValue(value, `${codec.pkg}.Result`));
-  const fields: ListResultFields<I, P> = {
-    cniVersion: r.cniVersion ?? "",
-    interfaces: decodeList(r.interfaces, "interfaces", `${codec.pkg}.Interface`, (i) => ({
-      ...(i as I),
-      name: (i as { name?: string }).name ?? "",
-    })),
-    ips: decodeList(r.ips, "ips", `${codec.pkg}.IPConfig`, codec.decodeIPConfig),
-    routes: decodeList(r.routes, "routes", "types.Route", decodeRoute),
-    dns: r.dns ?? {},
+  const decodeIPConfig = ipConfigDecoder(pkg) as (value: unknown) => P;
+  const withName = (i: unknown): I => ({ ...(i as I), name: (i as { name?: string }).name ?? "" });
+  return {
+    pkg,
+    implementedVersion,
+    supportedVersions,
+    schema,
+    decoder: defineStruct<RawListResult>("Result", { ...schema, goType: `${pkg}.Result` }),
+    decodeIPConfig,
+    interfaceItem: listItemDecoder("interfaces", `${pkg}.Interface`, withName),
+    ipItem: listItemDecoder("ips", `${pkg}.IPConfig`, decodeIPConfig),
   };
-  if (!codec.supportedVersions.includes(fields.cniVersion)) {
-    throw new ResultVersionMismatchError(codec.supportedVersions, fields.cniVersion);
-  }
-  return fields;
 }
 
-/**
- * Upstream `GetAsVersion`: `result` converted to `version`, the same object when the version
- * matches; an empty `cniVersion` is first set to the class's implemented version.
- */
+/** The fields 0.4.0 and 1.x IP configurations share. */
+interface IPConfigFields {
+  address: IPNet;
+  interface?: number;
+  gateway?: Uint8Array;
+}
+
+/** Upstream `IPConfig.UnmarshalJSON` of types040 (with `version`) or types100 (without). */
+function ipConfigDecoder(pkg: "types040" | "types100") {
+  const withVersion = pkg === "types040";
+  type RawIPConfig = { version?: string; interface?: number; address?: unknown; gateway?: string };
+  const decoder = defineStruct<RawIPConfig>("ipConfig", {
+    goType: `${pkg}.ipConfig`,
+    fields: {
+      ...(withVersion ? { version: { type: "string" } } : {}),
+      interface: { type: "int" },
+      address: { type: "raw" },
+      gateway: { type: "string", goType: "net.IP" },
+    },
+  });
+  return (value: unknown) => {
+    const c = decoder.decode(value);
+    const address = decodeIPNet(c.address, "ipConfig", "address");
+    const ipc: IPConfigFields & { version?: string } = withVersion
+      ? { version: c.version ?? "", address }
+      : { address };
+    if (c.interface !== undefined) ipc.interface = c.interface;
+    const gateway = decodeIP(c.gateway);
+    if (gateway) ipc.gateway = gateway;
+    return ipc;
+  };
+}
+
+/** Upstream `GetAsVersion`: an empty `cniVersion` is first set to `implementedVersion`. */
 export function resultAsVersion(
   result: Result & { cniVersion: string },
   implementedVersion: string,
@@ -243,26 +239,15 @@ export function resultAsVersion(
   return convert(result, version);
 }
 
-/** Upstream `GetResult`: `result.getAsVersion(version)`, which must be an instance of `cls`. */
-export function getResultAs<T>(
-  result: Result,
-  version: string,
-  cls: abstract new (...args: never[]) => T,
-): T {
-  const converted = result.getAsVersion(version);
-  if (!(converted instanceof cls)) throw new ConversionError("failed to convert result");
-  return converted;
-}
-
 /**
- * The fields 0.4.0 and 1.x IP configurations share (address, interface, gateway), copied from
- * `ip` onto `out` in that key order (the order Go's struct encoder writes).
+ * The fields of `ip` copied onto `out` in Go's struct order (address, interface, gateway): the
+ * copy of a 0.4.0 or 1.x IP configuration.
  */
 export function copyIPConfigFields<T extends object>(
-  ip: { address: IPNet; interface?: number; gateway?: Uint8Array },
+  ip: IPConfigFields,
   out: T,
-): T & { address: IPNet; interface?: number; gateway?: Uint8Array } {
-  const copy = out as T & { address: IPNet; interface?: number; gateway?: Uint8Array };
+): T & IPConfigFields {
+  const copy = out as T & IPConfigFields;
   copy.address = copyIPNet(ip.address);
   if (ip.interface !== undefined) copy.interface = ip.interface;
   if (ip.gateway) copy.gateway = copyIP(ip.gateway);

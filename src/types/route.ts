@@ -1,26 +1,24 @@
 /**
- * Upstream's `types.Route`: a route a plugin installed. `dst` is required in the JSON (a
- * missing one is Go's zero network, printed "<nil>"); `mtu`, `advmss` and `priority` are
- * omitted when 0; `table` and `scope` are pointers in Go, so 0 is written and only an absent
- * value is omitted.
+ * Upstream's `types.Route`: a missing `dst` is Go's zero network ("<nil>"); `mtu`, `advmss` and
+ * `priority` are omitted when 0; `table` and `scope` are Go pointers, omitted only when absent.
  */
 import { goStruct } from "../encoding/json.js";
 import { defineStruct } from "../encoding/struct.js";
 import { copyIPNet, type IPNet, ipNetToString } from "./cidr.js";
-import { decodeIP, decodeIPNet, goInt, structValue } from "./decode.js";
+import { decodeIP, decodeIPNet } from "./decode.js";
 import { copyIP, ipMarshalText } from "./ip.js";
 
-/** A route (upstream `types.Route`). */
+/** A route (upstream `types.Route`): for `mtu`, `advmss` and `priority`, 0 is none. */
 export interface Route {
   /** Destination network. */
   dst: IPNet;
   /** Gateway; absent (or empty) for none. */
   gw?: Uint8Array;
-  /** Route MTU; 0 or absent for none. */
+  /** Route MTU. */
   mtu?: number;
-  /** Advertised MSS; 0 or absent for none. */
+  /** Advertised MSS. */
   advmss?: number;
-  /** Route priority (metric); 0 or absent for none. */
+  /** The metric. */
   priority?: number;
   /** Routing table; 0 is a value, absent is none. */
   table?: number;
@@ -28,15 +26,12 @@ export interface Route {
   scope?: number;
 }
 
-const routeDecoder = defineStruct<{
-  dst?: unknown;
-  gw?: string;
-  mtu?: number;
-  advmss?: number;
-  priority?: number;
-  table?: number;
-  scope?: number;
-}>("route", {
+/** The optional numbers, in Go's field order. */
+const numberKeys = ["mtu", "advmss", "priority", "table", "scope"] as const;
+
+type RawRoute = Omit<Route, "dst" | "gw"> & { dst?: unknown; gw?: string };
+const routeDecoder = defineStruct<RawRoute>("route", {
+  goType: "types.route",
   fields: {
     dst: { type: "raw" },
     gw: { type: "string", goType: "net.IP" },
@@ -48,20 +43,13 @@ const routeDecoder = defineStruct<{
   },
 });
 
-/**
- * Upstream `Route.UnmarshalJSON` on a parsed JSON value. Throws `UnmarshalTypeError` for a
- * wrong type and `ParseError` for a bad address ("invalid IP address: 1.2.3.x").
- */
+/** Upstream `Route.UnmarshalJSON` on a parsed JSON value. */
 export function decodeRoute(value: unknown): Route {
-  const r = routeDecoder.decode(structValue(value, "types.route"));
+  const r = routeDecoder.decode(value);
   const route: Route = { dst: decodeIPNet(r.dst, "route", "dst") };
   const gw = decodeIP(r.gw);
   if (gw) route.gw = gw;
-  if (r.mtu !== undefined) route.mtu = goInt(r.mtu);
-  if (r.advmss !== undefined) route.advmss = goInt(r.advmss);
-  if (r.priority !== undefined) route.priority = goInt(r.priority);
-  if (r.table !== undefined) route.table = goInt(r.table);
-  if (r.scope !== undefined) route.scope = goInt(r.scope);
+  for (const key of numberKeys) if (r[key] !== undefined) route[key] = r[key];
   return route;
 }
 
@@ -82,10 +70,6 @@ export function routeToGo(route: Route): object {
 export function copyRoute(route: Route): Route {
   const out: Route = { dst: copyIPNet(route.dst) };
   if (route.gw) out.gw = copyIP(route.gw);
-  if (route.mtu !== undefined) out.mtu = route.mtu;
-  if (route.advmss !== undefined) out.advmss = route.advmss;
-  if (route.priority !== undefined) out.priority = route.priority;
-  if (route.table !== undefined) out.table = route.table;
-  if (route.scope !== undefined) out.scope = route.scope;
+  for (const key of numberKeys) if (route[key] !== undefined) out[key] = route[key];
   return out;
 }

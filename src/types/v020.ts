@@ -1,7 +1,6 @@
 /**
- * Results for CNI 0.1.0 and 0.2.0 (upstream `types/020`): one optional IPv4 and one optional
- * IPv6 configuration, each with its own routes, and DNS. The JSON is in Go struct order and
- * always carries `"dns"` (as `{}` when empty), as upstream writes it.
+ * Results for CNI 0.1.0 and 0.2.0 (upstream `types/020`): an IPv4 and an IPv6 configuration,
+ * each with its routes, and DNS, written in Go struct order with `"dns"` always.
  */
 import { goStruct, marshal, marshalIndent, toGoJSON } from "../encoding/json.js";
 import { parseJSON } from "../encoding/parse.js";
@@ -9,7 +8,7 @@ import { defineStruct } from "../encoding/struct.js";
 import { ConversionError, ResultVersionMismatchError } from "../errors/types.js";
 import { copyIPNet, type IPNet, ipNetToString } from "./cidr.js";
 import { convert, registerConverter, registerCreator } from "./convert.js";
-import { decodeIP, decodeIPNet, inField, structValue } from "./decode.js";
+import { decodeIP, decodeIPNet, inField } from "./decode.js";
 import { copyDNS, type DNS, dnsField, dnsToGo } from "./dns.js";
 import { copyIP, ipMarshalText } from "./ip.js";
 import type { Result } from "./result.js";
@@ -60,20 +59,19 @@ export function ipConfig020ToGo(ipc: IPConfig020): object {
   });
 }
 
-const ipConfigDecoder = defineStruct<{ ip?: unknown; gateway?: string; routes?: unknown[] }>(
-  "ipConfig",
-  {
-    fields: {
-      ip: { type: "raw" },
-      gateway: { type: "string", goType: "net.IP" },
-      routes: { type: "array", items: { type: "raw" }, goType: "[]types.Route" },
-    },
+type RawIPConfig = { ip?: unknown; gateway?: string; routes?: unknown[] };
+const ipConfigDecoder = defineStruct<RawIPConfig>("ipConfig", {
+  goType: "types020.ipConfig",
+  fields: {
+    ip: { type: "raw" },
+    gateway: { type: "string", goType: "net.IP" },
+    routes: { type: "array", items: { type: "raw" }, goType: "[]types.Route" },
   },
-);
+});
 
 /** Upstream `IPConfig.UnmarshalJSON` (0.2.0) on a parsed JSON value. */
-export function decodeIPConfig020(value: unknown): IPConfig020 {
-  const c = ipConfigDecoder.decode(structValue(value, "types020.ipConfig"));
+function decodeIPConfig020(value: unknown): IPConfig020 {
+  const c = ipConfigDecoder.decode(value);
   const ipc: IPConfig020 = { ip: decodeIPNet(c.ip, "ipConfig", "ip") };
   const gateway = decodeIP(c.gateway);
   if (gateway) ipc.gateway = gateway;
@@ -84,12 +82,9 @@ export function decodeIPConfig020(value: unknown): IPConfig020 {
   return ipc;
 }
 
-const resultDecoder = defineStruct<{
-  cniVersion?: string;
-  ip4?: unknown;
-  ip6?: unknown;
-  dns?: DNS;
-}>("Result", {
+type RawResult = { cniVersion?: string; ip4?: unknown; ip6?: unknown; dns?: DNS };
+const resultDecoder = defineStruct<RawResult>("Result", {
+  goType: "types020.Result",
   fields: {
     cniVersion: { type: "string" },
     ip4: { type: "raw" },
@@ -117,17 +112,14 @@ export class Result020 implements Result {
     this.dns = init.dns ?? {};
   }
 
-  /**
-   * Upstream `types020.NewResult`: decodes JSON (text, bytes or an already parsed value) whose
-   * `cniVersion` is "", "0.1.0" or "0.2.0" ("" becomes "0.1.0").
-   */
+  /** Upstream `types020.NewResult`: JSON whose `cniVersion` is "" (0.1.0), 0.1.0 or 0.2.0. */
   static fromJSON(json: string | Uint8Array): Result020 {
     return Result020.fromValue(parseJSON(json));
   }
 
   /** As `fromJSON`, from a parsed JSON value. */
   static fromValue(value: unknown): Result020 {
-    const r = resultDecoder.decode(structValue(value, "types020.Result"));
+    const r = resultDecoder.decode(value);
     const ip4 =
       r.ip4 == null ? undefined : inField("Result", "ip4", () => decodeIPConfig020(r.ip4));
     const ip6 =
@@ -146,17 +138,13 @@ export class Result020 implements Result {
     return converted;
   }
 
-  /** Upstream `Version()`: the result's CNI version. */
+  /** Upstream `Version()`. */
   version(): string {
     return this.cniVersion;
   }
 
-  /**
-   * Upstream `GetAsVersion`: converted to `version` ("" means 0.1.0), this same object when the
-   * version matches. An empty `cniVersion` is first set to the implemented version (as upstream).
-   */
+  /** Upstream `GetAsVersion`, as `ListResult.getAsVersion`. */
   getAsVersion(version: string): Result {
-    // Upstream: a result created without a version is taken to be the implemented one.
     return resultAsVersion(this, implementedSpecVersion020, version);
   }
 
@@ -165,10 +153,7 @@ export class Result020 implements Result {
     return marshalIndent(this);
   }
 
-  /**
-   * The spec JSON, for `JSON.stringify(result)`: what {@link print} prints (addresses as
-   * strings, Go's field order and omissions), as a plain object.
-   */
+  /** The spec JSON, for `JSON.stringify(result)`: what {@link print} prints, as a plain object. */
   toJSON(): unknown {
     return JSON.parse(marshal(this));
   }
@@ -184,8 +169,9 @@ export class Result020 implements Result {
   }
 }
 
-/** 0.1.0 ↔ 0.2.0: the same data under the other version (upstream convertFrom010/convertTo010). */
-export function convertWithin020(from: Result, toVersion: string): Result {
+// Upstream types020's init(). 0.1.0 ↔ 0.2.0 (upstream convertFrom010/convertTo010): the same
+// data under the other version.
+registerConverter(["0.1.0", "0.2.0"], ["0.1.0", "0.2.0"], (from, toVersion) => {
   const r = from as Result020;
   return new Result020({
     cniVersion: toVersion,
@@ -193,9 +179,5 @@ export function convertWithin020(from: Result, toVersion: string): Result {
     ip6: r.ip6 && copyIPConfig020(r.ip6),
     dns: copyDNS(r.dns),
   });
-}
-
-// Upstream types020's init(): its converters and creator, registered at load.
-registerConverter("0.1.0", ["0.2.0"], convertWithin020);
-registerConverter("0.2.0", ["0.1.0"], convertWithin020);
+});
 registerCreator(supportedVersions020, Result020, (v) => Result020.fromValue(v));

@@ -1,25 +1,22 @@
 /**
  * The JSON text of a 1.x result written directly (the encoder's `goJSONText` fast path): the
- * same bytes the generic encoder writes for `Result100[toGoJSON]()` (every key sorted at every
- * level, which is also its map form), without building an object per route, interface and IP
- * configuration first. Anything of a shape other than the declared types (a hand-built result
- * with a string `mtu`, a null route) returns undefined, and the generic path writes it.
+ * bytes the generic encoder writes for `Result100[toGoJSON]()` (every key sorted, which is also
+ * its map form), without an object per entry first. A shape other than the declared types (a
+ * string `mtu`, a null route) gives undefined, and the generic path writes it.
  */
 import { formatNumber, marshal, marshalAsMap, quoteString } from "../encoding/json.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { type IPNet, ipNetToString } from "./cidr.js";
 import { type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
 import { ipMarshalText } from "./ip.js";
-import { pendingList } from "./lazy-list.js";
-import type { Route } from "./route.js";
-import type { Interface100, IPConfig100 } from "./v100-fields.js";
+import { type LazyListSource, pendingList } from "./lazy-list.js";
 
-/** What the writer reads of a `Result100`. */
+/** What the writer reads of a `Result100`, whose entries it checks itself. */
 interface Result100Fields {
   cniVersion: string;
-  interfaces: Interface100[];
-  ips: IPConfig100[];
-  routes: Route[];
+  interfaces: unknown[];
+  ips: unknown[];
+  routes: unknown[];
   dns: DNS;
 }
 
@@ -33,16 +30,9 @@ function ipNet(n: unknown): string {
   return quoteString(ipNetToString(n as unknown as IPNet));
 }
 
-/** A number field written when truthy (Go's omitempty on an int). */
-function truthyNumber(key: string, v: unknown, parts: string[]): void {
-  if (!v) return;
-  if (typeof v !== "number") throw unexpected;
-  parts.push(`"${key}":${formatNumber(v)}`);
-}
-
-/** A pointer field: written unless absent. */
-function presentNumber(key: string, v: unknown, parts: string[]): void {
-  if (v === undefined) return;
+/** A number field, omitted when absent and, for `omitempty` (not a Go pointer), when 0. */
+function numberField(key: string, v: unknown, parts: string[], omitempty = true): void {
+  if (omitempty ? !v : v === undefined) return;
   if (typeof v !== "number") throw unexpected;
   parts.push(`"${key}":${formatNumber(v)}`);
 }
@@ -54,9 +44,9 @@ function address(key: string, v: unknown, parts: string[]): void {
   if (v.length) parts.push(`"${key}":${quoteString(ipMarshalText(v))}`);
 }
 
-/** A string written when truthy (`x || undefined`). */
-function truthyString(key: string, v: unknown, parts: string[]): void {
-  if (!v) return;
+/** A string field, omitted when absent and, for `omitempty`, when "". */
+function stringField(key: string, v: unknown, parts: string[], omitempty = true): void {
+  if (omitempty ? !v : v === undefined) return;
   if (typeof v !== "string") throw unexpected;
   parts.push(`"${key}":${quoteString(v)}`);
 }
@@ -64,28 +54,25 @@ function truthyString(key: string, v: unknown, parts: string[]): void {
 function routeText(r: unknown): string {
   if (!isJSONObject(r)) throw unexpected;
   const parts: string[] = [];
-  truthyNumber("advmss", r.advmss, parts);
+  numberField("advmss", r.advmss, parts);
   parts.push(`"dst":${ipNet(r.dst)}`);
   address("gw", r.gw, parts);
-  truthyNumber("mtu", r.mtu, parts);
-  truthyNumber("priority", r.priority, parts);
-  presentNumber("scope", r.scope, parts);
-  presentNumber("table", r.table, parts);
+  numberField("mtu", r.mtu, parts);
+  numberField("priority", r.priority, parts);
+  numberField("scope", r.scope, parts, false);
+  numberField("table", r.table, parts, false);
   return `{${parts.join(",")}}`;
 }
 
 function interfaceText(i: unknown): string {
   if (!isJSONObject(i)) throw unexpected;
   const parts: string[] = [];
-  truthyString("mac", i.mac, parts);
-  truthyNumber("mtu", i.mtu, parts);
-  if (i.name !== undefined) {
-    if (typeof i.name !== "string") throw unexpected;
-    parts.push(`"name":${quoteString(i.name)}`);
-  }
-  truthyString("pciID", i.pciID, parts);
-  truthyString("sandbox", i.sandbox, parts);
-  truthyString("socketPath", i.socketPath, parts);
+  stringField("mac", i.mac, parts);
+  numberField("mtu", i.mtu, parts);
+  stringField("name", i.name, parts, false);
+  stringField("pciID", i.pciID, parts);
+  stringField("sandbox", i.sandbox, parts);
+  stringField("socketPath", i.socketPath, parts);
   return `{${parts.join(",")}}`;
 }
 
@@ -93,22 +80,12 @@ function ipConfigText(c: unknown): string {
   if (!isJSONObject(c)) throw unexpected;
   const parts: string[] = [`"address":${ipNet(c.address)}`];
   address("gateway", c.gateway, parts);
-  presentNumber("interface", c.interface, parts);
+  numberField("interface", c.interface, parts, false);
   return `{${parts.join(",")}}`;
 }
 
-/** The entries of a list as the writers read them: a plain array or a lazy list's source. */
-interface Entries {
-  readonly length: number;
-  at(i: number): unknown;
-  /** The entries' texts already written, in chunks to join by commas (a long list's source). */
-  readonly textChunks?: readonly string[] | undefined;
-}
-
-function entriesOf(items: unknown): Entries {
-  if (!Array.isArray(items)) throw unexpected;
-  return { length: items.length, at: (i) => items[i] };
-}
+/** The entries of a list as the writers read them: a plain array's or a lazy list's source. */
+type Entries = LazyListSource<unknown>;
 
 /** Entry texts are joined this many at a time, so that no array of one string per entry lives. */
 const chunkEntries = 4096;
@@ -136,7 +113,6 @@ function chunkText(
   return texts.join(",");
 }
 
-/** Writes a list. */
 function list(key: string, entries: Entries, write: (item: unknown) => string): string | undefined {
   if (entries.length === 0) return undefined;
   // A short list (every small result) is one chunk: no generator on the small ADD's path.
@@ -154,49 +130,45 @@ export type Pause = () => Promise<void>;
  * A list's member as pieces of text (`"key":[`, the chunks with commas, `]`), with `pause`
  * awaited after each chunk.
  */
-function listPieces(pause: Pause) {
-  return async (
-    key: string,
-    entries: Entries,
-    write: (item: unknown) => string,
-  ): Promise<string[] | undefined> => {
-    if (entries.length === 0) return undefined;
-    const pieces = [`"${key}":[`];
-    for (const chunk of textChunks(entries, write)) {
-      if (pieces.length > 1) pieces.push(",");
-      pieces.push(chunk);
-      await pause();
-    }
-    pieces.push("]");
-    return pieces;
-  };
+async function listPieces(
+  key: string,
+  entries: Entries,
+  write: (item: unknown) => string,
+  pause: Pause,
+): Promise<string[] | undefined> {
+  if (entries.length === 0) return undefined;
+  const pieces = [`"${key}":[`];
+  for (const chunk of textChunks(entries, write)) {
+    if (pieces.length > 1) pieces.push(",");
+    pieces.push(chunk);
+    await pause();
+  }
+  pieces.push("]");
+  return pieces;
 }
 
-type ListWriter<T> = (key: string, entries: Entries, write: (item: unknown) => string) => T;
+/** The result's lists in their order, each written from its compact source while not read. */
+const lists = [
+  ["interfaces", interfaceText],
+  ["ips", ipConfigText],
+  ["routes", routeText],
+] as const;
 
-/** The interfaces, from their compact source while the list was not read. */
-function interfacesText<T>(r: Result100Fields, writeList: ListWriter<T>): T {
-  const lazy = pendingList(r, "interfaces");
-  return writeList("interfaces", lazy ?? entriesOf(r.interfaces), interfaceText);
+function entriesOfList(r: Result100Fields, key: (typeof lists)[number][0]): Entries {
+  const pending = pendingList(r, key);
+  if (pending !== undefined) return pending;
+  const items = r[key];
+  if (!Array.isArray(items)) throw unexpected;
+  return { length: items.length, at: (i) => items[i] };
 }
 
-/** The IPs, from their compact source while the list was not read. */
-function ipsText<T>(r: Result100Fields, writeList: ListWriter<T>): T {
-  const lazy = pendingList(r, "ips");
-  return writeList("ips", lazy ?? entriesOf(r.ips), ipConfigText);
-}
-
-/** The routes, from their compact source while the list was not read (one entry at a time). */
-function routesText<T>(r: Result100Fields, writeList: ListWriter<T>): T {
-  const lazy = pendingList(r, "routes");
-  return writeList("routes", lazy ?? entriesOf(r.routes), routeText);
-}
-
-/** One entry's text as the result's writer writes it; undefined for an unexpected shape. */
-function entryText(write: (item: unknown) => string): (item: unknown) => string | undefined {
-  return (item) => {
+/** `write`, giving undefined where it meets an unexpected shape. */
+function orUndefined<A extends unknown[]>(
+  write: (...args: A) => string,
+): (...args: A) => string | undefined {
+  return (...args) => {
     try {
-      return write(item);
+      return write(...args);
     } catch (error) {
       if (error === unexpected) return undefined;
       throw error;
@@ -205,11 +177,11 @@ function entryText(write: (item: unknown) => string): (item: unknown) => string 
 }
 
 /** A route's text in a 1.x result's JSON (keys sorted); undefined for an unexpected shape. */
-export const route100Text = entryText(routeText);
+export const route100Text = orUndefined(routeText);
 /** An interface's text in a 1.x result's JSON; undefined for an unexpected shape. */
-export const interface100Text = entryText(interfaceText);
+export const interface100Text = orUndefined(interfaceText);
 /** An IP configuration's text in a 1.x result's JSON; undefined for an unexpected shape. */
-export const ipConfig100Text = entryText(ipConfigText);
+export const ipConfig100Text = orUndefined(ipConfigText);
 
 function head(r: Result100Fields, asMap: boolean): string[] {
   const parts: string[] = [];
@@ -225,26 +197,20 @@ function head(r: Result100Fields, asMap: boolean): string[] {
   return parts;
 }
 
-function join(parts: string[], lists: (string | undefined)[]): string {
-  for (const text of lists) if (text !== undefined) parts.push(text);
-  return `{${parts.join(",")}}`;
-}
-
 /** The result's JSON text, or undefined for the generic path. */
-export function result100Text(r: Result100Fields, asMap: boolean): string | undefined {
-  try {
-    return join(head(r, asMap), [interfacesText(r, list), ipsText(r, list), routesText(r, list)]);
-  } catch (error) {
-    if (error === unexpected) return undefined;
-    throw error;
+export const result100Text = orUndefined((r: Result100Fields, asMap: boolean): string => {
+  const parts = head(r, asMap);
+  for (const [key, write] of lists) {
+    const text = list(key, entriesOfList(r, key), write);
+    if (text !== undefined) parts.push(text);
   }
-}
+  return `{${parts.join(",")}}`;
+});
 
 /**
  * `result100Text` as pieces whose concatenation is that text, with `pause` awaited between
- * chunks of the long lists: what a large result is encoded with (src/large-documents/), without
- * one long stall and without one flat string of it (the pieces are written into the output
- * bytes one by one).
+ * chunks of the long lists: a large result (src/large-documents/) is written without one long
+ * stall and without one flat string of it.
  */
 export async function result100Pieces(
   r: Result100Fields,
@@ -252,14 +218,11 @@ export async function result100Pieces(
   pause: Pause,
 ): Promise<string[] | undefined> {
   try {
-    const writeList = listPieces(pause);
     const members: string[][] = head(r, asMap).map((part) => [part]);
-    const interfaces = await interfacesText(r, writeList);
-    if (interfaces !== undefined) members.push(interfaces);
-    const ips = await ipsText(r, writeList);
-    if (ips !== undefined) members.push(ips);
-    const routes = await routesText(r, writeList);
-    if (routes !== undefined) members.push(routes);
+    for (const [key, write] of lists) {
+      const pieces = await listPieces(key, entriesOfList(r, key), write, pause);
+      if (pieces !== undefined) members.push(pieces);
+    }
     const pieces = ["{"];
     members.forEach((member, i) => {
       if (i > 0) pieces.push(",");

@@ -1,38 +1,28 @@
 /**
- * Results for CNI 1.0.0 and 1.1.0 (upstream `types/100`): like 0.4.0 without the IP version,
- * and with an interface's `mtu`, `socketPath` and `pciID`. Upstream's `MarshalJSON` encodes
- * the struct, re-reads it as a map, drops an empty `dns` and encodes the map again, so the JSON
- * of a 1.x result has every key sorted at every level; this encoder writes the same bytes.
+ * Results for CNI 1.0.0 and 1.1.0 (upstream `types/100`): like 0.4.0 without the IP version, with
+ * an interface's `mtu`, `socketPath` and `pciID`. Upstream's `MarshalJSON` re-reads the struct as
+ * a map and drops an empty `dns`, so every key of a 1.x result's JSON is sorted, as here.
  */
 import { goStruct, toGoJSON } from "../encoding/json.js";
-import { defineStruct, type FieldSchema, foldsToOtherKey } from "../encoding/struct.js";
+import { defineStruct, foldsToOtherKey } from "../encoding/struct.js";
 import { ResultVersionMismatchError } from "../errors/types.js";
 import { goJSONText } from "../internal/go-json-text.js";
-import { ipNetToString } from "./cidr.js";
-import { convert, registerConverter, registerCreator } from "./convert.js";
-import {
-  decodeIP,
-  decodeIPNet,
-  decodeList,
-  goInt,
-  listItemDecoder,
-  structValue,
-} from "./decode.js";
+import { isJSONObject } from "../internal/json-kind.js";
+import type { IPNet } from "./cidr.js";
+import { convert, registerConverter } from "./convert.js";
 import { copyDNS, type DNS, dnsToGo, isDNSEmpty } from "./dns.js";
-import { ipMarshalText, ipTo4 } from "./ip.js";
+import { ipTo4 } from "./ip.js";
 import { defineLazyList, lazyListMinLength } from "./lazy-list.js";
 import type { Result } from "./result.js";
 import {
   copyIPConfigFields,
   defineListResult,
   ListResult,
-  type ListResultCodec,
-  listResultDecoder,
-  listResultSchema,
+  listResultCodec,
+  routeItem,
 } from "./result-common.js";
-import { copyRoute, decodeRoute, type Route, routeToGo } from "./route.js";
-import { type Interface040, Result040 } from "./v040.js";
-import type { Interface100, IPConfig100 } from "./v100-fields.js";
+import { copyRoute, type Route, routeToGo } from "./route.js";
+import { type Interface040, ipConfigToGo, Result040 } from "./v040.js";
 import { result100Text } from "./v100-text.js";
 
 /** The version `Result100` implements. */
@@ -40,7 +30,31 @@ export const implementedSpecVersion100 = "1.1.0";
 /** The versions `Result100` is created for. */
 export const supportedVersions100: readonly string[] = ["1.0.0", "1.1.0"];
 
-export type { Interface100, IPConfig100 } from "./v100-fields.js";
+/** An interface of a 1.x result (upstream `types100.Interface`). */
+export interface Interface100 {
+  /** Interface name. */
+  name: string;
+  /** MAC address, as written. */
+  mac?: string;
+  /** 0 or absent for none. */
+  mtu?: number;
+  /** The network namespace path it lives in; absent for the host. */
+  sandbox?: string;
+  /** The vhost-user socket path, for socket-based interfaces. */
+  socketPath?: string;
+  /** The PCI ID of the device, for device-based interfaces. */
+  pciID?: string;
+}
+
+/** An IP configuration of a 1.x result (upstream `types100.IPConfig`): no IP version. */
+export interface IPConfig100 {
+  /** Index into the result's interfaces; 0 is a value, absent is none. */
+  interface?: number;
+  /** The address with its prefix length (host bits kept). */
+  address: IPNet;
+  /** The gateway; absent for none. */
+  gateway?: Uint8Array;
+}
 
 /** The fields a `Result100` is built from. */
 export interface Result100Init {
@@ -71,65 +85,15 @@ export function interface100ToGo(i: Interface100): object {
   });
 }
 
-/**
- * The Go encoding of a 1.x IP configuration. Alone it is a struct (`interface`, `address`,
- * `gateway`); inside a result the map round trip sorts it (`address`, `gateway`, `interface`).
- */
-export function ipConfig100ToGo(ipc: IPConfig100): object {
-  return goStruct({
-    interface: ipc.interface,
-    address: ipNetToString(ipc.address),
-    gateway: ipc.gateway?.length ? ipMarshalText(ipc.gateway) : undefined,
-  });
-}
-
-const ipConfigDecoder = defineStruct<{ interface?: number; address?: unknown; gateway?: string }>(
-  "ipConfig",
-  {
-    fields: {
-      interface: { type: "int" },
-      address: { type: "raw" },
-      gateway: { type: "string", goType: "net.IP" },
-    },
-  },
+const codec = listResultCodec<Interface100, IPConfig100>(
+  "types100",
+  implementedSpecVersion100,
+  supportedVersions100,
+  { mtu: { type: "int" }, socketPath: { type: "string" }, pciID: { type: "string" } },
 );
 
 /** Upstream `IPConfig.UnmarshalJSON` (1.x) on a parsed JSON value. */
-export function decodeIPConfig100(value: unknown): IPConfig100 {
-  const c = ipConfigDecoder.decode(structValue(value, "types100.ipConfig"));
-  const ipc: IPConfig100 = { address: decodeIPNet(c.address, "ipConfig", "address") };
-  if (c.interface !== undefined) ipc.interface = goInt(c.interface);
-  const gateway = decodeIP(c.gateway);
-  if (gateway) ipc.gateway = gateway;
-  return ipc;
-}
-
-const interfaceField: FieldSchema = {
-  type: "struct",
-  pointer: true,
-  goName: "Interface",
-  goType: "types100.Interface",
-  struct: {
-    fields: {
-      name: { type: "string" },
-      mac: { type: "string" },
-      mtu: { type: "int" },
-      sandbox: { type: "string" },
-      socketPath: { type: "string" },
-      pciID: { type: "string" },
-    },
-  },
-};
-
-const resultSchema = listResultSchema("types100", interfaceField);
-const resultDecoder = listResultDecoder<Interface100>("types100", interfaceField);
-
-const codec: ListResultCodec<Interface100, IPConfig100> = {
-  pkg: "types100",
-  supportedVersions: supportedVersions100,
-  decoder: resultDecoder,
-  decodeIPConfig: decodeIPConfig100,
-};
+export const decodeIPConfig100 = codec.decodeIPConfig;
 
 /** A 1.0.0 or 1.1.0 result (upstream `types100.Result`, the current one). */
 export class Result100 extends ListResult<Interface100, IPConfig100> {
@@ -140,7 +104,7 @@ export class Result100 extends ListResult<Interface100, IPConfig100> {
       interfaces: this.interfaces.length
         ? this.interfaces.map((i) => ({ ...interface100ToGo(i) }))
         : undefined,
-      ips: this.ips.length ? this.ips.map((ip) => ({ ...ipConfig100ToGo(ip) })) : undefined,
+      ips: this.ips.length ? this.ips.map((ip) => ({ ...ipConfigToGo(ip) })) : undefined,
       routes: this.routes.length ? this.routes.map((r) => ({ ...routeToGo(r) })) : undefined,
       dns: isDNSEmpty(this.dns) ? undefined : { ...dnsToGo(this.dns) },
     };
@@ -148,32 +112,21 @@ export class Result100 extends ListResult<Interface100, IPConfig100> {
 }
 
 /** One route of a 1.x result's list, decoded with the errors the whole list's decoding gives. */
-export const decodeRouteEntry100 = listItemDecoder("routes", "types.Route", decodeRoute);
-const routeItem = decodeRouteEntry100;
+export const decodeRouteEntry100 = routeItem;
 
-// For a long `interfaces` list kept as parsed: the same schema with the entries left raw, and
-// each entry decoded alone inside a one-entry list, so its errors name the place the whole
-// list's decoding names ("Interface.interfaces.name").
-const rawInterfacesDecoder = defineStruct<{
-  cniVersion?: string;
-  interfaces?: unknown[];
-  ips?: unknown[];
-  routes?: unknown[];
-  dns?: DNS;
-}>("Result", {
+// For a long `interfaces` list kept as parsed: the entries left raw, then each decoded alone in
+// a one-entry list, so its errors name the place the whole list's decoding names.
+const { fields } = codec.schema;
+const rawInterfacesDecoder = defineStruct<ReturnType<typeof codec.decoder.decode>>("Result", {
   fields: {
-    ...resultSchema.fields,
+    ...fields,
     interfaces: { type: "array", items: { type: "raw" }, goType: "[]*types100.Interface" },
   },
 });
 const oneInterfaceDecoder = defineStruct<{ interfaces: unknown[] }>("Result", {
-  fields: { interfaces: resultSchema.fields.interfaces },
+  fields: { interfaces: fields.interfaces },
 });
-const toInterface = (i: unknown): Interface100 => ({
-  ...(i as Interface100),
-  name: (i as Interface100).name ?? "",
-});
-const interfaceItem = listItemDecoder("interfaces", "types100.Interface", toInterface);
+const { interfaceItem, ipItem } = codec;
 /** One interface of a 1.x result's list, decoded alone as the whole list's decoding names it. */
 export const decodeInterfaceEntry100 = (raw: unknown): Interface100 =>
   interfaceItem(oneInterfaceDecoder.decode({ interfaces: [raw] }).interfaces[0]);
@@ -185,24 +138,19 @@ function checkInterfaces(raw: readonly unknown[]): void {
 
 /** True when `value` has `interfaces` (exactly that key, once) holding a long array. */
 function hasLongInterfaces(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  const list = (value as Record<string, unknown>).interfaces;
+  if (!isJSONObject(value)) return false;
+  const list = value.interfaces;
   if (!Array.isArray(list) || list.length < lazyListMinLength) return false;
   // Another key folding to "interfaces" would be decoded too (Go visits every one).
   return !Object.keys(value).some((k) => foldsToOtherKey(k, "interfaces"));
 }
 
-const ipItem = listItemDecoder("ips", "types100.IPConfig", decodeIPConfig100);
-const oneIPDecoder = defineStruct<{ ips: unknown[] }>("Result", {
-  fields: { ips: resultSchema.fields.ips },
-});
-/** One IP configuration of a 1.x result's list, decoded alone as the whole list's decoding names it. */
-export const decodeIPEntry100 = (raw: unknown): IPConfig100 =>
-  ipItem(oneIPDecoder.decode({ ips: [raw] }).ips[0]);
+/** One IP configuration of a 1.x result's list (its entries are raw to the list's decoder). */
+export const decodeIPEntry100: (raw: unknown) => IPConfig100 = ipItem;
 
 /**
  * `Result100.fromValue`; with `ownedValue`, the value is a fresh parse nobody else holds, and a
- * long `routes` list is kept as parsed and decoded on first read (see lazy-list.ts).
+ * long list is kept as parsed and decoded on first read (see lazy-list.ts).
  */
 export function decodeResult100(value: unknown, ownedValue: boolean): Result100 {
   const lazyInterfaces = ownedValue && hasLongInterfaces(value);
@@ -213,18 +161,16 @@ export function decodeResult100(value: unknown, ownedValue: boolean): Result100 
       r = rawInterfacesDecoder.decode(value);
     } catch (error) {
       // Go's first error may lie in an entry the raw decoder skipped: the full decoder's.
-      resultDecoder.decode(value);
+      codec.decoder.decode(value);
       throw error;
     }
     // Where the full decoder checks them: before ips and routes.
     checkInterfaces(r.interfaces ?? []);
   } else {
-    const full = resultDecoder.decode(structValue(value, "types100.Result"));
-    r = full;
-    interfaces = decodeList(full.interfaces, "interfaces", "types100.Interface", toInterface);
+    r = codec.decoder.decode(value);
+    interfaces = (r.interfaces ?? []).map(interfaceItem);
   }
-  // A long `ips` list is checked here, where the eager decoding checks it (before the
-  // routes), and kept as parsed like the long routes.
+  // A long `ips` list is checked here, where the eager decoding checks it, and kept as parsed.
   const rawIps = r.ips ?? [];
   const lazyIps = ownedValue && rawIps.length >= lazyListMinLength;
   if (lazyIps) for (const item of rawIps) ipItem(item);
@@ -234,14 +180,14 @@ export function decodeResult100(value: unknown, ownedValue: boolean): Result100 
     cniVersion: r.cniVersion ?? "",
     interfaces,
     ips: lazyIps ? [] : rawIps.map(ipItem),
-    routes: lazyRoutes ? [] : rawRoutes.map(routeItem),
+    routes: lazyRoutes ? [] : rawRoutes.map(decodeRouteEntry100),
     dns: r.dns,
   });
   if (lazyIps) defineLazyList(result, "ips", rawIps, ipItem, () => {});
   if (lazyInterfaces) {
     defineLazyList(result, "interfaces", r.interfaces ?? [], decodeInterfaceEntry100, () => {});
   }
-  if (lazyRoutes) defineLazyList(result, "routes", rawRoutes, routeItem);
+  if (lazyRoutes) defineLazyList(result, "routes", rawRoutes, decodeRouteEntry100);
   if (!supportedVersions100.includes(result.cniVersion)) {
     throw new ResultVersionMismatchError(supportedVersions100, result.cniVersion);
   }
@@ -260,7 +206,7 @@ Object.defineProperty(Result100.prototype, goJSONText, {
  * 0.3.x/0.4.0 → 1.x (upstream convertFrom04x): the IP version is dropped. Also 1.0.0 ↔ 1.1.0
  * (upstream convertFrom100), where only the version changes: the same copy.
  */
-export function convertFrom040To100(from: Result, toVersion: string): Result {
+function convertFrom040To100(from: Result, toVersion: string): Result {
   const r = from as Result040 | Result100;
   return new Result100({
     cniVersion: toVersion,
@@ -271,16 +217,11 @@ export function convertFrom040To100(from: Result, toVersion: string): Result {
   });
 }
 
-/** 0.1.0/0.2.0 → 1.x (upstream convertFrom02x): through 0.4.0. */
-export function convertFrom020To100(from: Result, toVersion: string): Result {
-  return convertFrom040To100(convert(from, "0.4.0"), toVersion);
-}
-
 /**
  * 1.x → 0.3.x/0.4.0 (upstream convertTo04x): the IP version comes from the address family;
  * an interface's mtu, socketPath and pciID are dropped.
  */
-export function convertFrom100To040(from: Result, toVersion: string): Result040 {
+function convertFrom100To040(from: Result, toVersion: string): Result040 {
   const r = from as Result100;
   return new Result040({
     cniVersion: toVersion,
@@ -296,26 +237,18 @@ export function convertFrom100To040(from: Result, toVersion: string): Result040 
   });
 }
 
-/** 1.x → 0.1.0/0.2.0 (upstream convertTo02x): through 0.4.0. */
-export function convertFrom100To020(from: Result, toVersion: string): Result {
-  return convert(convertFrom100To040(from, "0.4.0"), toVersion);
-}
-
-// Upstream types100's init(): its converters and creator, registered at load (after types020's
-// and types040's: this module imports v040, which imports v020).
-// Up-converters
-registerConverter("0.1.0", supportedVersions100, convertFrom020To100);
-registerConverter("0.2.0", supportedVersions100, convertFrom020To100);
-registerConverter("0.3.0", supportedVersions100, convertFrom040To100);
-registerConverter("0.3.1", supportedVersions100, convertFrom040To100);
-registerConverter("0.4.0", supportedVersions100, convertFrom040To100);
-registerConverter("1.0.0", ["1.1.0"], convertFrom040To100);
-// Down-converters
-registerConverter("1.0.0", ["0.3.0", "0.3.1", "0.4.0"], convertFrom100To040);
-registerConverter("1.0.0", ["0.1.0", "0.2.0"], convertFrom100To020);
-registerConverter("1.1.0", ["0.3.0", "0.3.1", "0.4.0"], convertFrom100To040);
-registerConverter("1.1.0", ["0.1.0", "0.2.0"], convertFrom100To020);
-registerConverter("1.1.0", ["1.0.0"], convertFrom040To100);
+// Upstream types100's init() (after types020's and types040's: this module imports v040). To
+// and from 0.1.0/0.2.0 goes through 0.4.0.
+const v02x = ["0.1.0", "0.2.0"];
+const v04x = ["0.3.0", "0.3.1", "0.4.0"];
+registerConverter(v02x, supportedVersions100, (from, to) =>
+  convertFrom040To100(convert(from, "0.4.0"), to),
+);
+registerConverter(v04x, supportedVersions100, convertFrom040To100);
+registerConverter(supportedVersions100, supportedVersions100, convertFrom040To100);
+registerConverter(supportedVersions100, v04x, convertFrom100To040);
+registerConverter(supportedVersions100, v02x, (from, to) =>
+  convert(convertFrom100To040(from, "0.4.0"), to),
+);
 // The creator decodes fresh parses (plugin output, cache records, createResult's bytes).
-registerCreator(supportedVersions100, Result100, (v) => decodeResult100(v, true));
-defineListResult(Result100, implementedSpecVersion100, codec);
+defineListResult(Result100, codec, (v) => decodeResult100(v, true));

@@ -1,10 +1,7 @@
 /**
- * Go's `unicode.IsSpace`, exactly.
- *
- * JavaScript's `\s` is a different set (it includes U+FEFF and omits U+0085), so the Go set is
- * spelled out here rather than borrowed from the regex engine. The set is Unicode's White_Space
- * property, which has been stable since Unicode 6.3; it was checked against Go 1.19 by
- * enumerating every code point.
+ * Go's `unicode.IsSpace`, exactly: JavaScript's `\s` is a different set (it includes U+FEFF and
+ * omits U+0085). This is Unicode's White_Space property, stable since Unicode 6.3, checked
+ * against Go 1.19 by enumerating every code point.
  */
 
 /** The code points for which Go's `unicode.IsSpace` returns true, in ascending order. */

@@ -1,7 +1,6 @@
 /**
- * The three name validators of upstream pkg/utils (utils.go), with upstream's exact error codes,
- * messages and details. They return the error rather than throw it, as upstream returns
- * `*types.Error` or nil, so callers can choose to wrap or pass it through.
+ * The name validators of upstream pkg/utils (utils.go), with its exact error codes, messages
+ * and details, returned rather than thrown as upstream returns `*types.Error` or nil.
  */
 import { CNIError } from "../errors/types.js";
 import {
@@ -17,46 +16,37 @@ import { isGoSpace } from "./unicode-space.js";
  */
 const validName = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
 
+/** Undefined for a valid name, else the error of `code` and `msg` with the name as details. */
+function invalidName(name: string, code: number, msg: string): CNIError | undefined {
+  return validName.test(name) ? undefined : new CNIError(code, msg, name);
+}
+
 /** Linux's IFNAMSIZ is 16 including the terminating NUL, so at most 15 bytes. */
 const MAX_INTERFACE_NAME_LENGTH = 15;
 
 /**
  * Checks a container ID: not empty (code 3 `missing containerID`) and made of
  * `[a-zA-Z0-9][a-zA-Z0-9_.-]*` (code 4 `invalid characters in containerID`, details = the ID).
- * Returns the error, or `undefined` when the ID is valid.
  */
 export function validateContainerID(containerID: string): CNIError | undefined {
   if (containerID === "") {
     return new CNIError(ErrUnknownContainer, "missing containerID", "");
   }
-  if (!validName.test(containerID)) {
-    return new CNIError(
-      ErrInvalidEnvironmentVariables,
-      "invalid characters in containerID",
-      containerID,
-    );
-  }
-  return undefined;
+  const text = "invalid characters in containerID";
+  return invalidName(containerID, ErrInvalidEnvironmentVariables, text);
 }
 
 /**
  * Checks a network name: not empty (code 7 `missing network name:`, with upstream's trailing
  * colon) and made of `[a-zA-Z0-9][a-zA-Z0-9_.-]*` (code 7
  * `invalid characters found in network name`, details = the name).
- * Returns the error, or `undefined` when the name is valid.
  */
 export function validateNetworkName(networkName: string): CNIError | undefined {
   if (networkName === "") {
     return new CNIError(ErrInvalidNetworkConfig, "missing network name:", "");
   }
-  if (!validName.test(networkName)) {
-    return new CNIError(
-      ErrInvalidNetworkConfig,
-      "invalid characters found in network name",
-      networkName,
-    );
-  }
-  return undefined;
+  const text = "invalid characters found in network name";
+  return invalidName(networkName, ErrInvalidNetworkConfig, text);
 }
 
 /**
@@ -66,37 +56,28 @@ export function validateNetworkName(networkName: string): CNIError | undefined {
  * `.` or `..` (`interface name is . or ..`); beyond upstream, containing NUL (`interface name
  * contains a NUL byte`); containing `/`, `:` or a Go `unicode.IsSpace` character
  * (`interface name contains / or : or whitespace characters`).
- * Returns the error, or `undefined` when the name is valid.
  */
 export function validateInterfaceName(ifName: string): CNIError | undefined {
-  if (ifName.length === 0) {
-    return new CNIError(ErrInvalidEnvironmentVariables, "interface name is empty", "");
-  }
+  const invalid = (msg: string, details = "") =>
+    new CNIError(ErrInvalidEnvironmentVariables, msg, details);
+  if (ifName.length === 0) return invalid("interface name is empty");
   // Upstream's len() counts bytes, and the kernel's limit is in bytes too: "ééééééééé" is
   // 9 characters but 18 bytes. A lone surrogate becomes U+FFFD (3 bytes), as it would on its
   // way into an environment variable.
   if (Buffer.byteLength(ifName, "utf8") > MAX_INTERFACE_NAME_LENGTH) {
-    return new CNIError(
-      ErrInvalidEnvironmentVariables,
+    const limit = MAX_INTERFACE_NAME_LENGTH + 1;
+    return invalid(
       "interface name is too long",
-      `interface name should be less than ${MAX_INTERFACE_NAME_LENGTH + 1} characters`,
+      `interface name should be less than ${limit} characters`,
     );
   }
-  if (ifName === "." || ifName === "..") {
-    return new CNIError(ErrInvalidEnvironmentVariables, "interface name is . or ..", "");
-  }
+  if (ifName === "." || ifName === "..") return invalid("interface name is . or ..");
   // Beyond upstream: a NUL cannot pass through an environment variable (CNI_IFNAME), so the
   // plugin could never be started; refused here, before any plugin runs.
-  if (ifName.includes("\0")) {
-    return new CNIError(ErrInvalidEnvironmentVariables, "interface name contains a NUL byte", "");
-  }
+  if (ifName.includes("\0")) return invalid("interface name contains a NUL byte");
   for (const ch of ifName) {
     if (ch === "/" || ch === ":" || isGoSpace(ch.codePointAt(0)!)) {
-      return new CNIError(
-        ErrInvalidEnvironmentVariables,
-        "interface name contains / or : or whitespace characters",
-        "",
-      );
+      return invalid("interface name contains / or : or whitespace characters");
     }
   }
   return undefined;

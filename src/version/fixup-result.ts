@@ -1,7 +1,6 @@
 /**
  * Upstream's fixupResultVersion (pkg/invoke/exec.go): a plugin result's version. Here, below
- * invoke, because both paths that decode a plugin's output use it: invoke's (plugin-result.ts)
- * and large-documents' (plugin-output.ts).
+ * invoke, because both invoke and large-documents decode a plugin's output.
  *
  * A plugin must answer in its config's version, but some print results without a cniVersion;
  * upstream (issue #895) takes the config's version for them rather than the spec's literal
@@ -28,12 +27,10 @@ export interface FixedResult {
 }
 
 /**
- * The result's version and bytes: the result's own `cniVersion` with the bytes unchanged, or,
- * when it is missing, empty or not a string, the config's version written into the result
- * (re-encoded as Go encodes a map: sorted keys). Plugin output `null` counts as `{}`.
- * Throws `failed to unmarshal raw result: <Go's JSON error>` (a CNIError with code 6,
- * ErrDecodingFailure) for output that is not a JSON object. `knownConfVersion`: the config's
- * version when the caller knows it (it encoded the config): the config is not parsed for it.
+ * The result's own `cniVersion` with the bytes unchanged, or, when it is missing, empty or not
+ * a string, the config's version written in (re-encoded as Go encodes a map). `null` counts as
+ * `{}`; output that is not a JSON object throws a CNIError, code 6. `knownConfVersion` spares
+ * parsing the config when the caller knows its version.
  */
 export function fixupResultVersion(
   netconf: Uint8Array,
@@ -48,15 +45,17 @@ export function fixupResultVersion(
       throw new UnmarshalTypeError(jsonKind(raw), "map[string]interface {}");
     }
   } catch (error) {
-    throw new CNIError(
-      ErrDecodingFailure,
-      `failed to unmarshal raw result: ${messageOf(error)}`,
-      "",
-      { cause: error },
-    );
+    const text = `failed to unmarshal raw result: ${messageOf(error)}`;
+    throw new CNIError(ErrDecodingFailure, text, "", { cause: error });
   }
   // Go decodes "null" into a nil map; upstream replaces it with an empty one.
-  return withVersion(confVersion, result, (raw ?? {}) as Record<string, unknown>);
+  return fixupParsedResult(
+    netconf,
+    result,
+    (raw ?? {}) as Record<string, unknown>,
+    () => {},
+    confVersion,
+  );
 }
 
 /**
@@ -72,21 +71,11 @@ export function fixupParsedResult(
   knownConfVersion?: string,
 ): FixedResult {
   const confVersion = knownConfVersion ?? configDecoder.decode(netconf);
-  return withVersion(confVersion, result, value, beforeEncoding);
-}
-
-/** The fixed result of `value` (the parse of `result`): its own version, or the config's written in. */
-function withVersion(
-  confVersion: string,
-  result: Uint8Array,
-  value: Record<string, unknown>,
-  beforeEncoding?: () => void,
-): FixedResult {
   const resultVersion = value.cniVersion;
   if (typeof resultVersion === "string" && resultVersion !== "") {
     return { version: resultVersion, bytes: result, value };
   }
-  beforeEncoding?.();
+  beforeEncoding();
   value.cniVersion = confVersion;
   return { version: confVersion, bytes: utf8Encode(marshal(value)), value };
 }

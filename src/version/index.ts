@@ -1,7 +1,6 @@
 /**
- * CNI versions, as upstream pkg/version: the versions this library knows, version parsing and
- * comparison, plugin version information (VERSION output), version reconciliation, and parsing
- * results and a plugin's `prevResult` by version.
+ * CNI versions, as upstream pkg/version: the known versions, parsing and comparing them, VERSION
+ * output, reconciliation, and results and `prevResult` by version.
  * @module
  */
 export { ErrorIncompatible, PrevResultError, VersionError } from "../errors/version.js";

@@ -14,22 +14,17 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /**
- * Go's `strconv.Atoi` on a 64-bit platform: an optional `+` or `-`, then one or more ASCII
- * digits (leading zeros allowed, no spaces, no underscores, no `0x`), within int64.
- * A bigint, so that comparisons stay exact beyond 2^53 as Go's int64 ones are.
+ * Go's `strconv.Atoi` on a 64-bit platform: an optional sign, then ASCII digits (leading zeros
+ * allowed), within int64. A bigint, so that comparisons stay exact beyond 2^53 as Go's are.
  */
 function atoi(part: string): bigint {
-  if (!/^[+-]?[0-9]+$/.test(part)) {
-    throw new VersionError(`strconv.Atoi: parsing ${goQuote(part)}: invalid syntax`);
-  }
+  const fail = (why: string) => new VersionError(`strconv.Atoi: parsing ${goQuote(part)}: ${why}`);
+  if (!/^[+-]?[0-9]+$/.test(part)) throw fail("invalid syntax");
   // More than 19 significant digits cannot fit in int64; deciding that before BigInt keeps a
   // huge hostile version string linear-time, as Go's Atoi is.
-  if (part.replace(/^[+-]?0*/, "").length > 19) {
-    throw new VersionError(`strconv.Atoi: parsing ${goQuote(part)}: value out of range`);
-  }
-  const value = BigInt(part);
-  if (value < INT64_MIN || value > INT64_MAX) {
-    throw new VersionError(`strconv.Atoi: parsing ${goQuote(part)}: value out of range`);
+  const value = part.replace(/^[+-]?0*/, "").length > 19 ? undefined : BigInt(part);
+  if (value === undefined || value < INT64_MIN || value > INT64_MAX) {
+    throw fail("value out of range");
   }
   return value;
 }
@@ -37,12 +32,9 @@ function atoi(part: string): bigint {
 const partNames = ["major", "minor", "micro"] as const;
 
 /**
- * Parses a version like `"1.0.0"` into `[major, minor, micro]`, as upstream `ParseVersion`.
- * `""` is `0.1.0` (no declared version means 0.1.0); missing parts are 0 (`"1"` = 1.0.0); each
- * part is Go `strconv.Atoi` (`"+1"`, `"01"`, `"-42"` are accepted). Throws an Error with
- * upstream's text for four or more parts (`invalid version "1.2.3.4": too many parts`) or a bad
- * part (`failed to convert micro version part "0-rc1": strconv.Atoi: parsing "0-rc1": invalid
- * syntax`), the strconv error kept as `cause`.
+ * Parses a version like `"1.0.0"` into `[major, minor, micro]`, as upstream `ParseVersion`:
+ * `""` is 0.1.0, missing parts are 0 (`"1"` = 1.0.0), each part is Go's `strconv.Atoi` (`"+1"`,
+ * `"01"`, `"-42"` pass). Throws upstream's texts, the strconv error kept as `cause`.
  */
 export function parseVersion(version: string): VersionTuple {
   const [major, minor, micro] = parseExact(version);
@@ -62,50 +54,32 @@ function parseExact(version: string): readonly [bigint, bigint, bigint] {
     try {
       out[i] = atoi(part);
     } catch (err) {
-      const message = messageOf(err);
-      throw new VersionError(
-        `failed to convert ${partNames[i]} version part ${goQuote(part)}: ${message}`,
-        {
-          cause: err,
-        },
-      );
+      const text = `failed to convert ${partNames[i]} version part ${goQuote(part)}`;
+      throw new VersionError(`${text}: ${messageOf(err)}`, { cause: err });
     }
   });
   return [out[0], out[1], out[2]];
 }
 
-/** Compares two parsed versions numerically: negative, zero or positive. */
-function compare(a: readonly bigint[], b: readonly bigint[]): number {
-  for (let i = 0; i < 3; i++) {
-    if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
-  }
-  return 0;
-}
-
 /**
- * Compares two version strings numerically (after `parseVersion`): negative when `a` is older,
- * zero when equal (`"1"` equals `"1.0.0"`), positive when newer. Throws `parseVersion`'s error,
- * the first argument checked first.
+ * Compares two versions numerically (`"1"` equals `"1.0.0"`): negative when `a` is older.
+ * Throws `parseVersion`'s error, the first argument checked first.
  */
 export function compareVersions(a: string, b: string): number {
   const first = parseExact(a);
   const second = parseExact(b);
-  return compare(first, second);
+  for (let i = 0; i < 3; i++) {
+    if (first[i] !== second[i]) return first[i] < second[i] ? -1 : 1;
+  }
+  return 0;
 }
 
-/**
- * True when `version` is newer than or the same as `otherVersion`, as upstream
- * `GreaterThanOrEqualTo`. Throws `parseVersion`'s error for a malformed version (upstream
- * returns it alongside `false`).
- */
+/** Upstream `GreaterThanOrEqualTo`; throws `parseVersion`'s error (upstream returns it). */
 export function greaterThanOrEqualTo(version: string, otherVersion: string): boolean {
   return compareVersions(version, otherVersion) >= 0;
 }
 
-/**
- * True when `version` is strictly newer than `otherVersion`, as upstream `GreaterThan`.
- * Throws `parseVersion`'s error for a malformed version.
- */
+/** Upstream `GreaterThan`; throws `parseVersion`'s error (upstream returns it). */
 export function greaterThan(version: string, otherVersion: string): boolean {
   return compareVersions(version, otherVersion) > 0;
 }

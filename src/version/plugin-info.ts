@@ -1,7 +1,6 @@
 /**
- * Plugin version information: what a plugin prints for the VERSION command and what the runtime
- * decodes from it (upstream pkg/version/plugin.go `PluginInfo`, `PluginSupports`,
- * `PluginDecoder`).
+ * Plugin version information: what a plugin prints for VERSION and what the runtime decodes
+ * from it (upstream pkg/version/plugin.go).
  */
 
 import { goStruct, marshal } from "../encoding/json.js";
@@ -18,15 +17,14 @@ export interface PluginInfo {
    * plugin promises to answer in the same version. Returns a copy.
    */
   supportedVersions(): string[];
-  /**
-   * The VERSION command's output, exactly as upstream's `Encode` writes it:
-   * `{"cniVersion":"1.1.0","supportedVersions":[...]}` in Go struct order, Go escaping, and the
-   * trailing newline of Go's `json.Encoder`.
-   */
+  /** The VERSION command's output, exactly as upstream's `Encode` writes it (newline included). */
   encode(): string;
 }
 
-/** Upstream's `pluginInfo` struct: `cniVersion`, then `supportedVersions` (omitempty). */
+/**
+ * Upstream's `pluginInfo` struct: `cniVersion`, then `supportedVersions` (`omitempty`, but never
+ * empty here: `pluginSupports` and `decodePluginInfo` refuse that).
+ */
 class VersionInfo implements PluginInfo {
   readonly #cniVersion: string;
   readonly #supported: readonly string[];
@@ -41,12 +39,7 @@ class VersionInfo implements PluginInfo {
   }
 
   encode(): string {
-    return `${marshal(
-      goStruct({
-        cniVersion: this.#cniVersion,
-        supportedVersions: this.#supported.length === 0 ? undefined : this.#supported,
-      }),
-    )}\n`;
+    return `${marshal(goStruct(this.toJSON()))}\n`;
   }
 
   /** Shows the supported versions when logged, rather than an empty object. */
@@ -56,9 +49,8 @@ class VersionInfo implements PluginInfo {
 }
 
 /**
- * A PluginInfo reporting the given versions as supported, with this library's version
- * (`current()`) as its `cniVersion`. Throws when no version is given (upstream panics with the
- * same text: a plugin must support at least one version).
+ * A PluginInfo reporting the given versions as supported, with `current()` as its
+ * `cniVersion`. Throws when no version is given (upstream panics with the same text).
  */
 export function pluginSupports(...supportedVersions: string[]): PluginInfo {
   if (supportedVersions.length < 1) {
@@ -78,18 +70,14 @@ const pluginInfoStruct = defineStruct<{ cniVersion?: string; supportedVersions?:
 );
 
 /**
- * Decodes a plugin's VERSION output, as upstream `PluginDecoder.Decode`. `cniVersion` is
- * required (`decoding version info: missing field cniVersion`); an empty or missing
- * `supportedVersions` is accepted only from a 0.2.0 plugin, meaning [0.1.0, 0.2.0] (else
- * `decoding version info: missing field supportedVersions`). Bad JSON or a wrong type throws
- * `decoding version info: <Go's JSON error>`, the JSON error kept as `cause`.
+ * Decodes a plugin's VERSION output, as upstream `PluginDecoder.Decode`: `cniVersion` is
+ * required; no `supportedVersions` is accepted only from a 0.2.0 plugin, meaning [0.1.0, 0.2.0].
+ * Throws upstream's texts, a JSON error kept as `cause`.
  */
 export function decodePluginInfo(jsonBytes: string | Uint8Array): PluginInfo {
   let info: { cniVersion?: string; supportedVersions?: string[] };
   try {
-    const value = parseJSON(jsonBytes);
-    // Go's Unmarshal of a JSON null into a struct is a no-op, not an error.
-    info = pluginInfoStruct.decode(value === null ? {} : value);
+    info = pluginInfoStruct.decode(parseJSON(jsonBytes));
   } catch (err) {
     throw new VersionError(`decoding version info: ${messageOf(err)}`, { cause: err });
   }

@@ -2,27 +2,24 @@
  * Checking a configuration's version against a plugin's supported versions (upstream
  * pkg/version/reconcile.go `Reconciler`, `ErrorIncompatible`).
  */
-import { ErrorIncompatible } from "../errors/version.js";
 
+import { ErrorIncompatible } from "../errors/version.js";
 import type { PluginInfo } from "./plugin-info.js";
 
 /**
- * Returns an `ErrorIncompatible` unless `configVersion` is exactly (string equality, as
- * upstream) one of `supported`, which is a PluginInfo or a list of versions; `undefined` when
- * compatible. Upstream `Reconciler.Check` / `CheckRaw`.
+ * Upstream `Reconciler.Check` / `CheckRaw`: an `ErrorIncompatible` unless `configVersion` is
+ * exactly (string equality) one of `supported`'s versions.
  */
 export function reconcile(
   configVersion: string,
   supported: PluginInfo | readonly string[],
 ): ErrorIncompatible | undefined {
-  const versions = isVersionList(supported) ? supported : supported.supportedVersions();
+  const versions = Array.isArray(supported)
+    ? (supported as readonly string[])
+    : (supported as PluginInfo).supportedVersions();
   return versions.includes(configVersion)
     ? undefined
     : new ErrorIncompatible(configVersion, versions);
-}
-
-function isVersionList(value: PluginInfo | readonly string[]): value is readonly string[] {
-  return Array.isArray(value);
 }
 
 /** Upstream's `Reconciler`, for code ported method by method. */

@@ -1,7 +1,4 @@
-/**
- * Results by version, and a plugin's `prevResult` (upstream pkg/version/version.go `NewResult`,
- * `ParsePrevResult`).
- */
+/** Results by version, and a plugin's `prevResult` (upstream pkg/version/version.go). */
 
 import { marshal } from "../encoding/json.js";
 import { PrevResultError } from "../errors/version.js";
@@ -9,11 +6,7 @@ import { messageOf } from "../internal/error-message.js";
 import { jsonKind } from "../internal/json-kind.js";
 import { createResultForVersion, type Result } from "../types/index.js";
 
-/**
- * Parses a result as the given CNI version (upstream `NewResult` = `create.Create`): throws
- * `unsupported CNI result version "<v>"` for an unknown version, or the version family's error
- * when the bytes declare another version.
- */
+/** Parses a result as the given CNI version (upstream `NewResult`, `create.Create`). */
 export function newResult(version: string, resultBytes: string | Uint8Array): Result {
   return createResultForVersion(version, resultBytes);
 }
@@ -28,16 +21,10 @@ export interface PrevResultSource {
 
 /**
  * Parses a plugin configuration's `prevResult` as a result of the configuration's version, as
- * upstream `ParsePrevResult`; `undefined` when there is none (absent or JSON null).
- *
- * Results before 1.0.0 may carry no version, and a prevResult must match its configuration's
- * version, so the configuration's version is injected when the prevResult has none. Upstream
- * injects it under the key `CNIVersion` (only when that exact key is absent or `""`), then
- * marshals the map with sorted keys, so a `cniVersion` key already present sorts after it and
- * wins when decoding: a prevResult of another version is an error rather than relabelled
- * (`could not parse prevResult: result type supports [1.0.0 1.1.0] but unmarshalled CNIVersion
- * is "0.2.0"`). This port produces the same bytes and so the same outcome.
- * The configuration is not modified (upstream moves the parsed result into `conf.PrevResult`).
+ * upstream `ParsePrevResult`; `undefined` when there is none (absent or JSON null). The
+ * configuration's version is injected as upstream does, under the key `CNIVersion`, so an
+ * existing `cniVersion` sorts after it and wins (docs/deviations/version.md); `conf` is left
+ * alone.
  */
 export function parsePrevResult(conf: PrevResultSource): Result | undefined {
   const raw = conf.rawPrevResult;

@@ -1,7 +1,4 @@
-/**
- * The versions this library knows (upstream pkg/version/version.go `Current`, `Legacy`, `All`,
- * `VersionsStartingFrom`).
- */
+/** The versions this library knows (upstream pkg/version/version.go). */
 
 import { VersionError } from "../errors/version.js";
 import { goQuote, goQuoteList } from "../internal/go-quote.js";
@@ -31,9 +28,8 @@ export const all: PluginInfo = pluginSupports(
 );
 
 /**
- * The known versions from `minVersion` on, inclusive (`"0.3.1"` gives 0.3.1, 0.4.0, 1.0.0,
- * 1.1.0), as upstream `VersionsStartingFrom`. `minVersion` must be one of `all`'s versions,
- * spelled exactly; otherwise this throws an Error (upstream panics on an empty list).
+ * The known versions from `minVersion` on, inclusive, as upstream `VersionsStartingFrom`.
+ * `minVersion` must be one of `all`'s, spelled exactly; otherwise this throws (upstream panics).
  */
 export function versionsStartingFrom(minVersion: string): PluginInfo {
   const known = all.supportedVersions();

@@ -6,7 +6,6 @@ interface Conf {
   type?: string;
   mtu?: number;
   index?: number;
-  ratio?: number;
   capabilities?: Record<string, boolean>;
   ipam?: { type?: string };
   list?: string[];
@@ -19,7 +18,6 @@ const decoder = defineStruct<Conf>("types.NetConf", {
     type: { type: "string" },
     mtu: { type: "int" },
     index: { type: "uint" },
-    ratio: { type: "float" },
     capabilities: { type: "map", values: { type: "bool" } },
     ipam: {
       type: "struct",
@@ -86,10 +84,6 @@ describe("defineStruct: Go's decoding rules", () => {
         "json: cannot unmarshal number -1 into Go struct field NetConf.index of type uint",
       ],
       [
-        { ratio: "x" },
-        "json: cannot unmarshal string into Go struct field NetConf.ratio of type float64",
-      ],
-      [
         { ipam: { type: [] } },
         "json: cannot unmarshal array into Go struct field IPAM.ipam.type of type string",
       ],
@@ -122,7 +116,6 @@ describe("defineStruct: Go's decoding rules", () => {
 
   it("decodes -0 into an integer field as 0", () => {
     expect(Object.is(decoder.decode({ mtu: -0 }).mtu, 0)).toBe(true);
-    expect(Object.is(decoder.decode({ ratio: -0 }).ratio, -0)).toBe(true);
   });
 
   it("keeps raw and any fields as parsed", () => {
@@ -139,8 +132,8 @@ describe("defineStruct: document order and element zero values", () => {
     expect(() => decoder.decode({ type: [], Type: "t" })).toThrow(
       "json: cannot unmarshal array into Go struct field NetConf.type of type string",
     );
-    expect(() => decoder.decode({ ratio: "x", mtu: "y" })).toThrow("NetConf.ratio of type float64");
-    expect(() => decoder.decode({ mtu: "y", ratio: "x" })).toThrow("NetConf.mtu of type int");
+    expect(() => decoder.decode({ list: "x", mtu: "y" })).toThrow("NetConf.list of type []string");
+    expect(() => decoder.decode({ mtu: "y", list: "x" })).toThrow("NetConf.mtu of type int");
   });
 
   it("gives a null struct element the zero struct, and a null pointer element nil", () => {

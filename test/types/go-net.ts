@@ -1,9 +1,9 @@
 /**
  * Go's `net` helpers that upstream's tests call (`net.IPv4Mask`, `IPMask.Size`,
- * `net.ParseCIDR`, `IP.Equal`), for the tests that mirror them. The library has no use for
+ * `net.ParseCIDR`, `IP.Mask`, `IP.Equal`), for the tests that mirror them. The library has no use for
  * them, so they live here, built on its public address functions.
  */
-import { cidrMask, ipMask, parseCIDR } from "../../src/types/cidr.js";
+import { cidrMask, parseCIDR } from "../../src/types/cidr.js";
 import type { IPNet } from "../../src/types/index.js";
 import { ipTo4 } from "../../src/types/ip.js";
 
@@ -21,6 +21,18 @@ export function maskSize(mask: Uint8Array): [number, number] {
   while (ones < mask.length * 8 && (mask[ones >> 3] & (0x80 >> (ones & 7))) !== 0) ones++;
   const canonical = cidrMask(ones, mask.length * 8);
   return canonical.every((b, i) => b === mask[i]) ? [ones, mask.length * 8] : [0, 0];
+}
+
+/** Go's `IP.Mask(mask)`: the network number, or undefined when lengths do not fit. */
+export function ipMask(ip: Uint8Array, mask: Uint8Array): Uint8Array | undefined {
+  let addr = ip;
+  let m = mask;
+  if (m.length === 16 && addr.length === 4 && m.subarray(0, 12).every((b) => b === 0xff)) {
+    m = m.subarray(12);
+  }
+  if (m.length === 4 && addr.length === 16) addr = ipTo4(addr) ?? addr;
+  if (addr.length !== m.length) return undefined;
+  return addr.map((b, i) => b & m[i]);
 }
 
 /**

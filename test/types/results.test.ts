@@ -17,8 +17,8 @@ import {
   Result100,
 } from "../../src/types/index.js";
 import { ipConfig020ToGo } from "../../src/types/v020.js";
-import { decodeIPConfig040, ipConfig040ToGo } from "../../src/types/v040.js";
-import { decodeIPConfig100, interface100ToGo, ipConfig100ToGo } from "../../src/types/v100.js";
+import { decodeIPConfig040, ipConfigToGo } from "../../src/types/v040.js";
+import { decodeIPConfig100, interface100ToGo } from "../../src/types/v100.js";
 import {
   ip,
   sameJSON,
@@ -101,7 +101,7 @@ describe("0.3.x/0.4.0 results (upstream types/040)", () => {
       interface: 0,
       address: { ip: ip("10.1.2.3"), mask: Uint8Array.from([255, 255, 255, 0]) },
     };
-    const json = marshal(ipConfig040ToGo(ipc));
+    const json = marshal(ipConfigToGo(ipc, ipc.version));
     expect(json).toBe('{"version":"4","interface":0,"address":"10.1.2.3/24"}');
     // Go's ParseCIDR gives a 4-byte mask for a dotted quad, as net.IPv4Mask does.
     expect(decodeIPConfig040(JSON.parse(json))).toEqual(ipc);
@@ -124,7 +124,7 @@ describe("0.3.x/0.4.0 results (upstream types/040)", () => {
 
   it("correctly marshals a missing interface index", () => {
     const ipc = { version: "4", address: { ip: ip("10.1.2.3"), mask: cidrMask(24, 32) } };
-    expect(marshal(ipConfig040ToGo(ipc))).toBe('{"version":"4","address":"10.1.2.3/24"}');
+    expect(marshal(ipConfigToGo(ipc, ipc.version))).toBe('{"version":"4","address":"10.1.2.3/24"}');
   });
 
   it("always writes dns, as {} when empty", () => {
@@ -133,7 +133,7 @@ describe("0.3.x/0.4.0 results (upstream types/040)", () => {
 
   it("encodes an IP configuration in struct order", () => {
     const ipc = testResult040().ips[0];
-    expect(JSON.stringify(JSON.parse(marshal(ipConfig040ToGo(ipc))), null, 4)).toBe(
+    expect(JSON.stringify(JSON.parse(marshal(ipConfigToGo(ipc, ipc.version))), null, 4)).toBe(
       golden["040-ipconfig"],
     );
   });
@@ -165,7 +165,7 @@ describe("1.0.0/1.1.0 results (upstream types/100)", () => {
 
   it("correctly marshals and unmarshals interface index 0", () => {
     const ipc = { interface: 0, address: { ip: ip("10.1.2.3"), mask: cidrMask(24, 32) } };
-    const json = marshal(ipConfig100ToGo(ipc));
+    const json = marshal(ipConfigToGo(ipc));
     expect(json).toBe('{"interface":0,"address":"10.1.2.3/24"}');
     expect(decodeIPConfig100(JSON.parse(json))).toEqual(ipc);
   });
@@ -176,7 +176,7 @@ describe("1.0.0/1.1.0 results (upstream types/100)", () => {
 
   it("correctly marshals a missing interface index", () => {
     const ipc = { address: { ip: ip("10.1.2.3"), mask: cidrMask(24, 32) } };
-    expect(marshal(ipConfig100ToGo(ipc))).toBe('{"address":"10.1.2.3/24"}');
+    expect(marshal(ipConfigToGo(ipc))).toBe('{"address":"10.1.2.3/24"}');
   });
 
   it("drops an empty dns (upstream MarshalJSON through a map)", () => {
@@ -187,7 +187,7 @@ describe("1.0.0/1.1.0 results (upstream types/100)", () => {
   it("encodes IP configurations and interfaces alone in struct order", () => {
     const res = testResult100();
     const indent = (v: object) => JSON.stringify(JSON.parse(marshal(v)), null, 4);
-    expect(indent(ipConfig100ToGo(res.ips[0]))).toBe(golden["100-ipconfig"]);
+    expect(indent(ipConfigToGo(res.ips[0]))).toBe(golden["100-ipconfig"]);
     expect(indent(interface100ToGo(res.interfaces[0]))).toBe(golden["100-interface"]);
   });
 
