@@ -12,6 +12,7 @@ import type { Exec } from "../invoke/exec.js";
 import { netnsOption } from "../invoke/netns-option.js";
 import type { Result } from "../types/result.js";
 import type { PluginInfo } from "../version/plugin-info.js";
+import { listChain, singleChain } from "./assert-args.js";
 import type { CachedConfig } from "./cached-result.js";
 import type { CallOptions, DelOptions, RecordOptions } from "./call-options.js";
 import type { CNIConfigEngine } from "./cni-engine.js";
@@ -109,7 +110,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<Result | undefined> {
-    return (await this.engine()).addNetworkList(list, rt, options);
+    return (await this.engine()).add(listChain(list), rt, options);
   }
 
   /**
@@ -117,7 +118,7 @@ export class CNIConfig {
    * @throws the plugin's or the validation's error; CacheWriteError `failed to set network ...`.
    */
   async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
-    return (await this.engine()).addNetwork(net, rt, options);
+    return (await this.engine()).add(singleChain(net), rt, options) as Promise<Result>;
   }
 
   /**
@@ -132,7 +133,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: RecordOptions = {},
   ): Promise<void> {
-    return (await this.engine()).checkNetworkList(list, rt, options);
+    return (await this.engine()).check(listChain(list), rt, options);
   }
 
   /**
@@ -144,7 +145,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: RecordOptions = {},
   ): Promise<void> {
-    return (await this.engine()).checkNetwork(net, rt, options);
+    return (await this.engine()).check(singleChain(net), rt, options);
   }
 
   /**
@@ -160,7 +161,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: DelOptions = {},
   ): Promise<void> {
-    return (await this.engine()).delNetworkList(list, rt, options);
+    return (await this.engine()).del(listChain(list), rt, options);
   }
 
   /**
@@ -168,7 +169,7 @@ export class CNIConfig {
    * wrapped. Cache handling as {@link CNIConfig.delNetworkList}.
    */
   async delNetwork(net: PluginConfig, rt: RuntimeConf, options: DelOptions = {}): Promise<void> {
-    return (await this.engine()).delNetwork(net, rt, options);
+    return (await this.engine()).del(singleChain(net), rt, options);
   }
 
   /**
@@ -180,7 +181,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: RecordOptions = {},
   ): Promise<Result | undefined> {
-    return (await this.engine()).getNetworkListCachedResult(list, rt, options);
+    return (await this.engine()).cachedResult(listChain(list), rt, options);
   }
 
   /** As {@link CNIConfig.getNetworkListCachedResult}, for a single plugin configuration. */
@@ -189,7 +190,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: RecordOptions = {},
   ): Promise<Result | undefined> {
-    return (await this.engine()).getNetworkCachedResult(net, rt, options);
+    return (await this.engine()).cachedResult(singleChain(net), rt, options);
   }
 
   /**
@@ -202,7 +203,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
-    return (await this.engine()).getNetworkListCachedConfig(list, rt, options);
+    return (await this.engine()).cachedConfig(listChain(list), rt, options);
   }
 
   /** As {@link CNIConfig.getNetworkListCachedConfig}, for a single plugin configuration. */
@@ -211,7 +212,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
-    return (await this.engine()).getNetworkCachedConfig(net, rt, options);
+    return (await this.engine()).cachedConfig(singleChain(net), rt, options);
   }
 
   /**
@@ -224,7 +225,7 @@ export class CNIConfig {
     containerID: string,
     _options: CallOptions = {},
   ): Promise<NetworkAttachment[]> {
-    return (await this.engine()).getCachedAttachments(containerID, _options);
+    return (await this.engine()).getCachedAttachments(containerID);
   }
 
   /**
@@ -234,7 +235,7 @@ export class CNIConfig {
    * @throws MultiError `[<error> <error> ...]` with every plugin's error.
    */
   async validateNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<string[]> {
-    return (await this.engine()).validateNetworkList(list, options);
+    return (await this.engine()).validate(listChain(list), options);
   }
 
   /**
@@ -242,7 +243,7 @@ export class CNIConfig {
    * `ValidateNetwork`); its error is thrown as is.
    */
   async validateNetwork(net: PluginConfig, options: CallOptions = {}): Promise<string[]> {
-    return (await this.engine()).validateNetwork(net, options);
+    return (await this.engine()).validate(singleChain(net), options);
   }
 
   /** The versions a plugin supports, from its VERSION command (upstream `GetVersionInfo`). */

@@ -25,11 +25,12 @@ import { greaterThanOrEqualTo, type PluginInfo } from "../version/index.js";
 import {
   assertGCArgs,
   assertNetworkList,
-  assertPluginConfig,
   assertString,
+  type Chain,
+  chainOf,
 } from "./assert-args.js";
 import { Attachment } from "./attachment.js";
-import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
+import { debug, getCachedConfig, getCachedResult } from "./cached-result.js";
 import type { CallOptions, DelOptions, RecordOptions } from "./call-options.js";
 import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
@@ -40,44 +41,11 @@ import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
 import { cacheRecordBytes } from "./verb-documents.js";
 
 /**
- * What a verb runs: a list, or a single plugin configuration as a chain of one (upstream's
- * `*Network` verbs). The two differ only where upstream's do: a list's plugin errors name the
- * plugin and its place (a single one's are thrown as they are), only a list has `disableCheck`.
- */
-interface Chain {
-  name: string;
-  cniVersion: string;
-  plugins: readonly PluginConfig[];
-  /** The configuration bytes the cache record keeps. */
-  bytes: Uint8Array;
-  disableCheck: boolean;
-  /** A list: a plugin's error is wrapped with its place in the chain (upstream's list verbs). */
-  list: boolean;
-}
-
-/** A list's chain, the list checked first. */
-function listChain(list: NetworkConfigList): Chain {
-  assertNetworkList(list);
-  return chainOf(list);
-}
-
-/** The chain of a list already checked (GC's DELs). */
-function chainOf(list: NetworkConfigList): Chain {
-  const { name, cniVersion, plugins, bytes } = list;
-  return { name, cniVersion, plugins, bytes, disableCheck: list.disableCheck, list: true };
-}
-
-/** A single plugin configuration's chain of one, the configuration checked first. */
-function singleChain(net: PluginConfig): Chain {
-  assertPluginConfig(net);
-  const { name, cniVersion } = net.network;
-  return { name, cniVersion, plugins: [net], bytes: net.bytes, disableCheck: false, list: false };
-}
-
-/**
  * The verbs of one `CNIConfig`, made on its first call; each public method is the body of the
- * class's method of the same name, documented there. The options were checked when the
- * `CNIConfig` was made; `paths` reads the config's `path` at each lookup.
+ * class's method of that name, or of a list's and a single plugin's (`add`: `addNetworkList`
+ * and `addNetwork`), documented there, on the {@link Chain} the class made of its argument.
+ * The options were checked when the `CNIConfig` was made; `paths` reads the config's `path` at
+ * each lookup.
  */
 export class CNIConfigEngine {
   private readonly runner: PluginRunner;
@@ -170,19 +138,7 @@ export class CNIConfigEngine {
     }
   }
 
-  async addNetworkList(
-    list: NetworkConfigList,
-    rt: RuntimeConf,
-    options: CallOptions = {},
-  ): Promise<Result | undefined> {
-    return this.add(listChain(list), rt, options);
-  }
-
-  async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
-    return (await this.add(singleChain(net), rt, options)) as Result;
-  }
-
-  private add(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<Result | undefined> {
+  add(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<Result | undefined> {
     const at = new Attachment(this.cacheDir, chain.name, rt);
     return withLock(at.lock(options.signal), async () => {
       let result: Result | undefined;
@@ -209,23 +165,7 @@ export class CNIConfigEngine {
     });
   }
 
-  async checkNetworkList(
-    list: NetworkConfigList,
-    rt: RuntimeConf,
-    options: RecordOptions = {},
-  ): Promise<void> {
-    await this.check(listChain(list), rt, options);
-  }
-
-  async checkNetwork(
-    net: PluginConfig,
-    rt: RuntimeConf,
-    options: RecordOptions = {},
-  ): Promise<void> {
-    await this.check(singleChain(net), rt, options);
-  }
-
-  private async check(chain: Chain, rt: RuntimeConf, options: RecordOptions): Promise<void> {
+  async check(chain: Chain, rt: RuntimeConf, options: RecordOptions): Promise<void> {
     const at = new Attachment(this.cacheDir, chain.name, rt);
     at.validateNames();
     if (!greaterThanOrEqualTo(chain.cniVersion, "0.4.0")) {
@@ -241,19 +181,7 @@ export class CNIConfigEngine {
     });
   }
 
-  async delNetworkList(
-    list: NetworkConfigList,
-    rt: RuntimeConf,
-    options: DelOptions = {},
-  ): Promise<void> {
-    await this.del(listChain(list), rt, options);
-  }
-
-  async delNetwork(net: PluginConfig, rt: RuntimeConf, options: DelOptions = {}): Promise<void> {
-    await this.del(singleChain(net), rt, options);
-  }
-
-  private async del(chain: Chain, rt: RuntimeConf, options: DelOptions): Promise<void> {
+  async del(chain: Chain, rt: RuntimeConf, options: DelOptions): Promise<void> {
     const at = new Attachment(this.cacheDir, chain.name, rt);
     at.validateNames();
     await withLock(at.lock(options.signal), () => this.delUnlocked(chain, at, options));
@@ -274,23 +202,7 @@ export class CNIConfigEngine {
     await this.cacheDel(at, options.requireRecordRemoved);
   }
 
-  async getNetworkListCachedResult(
-    list: NetworkConfigList,
-    rt: RuntimeConf,
-    options: RecordOptions = {},
-  ): Promise<Result | undefined> {
-    return this.cachedResult(listChain(list), rt, options);
-  }
-
-  async getNetworkCachedResult(
-    net: PluginConfig,
-    rt: RuntimeConf,
-    options: RecordOptions = {},
-  ): Promise<Result | undefined> {
-    return this.cachedResult(singleChain(net), rt, options);
-  }
-
-  private cachedResult(chain: Chain, rt: RuntimeConf, options: RecordOptions) {
+  cachedResult(chain: Chain, rt: RuntimeConf, options: RecordOptions) {
     const { signal, cachedRecord } = options;
     return getCachedResult(new Attachment(this.cacheDir, chain.name, rt), chain.cniVersion, {
       signal,
@@ -298,42 +210,16 @@ export class CNIConfigEngine {
     });
   }
 
-  async getNetworkListCachedConfig(
-    list: NetworkConfigList,
-    rt: RuntimeConf,
-    options: CallOptions = {},
-  ): Promise<CachedConfig | undefined> {
-    return getCachedConfig(new Attachment(this.cacheDir, listChain(list).name, rt), options.signal);
+  cachedConfig(chain: Chain, rt: RuntimeConf, options: CallOptions) {
+    return getCachedConfig(new Attachment(this.cacheDir, chain.name, rt), options.signal);
   }
 
-  async getNetworkCachedConfig(
-    net: PluginConfig,
-    rt: RuntimeConf,
-    options: CallOptions = {},
-  ): Promise<CachedConfig | undefined> {
-    return getCachedConfig(
-      new Attachment(this.cacheDir, singleChain(net).name, rt),
-      options.signal,
-    );
-  }
-
-  async getCachedAttachments(
-    containerID: string,
-    _options: CallOptions = {},
-  ): Promise<NetworkAttachment[]> {
+  async getCachedAttachments(containerID: string): Promise<NetworkAttachment[]> {
     assertString(containerID, "containerID");
     return listCachedAttachments(this.cacheDirWithoutRt(), containerID);
   }
 
-  async validateNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<string[]> {
-    return this.validate(listChain(list), options);
-  }
-
-  async validateNetwork(net: PluginConfig, options: CallOptions = {}): Promise<string[]> {
-    return this.validate(singleChain(net), options);
-  }
-
-  private async validate(chain: Chain, options: CallOptions): Promise<string[]> {
+  async validate(chain: Chain, options: CallOptions): Promise<string[]> {
     const errors: unknown[] = [];
     const caps = new Set<string>();
     for (const net of chain.plugins) {
@@ -351,16 +237,12 @@ export class CNIConfigEngine {
     return [...caps].sort(compareUTF8);
   }
 
-  async getVersionInfo(pluginType: string, options: CallOptions = {}): Promise<PluginInfo> {
+  async getVersionInfo(pluginType: string, options: CallOptions): Promise<PluginInfo> {
     assertString(pluginType, "pluginType");
     return this.runner.versionInfo(pluginType, options.signal);
   }
 
-  async gcNetworkList(
-    list: NetworkConfigList,
-    args?: GCArgs,
-    options: CallOptions = {},
-  ): Promise<void> {
+  async gcNetworkList(list: NetworkConfigList, args: GCArgs | undefined, options: CallOptions) {
     assertNetworkList(list);
     assertGCArgs(args);
     const { signal } = options;
@@ -381,7 +263,7 @@ export class CNIConfigEngine {
     });
   }
 
-  async getStatusNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<void> {
+  async getStatusNetworkList(list: NetworkConfigList, options: CallOptions): Promise<void> {
     assertNetworkList(list);
     if (!greaterThanOrEqualTo(list.cniVersion, "1.1.0")) return;
     const inject = { name: list.name, cniVersion: list.cniVersion };
