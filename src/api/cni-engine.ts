@@ -146,7 +146,7 @@ export class CNIConfigEngine {
       const args = this.runner.callArgs("ADD", rt);
       for (const [index, net] of chain.plugins.entries()) {
         try {
-          result = await this.runner.add(at, chain.cniVersion, net, result, options, args);
+          result = await this.runner.run("ADD", at, chain.cniVersion, net, result, options, args);
         } catch (error) {
           throw chain.list ? pluginChainError("add", net.network, error, index) : error;
         }
