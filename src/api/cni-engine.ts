@@ -6,6 +6,7 @@
  * swallows, sorted capabilities) listed in docs/deviations/api.md.
  */
 
+import { validateNames } from "../cache/names.js";
 import {
   CacheDir,
   listCachedAttachments,
@@ -167,7 +168,7 @@ export class CNIConfigEngine {
 
   async check(chain: Chain, rt: RuntimeConf, options: RecordOptions): Promise<void> {
     const at = new Attachment(this.cacheDir, chain.name, rt);
-    at.validateNames();
+    validateNames(chain.name, rt);
     if (!greaterThanOrEqualTo(chain.cniVersion, "0.4.0")) {
       throw new CheckNotSupportedError(chain.cniVersion);
     }
@@ -183,7 +184,7 @@ export class CNIConfigEngine {
 
   async del(chain: Chain, rt: RuntimeConf, options: DelOptions): Promise<void> {
     const at = new Attachment(this.cacheDir, chain.name, rt);
-    at.validateNames();
+    validateNames(chain.name, rt);
     await withLock(at.lock(options.signal), () => this.delUnlocked(chain, at, options));
   }
 
