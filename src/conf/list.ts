@@ -6,7 +6,6 @@
 import { marshal } from "../encoding/json.js";
 import { ConfError } from "../errors/conf.js";
 import { utf8Encode } from "../internal/bytes.js";
-import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 import { type ConfInput, inputBytes, unmarshalMap, wrapErrors } from "./bytes.js";
 import { selectCNIVersion } from "./cni-versions.js";
@@ -35,21 +34,10 @@ function readBool(raw: Record<string, unknown>, key: string): boolean {
 
 /** Go's re-marshal of one `plugins` entry, then its parse as a single plugin. */
 function parsePlugin(entry: unknown, index: number): PluginConfig {
-  let text: string;
-  try {
-    text = marshal(entry);
-  } catch (error) {
-    throw new ConfError(`failed to marshal plugin config ${index}: ${messageOf(error)}`, {
-      cause: error,
-    });
-  }
-  try {
-    return networkPluginConfFromBytes(utf8Encode(text));
-  } catch (error) {
-    throw new ConfError(`failed to parse plugin config ${index}: ${messageOf(error)}`, {
-      cause: error,
-    });
-  }
+  const text = wrapErrors(`failed to marshal plugin config ${index}: `, () => marshal(entry));
+  return wrapErrors(`failed to parse plugin config ${index}: `, () =>
+    networkPluginConfFromBytes(utf8Encode(text)),
+  );
 }
 
 /**
