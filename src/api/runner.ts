@@ -70,16 +70,6 @@ export class PluginRunner {
     return pluginLookups.run(pluginType, this.paths(), found, run);
   }
 
-  /** Upstream looks up before it validates: a remembered lookup is checked again first. */
-  private async failValidation(
-    pluginType: string,
-    found: FoundPlugin,
-    invalid: Error,
-  ): Promise<never> {
-    if (found.cached) await pluginLookups.again(pluginType, this.paths());
-    throw invalid;
-  }
-
   /**
    * The `CNI_*` environment of one call (a whole chain): built on its first plugin run and
    * shared by the rest, copied for an Exec other than the library's own.
@@ -105,8 +95,17 @@ export class PluginRunner {
     const pluginType = net.network.type;
     const found = await this.lookup(pluginType);
     const invalid = command === "ADD" ? at.invalid() : undefined;
-    if (invalid) return this.failValidation(pluginType, found, invalid);
-    const template = this.templateOf(net);
+    if (invalid) {
+      // Upstream looks up before it validates: a remembered lookup is checked again first.
+      if (found.cached) await pluginLookups.again(pluginType, this.paths());
+      throw invalid;
+    }
+    // Each configuration prepared on its first call, again when its bytes were replaced.
+    let template = this.templates.get(net);
+    if (template === undefined || template.configBytes !== net.bytes) {
+      template = new StdinTemplate(net);
+      this.templates.set(net, template);
+    }
     const stdin = await pluginStdin(at.network, cniVersion, template, prevResult, at.rt);
     return this.runFound(pluginType, found, async (pluginPath) => {
       const exec = this.ensureExec();
@@ -117,17 +116,6 @@ export class PluginRunner {
       await execPluginWithoutResult(pluginPath, stdin, args, exec, options);
       return undefined;
     });
-  }
-
-  /** The configuration's stdin template: made on its first call, then reused. */
-  private templateOf(net: PluginConfig): StdinTemplate {
-    let template = this.templates.get(net);
-    // A configuration whose bytes were replaced is prepared again.
-    if (template === undefined || template.configBytes !== net.bytes) {
-      template = new StdinTemplate(net);
-      this.templates.set(net, template);
-    }
-    return template;
   }
 
   /** GC or STATUS of one plugin, with its already injected configuration and no attachment. */
