@@ -14,35 +14,12 @@ import type { Result } from "../types/result.js";
 import type { PluginInfo } from "../version/plugin-info.js";
 import { listChain, singleChain } from "./assert-args.js";
 import type { CachedConfig } from "./cached-result.js";
-import type { CallOptions, DelOptions, RecordOptions } from "./call-options.js";
+import type { CallOptions, CNIConfigOptions, DelOptions, RecordOptions } from "./call-options.js";
 import type { CNIConfigEngine } from "./cni-engine.js";
 import { traceVerbs } from "./trace-verbs.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
 
-export type { CallOptions, DelOptions, RecordOptions } from "./call-options.js";
-
-/** How a {@link CNIConfig} finds plugins and where it keeps its cache. */
-export interface CNIConfigOptions {
-  /** Directories searched for plugin executables, in order (upstream `Path`). */
-  path?: string[];
-  /**
-   * The cache directory (`<cacheDir>/results/...`). Default: the deprecated `cacheDir` of each
-   * call's RuntimeConf, else `/var/lib/cni`, as upstream.
-   */
-  cacheDir?: string;
-  /** How plugins are found and run. Default: the shared `defaultExec()` of libcni/invoke. */
-  exec?: Exec;
-  /**
-   * The network namespace (a path) plugins run in instead of this process's: a `DefaultExec`
-   * with that `netns` (see RawExec's option). Not with `exec` (set it on that Exec instead).
-   */
-  pluginNetns?: string;
-  /**
-   * fsync each cache record and its directory (default true). Turning it off keeps records
-   * atomic (never torn by a crash of this process) but not durable across a power loss.
-   */
-  durableCache?: boolean;
-}
+export type { CallOptions, CNIConfigOptions, DelOptions, RecordOptions } from "./call-options.js";
 
 /**
  * Runs network configurations against plugins (upstream `libcni.CNIConfig`, the `CNI`
@@ -53,10 +30,8 @@ export class CNIConfig {
   path: string[];
   /** The configured cache directory; "" when calls fall back to the RuntimeConf's or the default. */
   readonly cacheDir: string;
-  private readonly exec: Exec | undefined;
-  /** `pluginNetns`, checked and made absolute here (against the working directory of now). */
-  private readonly pluginNetns: string | undefined;
-  private readonly durableCache: boolean;
+  /** The options, `pluginNetns` checked and made absolute here (against the cwd of now). */
+  private readonly settings: CNIConfigOptions;
   /** The verbs' body, loaded and made on the first call (one per config), as a paced step. */
   private verbs: Promise<() => Promise<CNIConfigEngine>> | undefined;
 
@@ -69,9 +44,11 @@ export class CNIConfig {
         "CNIConfig options exec and pluginNetns do not go together: give the Exec its netns",
       );
     }
-    this.exec = options.exec;
-    this.pluginNetns = netnsOption(options.pluginNetns);
-    this.durableCache = options.durableCache ?? true;
+    this.settings = {
+      exec: options.exec,
+      pluginNetns: netnsOption(options.pluginNetns),
+      durableCache: options.durableCache ?? true,
+    };
   }
 
   /**
@@ -83,13 +60,7 @@ export class CNIConfig {
   private async engine(): Promise<CNIConfigEngine> {
     this.verbs ??= Promise.all([import("./cni-engine.js"), import("../internal/pacer.js")]).then(
       ([{ CNIConfigEngine }, { paced }]) => {
-        const engine = new CNIConfigEngine(
-          () => this.path,
-          this.cacheDir,
-          this.exec,
-          this.pluginNetns,
-          this.durableCache,
-        );
+        const engine = new CNIConfigEngine(() => this.path, this.cacheDir, this.settings);
         return () => paced(() => engine);
       },
     );

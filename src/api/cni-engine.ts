@@ -19,7 +19,7 @@ import { CheckNotSupportedError, MultiError } from "../errors/api.js";
 import { WrappedError } from "../errors/base.js";
 import { CacheWriteError } from "../errors/cache.js";
 import { goQuote } from "../internal/go-quote.js";
-import { DefaultExec, type Exec } from "../invoke/index.js";
+import { DefaultExec } from "../invoke/index.js";
 import type { Result } from "../types/index.js";
 import { validateNetworkName } from "../utils/index.js";
 import { greaterThanOrEqualTo, type PluginInfo } from "../version/index.js";
@@ -32,7 +32,7 @@ import {
 } from "./assert-args.js";
 import { Attachment } from "./attachment.js";
 import { debug, getCachedConfig, getCachedResult } from "./cached-result.js";
-import type { CallOptions, DelOptions, RecordOptions } from "./call-options.js";
+import type { CallOptions, CNIConfigOptions, DelOptions, RecordOptions } from "./call-options.js";
 import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
 import { lockNetwork, withLock } from "./lock.js";
@@ -55,11 +55,10 @@ export class CNIConfigEngine {
     paths: () => string[],
     /** The configured cache directory; "" when calls fall back to the RuntimeConf's or the default. */
     private readonly cacheDir: string,
-    exec: Exec | undefined,
-    /** The resolved `pluginNetns` option: plugins run in it through a `DefaultExec` of their own. */
-    pluginNetns: string | undefined,
-    private readonly durableCache: boolean,
+    /** The config's options, `pluginNetns` resolved: plugins run in it through a `DefaultExec`. */
+    private readonly settings: CNIConfigOptions,
   ) {
+    const { exec, pluginNetns } = settings;
     this.runner = new PluginRunner(
       paths,
       pluginNetns === undefined ? exec : new DefaultExec({ netns: pluginNetns }),
@@ -85,7 +84,7 @@ export class CNIConfigEngine {
       },
       result,
     );
-    await writeCacheRecord(at.recordPath(), record, { durable: this.durableCache });
+    await writeCacheRecord(at.recordPath(), record, { durable: this.settings.durableCache });
   }
 
   private async cacheDel(at: Attachment, strict = false): Promise<void> {
