@@ -166,26 +166,14 @@ export function lintNetworkList(input: ConfInput | NetworkConfigList): LintResul
   }
 
   // A key reported as misspelt `plugins` is an error already: not an unknown key besides.
-  const typoAt = new Set(
-    findings.filter((f) => f.message.includes('no "plugins" (did you mean')).map((f) => f.pointer),
-  );
+  const typo = findings.find((f) => f.message.includes('no "plugins" (did you mean'))?.pointer;
   const kept = findings.filter(
-    (f) =>
-      !(
-        f.severity === "warning" &&
-        typoAt.has(f.pointer) &&
-        f.message.startsWith("unknown top-level key")
-      ),
+    (f) => f.pointer !== typo || !f.message.startsWith("unknown top-level key"),
   );
   const placed =
     single === undefined ? kept : kept.map((f) => ({ ...f, pointer: fromSingle(f.pointer) }));
-  const seen = new Set<string>();
-  const unique = placed.filter((f) => {
-    const key = `${f.severity}\0${f.pointer}\0${f.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const byKey = new Map(placed.map((f) => [`${f.severity}\0${f.pointer}\0${f.message}`, f]));
+  const unique = [...byKey.values()];
   unique.sort(byDocumentOrder);
   return {
     errors: unique.filter((f) => f.severity === "error"),
