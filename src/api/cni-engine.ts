@@ -42,11 +42,9 @@ import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
 import { cacheRecordBytes } from "./verb-documents.js";
 
 /**
- * The verbs of one `CNIConfig`, made on its first call; each public method is the body of the
- * class's method of that name, or of a list's and a single plugin's (`add`: `addNetworkList`
- * and `addNetwork`), documented there, on the {@link Chain} the class made of its argument.
- * The options were checked when the `CNIConfig` was made; `paths` reads the config's `path` at
- * each lookup.
+ * The verbs of one `CNIConfig`, made on its first call: each method is the body of the class's
+ * method of that name, or of its list and single-plugin pair (`add`: `addNetworkList` and
+ * `addNetwork`) on the {@link Chain} made of the argument. `paths` reads the config's `path`.
  */
 export class CNIConfigEngine {
   private readonly runner: PluginRunner;
@@ -124,20 +122,6 @@ export class CNIConfigEngine {
     }
   }
 
-  private async prevResultForCheck(
-    at: Attachment,
-    cniVersion: string,
-    { signal, cachedRecord }: RecordOptions,
-  ): Promise<Result | undefined> {
-    // Upstream: a record that cannot be read fails the CHECK (DEL alone tolerates it).
-    try {
-      return await getCachedResult(at, cniVersion, { signal, bytes: cachedRecord });
-    } catch (error) {
-      if (signal?.aborted && error === signal.reason) throw error;
-      throw new WrappedError(`failed to get network ${goQuote(at.network)} cached result`, error);
-    }
-  }
-
   add(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<Result | undefined> {
     const at = new Attachment(this.cacheDir, chain.name, rt);
     return withLock(at.lock(options.signal), async () => {
@@ -173,7 +157,15 @@ export class CNIConfigEngine {
     }
     if (chain.disableCheck) return;
     await withLock(at.lock(options.signal), async () => {
-      const cachedResult = await this.prevResultForCheck(at, chain.cniVersion, options);
+      const { signal, cachedRecord: bytes } = options;
+      let cachedResult: Result | undefined;
+      // Upstream: a record that cannot be read fails the CHECK (DEL alone tolerates it).
+      try {
+        cachedResult = await getCachedResult(at, chain.cniVersion, { signal, bytes });
+      } catch (error) {
+        if (signal?.aborted && error === signal.reason) throw error;
+        throw new WrappedError(`failed to get network ${goQuote(chain.name)} cached result`, error);
+      }
       const args = this.runner.callArgs("CHECK", rt);
       for (const net of chain.plugins) {
         await this.runner.run("CHECK", at, chain.cniVersion, net, cachedResult, options, args);
@@ -245,7 +237,6 @@ export class CNIConfigEngine {
   async gcNetworkList(list: NetworkConfigList, args: GCArgs | undefined, options: CallOptions) {
     assertNetworkList(list);
     assertGCArgs(args);
-    const { signal } = options;
     if (list.disableGC) return;
     const invalid = validateNetworkName(list.name);
     if (invalid) throw invalid;
@@ -257,7 +248,7 @@ export class CNIConfigEngine {
         this.delUnlocked(chainOf(l), new Attachment(this.cacheDir, l.name, rt), o),
       collected: collectedList(options),
     };
-    await withLock(lockNetwork(cacheDir, list.name, signal), async () => {
+    await withLock(lockNetwork(cacheDir, list.name, options.signal), async () => {
       const errors = await collectGarbage(ctx, list, args, options);
       if (errors.length > 0) throw new MultiError(errors, "lines");
     });

@@ -32,6 +32,14 @@ function readBool(raw: Record<string, unknown>, key: string): boolean {
   throw new ConfError(`${prefix}invalid value ${goQuote(lower)} for ${key}`);
 }
 
+function readString(raw: Record<string, unknown>, key: string): string {
+  const value = raw[key];
+  if (typeof value !== "string") {
+    throw new ConfError(`${prefix}invalid ${key} type ${goTypeName(value)}`);
+  }
+  return value;
+}
+
 /** Go's re-marshal of one `plugins` entry, then its parse as a single plugin. */
 function parsePlugin(entry: unknown, index: number): PluginConfig {
   const text = wrapErrors(`failed to marshal plugin config ${index}: `, () => marshal(entry));
@@ -61,19 +69,8 @@ export function networkConfFromBytes(confBytes: ConfInput): NetworkConfigList {
   const raw = wrapErrors(prefix, () => unmarshalMap(bytes)) ?? {};
 
   if (!Object.hasOwn(raw, "name")) throw new ConfError(`${prefix}no name`);
-  const name = raw.name;
-  if (typeof name !== "string") {
-    throw new ConfError(`${prefix}invalid name type ${goTypeName(name)}`);
-  }
-
-  let cniVersion = "";
-  if (Object.hasOwn(raw, "cniVersion")) {
-    const version = raw.cniVersion;
-    if (typeof version !== "string") {
-      throw new ConfError(`${prefix}invalid cniVersion type ${goTypeName(version)}`);
-    }
-    cniVersion = version;
-  }
+  const name = readString(raw, "name");
+  let cniVersion = Object.hasOwn(raw, "cniVersion") ? readString(raw, "cniVersion") : "";
   if (Object.hasOwn(raw, "cniVersions")) {
     cniVersion = selectCNIVersion(raw.cniVersions, cniVersion);
   }
