@@ -2,9 +2,9 @@
  * `CNIConfig`: runs a network's plugins for ADD, CHECK, DEL, GC and STATUS and keeps the result
  * cache, as upstream libcni's `CNIConfig` (api.go), method for method.
  *
- * The class holds the options; the verbs' body (cni-engine.ts, with the invoke, cache and
- * result layers under it) is loaded on the first call of a verb, so that `import "libcni"`
- * stays light. The options are checked here, when the config is made, as before.
+ * The class holds the options, checked when the config is made; the verbs' body (cni-engine.ts,
+ * with the invoke, cache and result layers under it) is loaded on the first call of a verb, so
+ * that `import "libcni"` stays light.
  */
 import type { NetworkConfigList, PluginConfig } from "../conf/types.js";
 import { InvalidArgumentError } from "../errors/base.js";
