@@ -4,6 +4,7 @@
  * crash: `{ ifname }` in a RuntimeConf would become an empty CNI_IFNAME, and `{ containerID,
  * ifName }` in GC's valid attachments would match nothing, so GC would DEL what it was told to
  * keep. Wrong types only: what upstream validates (names, codes 4 and 7) is cache/names.ts'.
+ * A checked list or plugin configuration becomes the {@link Chain} the verbs' body runs.
  */
 import type { NetworkConfigList, PluginConfig } from "../conf/index.js";
 import { InvalidArgumentError } from "../errors/base.js";
@@ -131,4 +132,39 @@ export function assertNetworkList(list: unknown, path = "list"): asserts list is
 /** A plain string argument (a plugin type, a container ID). */
 export function assertString(value: unknown, path: string): asserts value is string {
   if (typeof value !== "string") fail(path, "a string", value);
+}
+
+/**
+ * What a verb runs: a list, or a single plugin configuration as a chain of one (upstream's
+ * `*Network` verbs). The two differ only where upstream's do: a list's plugin errors name the
+ * plugin and its place (a single one's are thrown as they are), only a list has `disableCheck`.
+ */
+export interface Chain {
+  name: string;
+  cniVersion: string;
+  plugins: readonly PluginConfig[];
+  /** The configuration bytes the cache record keeps. */
+  bytes: Uint8Array;
+  disableCheck: boolean;
+  /** A list: a plugin's error is wrapped with its place in the chain (upstream's list verbs). */
+  list: boolean;
+}
+
+/** A list's chain, the list checked first. */
+export function listChain(list: unknown): Chain {
+  assertNetworkList(list);
+  return chainOf(list);
+}
+
+/** The chain of a list already checked (GC's DELs). */
+export function chainOf(list: NetworkConfigList): Chain {
+  const { name, cniVersion, plugins, bytes } = list;
+  return { name, cniVersion, plugins, bytes, disableCheck: list.disableCheck, list: true };
+}
+
+/** A single plugin configuration's chain of one, the configuration checked first. */
+export function singleChain(net: unknown): Chain {
+  assertPluginConfig(net);
+  const { name, cniVersion } = net.network;
+  return { name, cniVersion, plugins: [net], bytes: net.bytes, disableCheck: false, list: false };
 }

@@ -3,7 +3,7 @@
  * each once per call: the cache directory, the names' validation and the record's path.
  */
 
-import { attachmentNameError, validateNames } from "../cache/names.js";
+import { attachmentNameError } from "../cache/names.js";
 import { CacheDir, missingNameError, recordPathIn } from "../cache/results.js";
 import type { CNIError } from "../errors/types.js";
 import { assertRuntimeConf } from "./assert-args.js";
@@ -51,14 +51,6 @@ export class Attachment {
     if (invalid) throw invalid;
     this.path = recordPathIn(this.cacheDir, network, rt.containerID, rt.ifName);
     return this.path;
-  }
-
-  /**
-   * Refuses names ADD would refuse, on the verbs where upstream validates none (CHECK, DEL, GC
-   * of stale attachments); empty names are left to the record path's own error.
-   */
-  validateNames(): void {
-    validateNames(this.network, this.rt);
   }
 
   /** Serialises ADD, CHECK and DEL on this attachment in-process (lock.ts). */

@@ -144,16 +144,11 @@ export class StdinTemplate {
     if (this.members === undefined)
       return buildOneConfig(name, cniVersion, this.net, prevResult, rt).bytes;
     const runtimeConfig = runtimeConfigOf(this.net, rt);
+    const encode = runtimeConfig.size > 0 ? marshalAsMap : marshal;
     const prevResultJSON =
       prevResult === undefined
         ? undefined
-        : wrapErrors(
-            "",
-            () =>
-              new EncodedJSON(
-                runtimeConfig.size > 0 ? marshalAsMap(prevResult) : marshal(prevResult),
-              ),
-          );
+        : wrapErrors("", () => new EncodedJSON(encode(prevResult)));
     return utf8Encode(this.text(name, cniVersion, prevResultJSON, runtimeConfig) as string);
   }
 

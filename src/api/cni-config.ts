@@ -2,9 +2,9 @@
  * `CNIConfig`: runs a network's plugins for ADD, CHECK, DEL, GC and STATUS and keeps the result
  * cache, as upstream libcni's `CNIConfig` (api.go), method for method.
  *
- * The class holds the options; the verbs' body (cni-engine.ts, with the invoke, cache and
- * result layers under it) is loaded on the first call of a verb, so that `import "libcni"`
- * stays light. The options are checked here, when the config is made, as before.
+ * The class holds the options, checked when the config is made; the verbs' body (cni-engine.ts,
+ * with the invoke, cache and result layers under it) is loaded on the first call of a verb, so
+ * that `import "libcni"` stays light.
  */
 import type { NetworkConfigList, PluginConfig } from "../conf/types.js";
 import { InvalidArgumentError } from "../errors/base.js";
@@ -12,36 +12,14 @@ import type { Exec } from "../invoke/exec.js";
 import { netnsOption } from "../invoke/netns-option.js";
 import type { Result } from "../types/result.js";
 import type { PluginInfo } from "../version/plugin-info.js";
+import { listChain, singleChain } from "./assert-args.js";
 import type { CachedConfig } from "./cached-result.js";
-import type { CallOptions, DelOptions, RecordOptions } from "./call-options.js";
+import type { CallOptions, CNIConfigOptions, DelOptions, RecordOptions } from "./call-options.js";
 import type { CNIConfigEngine } from "./cni-engine.js";
 import { traceVerbs } from "./trace-verbs.js";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
 
-export type { CallOptions, DelOptions, RecordOptions } from "./call-options.js";
-
-/** How a {@link CNIConfig} finds plugins and where it keeps its cache. */
-export interface CNIConfigOptions {
-  /** Directories searched for plugin executables, in order (upstream `Path`). */
-  path?: string[];
-  /**
-   * The cache directory (`<cacheDir>/results/...`). Default: the deprecated `cacheDir` of each
-   * call's RuntimeConf, else `/var/lib/cni`, as upstream.
-   */
-  cacheDir?: string;
-  /** How plugins are found and run. Default: the shared `defaultExec()` of libcni/invoke. */
-  exec?: Exec;
-  /**
-   * The network namespace (a path) plugins run in instead of this process's: a `DefaultExec`
-   * with that `netns` (see RawExec's option). Not with `exec` (set it on that Exec instead).
-   */
-  pluginNetns?: string;
-  /**
-   * fsync each cache record and its directory (default true). Turning it off keeps records
-   * atomic (never torn by a crash of this process) but not durable across a power loss.
-   */
-  durableCache?: boolean;
-}
+export type { CallOptions, CNIConfigOptions, DelOptions, RecordOptions } from "./call-options.js";
 
 /**
  * Runs network configurations against plugins (upstream `libcni.CNIConfig`, the `CNI`
@@ -52,10 +30,8 @@ export class CNIConfig {
   path: string[];
   /** The configured cache directory; "" when calls fall back to the RuntimeConf's or the default. */
   readonly cacheDir: string;
-  private readonly exec: Exec | undefined;
-  /** `pluginNetns`, checked and made absolute here (against the working directory of now). */
-  private readonly pluginNetns: string | undefined;
-  private readonly durableCache: boolean;
+  /** The options, `pluginNetns` checked and made absolute here (against the cwd of now). */
+  private readonly settings: CNIConfigOptions;
   /** The verbs' body, loaded and made on the first call (one per config), as a paced step. */
   private verbs: Promise<() => Promise<CNIConfigEngine>> | undefined;
 
@@ -68,9 +44,11 @@ export class CNIConfig {
         "CNIConfig options exec and pluginNetns do not go together: give the Exec its netns",
       );
     }
-    this.exec = options.exec;
-    this.pluginNetns = netnsOption(options.pluginNetns);
-    this.durableCache = options.durableCache ?? true;
+    this.settings = {
+      exec: options.exec,
+      pluginNetns: netnsOption(options.pluginNetns),
+      durableCache: options.durableCache ?? true,
+    };
   }
 
   /**
@@ -82,13 +60,7 @@ export class CNIConfig {
   private async engine(): Promise<CNIConfigEngine> {
     this.verbs ??= Promise.all([import("./cni-engine.js"), import("../internal/pacer.js")]).then(
       ([{ CNIConfigEngine }, { paced }]) => {
-        const engine = new CNIConfigEngine(
-          () => this.path,
-          this.cacheDir,
-          this.exec,
-          this.pluginNetns,
-          this.durableCache,
-        );
+        const engine = new CNIConfigEngine(() => this.path, this.cacheDir, this.settings);
         return () => paced(() => engine);
       },
     );
@@ -109,7 +81,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<Result | undefined> {
-    return (await this.engine()).addNetworkList(list, rt, options);
+    return (await this.engine()).add(listChain(list), rt, options);
   }
 
   /**
@@ -117,7 +89,7 @@ export class CNIConfig {
    * @throws the plugin's or the validation's error; CacheWriteError `failed to set network ...`.
    */
   async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
-    return (await this.engine()).addNetwork(net, rt, options);
+    return (await this.engine()).add(singleChain(net), rt, options) as Promise<Result>;
   }
 
   /**
@@ -132,7 +104,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: RecordOptions = {},
   ): Promise<void> {
-    return (await this.engine()).checkNetworkList(list, rt, options);
+    return (await this.engine()).check(listChain(list), rt, options);
   }
 
   /**
@@ -144,7 +116,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: RecordOptions = {},
   ): Promise<void> {
-    return (await this.engine()).checkNetwork(net, rt, options);
+    return (await this.engine()).check(singleChain(net), rt, options);
   }
 
   /**
@@ -160,7 +132,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: DelOptions = {},
   ): Promise<void> {
-    return (await this.engine()).delNetworkList(list, rt, options);
+    return (await this.engine()).del(listChain(list), rt, options);
   }
 
   /**
@@ -168,7 +140,7 @@ export class CNIConfig {
    * wrapped. Cache handling as {@link CNIConfig.delNetworkList}.
    */
   async delNetwork(net: PluginConfig, rt: RuntimeConf, options: DelOptions = {}): Promise<void> {
-    return (await this.engine()).delNetwork(net, rt, options);
+    return (await this.engine()).del(singleChain(net), rt, options);
   }
 
   /**
@@ -180,7 +152,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: RecordOptions = {},
   ): Promise<Result | undefined> {
-    return (await this.engine()).getNetworkListCachedResult(list, rt, options);
+    return (await this.engine()).cachedResult(listChain(list), rt, options);
   }
 
   /** As {@link CNIConfig.getNetworkListCachedResult}, for a single plugin configuration. */
@@ -189,7 +161,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: RecordOptions = {},
   ): Promise<Result | undefined> {
-    return (await this.engine()).getNetworkCachedResult(net, rt, options);
+    return (await this.engine()).cachedResult(singleChain(net), rt, options);
   }
 
   /**
@@ -202,7 +174,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
-    return (await this.engine()).getNetworkListCachedConfig(list, rt, options);
+    return (await this.engine()).cachedConfig(listChain(list), rt, options);
   }
 
   /** As {@link CNIConfig.getNetworkListCachedConfig}, for a single plugin configuration. */
@@ -211,7 +183,7 @@ export class CNIConfig {
     rt: RuntimeConf,
     options: CallOptions = {},
   ): Promise<CachedConfig | undefined> {
-    return (await this.engine()).getNetworkCachedConfig(net, rt, options);
+    return (await this.engine()).cachedConfig(singleChain(net), rt, options);
   }
 
   /**
@@ -224,7 +196,7 @@ export class CNIConfig {
     containerID: string,
     _options: CallOptions = {},
   ): Promise<NetworkAttachment[]> {
-    return (await this.engine()).getCachedAttachments(containerID, _options);
+    return (await this.engine()).getCachedAttachments(containerID);
   }
 
   /**
@@ -234,7 +206,7 @@ export class CNIConfig {
    * @throws MultiError `[<error> <error> ...]` with every plugin's error.
    */
   async validateNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<string[]> {
-    return (await this.engine()).validateNetworkList(list, options);
+    return (await this.engine()).validate(listChain(list), options);
   }
 
   /**
@@ -242,7 +214,7 @@ export class CNIConfig {
    * `ValidateNetwork`); its error is thrown as is.
    */
   async validateNetwork(net: PluginConfig, options: CallOptions = {}): Promise<string[]> {
-    return (await this.engine()).validateNetwork(net, options);
+    return (await this.engine()).validate(singleChain(net), options);
   }
 
   /** The versions a plugin supports, from its VERSION command (upstream `GetVersionInfo`). */

@@ -6,6 +6,7 @@
  * swallows, sorted capabilities) listed in docs/deviations/api.md.
  */
 
+import { validateNames } from "../cache/names.js";
 import {
   CacheDir,
   listCachedAttachments,
@@ -18,19 +19,20 @@ import { CheckNotSupportedError, MultiError } from "../errors/api.js";
 import { WrappedError } from "../errors/base.js";
 import { CacheWriteError } from "../errors/cache.js";
 import { goQuote } from "../internal/go-quote.js";
-import { DefaultExec, type Exec } from "../invoke/index.js";
+import { DefaultExec } from "../invoke/index.js";
 import type { Result } from "../types/index.js";
 import { validateNetworkName } from "../utils/index.js";
 import { greaterThanOrEqualTo, type PluginInfo } from "../version/index.js";
 import {
   assertGCArgs,
   assertNetworkList,
-  assertPluginConfig,
   assertString,
+  type Chain,
+  chainOf,
 } from "./assert-args.js";
 import { Attachment } from "./attachment.js";
-import { type CachedConfig, debug, getCachedConfig, getCachedResult } from "./cached-result.js";
-import type { CallOptions, DelOptions, RecordOptions } from "./call-options.js";
+import { debug, getCachedConfig, getCachedResult } from "./cached-result.js";
+import type { CallOptions, CNIConfigOptions, DelOptions, RecordOptions } from "./call-options.js";
 import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";
 import { lockNetwork, withLock } from "./lock.js";
@@ -40,44 +42,9 @@ import type { GCArgs, NetworkAttachment, RuntimeConf } from "./types.js";
 import { cacheRecordBytes } from "./verb-documents.js";
 
 /**
- * What a verb runs: a list, or a single plugin configuration as a chain of one (upstream's
- * `*Network` verbs). The two differ only where upstream's do: a list's plugin errors name the
- * plugin and its place (a single one's are thrown as they are), only a list has `disableCheck`.
- */
-interface Chain {
-  name: string;
-  cniVersion: string;
-  plugins: readonly PluginConfig[];
-  /** The configuration bytes the cache record keeps. */
-  bytes: Uint8Array;
-  disableCheck: boolean;
-  /** A list: a plugin's error is wrapped with its place in the chain (upstream's list verbs). */
-  list: boolean;
-}
-
-/** A list's chain, the list checked first. */
-function listChain(list: NetworkConfigList): Chain {
-  assertNetworkList(list);
-  return chainOf(list);
-}
-
-/** The chain of a list already checked (GC's DELs). */
-function chainOf(list: NetworkConfigList): Chain {
-  const { name, cniVersion, plugins, bytes } = list;
-  return { name, cniVersion, plugins, bytes, disableCheck: list.disableCheck, list: true };
-}
-
-/** A single plugin configuration's chain of one, the configuration checked first. */
-function singleChain(net: PluginConfig): Chain {
-  assertPluginConfig(net);
-  const { name, cniVersion } = net.network;
-  return { name, cniVersion, plugins: [net], bytes: net.bytes, disableCheck: false, list: false };
-}
-
-/**
- * The verbs of one `CNIConfig`, made on its first call; each public method is the body of the
- * class's method of the same name, documented there. The options were checked when the
- * `CNIConfig` was made; `paths` reads the config's `path` at each lookup.
+ * The verbs of one `CNIConfig`, made on its first call: each method is the body of the class's
+ * method of that name, or of its list and single-plugin pair (`add`: `addNetworkList` and
+ * `addNetwork`) on the {@link Chain} made of the argument. `paths` reads the config's `path`.
  */
 export class CNIConfigEngine {
   private readonly runner: PluginRunner;
@@ -86,11 +53,10 @@ export class CNIConfigEngine {
     paths: () => string[],
     /** The configured cache directory; "" when calls fall back to the RuntimeConf's or the default. */
     private readonly cacheDir: string,
-    exec: Exec | undefined,
-    /** The resolved `pluginNetns` option: plugins run in it through a `DefaultExec` of their own. */
-    pluginNetns: string | undefined,
-    private readonly durableCache: boolean,
+    /** The config's options, `pluginNetns` resolved: plugins run in it through a `DefaultExec`. */
+    private readonly settings: CNIConfigOptions,
   ) {
+    const { exec, pluginNetns } = settings;
     this.runner = new PluginRunner(
       paths,
       pluginNetns === undefined ? exec : new DefaultExec({ netns: pluginNetns }),
@@ -116,7 +82,7 @@ export class CNIConfigEngine {
       },
       result,
     );
-    await writeCacheRecord(at.recordPath(), record, { durable: this.durableCache });
+    await writeCacheRecord(at.recordPath(), record, { durable: this.settings.durableCache });
   }
 
   private async cacheDel(at: Attachment, strict = false): Promise<void> {
@@ -156,33 +122,7 @@ export class CNIConfigEngine {
     }
   }
 
-  private async prevResultForCheck(
-    at: Attachment,
-    cniVersion: string,
-    { signal, cachedRecord }: RecordOptions,
-  ): Promise<Result | undefined> {
-    // Upstream: a record that cannot be read fails the CHECK (DEL alone tolerates it).
-    try {
-      return await getCachedResult(at, cniVersion, { signal, bytes: cachedRecord });
-    } catch (error) {
-      if (signal?.aborted && error === signal.reason) throw error;
-      throw new WrappedError(`failed to get network ${goQuote(at.network)} cached result`, error);
-    }
-  }
-
-  async addNetworkList(
-    list: NetworkConfigList,
-    rt: RuntimeConf,
-    options: CallOptions = {},
-  ): Promise<Result | undefined> {
-    return this.add(listChain(list), rt, options);
-  }
-
-  async addNetwork(net: PluginConfig, rt: RuntimeConf, options: CallOptions = {}): Promise<Result> {
-    return (await this.add(singleChain(net), rt, options)) as Result;
-  }
-
-  private add(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<Result | undefined> {
+  add(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<Result | undefined> {
     const at = new Attachment(this.cacheDir, chain.name, rt);
     return withLock(at.lock(options.signal), async () => {
       let result: Result | undefined;
@@ -190,7 +130,7 @@ export class CNIConfigEngine {
       const args = this.runner.callArgs("ADD", rt);
       for (const [index, net] of chain.plugins.entries()) {
         try {
-          result = await this.runner.add(at, chain.cniVersion, net, result, options, args);
+          result = await this.runner.run("ADD", at, chain.cniVersion, net, result, options, args);
         } catch (error) {
           throw chain.list ? pluginChainError("add", net.network, error, index) : error;
         }
@@ -209,31 +149,23 @@ export class CNIConfigEngine {
     });
   }
 
-  async checkNetworkList(
-    list: NetworkConfigList,
-    rt: RuntimeConf,
-    options: RecordOptions = {},
-  ): Promise<void> {
-    await this.check(listChain(list), rt, options);
-  }
-
-  async checkNetwork(
-    net: PluginConfig,
-    rt: RuntimeConf,
-    options: RecordOptions = {},
-  ): Promise<void> {
-    await this.check(singleChain(net), rt, options);
-  }
-
-  private async check(chain: Chain, rt: RuntimeConf, options: RecordOptions): Promise<void> {
+  async check(chain: Chain, rt: RuntimeConf, options: RecordOptions): Promise<void> {
     const at = new Attachment(this.cacheDir, chain.name, rt);
-    at.validateNames();
+    validateNames(chain.name, rt);
     if (!greaterThanOrEqualTo(chain.cniVersion, "0.4.0")) {
       throw new CheckNotSupportedError(chain.cniVersion);
     }
     if (chain.disableCheck) return;
     await withLock(at.lock(options.signal), async () => {
-      const cachedResult = await this.prevResultForCheck(at, chain.cniVersion, options);
+      const { signal, cachedRecord: bytes } = options;
+      let cachedResult: Result | undefined;
+      // Upstream: a record that cannot be read fails the CHECK (DEL alone tolerates it).
+      try {
+        cachedResult = await getCachedResult(at, chain.cniVersion, { signal, bytes });
+      } catch (error) {
+        if (signal?.aborted && error === signal.reason) throw error;
+        throw new WrappedError(`failed to get network ${goQuote(chain.name)} cached result`, error);
+      }
       const args = this.runner.callArgs("CHECK", rt);
       for (const net of chain.plugins) {
         await this.runner.run("CHECK", at, chain.cniVersion, net, cachedResult, options, args);
@@ -241,21 +173,9 @@ export class CNIConfigEngine {
     });
   }
 
-  async delNetworkList(
-    list: NetworkConfigList,
-    rt: RuntimeConf,
-    options: DelOptions = {},
-  ): Promise<void> {
-    await this.del(listChain(list), rt, options);
-  }
-
-  async delNetwork(net: PluginConfig, rt: RuntimeConf, options: DelOptions = {}): Promise<void> {
-    await this.del(singleChain(net), rt, options);
-  }
-
-  private async del(chain: Chain, rt: RuntimeConf, options: DelOptions): Promise<void> {
+  async del(chain: Chain, rt: RuntimeConf, options: DelOptions): Promise<void> {
     const at = new Attachment(this.cacheDir, chain.name, rt);
-    at.validateNames();
+    validateNames(chain.name, rt);
     await withLock(at.lock(options.signal), () => this.delUnlocked(chain, at, options));
   }
 
@@ -274,23 +194,7 @@ export class CNIConfigEngine {
     await this.cacheDel(at, options.requireRecordRemoved);
   }
 
-  async getNetworkListCachedResult(
-    list: NetworkConfigList,
-    rt: RuntimeConf,
-    options: RecordOptions = {},
-  ): Promise<Result | undefined> {
-    return this.cachedResult(listChain(list), rt, options);
-  }
-
-  async getNetworkCachedResult(
-    net: PluginConfig,
-    rt: RuntimeConf,
-    options: RecordOptions = {},
-  ): Promise<Result | undefined> {
-    return this.cachedResult(singleChain(net), rt, options);
-  }
-
-  private cachedResult(chain: Chain, rt: RuntimeConf, options: RecordOptions) {
+  cachedResult(chain: Chain, rt: RuntimeConf, options: RecordOptions) {
     const { signal, cachedRecord } = options;
     return getCachedResult(new Attachment(this.cacheDir, chain.name, rt), chain.cniVersion, {
       signal,
@@ -298,42 +202,16 @@ export class CNIConfigEngine {
     });
   }
 
-  async getNetworkListCachedConfig(
-    list: NetworkConfigList,
-    rt: RuntimeConf,
-    options: CallOptions = {},
-  ): Promise<CachedConfig | undefined> {
-    return getCachedConfig(new Attachment(this.cacheDir, listChain(list).name, rt), options.signal);
+  cachedConfig(chain: Chain, rt: RuntimeConf, options: CallOptions) {
+    return getCachedConfig(new Attachment(this.cacheDir, chain.name, rt), options.signal);
   }
 
-  async getNetworkCachedConfig(
-    net: PluginConfig,
-    rt: RuntimeConf,
-    options: CallOptions = {},
-  ): Promise<CachedConfig | undefined> {
-    return getCachedConfig(
-      new Attachment(this.cacheDir, singleChain(net).name, rt),
-      options.signal,
-    );
-  }
-
-  async getCachedAttachments(
-    containerID: string,
-    _options: CallOptions = {},
-  ): Promise<NetworkAttachment[]> {
+  async getCachedAttachments(containerID: string): Promise<NetworkAttachment[]> {
     assertString(containerID, "containerID");
     return listCachedAttachments(this.cacheDirWithoutRt(), containerID);
   }
 
-  async validateNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<string[]> {
-    return this.validate(listChain(list), options);
-  }
-
-  async validateNetwork(net: PluginConfig, options: CallOptions = {}): Promise<string[]> {
-    return this.validate(singleChain(net), options);
-  }
-
-  private async validate(chain: Chain, options: CallOptions): Promise<string[]> {
+  async validate(chain: Chain, options: CallOptions): Promise<string[]> {
     const errors: unknown[] = [];
     const caps = new Set<string>();
     for (const net of chain.plugins) {
@@ -351,19 +229,14 @@ export class CNIConfigEngine {
     return [...caps].sort(compareUTF8);
   }
 
-  async getVersionInfo(pluginType: string, options: CallOptions = {}): Promise<PluginInfo> {
+  async getVersionInfo(pluginType: string, options: CallOptions): Promise<PluginInfo> {
     assertString(pluginType, "pluginType");
     return this.runner.versionInfo(pluginType, options.signal);
   }
 
-  async gcNetworkList(
-    list: NetworkConfigList,
-    args?: GCArgs,
-    options: CallOptions = {},
-  ): Promise<void> {
+  async gcNetworkList(list: NetworkConfigList, args: GCArgs | undefined, options: CallOptions) {
     assertNetworkList(list);
     assertGCArgs(args);
-    const { signal } = options;
     if (list.disableGC) return;
     const invalid = validateNetworkName(list.name);
     if (invalid) throw invalid;
@@ -375,13 +248,13 @@ export class CNIConfigEngine {
         this.delUnlocked(chainOf(l), new Attachment(this.cacheDir, l.name, rt), o),
       collected: collectedList(options),
     };
-    await withLock(lockNetwork(cacheDir, list.name, signal), async () => {
+    await withLock(lockNetwork(cacheDir, list.name, options.signal), async () => {
       const errors = await collectGarbage(ctx, list, args, options);
       if (errors.length > 0) throw new MultiError(errors, "lines");
     });
   }
 
-  async getStatusNetworkList(list: NetworkConfigList, options: CallOptions = {}): Promise<void> {
+  async getStatusNetworkList(list: NetworkConfigList, options: CallOptions): Promise<void> {
     assertNetworkList(list);
     if (!greaterThanOrEqualTo(list.cniVersion, "1.1.0")) return;
     const inject = { name: list.name, cniVersion: list.cniVersion };

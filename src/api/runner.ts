@@ -70,16 +70,6 @@ export class PluginRunner {
     return pluginLookups.run(pluginType, this.paths(), found, run);
   }
 
-  /** Upstream looks up before it validates: a remembered lookup is checked again first. */
-  private async failValidation(
-    pluginType: string,
-    found: FoundPlugin,
-    invalid: Error,
-  ): Promise<never> {
-    if (found.cached) await pluginLookups.again(pluginType, this.paths());
-    throw invalid;
-  }
-
   /**
    * The `CNI_*` environment of one call (a whole chain): built on its first plugin run and
    * shared by the rest, copied for an Exec other than the library's own.
@@ -88,73 +78,44 @@ export class PluginRunner {
     return new OnceArgs(this.args(action, rt), this.ensureExec() instanceof RawExec);
   }
 
-  /** ADD of one plugin of a chain, for its result. */
-  async add(
-    at: Attachment,
-    cniVersion: string,
-    net: PluginConfig,
-    prevResult: Result | undefined,
-    options: ExecOptions,
-    args: CNIArgs,
-  ): Promise<Result> {
-    return this.inChain("ADD", at, cniVersion, net, prevResult, (pluginPath, stdin, template) =>
-      execPluginForResult(
-        pluginPath,
-        stdin,
-        template.versionOfStdin(cniVersion),
-        args,
-        this.ensureExec(),
-        options,
-      ),
-    );
-  }
-
-  /** CHECK or DEL of one plugin of a chain. */
-  async run(
-    command: "CHECK" | "DEL",
-    at: Attachment,
-    cniVersion: string,
-    net: PluginConfig,
-    prevResult: Result | undefined,
-    options: ExecOptions,
-    args: CNIArgs,
-  ): Promise<void> {
-    return this.inChain(command, at, cniVersion, net, prevResult, (pluginPath, stdin) =>
-      execPluginWithoutResult(pluginPath, stdin, args, this.ensureExec(), options),
-    );
-  }
-
   /**
    * One plugin of a chain, upstream's steps: found first, then (ADD) the container ID, network
    * name and interface name validated (CHECK and DEL validated them before their lock), then
-   * its stdin built and the plugin run.
+   * its stdin built and the plugin run; ADD's result (CHECK and DEL have none).
    */
-  private async inChain<T>(
+  async run(
     command: "ADD" | "CHECK" | "DEL",
     at: Attachment,
     cniVersion: string,
     net: PluginConfig,
     prevResult: Result | undefined,
-    exec: (pluginPath: string, stdin: Uint8Array, template: StdinTemplate) => Promise<T>,
-  ): Promise<T> {
+    options: ExecOptions,
+    args: CNIArgs,
+  ): Promise<Result | undefined> {
     const pluginType = net.network.type;
     const found = await this.lookup(pluginType);
     const invalid = command === "ADD" ? at.invalid() : undefined;
-    if (invalid) return this.failValidation(pluginType, found, invalid);
-    const template = this.templateOf(net);
-    const stdin = await pluginStdin(at.network, cniVersion, template, prevResult, at.rt);
-    return this.runFound(pluginType, found, (pluginPath) => exec(pluginPath, stdin, template));
-  }
-
-  /** The configuration's stdin template: made on its first call, then reused. */
-  private templateOf(net: PluginConfig): StdinTemplate {
+    if (invalid) {
+      // Upstream looks up before it validates: a remembered lookup is checked again first.
+      if (found.cached) await pluginLookups.again(pluginType, this.paths());
+      throw invalid;
+    }
+    // Each configuration prepared on its first call, again when its bytes were replaced.
     let template = this.templates.get(net);
-    // A configuration whose bytes were replaced is prepared again.
     if (template === undefined || template.configBytes !== net.bytes) {
       template = new StdinTemplate(net);
       this.templates.set(net, template);
     }
-    return template;
+    const stdin = await pluginStdin(at.network, cniVersion, template, prevResult, at.rt);
+    return this.runFound(pluginType, found, async (pluginPath) => {
+      const exec = this.ensureExec();
+      if (command === "ADD") {
+        const version = template.versionOfStdin(cniVersion);
+        return execPluginForResult(pluginPath, stdin, version, args, exec, options);
+      }
+      await execPluginWithoutResult(pluginPath, stdin, args, exec, options);
+      return undefined;
+    });
   }
 
   /** GC or STATUS of one plugin, with its already injected configuration and no attachment. */

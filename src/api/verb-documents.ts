@@ -79,16 +79,6 @@ export async function cacheRecordBytes(
   return bytes ?? paced(() => encodeCacheRecord({ ...fields, result }));
 }
 
-/** A `cniCacheV1` record; undefined for anything else (a legacy result, corruption). */
-function v1Record(decode: () => CacheRecord): CacheRecord | undefined {
-  try {
-    const record = decode();
-    return record.kind === CNICacheV1 ? record : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The result a record's bytes hold, in the record's version; undefined when the bytes are not
  * a `cniCacheV1` record (a legacy raw result, or corruption: the caller decides).
@@ -98,10 +88,13 @@ export async function cachedResultOf(bytes: Uint8Array): Promise<Result | undefi
   const kept = isLargeDocument(bytes.length)
     ? await parseLargeDocument(bytes, "result")
     : undefined;
-  const record = v1Record(() =>
-    kept === undefined ? decodeCacheRecord(bytes) : decodeCacheRecordValue(kept),
-  );
-  if (record === undefined) return undefined;
+  let record: CacheRecord;
+  try {
+    record = kept === undefined ? decodeCacheRecord(bytes) : decodeCacheRecordValue(kept);
+  } catch {
+    return undefined;
+  }
+  if (record.kind !== CNICacheV1) return undefined;
   // Upstream re-marshals the record's result map and decodes that (Go: a nil map is "null");
   // the map is already what that parse would give, so it is decoded directly.
   if (kept !== undefined) return resultOfLargeDocument(record.result ?? null);

@@ -26,14 +26,11 @@ export function wrapErrors<T>(prefix: string, fn: () => T): T {
   }
 }
 
-/** A Go map (`map[string]interface{}`) decoded from JSON, or nil (`null`). */
-export type GoMap = Record<string, unknown> | null;
-
 /**
  * Go's `json.Unmarshal(bytes, &map[string]interface{})`: the JSON must be an object, or null
  * (which Go stores as a nil map). Throws the parser's error or Go's type error.
  */
-export function unmarshalMap(input: ConfInput): GoMap {
+export function unmarshalMap(input: ConfInput): Record<string, unknown> | null {
   const value = parseJSON(input);
   if (value === null) return null;
   if (typeof value !== "object" || Array.isArray(value)) {

@@ -5,10 +5,10 @@
  */
 
 import { ConfError } from "../errors/conf.js";
-import { messageOf } from "../internal/error-message.js";
 // The version modules themselves: version/index.js would load every result type with them.
 import { greaterThan } from "../version/parse.js";
 import { current } from "../version/version.js";
+import { wrapErrors } from "./bytes.js";
 import { goTypeName } from "./go-format.js";
 
 const prefix = "error parsing configuration list: ";
@@ -52,28 +52,15 @@ export function selectCNIVersion(rawVersions: unknown, cniVersion: string): stri
     if (typeof entry !== "string") {
       throw new ConfError(`${prefix}invalid type for cniVersions index ${i}: ${goTypeName(entry)}`);
     }
-    let newer: boolean;
-    try {
-      newer = greaterThan(entry, implemented);
-    } catch (error) {
-      throw new ConfError(
-        `${prefix}invalid cniVersions entry ${entry} at index ${i}: ${messageOf(error)}`,
-        { cause: error },
-      );
-    }
+    const invalid = `${prefix}invalid cniVersions entry ${entry} at index ${i}: `;
     // Entries newer than this implementation are skipped, not errors: a file may list them.
-    if (!newer) candidates.push(entry);
+    if (!wrapErrors(invalid, () => greaterThan(entry, implemented))) candidates.push(entry);
   });
   if (cniVersion !== "") {
-    let newer: boolean;
-    try {
-      newer = greaterThan(cniVersion, implemented);
-    } catch (error) {
-      throw new ConfError(`${prefix}invalid cniVersion ${cniVersion}: ${messageOf(error)}`, {
-        cause: error,
-      });
+    const invalid = `${prefix}invalid cniVersion ${cniVersion}: `;
+    if (!wrapErrors(invalid, () => greaterThan(cniVersion, implemented))) {
+      candidates.push(cniVersion);
     }
-    if (!newer) candidates.push(cniVersion);
   }
   goInsertionSort(candidates, upstreamCompare);
   return candidates.length > 0 ? candidates[candidates.length - 1] : cniVersion;

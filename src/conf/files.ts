@@ -89,12 +89,6 @@ function readConfFileHere(filename: string): Promise<Uint8Array> {
   });
 }
 
-// filepath.Ext: from the last dot of the name, "" when there is none.
-function extension(name: string): string {
-  const dot = name.lastIndexOf(".");
-  return dot < 0 ? "" : name.slice(dot);
-}
-
 export async function confFiles(dir: string, extensions: readonly string[]): Promise<string[]> {
   return (await confDirListing(dir, extensions)).files;
 }
@@ -135,7 +129,9 @@ export async function confDirListing(
   for (const entry of entries) {
     names.add(foldName(entry.name));
     if (entry.isDirectory()) continue;
-    const ext = extension(entry.name);
+    // filepath.Ext: from the last dot of the name, "" when there is none.
+    const dot = entry.name.lastIndexOf(".");
+    const ext = dot < 0 ? "" : entry.name.slice(dot);
     // One push per matching extension, as upstream's nested loop does.
     for (const wanted of extensions) {
       if (ext === wanted) files.push(join(dir, entry.name));

@@ -38,14 +38,6 @@ export function injectConf(
   original: PluginConfig,
   newValues: Readonly<Record<string, unknown>> | ReadonlyMap<string, unknown>,
 ): PluginConfig {
-  return networkPluginConfFromBytes(utf8Encode(injectConfText(original, newValues)));
-}
-
-/** The JSON text of {@link injectConf}'s bytes, with its checks and errors up to the encoding. */
-function injectConfText(
-  original: PluginConfig,
-  newValues: Readonly<Record<string, unknown>> | ReadonlyMap<string, unknown>,
-): string {
   const config = wrapErrors("unmarshal existing network bytes: ", () =>
     unmarshalMap(original.bytes),
   );
@@ -67,7 +59,7 @@ function injectConfText(
       configurable: true,
     });
   }
-  return marshalConf(config);
+  return networkPluginConfFromBytes(utf8Encode(marshalConf(config)));
 }
 
 /**

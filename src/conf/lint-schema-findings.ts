@@ -98,27 +98,15 @@ function findingOf(error: ValidatorError): LintFinding {
     const guess = suggestKey(key, known);
     const hint = guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`;
     // A capability in another case is never delivered: runtimes match the names exactly.
-    if (
-      guess !== undefined &&
-      guess.toLowerCase() === key.toLowerCase() &&
-      isCapabilityRule(text)
-    ) {
-      return {
-        pointer: pointerOf([...at, key]),
-        message: `capability names are matched exactly: ${JSON.stringify(key)} is never delivered${hint}`,
-        severity: "error",
-      };
+    const pointer = pointerOf([...at, key]);
+    if (guess?.toLowerCase() === key.toLowerCase() && isCapabilityRule(text)) {
+      const message = `capability names are matched exactly: ${JSON.stringify(key)} is never delivered${hint}`;
+      return { pointer, message, severity: "error" };
     }
-    return { pointer: pointerOf([...at, key]), message: `${text}${hint}`, severity };
+    return { pointer, message: `${text}${hint}`, severity };
   }
-  if (error.keyword === "required") {
-    return {
-      pointer: pointerOf([...at, String(error.params.missingProperty)]),
-      message: text,
-      severity,
-    };
-  }
-  return { pointer: pointerOf(at), message: text, severity };
+  const missing = error.keyword === "required" ? [String(error.params.missingProperty)] : [];
+  return { pointer: pointerOf([...at, ...missing]), message: text, severity };
 }
 
 /** Every rule of the schema the document breaks, as findings (unsorted). */

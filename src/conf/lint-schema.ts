@@ -30,6 +30,13 @@ const reserved = (message: string): SchemaNode => ({
   "x-message": message,
 });
 
+const port: SchemaNode = {
+  type: "integer",
+  minimum: 1,
+  maximum: 65535,
+  "x-message": "must be a port number (1-65535)",
+};
+
 /** Spec: "Must not contain characters disallowed in file paths (e.g. / or \\)". */
 const pathSafe = "^(?!\\.\\.?$)[^/\\\\\\u0000]+$";
 
@@ -51,18 +58,8 @@ export const capabilityArgsSchema: Readonly<Record<string, SchemaNode>> = {
         },
       ],
       properties: {
-        hostPort: {
-          type: "integer",
-          minimum: 1,
-          maximum: 65535,
-          "x-message": "must be a port number (1-65535)",
-        },
-        containerPort: {
-          type: "integer",
-          minimum: 1,
-          maximum: 65535,
-          "x-message": "must be a port number (1-65535)",
-        },
+        hostPort: port,
+        containerPort: port,
         protocol: { type: "string", "x-message": "must be a string (tcp, udp or sctp)" },
         hostIP: { type: "string", "x-message": "must be a string (an IP address)" },
       },

@@ -18,7 +18,7 @@ import { type ConfInput, inputBytes } from "./bytes.js";
 import { normalizePluginKeys, restorePointer } from "./lint-plugin-keys.js";
 import { comparePointers, pointerOf } from "./lint-pointer.js";
 import { schemaFindings, suggestKey } from "./lint-schema-findings.js";
-import type { LintFinding, LintResult } from "./lint-types.js";
+import type { LintFinding, LintResult, LintSeverity } from "./lint-types.js";
 import { versionFindings } from "./lint-versions.js";
 import type { NetworkConfigList } from "./types.js";
 
@@ -48,39 +48,18 @@ function missingPlugins(document: Record<string, unknown>, fromList: boolean): L
   // A key that is `plugins` misspelt (`plugin`, `Plugins`): the plugins are there, unread.
   const typo = Object.keys(document).find((k) => suggestKey(k, ["plugins"]) === "plugins");
   if (typo !== undefined) {
-    return [
-      {
-        pointer: pointerOf([typo]),
-        message: `the list has no "plugins" (did you mean "plugins"?): its plugins are never run`,
-        severity: "error",
-      },
-    ];
+    const message = `the list has no "plugins" (did you mean "plugins"?): its plugins are never run`;
+    return [{ pointer: pointerOf([typo]), message, severity: "error" }];
   }
-  if (fromList) {
-    return [
-      {
-        pointer: "/plugins",
-        message: "the network has no plugins: ADD would run nothing and cache an empty result",
-        severity: "error",
-      },
-    ];
-  }
-  if (isTrue(document.loadOnlyInlinedPlugins)) {
-    return [
-      {
-        pointer: "/plugins",
-        message: 'loadOnlyInlinedPlugins is true, and no "plugins" key',
-        severity: "error",
-      },
-    ];
-  }
-  return [
-    {
-      pointer: "/plugins",
-      message: 'no "plugins": the network gets plugins only from its drop-in directory, if any',
-      severity: "warning",
-    },
-  ];
+  const [message, severity]: [string, LintSeverity] = fromList
+    ? ["the network has no plugins: ADD would run nothing and cache an empty result", "error"]
+    : isTrue(document.loadOnlyInlinedPlugins)
+      ? ['loadOnlyInlinedPlugins is true, and no "plugins" key', "error"]
+      : [
+          'no "plugins": the network gets plugins only from its drop-in directory, if any',
+          "warning",
+        ];
+  return [{ pointer: "/plugins", message, severity }];
 }
 
 /** ` (line L, column C)` of a syntax error's byte offset, as editors count them. */
@@ -170,16 +149,8 @@ export function lintNetworkList(input: ConfInput | NetworkConfigList): LintResul
   try {
     document = parseJSON(bytes);
   } catch (error) {
-    return {
-      errors: [
-        {
-          pointer: "",
-          message: `cannot be decoded: ${messageOf(error)}${whereIn(bytes, error)}`,
-          severity: "error",
-        },
-      ],
-      warnings: [],
-    };
+    const message = `cannot be decoded: ${messageOf(error)}${whereIn(bytes, error)}`;
+    return { errors: [{ pointer: "", message, severity: "error" }], warnings: [] };
   }
   if (fromList) document = listDocument(input, document);
   const single = asSingleConf(document);
@@ -195,26 +166,14 @@ export function lintNetworkList(input: ConfInput | NetworkConfigList): LintResul
   }
 
   // A key reported as misspelt `plugins` is an error already: not an unknown key besides.
-  const typoAt = new Set(
-    findings.filter((f) => f.message.includes('no "plugins" (did you mean')).map((f) => f.pointer),
-  );
+  const typo = findings.find((f) => f.message.includes('no "plugins" (did you mean'))?.pointer;
   const kept = findings.filter(
-    (f) =>
-      !(
-        f.severity === "warning" &&
-        typoAt.has(f.pointer) &&
-        f.message.startsWith("unknown top-level key")
-      ),
+    (f) => f.pointer !== typo || !f.message.startsWith("unknown top-level key"),
   );
   const placed =
     single === undefined ? kept : kept.map((f) => ({ ...f, pointer: fromSingle(f.pointer) }));
-  const seen = new Set<string>();
-  const unique = placed.filter((f) => {
-    const key = `${f.severity}\0${f.pointer}\0${f.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const byKey = new Map(placed.map((f) => [`${f.severity}\0${f.pointer}\0${f.message}`, f]));
+  const unique = [...byKey.values()];
   unique.sort(byDocumentOrder);
   return {
     errors: unique.filter((f) => f.severity === "error"),

@@ -6,7 +6,6 @@
 import { marshal } from "../encoding/json.js";
 import { ConfError } from "../errors/conf.js";
 import { utf8Encode } from "../internal/bytes.js";
-import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 import { type ConfInput, inputBytes, unmarshalMap, wrapErrors } from "./bytes.js";
 import { selectCNIVersion } from "./cni-versions.js";
@@ -33,23 +32,20 @@ function readBool(raw: Record<string, unknown>, key: string): boolean {
   throw new ConfError(`${prefix}invalid value ${goQuote(lower)} for ${key}`);
 }
 
+function readString(raw: Record<string, unknown>, key: string): string {
+  const value = raw[key];
+  if (typeof value !== "string") {
+    throw new ConfError(`${prefix}invalid ${key} type ${goTypeName(value)}`);
+  }
+  return value;
+}
+
 /** Go's re-marshal of one `plugins` entry, then its parse as a single plugin. */
 function parsePlugin(entry: unknown, index: number): PluginConfig {
-  let text: string;
-  try {
-    text = marshal(entry);
-  } catch (error) {
-    throw new ConfError(`failed to marshal plugin config ${index}: ${messageOf(error)}`, {
-      cause: error,
-    });
-  }
-  try {
-    return networkPluginConfFromBytes(utf8Encode(text));
-  } catch (error) {
-    throw new ConfError(`failed to parse plugin config ${index}: ${messageOf(error)}`, {
-      cause: error,
-    });
-  }
+  const text = wrapErrors(`failed to marshal plugin config ${index}: `, () => marshal(entry));
+  return wrapErrors(`failed to parse plugin config ${index}: `, () =>
+    networkPluginConfFromBytes(utf8Encode(text)),
+  );
 }
 
 /**
@@ -73,19 +69,8 @@ export function networkConfFromBytes(confBytes: ConfInput): NetworkConfigList {
   const raw = wrapErrors(prefix, () => unmarshalMap(bytes)) ?? {};
 
   if (!Object.hasOwn(raw, "name")) throw new ConfError(`${prefix}no name`);
-  const name = raw.name;
-  if (typeof name !== "string") {
-    throw new ConfError(`${prefix}invalid name type ${goTypeName(name)}`);
-  }
-
-  let cniVersion = "";
-  if (Object.hasOwn(raw, "cniVersion")) {
-    const version = raw.cniVersion;
-    if (typeof version !== "string") {
-      throw new ConfError(`${prefix}invalid cniVersion type ${goTypeName(version)}`);
-    }
-    cniVersion = version;
-  }
+  const name = readString(raw, "name");
+  let cniVersion = Object.hasOwn(raw, "cniVersion") ? readString(raw, "cniVersion") : "";
   if (Object.hasOwn(raw, "cniVersions")) {
     cniVersion = selectCNIVersion(raw.cniVersions, cniVersion);
   }

@@ -3,14 +3,10 @@
  * `LoadNetworkConf`, `LoadConfList`). conf/index.ts documents the public functions and loads
  * this file on their first call.
  */
-import { compareUTF8 } from "../encoding/json.js";
 import { ConfFileError, NoConfigsFoundError, NotFoundError } from "../errors/conf.js";
 import { confDirListing, confFiles, confFromFile, networkConfFromFileIn } from "./files.js";
 import { confListFromConf } from "./inject.js";
 import type { NetworkConfigList, PluginConfig } from "./types.js";
-
-// Go's sort.Strings: byte order.
-const sorted = (files: string[]): string[] => files.sort(compareUTF8);
 
 /**
  * How many files are read and parsed ahead of the one being examined. Loading is latency, not
@@ -64,7 +60,8 @@ async function firstInOrder<T>(
 }
 
 export async function loadConf(dir: string, name: string): Promise<PluginConfig> {
-  const files = sorted(await confFiles(dir, [".conf", ".json"]));
+  // In byte order, as upstream's sort.Strings leaves them (confFiles sorts the listing).
+  const files = await confFiles(dir, [".conf", ".json"]);
   if (files.length === 0) throw new NoConfigsFoundError(dir);
   const conf = await firstInOrder(files, confFromFile, (c) => c.network.name === name);
   if (conf !== undefined) return conf;
@@ -73,7 +70,7 @@ export async function loadConf(dir: string, name: string): Promise<PluginConfig>
 
 export async function loadNetworkConf(dir: string, name: string): Promise<NetworkConfigList> {
   const listing = await confDirListing(dir, [".conflist"]);
-  const files = sorted(listing.files);
+  const files = listing.files;
   const list = await firstInOrder(
     files,
     (file) => networkConfFromFileIn(file, listing.entries),
