@@ -4,6 +4,7 @@
  */
 
 import { createRequire } from "node:module";
+import { levenshtein } from "../internal/levenshtein.js";
 import { pointerOf, tokensOf, unescapeToken } from "./lint-pointer.js";
 import { conflistSchema, type SchemaNode } from "./lint-schema.js";
 import type { LintFinding } from "./lint-types.js";
@@ -62,25 +63,12 @@ function isInsideAlternative(schemaPath: string): boolean {
   return tokens.slice(0, -1).some((t) => t === "anyOf" || t === "not");
 }
 
-/** The Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length];
-}
-
 /** The known key an unknown one is probably a typo of (`plugin` for `plugins`). */
 export function suggestKey(key: string, known: readonly string[]): string | undefined {
   const lower = key.toLowerCase();
   return (
     known.find((k) => k.toLowerCase() === lower) ??
-    known.find((k) => key.length > 3 && distance(lower, k.toLowerCase()) <= 2)
+    known.find((k) => key.length > 3 && levenshtein(lower, k.toLowerCase()) <= 2)
   );
 }
 
