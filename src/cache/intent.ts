@@ -24,7 +24,7 @@ import { DamagedIntentError, MalformedIntentError } from "../errors/runtime.js";
 import { errnoCode } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
-import { readProcStat } from "../internal/proc-stat.js";
+import { listPids, readProcStat } from "../internal/proc-stat.js";
 import { endGroups } from "../internal/process-group.js";
 import { DefaultExec, type ExecOptions, type RawExecOptions } from "../invoke/index.js";
 import { validateContainerID } from "../utils/index.js";
@@ -332,15 +332,10 @@ const batch = 64;
 /** The process groups of the processes (not this one) that provably belong to the run. */
 async function runGroups(run: IntentRun, notBefore: bigint): Promise<Set<number>> {
   const groups = new Set<number>();
-  let pids: string[];
-  try {
-    pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
-  } catch {
-    return groups;
-  }
+  const pids = (await listPids()) ?? [];
   const own = await readProcStat("self");
-  const look = async (pid: string): Promise<void> => {
-    if (pid === String(process.pid)) return;
+  const look = async (pid: number): Promise<void> => {
+    if (pid === process.pid) return;
     let environ: Buffer;
     try {
       environ = await readFile(`/proc/${pid}/environ`);

@@ -6,8 +6,7 @@
  * kills only the direct child (its issue #687), leaving a grandchild that holds the output
  * pipe to outlive the deadline.
  */
-import { readdir } from "node:fs/promises";
-import { isRunning, readProcStat } from "./proc-stat.js";
+import { isRunning, listPids, readProcStat } from "./proc-stat.js";
 
 function isErrno(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && "code" in error;
@@ -28,7 +27,7 @@ export function killGroup(pgid: number, signal: NodeJS.Signals): void {
 }
 
 /** True while any process of the group exists, zombies included. */
-function groupExists(pgid: number): boolean {
+export function groupExists(pgid: number): boolean {
   try {
     process.kill(target(pgid), 0);
     return true;
@@ -42,12 +41,8 @@ async function liveGroups(pgids: ReadonlySet<number>): Promise<Set<number>> {
   const live = new Set<number>();
   const present = [...pgids].filter((pgid) => pgid > 1 && groupExists(pgid));
   if (present.length === 0 || process.platform !== "linux") return new Set(present);
-  let pids: string[];
-  try {
-    pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
-  } catch {
-    return new Set(present);
-  }
+  const pids = await listPids();
+  if (pids === undefined) return new Set(present);
   const wanted = new Set(present);
   for (const pid of pids) {
     const stat = await readProcStat(pid);
