@@ -2,7 +2,7 @@
  * CNIRuntime: the networks of a conf dir and the pods on them (go-cni's `CNI` and ocicni's
  * `CNIPlugin` in one). Each call takes the network set current when it starts and keeps it to
  * the end, so a reload (which swaps the set as a whole) never changes the networks under a
- * pod's call. Its locks serialise the calls of one pod and make GC exclusive (locks.ts).
+ * pod's call.
  */
 
 import { CNIConfig } from "../api/index.js";
@@ -22,6 +22,13 @@ import {
   tracePod,
 } from "../internal/diagnostics.js";
 import {
+  acquireNested,
+  KeyedLocks,
+  type Release,
+  RWLock,
+  withLock,
+} from "../internal/keyed-lock.js";
+import {
   assertTeardownOptions,
   type CacheCallContext,
   type CheckedAttachment,
@@ -35,7 +42,6 @@ import {
 import type { CapabilityStyle } from "./capabilities.js";
 import { type CollectedAttachment, collectGarbage, type GCOptions, type GCReport } from "./gc.js";
 import { findPlugin, type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
-import { RuntimeLocks, withLock } from "./locks.js";
 import { planPod } from "./plan.js";
 import { checkPluginsInstalled, checkPodNetns, setupAttachments } from "./setup.js";
 import { networkStatus, PluginVersions, type StatusReport } from "./status.js";
@@ -100,6 +106,24 @@ function podRefID(ref: unknown): string {
   }
   assertPodID(ref, "pod");
   return ref;
+}
+
+/**
+ * A runtime's locks: the calls of one pod in call order (a FIFO mutex per pod ID), GC alone (a
+ * FIFO readers-writer lock that pod calls share, so a waiting GC is not starved). The GC lock
+ * is always taken first: no cycle, no deadlock.
+ */
+export class RuntimeLocks {
+  readonly gc = new RWLock();
+  readonly pods = new KeyedLocks();
+
+  /** A pod call's: the GC lock shared, then the pod's mutex. */
+  pod(id: string, signal?: AbortSignal): Promise<Release> {
+    return acquireNested(
+      () => this.gc.acquire(true, signal),
+      () => this.pods.acquire(id, false, signal),
+    );
+  }
 }
 
 const podID = (ref: PodRef): string => (typeof ref === "string" ? ref : ref.id);
@@ -402,7 +426,7 @@ export class CNIRuntime {
       "",
       options,
       (o) =>
-        withLock(this.locks.exclusive(o.signal), () =>
+        withLock(this.locks.gc.acquire(false, o.signal), () =>
           collectGarbage(this.context(this.current, o), valid, dryRun, collected),
         ),
       { collected, dryRun },
