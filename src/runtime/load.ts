@@ -76,11 +76,19 @@ const loopbackBytes = `{
 }]
 }`;
 
-/** One conf file as the runtime loads it: a `.conflist` as a list, the others as one plugin. */
+/** One conf file as the list it reads as: a `.conflist` as a list, the others as one plugin. */
+export async function listOfFile(file: string): Promise<NetworkConfigList> {
+  return file.endsWith(".conflist")
+    ? networkConfFromFile(file)
+    : confListFromConf(await confFromFile(file));
+}
+
+/** {@link listOfFile} as the runtime loads it: a plugin's file with no plugin is refused. */
 export async function loadFile(file: string): Promise<NetworkConfigList> {
-  if (file.endsWith(".conflist")) return networkConfFromFile(file);
-  const list = confListFromConf(await confFromFile(file));
-  if (list.plugins.length === 0) throw new NoNetworksError(file, []);
+  const list = await listOfFile(file);
+  if (!file.endsWith(".conflist") && list.plugins.length === 0) {
+    throw new NoNetworksError(file, []);
+  }
   return list;
 }
 
