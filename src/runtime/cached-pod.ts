@@ -56,7 +56,7 @@ import { validateContainerID } from "../utils/index.js";
 import { greaterThanOrEqualTo } from "../version/index.js";
 import { type CapabilityStyle, restoreCapabilityStructs } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
-import { planCheckedPod } from "./plan.js";
+import { planPod } from "./plan.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
 import type { IfNoRecords, Pod, PodRef, TeardownOptions } from "./types.js";
 
@@ -511,7 +511,7 @@ function currentAttachments(
     throw set.notReady;
   }
   const { networks, capabilities, args } = given;
-  const plan = planCheckedPod(
+  const plan = planPod(
     set,
     { id, netns: netns ?? "", networks, capabilities, args },
     style.interfacePrefix,

@@ -86,27 +86,6 @@ export function planPod(
 ): PlannedAttachment[] {
   const requests = requestsOf(set, pod);
   assertPodID(pod.id);
-  return planRequests(set, pod, requests, interfacePrefix, style);
-}
-
-/** {@link planPod} of a pod whose ID its caller checked on entry (teardownPod's). */
-export function planCheckedPod(
-  set: NetworkSet,
-  pod: Pod,
-  interfacePrefix: string | undefined,
-  style: CapabilityStyle = "go-cni",
-): PlannedAttachment[] {
-  const requests = requestsOf(set, pod);
-  return planRequests(set, pod, requests, interfacePrefix, style);
-}
-
-function planRequests(
-  set: NetworkSet,
-  pod: Pod,
-  requests: readonly PodNetworkRequest[],
-  interfacePrefix: string | undefined,
-  style: CapabilityStyle,
-): PlannedAttachment[] {
   const checked = validatePod(set, pod, requests);
   const taken = new Set(requests.flatMap((r) => (r.ifName === undefined ? [] : [r.ifName])));
   let n = 0;
