@@ -1,15 +1,10 @@
 /**
- * GC across networks, given the pods still valid (upstream's open multi-network GC question,
- * containernetworking/cni#1091, answered per network):
- * 1. every cached attachment of a pod not in the valid set is DELeted as teardown DELs it
- *    (deleteAll), whether or not its network is still in the conf dir (upstream's
- *    GCNetworkList DELs with today's config);
- * 2. each loaded network then gets GC with its own valid attachments, taken from the cache
- *    (ContainerID and IfName as ADDed), not recomputed from today's interface-name allocation,
- *    which shifts when the conf dir changes.
- * A pod whose setup is in flight in another live process is left to it. Everything is tried; the
- * failures are thrown together, each stale pod's named. A dry run reads the cache and intents
- * the same way and stops there.
+ * GC across networks, given the pods still valid (upstream's open question,
+ * containernetworking/cni#1091, answered per network): every cached attachment of a pod not
+ * valid is DELeted as teardown DELs it, whether or not its network is still loaded (upstream's
+ * GCNetworkList DELs with today's config); then each loaded network gets GC with its valid
+ * attachments as the cache holds them, not as today's interface-name allocation would name them.
+ * Everything is tried; the failures are thrown together. A dry run stops after the reads.
  */
 
 import { ownedElsewhere, podsWithIntents } from "../cache/intent.js";

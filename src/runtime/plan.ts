@@ -5,11 +5,9 @@
  * the CNI conventions' forms for the capability values (ocicni refuses a bad static IP or MAC
  * before anything runs; go-cni passes anything on).
  *
- * Interface names: an explicit `ifName` is reserved first (two equal ones are an error, as
- * ocicni); the others are allocated in order, the first non-loopback network `eth0`, the n-th
- * `net<n>` (the names Multus and Kubernetes users know), skipping any name already taken; with
- * `interfacePrefix` every one is `<prefix><n>` as go-cni's `WithInterfacePrefix`. The loopback
- * network is always `lo`.
+ * Interface names: explicit ones are reserved first (two equal ones are an error, as ocicni);
+ * the others are allocated in order, skipping names taken: `eth0`, `net1`, ... (Multus's and
+ * Kubernetes'), or `<prefix><n>` (go-cni's `WithInterfacePrefix`); the loopback is `lo`.
  */
 
 import type { NetworkAttachment, RuntimeConf } from "../api/index.js";

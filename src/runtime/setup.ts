@@ -1,14 +1,10 @@
 /**
- * Setting a pod up on its networks, with rollback (go-cni and ocicni have none).
- *
- * The pod's netns is checked, and every plugin of the planned networks looked up, before
- * anything runs (upstream would run the plugins before a missing one and leave their state to
- * a DEL that stops at it). Serial (the default) or parallel, when a network fails, every network
- * whose plugins started (the failed one too: a chain can fail half-way and leave a veth or an
- * IPAM lease, and the spec wants a DEL after a failed ADD) is DELeted in reverse attach order
- * with the same RuntimeConf; a network none of whose plugins started gets no DEL, so a failure
- * report never names a leak that is not there. The rollback does not listen to the caller's
- * signal (an aborted setup must still clean up); it keeps the per-network time limit.
+ * Setting a pod up on its networks, with rollback (go-cni and ocicni have none; docs/runtime.md,
+ * "Rollback"). The netns and every plugin are checked first (upstream would run the plugins
+ * before a missing one, leaving their state to a DEL that stops at it). On a failure every
+ * network whose plugins started, the failed one too (a chain can fail half-way; the spec wants a
+ * DEL after a failed ADD), is DELeted in reverse attach order with the same RuntimeConf, under
+ * the per-network time limit but not the caller's signal (an aborted setup must still clean up).
  */
 
 import { stat } from "node:fs/promises";

@@ -1,13 +1,9 @@
 /**
- * Watching the conf dir: any event schedules a reload after `debounce` ms of quiet; reloads
- * never overlap (events during one schedule the next) and each swaps the whole set in at once,
- * so a call in flight finishes with the set it started with, and a burst of writes costs one or
- * two reloads. The conf dir's nearest existing ancestor is watched too, so a dir created later,
- * or removed or replaced under its name (`mv net.d old && mkdir net.d`), is watched anew; the
- * dir is also polled for what file events miss. Nothing the watcher meets ends the process: a
- * reload's error is `lastError`, said on NODE_DEBUG=libcni, and emitted as `error` only to a
- * listener. A reload follows the dir's networks away (a set that is not ready), but for a dir
- * that cannot be listed at all (see `nextSet`). Not watched: drop-in plugin directories.
+ * Watching the conf dir (docs/reliability.md, "The conf dir"): any event schedules a reload
+ * after `debounce` ms of quiet; reloads never overlap (events during one schedule the next), so
+ * a burst of writes costs one or two, and each swaps the whole set in. The dir's nearest
+ * existing ancestor is watched too (for a dir created, removed or replaced later), and the dir
+ * polled for what file events miss. Not watched: drop-in plugin directories.
  *
  * Events: `change` (a {@link NetworkSetChange}, when a network was added, removed or changed),
  * `reload` (the same, after every reload), `error` (to a listener only), `close`.
