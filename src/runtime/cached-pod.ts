@@ -51,7 +51,7 @@ import { validateContainerID } from "../utils/index.js";
 import { greaterThanOrEqualTo } from "../version/index.js";
 import { type CapabilityStyle, restoreCapabilityStructs } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
-import { planPod } from "./plan.js";
+import { type PlannedAttachment, planPod } from "./plan.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
 import type { IfNoRecords, Pod, PodRef, TeardownOptions } from "./types.js";
 
@@ -419,6 +419,33 @@ async function runCached(
   return undefined;
 }
 
+/** DELs `list` in reverse order: the DELs that succeeded and those that failed, in DEL order. */
+export async function delReversed(
+  ctx: CacheCallContext,
+  list: readonly CachedAttachment[],
+): Promise<WalkOutcome> {
+  const outcome: WalkOutcome = { done: [], failures: [] };
+  for (const a of [...list].reverse()) {
+    try {
+      await runCached(ctx, a, "DEL");
+      outcome.done.push({ network: a.network, ifName: a.ifName });
+    } catch (error) {
+      outcome.failures.push({ network: a.network, ifName: a.ifName, error });
+    }
+  }
+  return outcome;
+}
+
+/** Planned attachments, ready for a verb with their network's loaded list. */
+export function plannedAttachments(plan: readonly PlannedAttachment[]): CachedAttachment[] {
+  return plan.map(({ network, ifName, rt }) => ({
+    network: network.name,
+    ifName,
+    config: { kind: "list", list: network.config } as const,
+    rt,
+  }));
+}
+
 /**
  * DELs everything of a pod: first the attachments of an interrupted setup that have no record
  * (in reverse planned order), then the recorded ones in reverse attach order. The intent is
@@ -431,23 +458,10 @@ export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Pro
   const failures: NetworkFailure[] = pod.unusable.map((u) =>
     intent.kind === "unusable" && u.error === intent.error ? { ...u, error: damaged } : u,
   );
-  const done: CheckedAttachment[] = [];
-  /** DELs `list` in reverse order; true when one of them failed. */
-  const delAll = async (list: readonly CachedAttachment[]): Promise<boolean> => {
-    const before = failures.length;
-    for (const a of [...list].reverse()) {
-      try {
-        await runCached(ctx, a, "DEL");
-        done.push({ network: a.network, ifName: a.ifName });
-      } catch (error) {
-        failures.push({ network: a.network, ifName: a.ifName, error });
-      }
-    }
-    return failures.length > before;
-  };
-  const interruptedLeft = await delAll(pod.interrupted);
-  await delAll(pod.usable);
-  if (intent.kind === "attachments" && !interruptedLeft) {
+  const interrupted = await delReversed(ctx, pod.interrupted);
+  const recorded = await delReversed(ctx, pod.usable);
+  failures.push(...interrupted.failures, ...recorded.failures);
+  if (intent.kind === "attachments" && interrupted.failures.length === 0) {
     try {
       await removeIntent(intent.path);
     } catch (error) {
@@ -458,7 +472,7 @@ export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Pro
       });
     }
   }
-  return { done, failures };
+  return { done: [...interrupted.done, ...recorded.done], failures };
 }
 
 /** @throws InvalidArgumentError for an `ifNoRecords` that is not one of its values. */
@@ -499,12 +513,7 @@ function currentAttachments(
     style.interfacePrefix,
     style.capabilityStyle,
   );
-  const usable = plan.map(({ network, ifName, rt }) => ({
-    network: network.name,
-    ifName,
-    config: { kind: "list", list: network.config } as const,
-    rt,
-  }));
+  const usable = plannedAttachments(plan);
   return { podID: id, usable, unusable: [], interrupted: [], intent: { kind: "none" } };
 }
 

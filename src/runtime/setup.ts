@@ -16,7 +16,6 @@ import { PluginAbortedError, PluginExecError, PluginLookupError } from "../error
 import {
   type NetworkFailure,
   NetworkTimeoutError,
-  type PodAttachmentRef,
   PodNetnsError,
   PodSetupError,
 } from "../errors/runtime.js";
@@ -24,7 +23,12 @@ import { SpawnerExitedError, SpawnerUnavailableError } from "../errors/spawner.j
 import { errnoCode } from "../internal/errno.js";
 import { isNetns } from "../netns/check.js";
 import type { Result } from "../types/index.js";
-import { type CacheCallContext, withDeadline } from "./cached-pod.js";
+import {
+  type CacheCallContext,
+  delReversed,
+  plannedAttachments,
+  withDeadline,
+} from "./cached-pod.js";
 import { intentOf, type PlannedAttachment } from "./plan.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
 
@@ -125,31 +129,6 @@ export async function checkPluginsInstalled(
   }
 }
 
-/** What a rollback did: the DELs that succeeded and those that failed, in DEL order. */
-export interface RollbackOutcome {
-  done: PodAttachmentRef[];
-  failures: NetworkFailure[];
-}
-
-/** DELs `started` in reverse order. */
-export async function rollback(
-  ctx: Pick<SetupContext, "cni" | "timeout" | "traceContext">,
-  started: readonly PlannedAttachment[],
-): Promise<RollbackOutcome> {
-  const outcome: RollbackOutcome = { done: [], failures: [] };
-  for (const a of [...started].reverse()) {
-    try {
-      await withDeadline(a.network.name, "DEL", ctx.timeout, undefined, (signal) =>
-        ctx.cni.delNetworkList(a.network.config, a.rt, { signal, traceContext: ctx.traceContext }),
-      );
-      outcome.done.push({ network: a.network.name, ifName: a.ifName });
-    } catch (error) {
-      outcome.failures.push({ network: a.network.name, ifName: a.ifName, error });
-    }
-  }
-  return outcome;
-}
-
 const outcomeOf = (a: PlannedAttachment, result: Result | undefined): AttachmentOutcome => ({
   network: a.network.name,
   ifName: a.ifName,
@@ -246,7 +225,7 @@ export async function setupAttachments(
     if (failure !== undefined) failures.push(failure);
   }
   if (failures.length > 0) {
-    const undo = await rollback(ctx, started);
+    const undo = await delReversed({ ...ctx, signal: undefined }, plannedAttachments(started));
     // A failed rollback DEL keeps the intent: the next teardown or GC DELs it again.
     if (undo.failures.length === 0) await clearIntent(ctx.cacheDir, podID);
     throw new PodSetupError(podID, failures[0], failures.slice(1), undo.failures, undo.done);
