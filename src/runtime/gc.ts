@@ -27,32 +27,19 @@ export interface CollectedAttachment extends RemovedAttachment {
 
 /** What a GC removed, or (a dry run) would remove. */
 export interface GCReport {
-  /**
-   * Stale attachments DELeted, per pod ID, in DEL order; for a dry run, those a GC would DEL
-   * now, in the order it would.
-   */
+  /** Stale attachments DELeted (a dry run: those a GC would DEL), per pod, in DEL order. */
   removed: CollectedAttachment[];
-  /**
-   * Pods not valid whose setup is in flight in another live process (its intent names it):
-   * left to that process, not DELeted under it.
-   */
+  /** Pods not valid whose setup is in flight in another live process: left to it. */
   inFlightElsewhere: string[];
   /** True for a dry run (nothing was run, removed or written); absent for a GC. */
   dryRun?: true;
-  /**
-   * Dry run only: the stale attachments a GC would try and fail on as the cache stands (a
-   * record that cannot be used, a damaged setup intent, which a GC sets aside), each with its
-   * pod and error: a GC would throw them in its RuntimeGCError.
-   */
+  /** Dry run only: what a GC would fail on as the cache stands (docs/runtime.md). */
   unusable?: NetworkFailure[];
 }
 
 /** Options of `gc`. */
 export interface GCOptions extends PodCallOptions {
-  /**
-   * Collect nothing: return what a GC would DEL now (`removed`, `unusable`,
-   * `inFlightElsewhere`), running no plugin (no DEL, no plugin GC) and removing no file.
-   */
+  /** Collect nothing: report what a GC would do now, running no plugin and touching no file. */
   dryRun?: boolean;
 }
 

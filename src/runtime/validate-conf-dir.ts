@@ -441,12 +441,9 @@ function ordered(findings: readonly ConfDirFinding[]): ConfDirFinding[] {
 }
 
 /**
- * Validates every conf file the runtime would load from `confDir` (as {@link loadNetworks}):
- * each is linted (`lintNetworkList`), loaded as the runtime loads it, and every plugin of each
- * network it loads (and its IPAM plugin) is looked up in `binDirs` and asked for VERSION once,
- * which must list the network's version (see {@link ConfDirFindingKind} for the rest). Every
- * finding names its file (a drop-in plugin's its own) and a JSON Pointer into it. Nothing is
- * written; only VERSION is run.
+ * Validates every conf file the runtime would load from `confDir`: linted, loaded as the runtime
+ * loads it, and each plugin (and IPAM plugin) looked up in `binDirs` and asked VERSION once
+ * (docs/runtime.md, "Validating a conf dir"). Nothing is written; only VERSION is run.
  * @throws InvalidArgumentError for bad options; rejects with the signal's reason when aborted.
  */
 export async function validateConfDir(

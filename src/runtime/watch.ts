@@ -26,10 +26,9 @@ export interface WatchOptions {
   /** Keep the process alive while watching (fs.watch's `persistent`); default true. */
   persistent?: boolean;
   /**
-   * Also look at the conf dir every `poll` ms and reload when its listing changed (names,
-   * sizes, times, inodes), for what file events miss (NFS, some FUSE and overlay mounts, an
-   * inotify limit reached); default 2000, 0 turns it off, at most 2147483647 (a longer one
-   * would poll every millisecond, so it is refused).
+   * Also look at the conf dir every `poll` ms and reload when its listing changed, for what file
+   * events miss (NFS, some FUSE and overlay mounts, an inotify limit); default 2000, 0 turns it
+   * off, at most 2147483647.
    */
   poll?: number;
   /** Use file events (fs.watch); default true. False leaves the poll alone to see changes. */
@@ -102,9 +101,8 @@ export class NetworkWatcher extends EventEmitter {
   /** The conf dir's listing as of the last load (or poll); undefined before the first. */
   private listing: Promise<string> | undefined;
   /**
-   * The last reload's error (a ready runtime keeping its set because the conf dir could not be
-   * read, a watch that failed), undefined after a reload that succeeded. Emitted as `error`
-   * only to a listener: nothing the watcher meets ends the process.
+   * The last reload's error (the conf dir could not be read, a watch failed), undefined after a
+   * reload that succeeded; emitted as `error` only to a listener.
    */
   lastError: unknown;
 
