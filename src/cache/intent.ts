@@ -282,17 +282,8 @@ export interface IntentRun {
 }
 
 /** The value of `key` in `environ` (NUL-terminated entries), or undefined. */
-function environValue(environ: Buffer, key: string): string | undefined {
-  const prefix = `${key}=`;
-  let at = environ.subarray(0, prefix.length).toString("latin1") === prefix ? 0 : -1;
-  if (at < 0) {
-    const found = environ.indexOf(`\0${prefix}`, 0, "latin1");
-    if (found < 0) return undefined;
-    at = found + 1;
-  }
-  const start = at + prefix.length;
-  const end = environ.indexOf(0, start);
-  return environ.subarray(start, end < 0 ? environ.length : end).toString("utf8");
+function environValue(environ: string[], key: string): string | undefined {
+  return environ.find((entry) => entry.startsWith(`${key}=`))?.slice(key.length + 1);
 }
 
 /**
@@ -300,7 +291,8 @@ function environValue(environ: Buffer, key: string): string | undefined {
  * "Owners"): it names the pod, a verb and one of its attachments exactly, and carries its run ID
  * when the intent records one.
  */
-export function environOfRun(environ: Buffer, run: IntentRun): boolean {
+export function environOfRun(bytes: Buffer, run: IntentRun): boolean {
+  const environ = bytes.toString("utf8").split("\0");
   if (environValue(environ, "CNI_CONTAINERID") !== run.podID) return false;
   if (environValue(environ, "CNI_COMMAND") === undefined) return false;
   if (run.runID !== undefined && environValue(environ, RUN_ID_VARIABLE) !== run.runID) return false;
