@@ -6,11 +6,8 @@
  * kills only the direct child (its issue #687), leaving a grandchild that holds the output
  * pipe to outlive the deadline.
  */
+import { errnoCode } from "./errno.js";
 import { isRunning, listPids, readProcStat } from "./proc-stat.js";
-
-function isErrno(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && "code" in error;
-}
 
 // Windows has no process groups; the direct child is the best that can be done there.
 const target = (pgid: number): number => (process.platform === "win32" ? pgid : -pgid);
@@ -22,7 +19,7 @@ export function killGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(target(pgid), signal);
   } catch (error) {
-    if (!isErrno(error) || (error.code !== "ESRCH" && error.code !== "EPERM")) throw error;
+    if (errnoCode(error) !== "ESRCH" && errnoCode(error) !== "EPERM") throw error;
   }
 }
 
@@ -32,7 +29,7 @@ export function groupExists(pgid: number): boolean {
     process.kill(target(pgid), 0);
     return true;
   } catch (error) {
-    return isErrno(error) && error.code === "EPERM";
+    return errnoCode(error) === "EPERM";
   }
 }
 

@@ -397,9 +397,7 @@ export interface StaticAddress {
 
 /**
  * ocicni's static IP and MAC: `CNI_ARGS` pairs `IP=<ip>` and `MAC=<mac>`, checked as ocicni
- * checks them, for plugins that read these args (host-local's and the static IPAM's `IP`,
- * tuning's `MAC`) rather than the `ips`/`mac` capabilities; pass them as a pod's or a network's
- * `args`.
+ * checks them, to pass as a pod's or a network's `args` (docs/runtime.md, "Static IP and MAC").
  * @throws CapabilityArgError naming `ip` or `mac`.
  */
 export function staticAddressArgs(address: StaticAddress): [string, string][] {

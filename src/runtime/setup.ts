@@ -143,11 +143,9 @@ const failureOf = (a: PlannedAttachment, error: unknown): NetworkFailure => ({
 });
 
 /**
- * Group commit: the setup's records, written without fsync while the durable intent covered
- * them (a crash before this point leaves the intent, and recovery DELs every attachment of it,
- * a record torn by a power loss included: DEL removes it), flushed together (the files at once,
- * the results dir once) before the intent goes. Undefined when done, else the failure, which
- * rolls the pod back as a record write's failure does.
+ * Group commit (docs/reliability.md): the setup's records, written without fsync under the
+ * durable intent, flushed together before the intent goes. Undefined when done, else the
+ * failure, which rolls the pod back as a record write's failure does.
  */
 async function commitRecords(
   cacheDir: string,
