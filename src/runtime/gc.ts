@@ -91,19 +91,15 @@ export async function collectGarbage(
     }
   }
   if (dryRun) return { removed: preview, inFlightElsewhere, dryRun, unusable };
-  const valid = new Map<string, GCAttachment[]>();
-  for (const a of all) {
-    if (!validPodIDs.has(a.containerID)) continue;
-    const list = valid.get(a.network) ?? [];
-    list.push({ containerID: a.containerID, ifname: a.ifName });
-    valid.set(a.network, list);
-  }
   for (const n of ctx.set?.networks ?? []) {
+    const validAttachments: GCAttachment[] = all
+      .filter((a) => a.network === n.name && validPodIDs.has(a.containerID))
+      .map((a) => ({ containerID: a.containerID, ifname: a.ifName }));
     try {
       await withDeadline(n.name, "GC", ctx.timeout, ctx.signal, (signal) =>
         ctx.cni.gcNetworkList(
           n.config,
-          { validAttachments: valid.get(n.name) ?? [] },
+          { validAttachments },
           { signal, traceContext: ctx.traceContext },
         ),
       );

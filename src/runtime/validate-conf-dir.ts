@@ -159,14 +159,6 @@ class Validation {
     this.findings.push({ file, pointer, severity, message, kind });
   }
 
-  private find(type: string): Promise<string> {
-    return once(this.paths, type, () => findPlugin(type, this.binDirs, this.exec));
-  }
-
-  private version(path: string): Promise<Answer> {
-    return once(this.infos, path, () => this.askVersion(path));
-  }
-
   /** The plugin's VERSION, within the limit; rejects only when the caller aborted. */
   private async askVersion(path: string): Promise<Answer> {
     try {
@@ -191,7 +183,7 @@ class Validation {
   ): Promise<void> {
     let path: string;
     try {
-      path = await this.find(type);
+      path = await once(this.paths, type, () => findPlugin(type, this.binDirs, this.exec));
     } catch (error) {
       this.add(
         file,
@@ -202,7 +194,7 @@ class Validation {
       );
       return;
     }
-    const answer = await this.version(path);
+    const answer = await once(this.infos, path, () => this.askVersion(path));
     if (!("info" in answer)) {
       const why =
         answer.error instanceof NetworkTimeoutError
