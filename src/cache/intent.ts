@@ -1,18 +1,11 @@
 /**
- * Setup intents and their owners (docs/reliability.md: the format, "A damaged setup intent",
- * "Owners"). What a pod's setup is about to attach is recorded durably before its first plugin
- * runs: Go's record of an attachment is written only when its whole chain succeeded, so a
- * network whose plugins were running when the process died has none, and whatever they set up
- * (an IPAM lease, a veth, NAT chains) would leak. One file per pod, written once per setup like
- * a cache record, where Go does not look; read like a conf file (a regular file only, opened
- * without blocking, capped).
- *
- * An intent names its owner, the runtime process that wrote it (its pid and start time, which
- * tells a reused pid apart, and the run ID its plugins carry): a runtime killed mid-setup can
- * leave its plugin running (plugins run in sessions of their own; the direct spawn and a
- * plugin's own children in other groups are not ended with it), and a plugin that allocates at
- * the end of its ADD would do it after recovery's DEL. Off Linux (no /proc) there is no owner
- * to record and nothing is looked for.
+ * Setup intents and their owners (docs/reliability.md: "A pod's setup, killed at any point", "A
+ * damaged setup intent", "Owners"). Go records an attachment only once its whole chain
+ * succeeded, so what a setup is about to attach is recorded durably before its first plugin
+ * runs (else a network whose plugins ran when the process died would leak); and the intent
+ * names the runtime that wrote it, so that recovery ends what a dead owner left running first
+ * (a plugin allocating at the end of its ADD would do it after recovery's DEL). Off Linux (no
+ * /proc) no owner is recorded or looked for.
  */
 import { randomBytes } from "node:crypto";
 import { readdir, readFile, rename, unlink } from "node:fs/promises";
@@ -24,7 +17,7 @@ import { DamagedIntentError, MalformedIntentError } from "../errors/runtime.js";
 import { errnoCode } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
-import { readProcStat } from "../internal/proc-stat.js";
+import { listPids, readProcStat } from "../internal/proc-stat.js";
 import { endGroups } from "../internal/process-group.js";
 import { DefaultExec, type ExecOptions, type RawExecOptions } from "../invoke/index.js";
 import { validateContainerID } from "../utils/index.js";
@@ -42,10 +35,7 @@ export function intentsDir(cacheDir: string): string {
   return join(cacheDir, "libcni", "setup-intents");
 }
 
-/**
- * The largest intent read or written, a conf file's cap: a file past it is not one the library
- * wrote (an intent is kilobytes), and `writeIntent` refuses to write more.
- */
+/** The largest intent read or written (an intent is kilobytes), a conf file's cap. */
 export const MAX_INTENT_BYTES = 16 * 1024 * 1024;
 
 /** The pod's intent path; the ID is checked again here, whatever the caller did. */
@@ -292,27 +282,17 @@ export interface IntentRun {
 }
 
 /** The value of `key` in `environ` (NUL-terminated entries), or undefined. */
-function environValue(environ: Buffer, key: string): string | undefined {
-  const prefix = `${key}=`;
-  let at = environ.subarray(0, prefix.length).toString("latin1") === prefix ? 0 : -1;
-  if (at < 0) {
-    const found = environ.indexOf(`\0${prefix}`, 0, "latin1");
-    if (found < 0) return undefined;
-    at = found + 1;
-  }
-  const start = at + prefix.length;
-  const end = environ.indexOf(0, start);
-  return environ.subarray(start, end < 0 ? environ.length : end).toString("utf8");
+function environValue(environ: string[], key: string): string | undefined {
+  return environ.find((entry) => entry.startsWith(`${key}=`))?.slice(key.length + 1);
 }
 
 /**
- * True when a process environment (set by the dead owner for its plugins, inherited by what
- * they fork) provably belongs to the intent's setup: it names the pod, a verb and one of its
- * attachments exactly (`CNI_NETNS`, `CNI_IFNAME`, `CNI_ARGS`), and carries its run ID when the
- * intent records one, which another runtime's plugins never carry, even for the same pod on the
- * same netns (two runtimes on separate cache dirs, parallel test suites reusing pod IDs).
+ * True when a process environment provably belongs to the intent's setup (docs/reliability.md,
+ * "Owners"): it names the pod, a verb and one of its attachments exactly, and carries its run ID
+ * when the intent records one.
  */
-export function environOfRun(environ: Buffer, run: IntentRun): boolean {
+export function environOfRun(bytes: Buffer, run: IntentRun): boolean {
+  const environ = bytes.toString("utf8").split("\0");
   if (environValue(environ, "CNI_CONTAINERID") !== run.podID) return false;
   if (environValue(environ, "CNI_COMMAND") === undefined) return false;
   if (run.runID !== undefined && environValue(environ, RUN_ID_VARIABLE) !== run.runID) return false;
@@ -332,15 +312,10 @@ const batch = 64;
 /** The process groups of the processes (not this one) that provably belong to the run. */
 async function runGroups(run: IntentRun, notBefore: bigint): Promise<Set<number>> {
   const groups = new Set<number>();
-  let pids: string[];
-  try {
-    pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
-  } catch {
-    return groups;
-  }
+  const pids = (await listPids()) ?? [];
   const own = await readProcStat("self");
-  const look = async (pid: string): Promise<void> => {
-    if (pid === String(process.pid)) return;
+  const look = async (pid: number): Promise<void> => {
+    if (pid === process.pid) return;
     let environ: Buffer;
     try {
       environ = await readFile(`/proc/${pid}/environ`);
@@ -360,10 +335,9 @@ async function runGroups(run: IntentRun, notBefore: bigint): Promise<Set<number>
 }
 
 /**
- * Ends what a dead owner left running of its setup: every process group with a process that
- * provably belongs to it and started after the owner did (any time when the intent names none)
- * is SIGKILLed; resolves to the groups, once none of them runs. Nothing while the owner runs
- * (this process, whose runs are supervised here, or another, whose setup is its own).
+ * Ends what a dead owner left running of its setup: every group with a process that provably
+ * belongs to it and started after the owner (any time when the intent names none) is SIGKILLed;
+ * resolves to the groups once none runs. Nothing while the owner (this process or another) runs.
  */
 export async function endOrphanedRuns(run: IntentRun): Promise<number[]> {
   if (process.platform !== "linux") return [];
@@ -377,12 +351,10 @@ export async function endOrphanedRuns(run: IntentRun): Promise<number[]> {
 }
 
 /**
- * Readies the pod's intent, as read, for recovery's DELs: what a dead owner left running of its
- * setup is ended (it could finish its ADD after the DEL), and a damaged intent (nothing in it
- * can be DELeted) is moved aside under a name {@link podsWithIntents} never lists, so that it is
- * reported once (nothing reads or removes it). Resolves to the damaged intent's error to
- * report: with where it went, or with why it could not be moved (then the next teardown or GC
- * reports it again).
+ * Readies the pod's intent, as read, for recovery's DELs: what a dead owner left running is
+ * ended, and a damaged intent is moved aside under a name {@link podsWithIntents} never lists,
+ * so that it is reported once. Resolves to its error: with where it went, or why it could not be
+ * moved (then the next teardown or GC reports it again).
  */
 export async function settleIntent(
   cacheDir: string,

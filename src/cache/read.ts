@@ -1,14 +1,10 @@
 /**
- * Reading a cache record without trusting what sits at its path.
- *
- * The record path is built from validated names, but the file there may be anything a
- * hostile or careless writer left: a symlink to a file outside the cache (its content would
- * be sent to plugins as prevResult), `/dev/zero` (an endless read), a FIFO (a read that never
- * returns and holds a libuv thread-pool thread with it). So the record is opened with
- * O_NOFOLLOW (its own last component only: a cache directory that is a symlink keeps
- * working), O_NONBLOCK (opening a FIFO or a device returns at once) and O_NOCTTY, checked with
- * fstat to be a regular file no larger than the cap, then read, between steps honouring the
- * call's signal.
+ * Reading a cache record without trusting what sits at its path (docs/reliability.md, "Path
+ * safety"): a symlink out of the cache (its content would go to plugins as prevResult),
+ * `/dev/zero` (an endless read), a FIFO (a read that never returns, holding a libuv thread).
+ * Opened O_NOFOLLOW (the last component only: a symlinked cache dir keeps working), O_NONBLOCK
+ * (a FIFO or a device opens at once) and O_NOCTTY, fstat'd to be a regular file within the cap,
+ * then read, honouring the call's signal between steps.
  */
 import { constants } from "node:fs";
 import { errnoCode } from "../internal/errno.js";

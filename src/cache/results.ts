@@ -122,12 +122,10 @@ function ensureDir(dir: string, durable: boolean): { ready: Promise<void>; fresh
 }
 
 /**
- * Writes an attachment's record at `path` (from {@link cacheFilePath}), replaced atomically with
- * mode 0600, the results directory created with mode 0700 (Go's `os.MkdirAll`, with its error
- * text: `mkdir <dir>: not a directory` when it is a file). The directory is made sure of once
- * per process; should it vanish later (removed by hand), the write's ENOENT (or ENOTDIR) makes
- * it be created again and the write retried, once. `durable` (default true): fsync the record
- * and its directory.
+ * Writes an attachment's record at `path` (from {@link cacheFilePath}), replaced atomically
+ * with mode 0600, its directory made with mode 0700 (Go's `os.MkdirAll`, with its error text)
+ * once per process, and again (the write retried once) should it vanish later. `durable`
+ * (default true): fsync the record and its directory.
  */
 export async function writeCacheRecord(
   path: string,
@@ -141,8 +139,8 @@ export async function writeCacheRecord(
   try {
     await writeFileAtomic(path, record, { mode: 0o600, durable });
   } catch (error) {
-    // ENOENT: the directory was removed; ENOTDIR: replaced by a file, reported by the MkdirAll
-    // as before (Go's text). Any other error is the write's own, whether or not we had skipped.
+    // The directory removed (ENOENT), or replaced by a file (ENOTDIR: the MkdirAll says it in
+    // Go's words); any other error is the write's own.
     const code = errnoCode(error);
     if (fresh || (code !== "ENOENT" && code !== "ENOTDIR")) throw error;
     knownDirs.delete(resolve(dir));
@@ -151,11 +149,7 @@ export async function writeCacheRecord(
   }
 }
 
-/**
- * Makes sure of `<cacheDir>/results` as a durable write does (created, and its entry flushed),
- * for a caller that writes records without fsync and commits them together later
- * ({@link syncRecords}).
- */
+/** Makes sure of `<cacheDir>/results` as a durable write does (see {@link syncRecords}). */
 export function ensureResultsDir(cacheDir: string): Promise<void> {
   return ensureDir(resultsDir(cacheDir), true).ready;
 }
@@ -306,7 +300,10 @@ export async function listCachedAttachments(
   return found.filter((a): a is NetworkAttachment => a !== undefined);
 }
 
-/** One record of a pod as read once: its attachment, its bytes and its modification time. */
+/**
+ * One record of a pod as read once through its fd: its attachment, the bytes a DEL passes on,
+ * and the modification time its fstat saw (the pod's attach order).
+ */
 export interface PodRecord {
   readonly attachment: NetworkAttachment;
   readonly bytes: Uint8Array;
@@ -314,10 +311,9 @@ export interface PodRecord {
 }
 
 /**
- * The records of one container, each read once through its fd: the attachment, the bytes a DEL
- * passes on, and the modification time the read's fstat saw (a pod's attach order), by
- * {@link listCachedAttachments}' rules; beside them, the names the directory held (the runtime
- * looks again at those the listing skipped, without a second readdir).
+ * The records of one container by {@link listCachedAttachments}' rules, each read once (see
+ * {@link PodRecord}); beside them, the names the directory held (the runtime looks again at
+ * those the listing skipped, without a second readdir).
  */
 export async function readPodRecords(
   cacheDir: string,

@@ -9,17 +9,15 @@ import { readFile } from "node:fs/promises";
 import type { CNIConfig } from "../api/index.js";
 import {
   confFiles,
-  confFromFile,
-  confListFromConf,
   type LintResult,
   lintNetworkList,
   loadNetworkConf,
   type NetworkConfigList,
-  networkConfFromFile,
 } from "../conf/index.js";
 import { marshalIndent } from "../encoding/json.js";
 import { ConfFileError } from "../errors/conf.js";
 import { messageOf } from "../internal/error-message.js";
+import { listOfFile } from "../runtime/load.js";
 import {
   type ConfDirFinding,
   type ConfDirReport,
@@ -51,13 +49,6 @@ async function lintOfFailedLoad(error: unknown, file?: string): Promise<LintResu
   } catch {
     return undefined;
   }
-}
-
-/** One conf file as the list it loads as. */
-async function listOfFile(file: string): Promise<NetworkConfigList> {
-  return file.endsWith(".conflist")
-    ? networkConfFromFile(file)
-    : confListFromConf(await confFromFile(file));
 }
 
 /** The network `name` of the conf dir, read past the files that cannot be parsed. */

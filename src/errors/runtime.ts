@@ -332,9 +332,8 @@ export class RuntimeGCError extends LibcniError {
 }
 
 /**
- * A pod's setup intent that cannot be used, so what its setup started cannot be known from it:
- * teardown and GC DEL what the records hold and set it aside, reporting it once; CHECK and
- * `podStatus` report it and leave it. The message never quotes the file's content.
+ * A pod's setup intent that cannot be used (docs/reliability.md, "A damaged setup intent"). The
+ * message never quotes the file's content.
  */
 export class DamagedIntentError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_SETUP_INTENT_DAMAGED";
@@ -369,10 +368,7 @@ export class DamagedIntentError extends LibcniError {
   }
 }
 
-/**
- * What is wrong with a setup intent's content. Internal: the cause of a
- * {@link DamagedIntentError}; the message never quotes the file's content.
- */
+/** What is wrong with an intent's content (a DamagedIntentError's cause), never quoting it. */
 export class MalformedIntentError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_SETUP_INTENT_MALFORMED";
 }

@@ -10,3 +10,8 @@ export function messageOf(error: unknown): string {
     return "(a value that cannot be printed)";
   }
 }
+
+/** A thrown value as an Error: itself when it is one, else an Error with its text. */
+export function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,5 +1,5 @@
 /** /proc/<pid>/stat, read in one place for the few fields the library uses. */
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 
 export interface ProcStat {
   /** Field 3: R, S, D, Z (zombie), X (dead)… */
@@ -44,4 +44,13 @@ export async function readProcStat(pid: number | string): Promise<ProcStat | und
 /** True for a process that still runs: neither a zombie nor dead. */
 export function isRunning(stat: ProcStat): boolean {
   return stat.state !== "Z" && stat.state !== "X";
+}
+
+/** The pids /proc lists; undefined where it cannot be listed (no /proc). */
+export async function listPids(): Promise<number[] | undefined> {
+  try {
+    return (await readdir("/proc")).filter((name) => /^\d+$/.test(name)).map(Number);
+  } catch {
+    return undefined;
+  }
 }

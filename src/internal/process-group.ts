@@ -6,12 +6,8 @@
  * kills only the direct child (its issue #687), leaving a grandchild that holds the output
  * pipe to outlive the deadline.
  */
-import { readdir } from "node:fs/promises";
-import { isRunning, readProcStat } from "./proc-stat.js";
-
-function isErrno(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && "code" in error;
-}
+import { errnoCode } from "./errno.js";
+import { isRunning, listPids, readProcStat } from "./proc-stat.js";
 
 // Windows has no process groups; the direct child is the best that can be done there.
 const target = (pgid: number): number => (process.platform === "win32" ? pgid : -pgid);
@@ -23,17 +19,17 @@ export function killGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(target(pgid), signal);
   } catch (error) {
-    if (!isErrno(error) || (error.code !== "ESRCH" && error.code !== "EPERM")) throw error;
+    if (errnoCode(error) !== "ESRCH" && errnoCode(error) !== "EPERM") throw error;
   }
 }
 
 /** True while any process of the group exists, zombies included. */
-function groupExists(pgid: number): boolean {
+export function groupExists(pgid: number): boolean {
   try {
     process.kill(target(pgid), 0);
     return true;
   } catch (error) {
-    return isErrno(error) && error.code === "EPERM";
+    return errnoCode(error) === "EPERM";
   }
 }
 
@@ -42,12 +38,8 @@ async function liveGroups(pgids: ReadonlySet<number>): Promise<Set<number>> {
   const live = new Set<number>();
   const present = [...pgids].filter((pgid) => pgid > 1 && groupExists(pgid));
   if (present.length === 0 || process.platform !== "linux") return new Set(present);
-  let pids: string[];
-  try {
-    pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
-  } catch {
-    return new Set(present);
-  }
+  const pids = await listPids();
+  if (pids === undefined) return new Set(present);
   const wanted = new Set(present);
   for (const pid of pids) {
     const stat = await readProcStat(pid);

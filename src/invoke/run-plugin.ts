@@ -18,6 +18,7 @@ import {
   type PluginStarter,
   spawnGate,
 } from "../engines/plugin-start.js";
+import { asError } from "../internal/error-message.js";
 import { groupHasLiveProcess, killGroup } from "../internal/process-group.js";
 import { BoundedSink } from "./bounded-sink.js";
 
@@ -75,10 +76,6 @@ function notStarted(aborted: boolean, startError?: NodeJS.ErrnoException): RunOu
   };
 }
 
-function asErrno(error: unknown): NodeJS.ErrnoException {
-  return error instanceof Error ? error : new Error(String(error));
-}
-
 /**
  * Runs the plugin once. Never rejects: every way it can end is described in the outcome.
  * The start waits for its turn at the {@link spawnGate}; aborting while it waits means the
@@ -113,13 +110,13 @@ function start(pluginPath: string, options: RunOptions): Promise<RunOutcome> {
   } catch (error) {
     // Node throws at once for start errors it does not expect at run time (ETXTBSY, ENOTDIR,
     // ENOEXEC...), and reports ENOENT or EACCES as an "error" event on the next tick instead.
-    return Promise.resolve(notStarted(false, asErrno(error)));
+    return Promise.resolve(notStarted(false, asError(error)));
   }
   // The spawner helper answers later, with the child started (or the start's errno).
   if (launched instanceof Promise) {
     return launched.then(
       (child) => supervise(child, options),
-      (error: unknown) => notStarted(options.signal?.aborted === true, asErrno(error)),
+      (error: unknown) => notStarted(options.signal?.aborted === true, asError(error)),
     );
   }
   return supervise(launched, options);

@@ -1,19 +1,14 @@
 /**
- * A pod from its records: teardown, CHECK and status work from what the result cache holds, each
- * record read once (its bytes passed on to its verb, its attach order taken from that read), not
- * from today's conf dir, so an edited or deleted network, a gone netns or shifted interface-name
- * indexes change nothing (and CHECK, which compares the plugin's state with the cached result,
- * reports no false failure). Every attachment is tried, each call under the runtime's
- * per-network deadline, and the failures are thrown together (the attachments whose records
- * cannot be used are failures from the start). Teardown requires each record's removal
- * (upstream ignores a record that stays; the next teardown or GC would then DEL it again).
+ * A pod from its records: teardown, CHECK and status work from what the result cache holds,
+ * each record read once (its bytes passed on to its verb), not from today's conf dir, so an
+ * edited or deleted network, a gone netns or shifted interface names change nothing. Every
+ * attachment is tried, each under the per-network deadline, and the failures thrown together
+ * (a record that cannot be used is one from the start). Teardown requires each record's removal
+ * (upstream ignores a record that stays; the next teardown or GC would DEL it again).
  *
- * Attach order. The cache keeps no sequence number and Go's record format must stay as it is,
- * so the order is rebuilt from the records: by modification time, as the read's fstat saw it (a
- * record is written when its ADD succeeds, so a serial setup's records are in attach order),
- * ties broken by the interface name's allocation order (`lo`, `eth0`, then `net1`, `net2`, ...
- * by their number). File timestamps are coarse (a kernel tick), so attachments ADDed within one
- * tick tie and the names decide; a parallel setup has no order to keep.
+ * Attach order: Go's record format has no sequence number, so it is the records' modification
+ * times as each read's fstat saw them (a record is written when its ADD succeeds), ties (one
+ * kernel tick) broken by the interface names' allocation order (`lo`, `eth0`, `net1`, ...).
  */
 
 import { join } from "node:path";
@@ -37,23 +32,26 @@ import { isTempName } from "../engines/file-write.js";
 import { CheckNotSupportedError } from "../errors/api.js";
 import { InvalidArgumentError, LibcniError, WrappedError } from "../errors/base.js";
 import { CorruptCacheRecordError } from "../errors/cache.js";
+import { NetnsError } from "../errors/netns.js";
 import {
+  LoopbackDownError,
   type NetworkFailure,
   NetworkTimeoutError,
   PodCheckError,
   PodNotFoundError,
   PodTeardownError,
 } from "../errors/runtime.js";
+import { debug } from "../internal/diagnostics.js";
 import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import type { TraceContext } from "../internal/trace-context.js";
-import type { Result, Result100 } from "../types/index.js";
+import { isNetns } from "../netns/check.js";
+import type { Result100 } from "../types/index.js";
 import { validateContainerID } from "../utils/index.js";
 import { greaterThanOrEqualTo } from "../version/index.js";
 import { type CapabilityStyle, restoreCapabilityStructs } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
-import { checkLoopbackUp } from "./loopback-check.js";
-import { planCheckedPod } from "./plan.js";
+import { type PlannedAttachment, planPod } from "./plan.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
 import type { IfNoRecords, Pod, PodRef, TeardownOptions } from "./types.js";
 
@@ -87,15 +85,13 @@ export interface TornDownAttachment extends RemovedAttachment {
 /** One attachment a check looked at: checked, or skipped with the reason. */
 export interface CheckedAttachment extends RemovedAttachment {
   /**
-   * Why no plugin was run: the cached configuration's version is below 0.4.0, which has no
-   * CHECK (upstream's "does not support the CHECK command"; ocicni skips these too), or the
-   * list sets `disableCheck`. Absent when the attachment was CHECKed.
+   * Why no plugin ran: the cached configuration is below 0.4.0, which has no CHECK (ocicni
+   * skips these too), or sets `disableCheck`. Absent when the attachment was CHECKed.
    */
   skipped?: string;
   /**
-   * checkPod only, on the runtime's loopback network (`loopback: true`): true when `lo` was
-   * found up in the pod's netns (go-cni#124). Absent when it could not be looked at (no `ip`
-   * here, no right to enter the namespace); `lo` down is a failure (LoopbackDownError).
+   * checkPod, on the loopback network: true when `lo` was found up in the pod's netns; absent
+   * when it could not be looked at (`lo` down is a LoopbackDownError).
    */
   loopbackUp?: true;
 }
@@ -117,9 +113,8 @@ export interface PodAttachmentStatus {
 }
 
 /**
- * What `podStatus` returns: `setupPod`'s summary rebuilt from the cache (interfaces, IPs, DNS,
- * routes), each attachment with its netns and cached result, and the records that could not be
- * read (`problems`), never dropped silently.
+ * What `podStatus` returns: `setupPod`'s summary rebuilt from the cache, each attachment with its
+ * netns and cached result, and the records that could not be read (`problems`).
  */
 export interface PodStatus extends PodSetupResult {
   attachments: PodAttachmentStatus[];
@@ -164,11 +159,7 @@ export async function withDeadline<T>(
   }
 }
 
-/**
- * A record's configuration, as upstream's `GetNetworkCachedConfig` serves it: a list
- * (`AddNetworkList`'s) or a single plugin's (Go's `AddNetwork` of a `.conf`), each run with its
- * own verbs.
- */
+/** A record's configuration (upstream's `GetNetworkCachedConfig`): a list, or one plugin's. */
 type CachedConfig =
   | { readonly kind: "list"; readonly list: NetworkConfigList }
   | { readonly kind: "plugin"; readonly plugin: PluginConfig };
@@ -195,9 +186,8 @@ function hasPluginsKey(bytes: Uint8Array): boolean {
 
 /**
  * A record's configuration by its kind: a list when it has plugins (or an explicit, empty
- * `plugins` key), else a single plugin's configuration when it has a `type`. The list parser
- * alone would take a plugin's configuration for a list without plugins, and its DEL would run
- * nothing and drop the record: whatever the plugin set up would leak.
+ * `plugins`), else a plugin's when it has a `type`. The list parser alone would take a plugin's
+ * for a list without plugins, whose DEL would run nothing and drop the record: a leak.
  */
 function decodeCachedConfig(att: NetworkAttachment, bytes: Uint8Array): CachedConfig {
   const list = networkConfFromBytes(bytes);
@@ -282,10 +272,7 @@ interface PodAttachments {
   usable: CachedAttachment[];
   /** Records (or an intent) that cannot be used. */
   unusable: NetworkFailure[];
-  /**
-   * The attachments of an interrupted setup that have no record (their chain was running when
-   * the runtime died, or its rollback failed), in planned order.
-   */
+  /** An interrupted setup's attachments that have no record, in planned order. */
   interrupted: CachedAttachment[];
   /** The pod's setup intent as read (one that cannot be read is also in `unusable`). */
   intent: IntentRead;
@@ -293,11 +280,9 @@ interface PodAttachments {
 
 /**
  * The pod's records that the listing skipped (upstream's `GetCachedAttachments` skips what it
- * cannot decode: a record nested past Go's 10,000 levels, a field of the wrong type) but whose
- * top level names the pod (`kind` cniCacheV1, its `containerId`). Nothing can DEL them as they
- * were ADDed, and passing over them would report the pod removed while they stay. A name alone
- * is ambiguous (`n-a-b-eth0` may be pod `a`'s or `a-b`'s): files whose content does not name
- * the pod are left to the listing's rule.
+ * cannot decode: nested past Go's 10,000 levels, a field of the wrong type) but whose top level
+ * names the pod: nothing can DEL them as ADDed, and passing over them would report the pod
+ * removed while they stay. A name alone is ambiguous (`n-a-b-eth0`: pod `a`'s or `a-b`'s).
  */
 async function undecodableRecords(
   cacheDir: string,
@@ -434,6 +419,33 @@ async function runCached(
   return undefined;
 }
 
+/** DELs `list` in reverse order: the DELs that succeeded and those that failed, in DEL order. */
+export async function delReversed(
+  ctx: CacheCallContext,
+  list: readonly CachedAttachment[],
+): Promise<WalkOutcome> {
+  const outcome: WalkOutcome = { done: [], failures: [] };
+  for (const a of [...list].reverse()) {
+    try {
+      await runCached(ctx, a, "DEL");
+      outcome.done.push({ network: a.network, ifName: a.ifName });
+    } catch (error) {
+      outcome.failures.push({ network: a.network, ifName: a.ifName, error });
+    }
+  }
+  return outcome;
+}
+
+/** Planned attachments, ready for a verb with their network's loaded list. */
+export function plannedAttachments(plan: readonly PlannedAttachment[]): CachedAttachment[] {
+  return plan.map(({ network, ifName, rt }) => ({
+    network: network.name,
+    ifName,
+    config: { kind: "list", list: network.config } as const,
+    rt,
+  }));
+}
+
 /**
  * DELs everything of a pod: first the attachments of an interrupted setup that have no record
  * (in reverse planned order), then the recorded ones in reverse attach order. The intent is
@@ -446,23 +458,10 @@ export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Pro
   const failures: NetworkFailure[] = pod.unusable.map((u) =>
     intent.kind === "unusable" && u.error === intent.error ? { ...u, error: damaged } : u,
   );
-  const done: CheckedAttachment[] = [];
-  /** DELs `list` in reverse order; true when one of them failed. */
-  const delAll = async (list: readonly CachedAttachment[]): Promise<boolean> => {
-    const before = failures.length;
-    for (const a of [...list].reverse()) {
-      try {
-        await runCached(ctx, a, "DEL");
-        done.push({ network: a.network, ifName: a.ifName });
-      } catch (error) {
-        failures.push({ network: a.network, ifName: a.ifName, error });
-      }
-    }
-    return failures.length > before;
-  };
-  const interruptedLeft = await delAll(pod.interrupted);
-  await delAll(pod.usable);
-  if (intent.kind === "attachments" && !interruptedLeft) {
+  const interrupted = await delReversed(ctx, pod.interrupted);
+  const recorded = await delReversed(ctx, pod.usable);
+  failures.push(...interrupted.failures, ...recorded.failures);
+  if (intent.kind === "attachments" && interrupted.failures.length === 0) {
     try {
       await removeIntent(intent.path);
     } catch (error) {
@@ -473,7 +472,7 @@ export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Pro
       });
     }
   }
-  return { done, failures };
+  return { done: [...interrupted.done, ...recorded.done], failures };
 }
 
 /** @throws InvalidArgumentError for an `ifNoRecords` that is not one of its values. */
@@ -508,24 +507,18 @@ function currentAttachments(
     throw set.notReady;
   }
   const { networks, capabilities, args } = given;
-  const plan = planCheckedPod(
+  const plan = planPod(
     set,
     { id, netns: netns ?? "", networks, capabilities, args },
     style.interfacePrefix,
     style.capabilityStyle,
   );
-  const usable = plan.map(({ network, ifName, rt }) => ({
-    network: network.name,
-    ifName,
-    config: { kind: "list", list: network.config } as const,
-    rt,
-  }));
+  const usable = plannedAttachments(plan);
   return { podID: id, usable, unusable: [], interrupted: [], intent: { kind: "none" } };
 }
 
 /**
- * teardownPod under the pod's lock: every cached attachment DELeted; for a pod the cache holds
- * nothing for, nothing, or with `ifNoRecords: "current-config"` the current configuration's.
+ * teardownPod, under the pod's lock.
  * @throws PodTeardownError with every DEL that failed; see {@link currentAttachments}.
  */
 export async function teardownPodWith(
@@ -576,6 +569,68 @@ export async function checkFromCache(
   return outcome.done;
 }
 
+/** How long the look may take when the call has no per-network time limit. */
+const defaultProbeMs = 10_000;
+
+/**
+ * lo's flags from `ip -o link show dev lo` (`1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 ...`), or
+ * undefined when the line is not that.
+ */
+export function loopbackFlags(output: string): string[] | undefined {
+  const match = /^\d+:\s+lo(?:@\S+)?:\s+<([^>]*)>/m.exec(output);
+  if (match === null) return undefined;
+  return (match[1] ?? "").split(",").filter((f) => f !== "");
+}
+
+/**
+ * Looks at `lo` in `netns` with `ip -o link show dev lo`, run there through libcni/netns's
+ * execInNetns (nothing blocks the event loop, nothing forks here): true when it is up,
+ * undefined when it could not be looked at (no `ip`, no right to enter the namespace: said on
+ * the debug log, not the pod's failure).
+ * @throws LoopbackDownError when it is down or the netns is gone.
+ */
+async function checkLoopbackUp(
+  podID: string,
+  netns: string,
+  timeout: number,
+  signal: AbortSignal | undefined,
+): Promise<true | undefined> {
+  // The namespace itself first: a pod whose netns is gone cannot have lo up (and execInNetns
+  // would refuse it for reasons of its own).
+  if (!(await isNetns(netns))) throw new LoopbackDownError(podID, netns, "no-netns");
+  // Loaded on first use: a runtime without the loopback network never loads the exec part.
+  const { execInNetns } = await import("../netns/exec.js");
+  let result: Awaited<ReturnType<typeof execInNetns>>;
+  try {
+    result = await execInNetns(netns, ["ip", "-o", "link", "show", "dev", "lo"], {
+      signal,
+      timeoutMs: timeout > 0 ? timeout : defaultProbeMs,
+      maxOutputBytes: 64 * 1024,
+      env: { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" },
+    });
+  } catch (error) {
+    // Gone since it was looked at: as above.
+    if (error instanceof NetnsError && error.reason === "not-a-netns") {
+      throw new LoopbackDownError(podID, netns, "no-netns", [], { cause: error });
+    }
+    debug("check pod %s: lo not looked at in %s: %s", podID, netns, messageOf(error));
+    return undefined;
+  }
+  const flags = result.exitCode === 0 ? loopbackFlags(result.stdout) : undefined;
+  if (flags === undefined) {
+    debug(
+      "check pod %s: lo not looked at in %s: ip exited %s: %s",
+      podID,
+      netns,
+      result.exitCode ?? result.signal,
+      result.stderr.trim(),
+    );
+    return undefined;
+  }
+  if (!flags.includes("UP")) throw new LoopbackDownError(podID, netns, "down", flags);
+  return true;
+}
+
 /**
  * `lo` looked at in the netns of the pod's loopback attachment, when it has one whose CHECK (a
  * skip) did not fail (go-cni#124: the loopback's 0.3.1 has no CHECK). Up: the attachment says
@@ -603,13 +658,6 @@ async function checkLoopback(
   }
 }
 
-function cachedResult(ctx: CacheCallContext, a: CachedAttachment): Promise<Result | undefined> {
-  const options = { signal: ctx.signal, cachedRecord: a.record };
-  return a.config.kind === "list"
-    ? ctx.cni.getNetworkListCachedResult(a.config.list, a.rt, options)
-    : ctx.cni.getNetworkCachedResult(a.config.plugin, a.rt, options);
-}
-
 /** The pod's status from its records, in attach order. @throws PodNotFoundError */
 export async function podStatusFromCache(ctx: CacheCallContext, podID: string): Promise<PodStatus> {
   const { usable, unusable } = await cachedAttachments(ctx.cni, podID, ctx.set, ctx.netns);
@@ -617,8 +665,11 @@ export async function podStatusFromCache(ctx: CacheCallContext, podID: string): 
   const problems: NetworkFailure[] = [...unusable];
   const outcomes: AttachmentOutcome[] = [];
   for (const a of usable) {
+    const options = { signal: ctx.signal, cachedRecord: a.record };
     try {
-      const result = await cachedResult(ctx, a);
+      const result = await (a.config.kind === "list"
+        ? ctx.cni.getNetworkListCachedResult(a.config.list, a.rt, options)
+        : ctx.cni.getNetworkCachedResult(a.config.plugin, a.rt, options));
       outcomes.push({ network: a.network, ifName: a.ifName, netns: a.rt.netNS, result });
     } catch (error) {
       problems.push({ network: a.network, ifName: a.ifName, error });

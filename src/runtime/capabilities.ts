@@ -2,12 +2,10 @@
  * Typed capability arguments: every well-known capability of the CNI conventions document
  * (https://www.cni.dev/docs/conventions/#well-known-capabilities), with its name constant.
  *
- * Where containerd/go-cni passes a Go struct (PortMapping, BandWidth, IPRanges, DNS), the value
- * is encoded as that struct, byte for byte: go-cni's structs have no JSON tags, so Go writes the
- * field names as declared, in declaration order, zero values included (plugins decode the keys
- * case-insensitively, as Go does). The other values are encoded as any map (keys sorted). The
- * `ocicni` style writes what cri-o/ocicni sends instead: its JSON tags and their omitempty,
- * bandwidth as a Go map, DNS (which ocicni lacks) with the conventions' keys.
+ * go-cni's structs (PortMapping, BandWidth, IPRanges, DNS) have no JSON tags, so Go writes them
+ * with the field names as declared, in order, zero values included: encoded so, byte for byte;
+ * the other values as maps (keys sorted). The `ocicni` style writes cri-o/ocicni's instead: its
+ * JSON tags and omitempty, bandwidth as a Go map, DNS (which ocicni lacks) the conventions' keys.
  */
 import { goStruct } from "../types/index.js";
 
@@ -200,12 +198,10 @@ function sortedByBytes(keys: readonly string[]): boolean {
 }
 
 /**
- * Capability args read back from a cache record (or a setup intent), ready to be sent again: a
- * DEL or CHECK from the cache sends the bytes the ADD sent, as go-cni sends its structs again on
- * Remove and Check, and as a Go runtime's maps come back sorted. The objects' keys are kept in
- * the record's order: an object whose keys are not sorted was written from a Go struct (go-cni's
- * `PortMapping`, ocicni's tagged structs), and is marked as one to be written again in that
- * order; sorted keys were a Go map's (or a struct's already in order), which the encoder sorts.
+ * Capability args read back from a cache record (or an intent), ready to be sent again: a DEL or
+ * CHECK from the cache sends the bytes the ADD sent, as go-cni sends its structs again. An
+ * object whose keys are not sorted was written from a Go struct, and is marked as one to be
+ * written again in that order; sorted keys were a Go map's (or in order anyway).
  */
 export function restoreCapabilityStructs(args: Record<string, unknown>): Record<string, unknown> {
   // The copy keeps its own stack: a record's value may nest to Go's limit (10,000 levels),

@@ -17,10 +17,8 @@ export interface NetworkDeviceData {
   /** The name of the network interface in the pod (`eth0`, `net1`). At most 256 bytes. */
   interfaceName?: string;
   /**
-   * The interface's addresses, IPv4 and IPv6, each with its prefix length in CIDR notation and
-   * in canonical form: the address as written by Go's `net.IP.String()` (`192.0.2.5/24`,
-   * `2001:db8::5/64`; host bits kept, it is an interface address, not a subnet). At most 16,
-   * each once.
+   * The interface's addresses in canonical CIDR form, the address as Go's `net.IP.String()`
+   * writes it (`192.0.2.5/24`, `2001:db8::5/64`, host bits kept). At most 16, each once.
    */
   ips?: string[];
   /** The interface's hardware (MAC) address. At most 128 bytes. */
@@ -126,10 +124,7 @@ function check(data: unknown, network?: string, ifName?: string): void {
 
 /**
  * Checks a NetworkDeviceData against the rules the API server applies to
- * `status.devices[].networkData` (Kubernetes' `validateNetworkDeviceData`): `interfaceName` at
- * most 256 bytes, `hardwareAddress` at most 128, `ips` at most 16 entries, each an interface
- * address in canonical CIDR form (`10.9.8.7/24`, `2001:db8::1/64`: the address as Go prints
- * it, host bits kept), none twice. Lengths are bytes of UTF-8, as Go's `len`.
+ * `status.devices[].networkData` (Kubernetes' `validateNetworkDeviceData`; docs/runtime.md).
  * @throws NetworkDeviceDataError naming the first field at fault (`networkData.ips[2]`), with
  *   the API server's wording of the rule.
  */
@@ -179,16 +174,12 @@ function interfacesOf(pod: unknown): readonly InterfaceSummary[] {
 }
 
 /**
- * KEP-4817 NetworkDeviceData for each of a pod's interfaces, from `setupPod`'s result or
- * `podStatus`: one entry per interface inside the pod (host-side interfaces have no `sandbox`
- * and are left out; so is `lo` unless asked for), in attach order, each with the network that
- * made it. A field the plugins did not report (or reported empty: a result's `"name": null` is
- * Go's `""`) is left out, as the API's `omitempty` does. Each entry is checked as
- * {@link validateNetworkDeviceData} checks it.
+ * KEP-4817 NetworkDeviceData for each interface inside the pod (not `lo` unless asked for), from
+ * `setupPod`'s result or `podStatus`, in attach order, empty fields left out (the API's
+ * `omitempty`), each checked as {@link validateNetworkDeviceData} checks it (docs/runtime.md).
  * @throws InvalidArgumentError naming the field (`pod.interfaces[0].ips`) when `pod` is not a
- *   setup result or pod status in shape (`interfaces: [null]`, `ips: null`); NetworkDeviceDataError
- *   naming the network, the interface and the field a plugin's result made break a rule (17
- *   addresses on one interface, an address given twice).
+ *   setup result or pod status in shape; NetworkDeviceDataError naming the network, the
+ *   interface and the field a plugin's result made break a rule.
  */
 export function networkDeviceData(
   pod: Pick<PodSetupResult, "interfaces">,

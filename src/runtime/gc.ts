@@ -1,15 +1,10 @@
 /**
- * GC across networks, given the pods still valid (upstream's open multi-network GC question,
- * containernetworking/cni#1091, answered per network):
- * 1. every cached attachment of a pod not in the valid set is DELeted as teardown DELs it
- *    (deleteAll), whether or not its network is still in the conf dir (upstream's
- *    GCNetworkList DELs with today's config);
- * 2. each loaded network then gets GC with its own valid attachments, taken from the cache
- *    (ContainerID and IfName as ADDed), not recomputed from today's interface-name allocation,
- *    which shifts when the conf dir changes.
- * A pod whose setup is in flight in another live process is left to it. Everything is tried; the
- * failures are thrown together, each stale pod's named. A dry run reads the cache and intents
- * the same way and stops there.
+ * GC across networks, given the pods still valid (upstream's open question,
+ * containernetworking/cni#1091, answered per network): every cached attachment of a pod not
+ * valid is DELeted as teardown DELs it, whether or not its network is still loaded (upstream's
+ * GCNetworkList DELs with today's config); then each loaded network gets GC with its valid
+ * attachments as the cache holds them, not as today's interface-name allocation would name them.
+ * Everything is tried; the failures are thrown together. A dry run stops after the reads.
  */
 
 import { ownedElsewhere, podsWithIntents } from "../cache/intent.js";
@@ -32,32 +27,19 @@ export interface CollectedAttachment extends RemovedAttachment {
 
 /** What a GC removed, or (a dry run) would remove. */
 export interface GCReport {
-  /**
-   * Stale attachments DELeted, per pod ID, in DEL order; for a dry run, those a GC would DEL
-   * now, in the order it would.
-   */
+  /** Stale attachments DELeted (a dry run: those a GC would DEL), per pod, in DEL order. */
   removed: CollectedAttachment[];
-  /**
-   * Pods not valid whose setup is in flight in another live process (its intent names it):
-   * left to that process, not DELeted under it.
-   */
+  /** Pods not valid whose setup is in flight in another live process: left to it. */
   inFlightElsewhere: string[];
   /** True for a dry run (nothing was run, removed or written); absent for a GC. */
   dryRun?: true;
-  /**
-   * Dry run only: the stale attachments a GC would try and fail on as the cache stands (a
-   * record that cannot be used, a damaged setup intent, which a GC sets aside), each with its
-   * pod and error: a GC would throw them in its RuntimeGCError.
-   */
+  /** Dry run only: what a GC would fail on as the cache stands (docs/runtime.md). */
   unusable?: NetworkFailure[];
 }
 
 /** Options of `gc`. */
 export interface GCOptions extends PodCallOptions {
-  /**
-   * Collect nothing: return what a GC would DEL now (`removed`, `unusable`,
-   * `inFlightElsewhere`), running no plugin (no DEL, no plugin GC) and removing no file.
-   */
+  /** Collect nothing: report what a GC would do now, running no plugin and touching no file. */
   dryRun?: boolean;
 }
 
@@ -109,19 +91,15 @@ export async function collectGarbage(
     }
   }
   if (dryRun) return { removed: preview, inFlightElsewhere, dryRun, unusable };
-  const valid = new Map<string, GCAttachment[]>();
-  for (const a of all) {
-    if (!validPodIDs.has(a.containerID)) continue;
-    const list = valid.get(a.network) ?? [];
-    list.push({ containerID: a.containerID, ifname: a.ifName });
-    valid.set(a.network, list);
-  }
   for (const n of ctx.set?.networks ?? []) {
+    const validAttachments: GCAttachment[] = all
+      .filter((a) => a.network === n.name && validPodIDs.has(a.containerID))
+      .map((a) => ({ containerID: a.containerID, ifname: a.ifName }));
     try {
       await withDeadline(n.name, "GC", ctx.timeout, ctx.signal, (signal) =>
         ctx.cni.gcNetworkList(
           n.config,
-          { validAttachments: valid.get(n.name) ?? [] },
+          { validAttachments },
           { signal, traceContext: ctx.traceContext },
         ),
       );

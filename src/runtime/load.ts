@@ -53,9 +53,8 @@ export interface NetworkSet {
   /** What was skipped or is incomplete. */
   readonly problems: readonly LoadProblem[];
   /**
-   * Why the set is not ready for a pod that names no networks: the conf dir is missing or
-   * unreadable, holds no usable network, or lacks the default network (a
-   * DefaultNetworkNotFoundError). Undefined when ready.
+   * Why the set is not ready for a pod that names no networks (the dir missing or unreadable,
+   * without a usable network, or without the default one); undefined when ready.
    */
   readonly notReady: NoNetworksError | undefined;
   /** The network of that name. */
@@ -76,11 +75,19 @@ const loopbackBytes = `{
 }]
 }`;
 
-/** One conf file as the runtime loads it: a `.conflist` as a list, the others as one plugin. */
+/** One conf file as the list it reads as: a `.conflist` as a list, the others as one plugin. */
+export async function listOfFile(file: string): Promise<NetworkConfigList> {
+  return file.endsWith(".conflist")
+    ? networkConfFromFile(file)
+    : confListFromConf(await confFromFile(file));
+}
+
+/** {@link listOfFile} as the runtime loads it: a plugin's file with no plugin is refused. */
 export async function loadFile(file: string): Promise<NetworkConfigList> {
-  if (file.endsWith(".conflist")) return networkConfFromFile(file);
-  const list = confListFromConf(await confFromFile(file));
-  if (list.plugins.length === 0) throw new NoNetworksError(file, []);
+  const list = await listOfFile(file);
+  if (!file.endsWith(".conflist") && list.plugins.length === 0) {
+    throw new NoNetworksError(file, []);
+  }
   return list;
 }
 
@@ -118,11 +125,7 @@ function makeSet(
   };
 }
 
-/**
- * The reasons that say the conf dir could not be looked at (listing it failed for a reason
- * other than its absence: EACCES, EIO, EMFILE...), as opposed to what it holds: a reload that
- * meets one keeps a ready set (see {@link nextSet}).
- */
+/** The reasons that say the conf dir could not be listed (not its absence): see {@link nextSet}. */
 const couldNotLook = new WeakSet<NoNetworksError>();
 
 /** The conf dir's files, or why they cannot be listed (a missing dir said as such). */
@@ -189,11 +192,9 @@ function assertOptions(options: LoadOptions): void {
 }
 
 /**
- * Loads the set. A file that fails to parse, or whose network name repeats an earlier file's,
- * is skipped and reported; a network with a plugin missing from `binDirs` is kept and reported
- * (the plugin may be installed later). A conf dir without a usable network, or without the
- * default network, gives a set that is not ready (a runtime starts so before its network
- * provider has written the config), not an error.
+ * Loads the set: a file that fails to parse, or names an earlier file's network, is skipped; a
+ * network with a plugin missing is kept (it may be installed later); both are reported. A dir
+ * without a usable network gives a set that is not ready, not an error (docs/runtime.md).
  * @throws InvalidArgumentError for bad options only.
  */
 export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> {

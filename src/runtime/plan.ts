@@ -5,11 +5,9 @@
  * the CNI conventions' forms for the capability values (ocicni refuses a bad static IP or MAC
  * before anything runs; go-cni passes anything on).
  *
- * Interface names: an explicit `ifName` is reserved first (two equal ones are an error, as
- * ocicni); the others are allocated in order, the first non-loopback network `eth0`, the n-th
- * `net<n>` (the names Multus and Kubernetes users know), skipping any name already taken; with
- * `interfacePrefix` every one is `<prefix><n>` as go-cni's `WithInterfacePrefix`. The loopback
- * network is always `lo`.
+ * Interface names: explicit ones are reserved first (two equal ones are an error, as ocicni);
+ * the others are allocated in order, skipping names taken: `eth0`, `net1`, ... (Multus's and
+ * Kubernetes'), or `<prefix><n>` (go-cni's `WithInterfacePrefix`); the loopback is `lo`.
  */
 
 import type { NetworkAttachment, RuntimeConf } from "../api/index.js";
@@ -86,27 +84,6 @@ export function planPod(
 ): PlannedAttachment[] {
   const requests = requestsOf(set, pod);
   assertPodID(pod.id);
-  return planRequests(set, pod, requests, interfacePrefix, style);
-}
-
-/** {@link planPod} of a pod whose ID its caller checked on entry (teardownPod's). */
-export function planCheckedPod(
-  set: NetworkSet,
-  pod: Pod,
-  interfacePrefix: string | undefined,
-  style: CapabilityStyle = "go-cni",
-): PlannedAttachment[] {
-  const requests = requestsOf(set, pod);
-  return planRequests(set, pod, requests, interfacePrefix, style);
-}
-
-function planRequests(
-  set: NetworkSet,
-  pod: Pod,
-  requests: readonly PodNetworkRequest[],
-  interfacePrefix: string | undefined,
-  style: CapabilityStyle,
-): PlannedAttachment[] {
   const checked = validatePod(set, pod, requests);
   const taken = new Set(requests.flatMap((r) => (r.ifName === undefined ? [] : [r.ifName])));
   let n = 0;
@@ -420,9 +397,7 @@ export interface StaticAddress {
 
 /**
  * ocicni's static IP and MAC: `CNI_ARGS` pairs `IP=<ip>` and `MAC=<mac>`, checked as ocicni
- * checks them, for plugins that read these args (host-local's and the static IPAM's `IP`,
- * tuning's `MAC`) rather than the `ips`/`mac` capabilities; pass them as a pod's or a network's
- * `args`.
+ * checks them, to pass as a pod's or a network's `args` (docs/runtime.md, "Static IP and MAC").
  * @throws CapabilityArgError naming `ip` or `mac`.
  */
 export function staticAddressArgs(address: StaticAddress): [string, string][] {

@@ -2,7 +2,7 @@
  * CNIRuntime: the networks of a conf dir and the pods on them (go-cni's `CNI` and ocicni's
  * `CNIPlugin` in one). Each call takes the network set current when it starts and keeps it to
  * the end, so a reload (which swaps the set as a whole) never changes the networks under a
- * pod's call. Its locks serialise the calls of one pod and make GC exclusive (locks.ts).
+ * pod's call.
  */
 
 import { CNIConfig } from "../api/index.js";
@@ -22,6 +22,13 @@ import {
   tracePod,
 } from "../internal/diagnostics.js";
 import {
+  acquireNested,
+  KeyedLocks,
+  type Release,
+  RWLock,
+  withLock,
+} from "../internal/keyed-lock.js";
+import {
   assertTeardownOptions,
   type CacheCallContext,
   type CheckedAttachment,
@@ -35,7 +42,6 @@ import {
 import type { CapabilityStyle } from "./capabilities.js";
 import { type CollectedAttachment, collectGarbage, type GCOptions, type GCReport } from "./gc.js";
 import { findPlugin, type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
-import { RuntimeLocks, withLock } from "./locks.js";
 import { planPod } from "./plan.js";
 import { checkPluginsInstalled, checkPodNetns, setupAttachments } from "./setup.js";
 import { networkStatus, PluginVersions, type StatusReport } from "./status.js";
@@ -57,39 +63,28 @@ export interface RuntimeOptions extends LoadOptions {
   cacheDir?: string;
   /** Interface names `<prefix>0`, `<prefix>1`, ... (go-cni); default `eth0`, `net1`, `net2`, ... */
   interfacePrefix?: string;
-  /**
-   * Per-network time limit of every verb, in ms; default 0 (none). At most 2147483647 (about
-   * 24.8 days, the longest a Node timer waits): a longer limit is refused, never a timeout that
-   * fires at once.
-   */
+  /** Per-network time limit of every verb, in ms; default 0 (none); at most 2147483647. */
   timeout?: number;
   /** Bytes of the structured capability args: go-cni's (default) or ocicni's keys. */
   capabilityStyle?: CapabilityStyle;
   /** fsync cache records (CNIConfig's `durableCache`); default true. */
   durableCache?: boolean;
   /**
-   * Check before a setup runs anything that the pod's netns exists and is a network namespace,
-   * else PodNetnsError (upstream checks nothing: the first plugin that enters it fails, after
-   * the plugins before it ran). Default: true when the runtime runs the plugins itself, false
-   * with your own `exec` (its plugins may run elsewhere: a VM, a fake). `false` for plugins that
-   * create the namespace themselves; `setupPod`'s option wins.
+   * Check before a setup runs anything that the pod's netns is a network namespace, else
+   * PodNetnsError. Default: true when the runtime runs the plugins itself, false with your own
+   * `exec` (its plugins may run elsewhere); `setupPod`'s option wins.
    */
   checkNetns?: boolean;
   /**
-   * With `loopback: true`, `checkPod` also looks at `lo` in the pod's netns: it must be up
-   * (go-cni#124), else the check fails with LoopbackDownError (the loopback's configuration,
-   * 0.3.1, has no CHECK). Without `ip` here, or the right to enter the namespace, `lo` is not
-   * looked at. Default: true when the runtime runs its plugins itself, false with your own
-   * `exec` (its plugins, and the `lo` they brought up, may be elsewhere).
+   * With `loopback: true`, `checkPod` also requires `lo` up in the pod's netns (go-cni#124),
+   * else LoopbackDownError. Default: as `checkNetns`'s (docs/runtime.md, "What it does for you").
    */
   checkLoopback?: boolean;
 }
 
 /**
- * The ID of a pod reference (an ID, or `{ id, netns }`), checked as `setupPod` checks a pod's:
- * it names the pod's setup intent (`<cacheDir>/libcni/setup-intents/<id>`) and is part of its
- * records' names, so an ID such as `../../etc/passwd` must never reach a path. Every verb that
- * takes a pod checks it on entry, before any lock is taken, file read or plugin run.
+ * The ID of a pod reference, checked as `setupPod` checks a pod's on every verb's entry: it
+ * names the pod's intent and records, so `../../etc/passwd` must never reach a path.
  * @throws InvalidArgumentError naming `pod` (an ID) or `pod.id`.
  */
 function podRefID(ref: unknown): string {
@@ -102,6 +97,24 @@ function podRefID(ref: unknown): string {
   return ref;
 }
 
+/**
+ * A runtime's locks: the calls of one pod in call order (a FIFO mutex per pod ID), GC alone (a
+ * FIFO readers-writer lock that pod calls share, so a waiting GC is not starved). The GC lock
+ * is always taken first: no cycle, no deadlock.
+ */
+export class RuntimeLocks {
+  readonly gc = new RWLock();
+  readonly pods = new KeyedLocks();
+
+  /** A pod call's: the GC lock shared, then the pod's mutex. */
+  pod(id: string, signal?: AbortSignal): Promise<Release> {
+    return acquireNested(
+      () => this.gc.acquire(true, signal),
+      () => this.pods.acquire(id, false, signal),
+    );
+  }
+}
+
 const podID = (ref: PodRef): string => (typeof ref === "string" ? ref : ref.id);
 const podNetns = (ref: PodRef): string | undefined =>
   typeof ref === "string" ? undefined : ref.netns;
@@ -110,10 +123,7 @@ const podNetns = (ref: PodRef): string | undefined =>
 export class CNIRuntime {
   /** The CNIConfig every call goes through (plugin dirs, cache, exec). */
   readonly cni: CNIConfig;
-  /**
-   * The setups' CNIConfig: `cni`'s twin that writes records without fsync, the setup committing
-   * a pod's records together (setup.ts); `cni` itself when the cache is not durable.
-   */
+  /** `cni`'s twin writing records without fsync, which setups commit together (setup.ts). */
   private readonly setupCNI: CNIConfig;
   private current: NetworkSet;
   private readonly options: RuntimeOptions;
@@ -122,17 +132,12 @@ export class CNIRuntime {
   private readonly settingUp = new Set<string>();
   /** The plugins' VERSION answers, kept per binary for status(). */
   private readonly versions = new PluginVersions();
-
-  /**
-   * What every plugin this runtime runs carries, so that recovery in another process ends
-   * only this runtime's orphans (cache/intent.ts); undefined when the caller gave its own Exec.
-   */
+  /** What this runtime's plugins carry, for another process's recovery (cache/intent.ts). */
   private readonly runID: string | undefined;
 
   constructor(set: NetworkSet, options: RuntimeOptions) {
     this.current = set;
     this.options = options;
-    // The library's own Exec, marked; the caller's Exec is used as it is.
     const marked =
       options.exec === undefined
         ? new RunMarkedExec(
@@ -145,7 +150,7 @@ export class CNIRuntime {
       path: options.binDirs ?? ["/opt/cni/bin"],
       cacheDir: options.cacheDir,
       exec: options.exec ?? marked,
-      // With the caller's Exec, CNIConfig refuses a pluginNetns beside it, as before.
+      // Beside the caller's Exec, CNIConfig refuses a pluginNetns.
       pluginNetns: marked === undefined ? options.pluginNetns : undefined,
     };
     this.cni = new CNIConfig({ ...cniOptions, durableCache: options.durableCache });
@@ -181,10 +186,8 @@ export class CNIRuntime {
   }
 
   /**
-   * Loads the conf dir again and swaps the set in at once; calls in flight keep the set they
-   * started with. A default network gone, every file gone or the dir removed make the runtime
-   * not ready until a usable config is back; pods already set up still tear down from their
-   * records.
+   * Loads the conf dir again and swaps the set in at once; calls in flight keep theirs. A dir
+   * without its networks makes the runtime not ready until they are back.
    * @throws NoNetworksError when a ready set is kept because the dir could not be listed at all
    *   (an I/O error, not its absence).
    */
@@ -211,14 +214,12 @@ export class CNIRuntime {
   }
 
   /**
-   * Attaches the pod to its networks (default: all of them, the default network first), or
-   * to none: on a failure the networks whose plugins started are rolled back and a
-   * PodSetupError thrown. The pod's ID, interface names, network names and capability values
-   * are checked, and every plugin looked up, before any lock is taken or plugin runs.
-   * @throws NoNetworksError while the runtime is not ready; InvalidArgumentError,
-   *   InterfaceNameError, CapabilityArgError, NetworkNotFoundError or PodNetnsError (the netns
-   *   is missing or no network namespace, unless `checkNetns: false`) before anything runs;
-   *   PodSetupError (a plugin not installed: with nothing to undo).
+   * Attaches the pod to its networks (default: all of them, the default network first), or to
+   * none: on a failure what started is rolled back. What the pod brings is checked, and every
+   * plugin looked up, before any lock is taken or plugin runs.
+   * @throws NoNetworksError while not ready; InvalidArgumentError, InterfaceNameError,
+   *   CapabilityArgError, NetworkNotFoundError or PodNetnsError before anything runs;
+   *   PodSetupError.
    */
   async setupPod(pod: Pod, options: SetupOptions = {}): Promise<PodSetupResult> {
     return this.traced("setup", pod.id, options, (o) => this.setup(pod, o), {
@@ -230,13 +231,11 @@ export class CNIRuntime {
   private async setup(pod: Pod, options: SetupOptions): Promise<PodSetupResult> {
     assertDuration("timeout", options.timeout);
     const set = this.current;
-    // No networks yet (or no default network for a pod that names none): the runtime's state,
-    // said before anything else is looked at.
+    // Not ready for this pod: the runtime's state, said before the pod is looked at.
     if (set.notReady !== undefined && (pod.networks === undefined || set.networks.length === 0)) {
       throw set.notReady;
     }
     const plan = planPod(set, pod, this.options.interfacePrefix, this.options.capabilityStyle);
-    // The pod's own values are checked before any plugin is looked up or run.
     const checkNetns =
       options.checkNetns ?? this.options.checkNetns ?? this.options.exec === undefined;
     if (checkNetns) await checkPodNetns(pod.id, pod.netns);
@@ -265,14 +264,12 @@ export class CNIRuntime {
   }
 
   /**
-   * The pods whose setup was interrupted (the runtime died, or a rollback DEL failed): a setup
-   * intent is on disk and no setup of that pod runs here, nor in the live process that wrote it.
-   * A runtime at restart tears these down (`teardownPod`), or lets `gc` collect those not valid.
+   * The pods whose setup was interrupted (the runtime died, or a rollback DEL failed): their
+   * intent is on disk and no setup of theirs runs here, nor in a live process that wrote it.
    */
   async interruptedSetups(): Promise<string[]> {
     const cacheDir = cacheDirOf(this.cni);
     const pods = (await podsWithIntents(cacheDir)).filter((id) => !this.settingUp.has(id));
-    // A setup in flight in another live process (its intent names it) is not interrupted.
     const elsewhere = await Promise.all(
       pods.map(async (id) => {
         const intent = await readIntent(cacheDir, id);
@@ -283,16 +280,11 @@ export class CNIRuntime {
   }
 
   /**
-   * Removes every attachment of the pod found in the cache (records, and an interrupted
-   * setup's intent), in reverse attach order, each with its cached configuration; succeeds when
-   * there is nothing left to remove. With `ifNoRecords: "current-config"`, a pod the cache holds
-   * nothing for is DELeted with the current configuration instead (go-cni's `Remove`, ocicni's
-   * fallback): on the `networks` of the pod given (pass the Pod given to setupPod), else every
-   * current network, on the interface names setupPod would give; each such attachment says
-   * `fromCurrentConfig: true`.
+   * Removes every attachment of the pod the cache holds (records, and an interrupted setup's
+   * intent) in reverse attach order, each with its cached configuration; succeeds when nothing
+   * is left. A pod with no record: see `ifNoRecords` (pass the Pod given to setupPod).
    * @throws PodTeardownError with every DEL that failed; with `"current-config"` and no record,
-   *   NoNetworksError when the runtime is not ready and the pod names no networks, and
-   *   setupPod's argument errors before anything runs.
+   *   setupPod's NoNetworksError and argument errors before anything runs.
    */
   async teardownPod(
     pod: PodRef | Pod,
@@ -318,11 +310,9 @@ export class CNIRuntime {
   }
 
   /**
-   * CHECKs every cached attachment of the pod with the configuration it was ADDed with. An
-   * attachment whose configuration has no CHECK (below 0.4.0, as the built-in loopback's
-   * 0.3.1, or `disableCheck`) is not run and comes back marked `skipped`, with the reason.
-   * With the loopback network (`loopback: true`, `checkLoopback`), `lo` must be up in the
-   * pod's netns (go-cni#124): the loopback attachment says `loopbackUp: true`.
+   * CHECKs every cached attachment of the pod with the configuration it was ADDed with; one
+   * whose configuration has no CHECK (below 0.4.0, `disableCheck`) comes back `skipped`. With
+   * `checkLoopback`, the loopback attachment's `lo` must be up (`loopbackUp: true`).
    * @throws PodCheckError with every failure (`lo` down: a LoopbackDownError); PodNotFoundError
    *   when nothing is cached.
    */
@@ -346,9 +336,8 @@ export class CNIRuntime {
   }
 
   /**
-   * The pod's networks as the result cache holds them (ocicni `GetPodNetworkStatus`): runs no
-   * plugin, so it works after a restart, after the netns is gone and for networks removed
-   * from the conf dir. The summary has setupPod's shape.
+   * The pod's networks as the result cache holds them, in setupPod's shape (ocicni
+   * `GetPodNetworkStatus`): runs no plugin, so it works after a restart and without the netns.
    * @throws PodNotFoundError when nothing is cached for the pod.
    */
   async podStatus(pod: PodRef, options: PodCallOptions = {}): Promise<PodStatus> {
@@ -360,9 +349,8 @@ export class CNIRuntime {
   }
 
   /**
-   * Readiness, for a kubelet's NetworkReady (status.ts): ready when the conf dir has its
-   * networks, the default network (and the loopback) has its plugins installed and supporting
-   * its version, and at least `minReady` (default 1) networks are ready; `reason` says why not.
+   * Readiness, for a kubelet's NetworkReady: the default network's (and the loopback's) plugins
+   * usable and `minReady` (default 1) networks ready; `reason` says why not (docs/runtime.md).
    */
   async status(options: PodCallOptions & { minReady?: number } = {}): Promise<StatusReport> {
     assertDuration("timeout", options.timeout);
@@ -380,11 +368,9 @@ export class CNIRuntime {
   }
 
   /**
-   * GC: the cached attachments of pods not in `validPods` are DELeted (cached config), then
-   * each network's plugins get GC with their valid attachments. Exclusive with pod calls. A pod
-   * whose setup is in flight in another live process is left to it (`inFlightElsewhere`).
-   * With `dryRun: true` nothing runs and no file is touched: the report lists what a GC would
-   * DEL now (`removed`) and what it could not (`unusable`).
+   * DELs the cached attachments of the pods not in `validPods` (cached config), then gives each
+   * network's plugins GC with their valid attachments; exclusive with pod calls. `dryRun: true`
+   * runs and touches nothing (docs/runtime.md, "Previewing a GC").
    * @throws RuntimeGCError with every failure, after trying everything; InvalidArgumentError
    *   for a `dryRun` that is not a boolean, before anything.
    */
@@ -402,7 +388,7 @@ export class CNIRuntime {
       "",
       options,
       (o) =>
-        withLock(this.locks.exclusive(o.signal), () =>
+        withLock(this.locks.gc.acquire(false, o.signal), () =>
           collectGarbage(this.context(this.current, o), valid, dryRun, collected),
         ),
       { collected, dryRun },
@@ -446,11 +432,8 @@ export class CNIRuntime {
 
 /**
  * Loads the networks of a conf dir and returns the runtime over them (go-cni `New` + `Load`,
- * ocicni `InitCNI`). Broken files are in `runtime.problems`, not fatal. A conf dir that is
- * missing or holds no usable network (or not the default network) gives a runtime that is not
- * ready (`status()` says why, `setupPod` throws NoNetworksError) until `watch()` or `reload()`
- * brings the first network in, as containerd and CRI-O start before the network provider writes
- * its config.
+ * ocicni `InitCNI`). Broken files are in `runtime.problems`; a dir without a usable network
+ * gives a runtime that is not ready until `watch()` or `reload()` brings one in (docs/runtime.md).
  * @throws InvalidArgumentError for bad options only.
  */
 export async function loadNetworks(options: RuntimeOptions = {}): Promise<CNIRuntime> {

@@ -1,14 +1,10 @@
 /**
- * Setting a pod up on its networks, with rollback (go-cni and ocicni have none).
- *
- * The pod's netns is checked, and every plugin of the planned networks looked up, before
- * anything runs (upstream would run the plugins before a missing one and leave their state to
- * a DEL that stops at it). Serial (the default) or parallel, when a network fails, every network
- * whose plugins started (the failed one too: a chain can fail half-way and leave a veth or an
- * IPAM lease, and the spec wants a DEL after a failed ADD) is DELeted in reverse attach order
- * with the same RuntimeConf; a network none of whose plugins started gets no DEL, so a failure
- * report never names a leak that is not there. The rollback does not listen to the caller's
- * signal (an aborted setup must still clean up); it keeps the per-network time limit.
+ * Setting a pod up on its networks, with rollback (go-cni and ocicni have none; docs/runtime.md,
+ * "Rollback"). The netns and every plugin are checked first (upstream would run the plugins
+ * before a missing one, leaving their state to a DEL that stops at it). On a failure every
+ * network whose plugins started, the failed one too (a chain can fail half-way; the spec wants a
+ * DEL after a failed ADD), is DELeted in reverse attach order with the same RuntimeConf, under
+ * the per-network time limit but not the caller's signal (an aborted setup must still clean up).
  */
 
 import { stat } from "node:fs/promises";
@@ -20,7 +16,6 @@ import { PluginAbortedError, PluginExecError, PluginLookupError } from "../error
 import {
   type NetworkFailure,
   NetworkTimeoutError,
-  type PodAttachmentRef,
   PodNetnsError,
   PodSetupError,
 } from "../errors/runtime.js";
@@ -28,7 +23,12 @@ import { SpawnerExitedError, SpawnerUnavailableError } from "../errors/spawner.j
 import { errnoCode } from "../internal/errno.js";
 import { isNetns } from "../netns/check.js";
 import type { Result } from "../types/index.js";
-import { type CacheCallContext, withDeadline } from "./cached-pod.js";
+import {
+  type CacheCallContext,
+  delReversed,
+  plannedAttachments,
+  withDeadline,
+} from "./cached-pod.js";
 import { intentOf, type PlannedAttachment } from "./plan.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
 
@@ -129,31 +129,6 @@ export async function checkPluginsInstalled(
   }
 }
 
-/** What a rollback did: the DELs that succeeded and those that failed, in DEL order. */
-export interface RollbackOutcome {
-  done: PodAttachmentRef[];
-  failures: NetworkFailure[];
-}
-
-/** DELs `started` in reverse order. */
-export async function rollback(
-  ctx: Pick<SetupContext, "cni" | "timeout" | "traceContext">,
-  started: readonly PlannedAttachment[],
-): Promise<RollbackOutcome> {
-  const outcome: RollbackOutcome = { done: [], failures: [] };
-  for (const a of [...started].reverse()) {
-    try {
-      await withDeadline(a.network.name, "DEL", ctx.timeout, undefined, (signal) =>
-        ctx.cni.delNetworkList(a.network.config, a.rt, { signal, traceContext: ctx.traceContext }),
-      );
-      outcome.done.push({ network: a.network.name, ifName: a.ifName });
-    } catch (error) {
-      outcome.failures.push({ network: a.network.name, ifName: a.ifName, error });
-    }
-  }
-  return outcome;
-}
-
 const outcomeOf = (a: PlannedAttachment, result: Result | undefined): AttachmentOutcome => ({
   network: a.network.name,
   ifName: a.ifName,
@@ -168,11 +143,9 @@ const failureOf = (a: PlannedAttachment, error: unknown): NetworkFailure => ({
 });
 
 /**
- * Group commit: the setup's records, written without fsync while the durable intent covered
- * them (a crash before this point leaves the intent, and recovery DELs every attachment of it,
- * a record torn by a power loss included: DEL removes it), flushed together (the files at once,
- * the results dir once) before the intent goes. Undefined when done, else the failure, which
- * rolls the pod back as a record write's failure does.
+ * Group commit (docs/reliability.md): the setup's records, written without fsync under the
+ * durable intent, flushed together before the intent goes. Undefined when done, else the
+ * failure, which rolls the pod back as a record write's failure does.
  */
 async function commitRecords(
   cacheDir: string,
@@ -250,7 +223,7 @@ export async function setupAttachments(
     if (failure !== undefined) failures.push(failure);
   }
   if (failures.length > 0) {
-    const undo = await rollback(ctx, started);
+    const undo = await delReversed({ ...ctx, signal: undefined }, plannedAttachments(started));
     // A failed rollback DEL keeps the intent: the next teardown or GC DELs it again.
     if (undo.failures.length === 0) await clearIntent(ctx.cacheDir, podID);
     throw new PodSetupError(podID, failures[0], failures.slice(1), undo.failures, undo.done);

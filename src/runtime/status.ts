@@ -1,13 +1,9 @@
 /**
  * Readiness, as a kubelet reads it (docs/runtime.md, "Ready for pods"): STATUS of every network
- * at once (ocicni asks the default network only, go-cni stops at the first failure), each
- * network's plugins (and the IPAM plugins they name, which get the same version by delegation)
- * looked up and asked VERSION first. STATUS is not run into a plugin that is missing or does not
- * support the network's version: its own error would hide the cause (a 1.0.0 plugin takes STATUS
- * for a verb with a container: `missing containerID`). Below 1.1.0 there is no STATUS verb, and
- * the plugin check alone decides, as upstream's GetStatusNetworkList reports success there. The
- * networks every pod gets (the default, and the loopback) must be usable, as go-cni#133 fails
- * Status on a missing binary.
+ * at once (ocicni asks the default network only, go-cni stops at the first failure), after each
+ * plugin (and IPAM plugin, which gets the same version by delegation) is looked up and asked
+ * VERSION: STATUS run into a missing or unsupporting plugin would hide the cause behind its own
+ * error (`missing containerID`). The default and loopback networks must be usable (go-cni#133).
  */
 
 import { stat } from "node:fs/promises";
@@ -23,10 +19,8 @@ export interface NetworkStatus {
   network: string;
   ready: boolean;
   /**
-   * Why it is not ready: a plugin (or IPAM plugin) not installed (`PluginNotFoundError`), one
-   * that does not support the network's version (`PluginVersionError`) or whose VERSION failed
-   * (STATUS is not run in these three cases), or what STATUS threw (a CNIError with the
-   * plugin's code, e.g. 50).
+   * Why it is not ready: a plugin not installed (`PluginNotFoundError`), one not supporting the
+   * network's version (`PluginVersionError`) or whose VERSION failed, or what STATUS threw.
    */
   error?: unknown;
 }
@@ -34,17 +28,11 @@ export interface NetworkStatus {
 /** The runtime's readiness. */
 export interface StatusReport {
   /**
-   * The runtime has its networks, the default network (and the loopback, when asked for) has
-   * every plugin installed and supporting its version, and at least `minReady` networks are
-   * ready. When false, `reason` says why.
+   * The runtime has its networks, the default network's (and the loopback's) plugins are usable,
+   * and at least `minReady` networks are ready.
    */
   ready: boolean;
-  /**
-   * Why the runtime is not ready; set whenever `ready` is false: the conf dir missing,
-   * unreadable, without a usable network or without the named default network; a plugin of the
-   * default network (or of the loopback) not installed, or not supporting the network's version;
-   * fewer than `minReady` networks ready (each one that is not named with its error).
-   */
+  /** Why the runtime is not ready, whenever it is not (docs/runtime.md, "Ready for pods"). */
   reason?: string;
   /** The default network is ready (false when there is none). */
   defaultReady: boolean;

@@ -16,10 +16,12 @@ import { parseJSON } from "../encoding/parse.js";
 import { PluginVersionError } from "../errors/api.js";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import { ConfFileError } from "../errors/conf.js";
+import { NetworkTimeoutError } from "../errors/runtime.js";
 import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { type Exec, getVersionInfo } from "../invoke/index.js";
 import type { PluginInfo } from "../version/index.js";
+import { withDeadline } from "./cached-pod.js";
 import {
   confNamedDirs,
   defaultBinDirs,
@@ -113,8 +115,8 @@ function keyOf(object: Record<string, unknown>, name: string): string | undefine
   return Object.keys(object).find((k) => k.toLowerCase() === name);
 }
 
-/** A plugin's VERSION: its answer, the error it failed with, or the limit it ran past. */
-type Answer = { info: PluginInfo } | { error: unknown } | { timedOut: number };
+/** A plugin's VERSION: its answer, or the error it failed with (a NetworkTimeoutError: late). */
+type Answer = { info: PluginInfo } | { error: unknown };
 
 /** What a plugin entry points at: the file it is written in and its pointer there. */
 interface Place {
@@ -157,27 +159,14 @@ class Validation {
     this.findings.push({ file, pointer, severity, message, kind });
   }
 
-  private find(type: string): Promise<string> {
-    return once(this.paths, type, () => findPlugin(type, this.binDirs, this.exec));
-  }
-
-  private version(path: string): Promise<Answer> {
-    return once(this.infos, path, () => this.askVersion(path));
-  }
-
   /** The plugin's VERSION, within the limit; rejects only when the caller aborted. */
   private async askVersion(path: string): Promise<Answer> {
-    const limit = new AbortController();
-    const timer = this.timeout > 0 ? setTimeout(() => limit.abort(), this.timeout) : undefined;
-    const signal =
-      this.signal === undefined ? limit.signal : AbortSignal.any([this.signal, limit.signal]);
     try {
-      return { info: await getVersionInfo(path, this.exec, { signal }) };
+      const ask = (signal: AbortSignal | undefined) => getVersionInfo(path, this.exec, { signal });
+      return { info: await withDeadline(path, "VERSION", this.timeout, this.signal, ask) };
     } catch (error) {
       if (this.signal?.aborted) throw this.signal.reason;
-      return limit.signal.aborted ? { timedOut: this.timeout } : { error };
-    } finally {
-      clearTimeout(timer);
+      return { error };
     }
   }
 
@@ -194,7 +183,7 @@ class Validation {
   ): Promise<void> {
     let path: string;
     try {
-      path = await this.find(type);
+      path = await once(this.paths, type, () => findPlugin(type, this.binDirs, this.exec));
     } catch (error) {
       this.add(
         file,
@@ -205,11 +194,11 @@ class Validation {
       );
       return;
     }
-    const answer = await this.version(path);
+    const answer = await once(this.infos, path, () => this.askVersion(path));
     if (!("info" in answer)) {
       const why =
-        "timedOut" in answer
-          ? `did not answer VERSION within ${answer.timedOut} ms`
+        answer.error instanceof NetworkTimeoutError
+          ? `did not answer VERSION within ${answer.error.timeout} ms`
           : `did not answer VERSION: ${messageOf(answer.error)}`;
       this.add(file, pointer, "error", "plugin-version", `${what} ${type} (${path}) ${why}`);
       return;
@@ -444,12 +433,9 @@ function ordered(findings: readonly ConfDirFinding[]): ConfDirFinding[] {
 }
 
 /**
- * Validates every conf file the runtime would load from `confDir` (as {@link loadNetworks}):
- * each is linted (`lintNetworkList`), loaded as the runtime loads it, and every plugin of each
- * network it loads (and its IPAM plugin) is looked up in `binDirs` and asked for VERSION once,
- * which must list the network's version (see {@link ConfDirFindingKind} for the rest). Every
- * finding names its file (a drop-in plugin's its own) and a JSON Pointer into it. Nothing is
- * written; only VERSION is run.
+ * Validates every conf file the runtime would load from `confDir`: linted, loaded as the runtime
+ * loads it, and each plugin (and IPAM plugin) looked up in `binDirs` and asked VERSION once
+ * (docs/runtime.md, "Validating a conf dir"). Nothing is written; only VERSION is run.
  * @throws InvalidArgumentError for bad options; rejects with the signal's reason when aborted.
  */
 export async function validateConfDir(

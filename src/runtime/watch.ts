@@ -1,13 +1,9 @@
 /**
- * Watching the conf dir: any event schedules a reload after `debounce` ms of quiet; reloads
- * never overlap (events during one schedule the next) and each swaps the whole set in at once,
- * so a call in flight finishes with the set it started with, and a burst of writes costs one or
- * two reloads. The conf dir's nearest existing ancestor is watched too, so a dir created later,
- * or removed or replaced under its name (`mv net.d old && mkdir net.d`), is watched anew; the
- * dir is also polled for what file events miss. Nothing the watcher meets ends the process: a
- * reload's error is `lastError`, said on NODE_DEBUG=libcni, and emitted as `error` only to a
- * listener. A reload follows the dir's networks away (a set that is not ready), but for a dir
- * that cannot be listed at all (see `nextSet`). Not watched: drop-in plugin directories.
+ * Watching the conf dir (docs/reliability.md, "The conf dir"): any event schedules a reload
+ * after `debounce` ms of quiet; reloads never overlap (events during one schedule the next), so
+ * a burst of writes costs one or two, and each swaps the whole set in. The dir's nearest
+ * existing ancestor is watched too (for a dir created, removed or replaced later), and the dir
+ * polled for what file events miss. Not watched: drop-in plugin directories.
  *
  * Events: `change` (a {@link NetworkSetChange}, when a network was added, removed or changed),
  * `reload` (the same, after every reload), `error` (to a listener only), `close`.
@@ -30,10 +26,9 @@ export interface WatchOptions {
   /** Keep the process alive while watching (fs.watch's `persistent`); default true. */
   persistent?: boolean;
   /**
-   * Also look at the conf dir every `poll` ms and reload when its listing changed (names,
-   * sizes, times, inodes), for what file events miss (NFS, some FUSE and overlay mounts, an
-   * inotify limit reached); default 2000, 0 turns it off, at most 2147483647 (a longer one
-   * would poll every millisecond, so it is refused).
+   * Also look at the conf dir every `poll` ms and reload when its listing changed, for what file
+   * events miss (NFS, some FUSE and overlay mounts, an inotify limit); default 2000, 0 turns it
+   * off, at most 2147483647.
    */
   poll?: number;
   /** Use file events (fs.watch); default true. False leaves the poll alone to see changes. */
@@ -106,9 +101,8 @@ export class NetworkWatcher extends EventEmitter {
   /** The conf dir's listing as of the last load (or poll); undefined before the first. */
   private listing: Promise<string> | undefined;
   /**
-   * The last reload's error (a ready runtime keeping its set because the conf dir could not be
-   * read, a watch that failed), undefined after a reload that succeeded. Emitted as `error`
-   * only to a listener: nothing the watcher meets ends the process.
+   * The last reload's error (the conf dir could not be read, a watch failed), undefined after a
+   * reload that succeeded; emitted as `error` only to a listener.
    */
   lastError: unknown;
 

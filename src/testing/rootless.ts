@@ -8,11 +8,11 @@
  * this process dies, the kernel kills what the sandbox left, and its mounts go with it.
  */
 import { spawn } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { constants } from "node:os";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import { RootlessError } from "../errors/testing.js";
-import { parseProcStat } from "../internal/proc-stat.js";
+import { listPids, readProcStat } from "../internal/proc-stat.js";
 import { BoundedSink } from "../invoke/bounded-sink.js";
 
 /** Options of {@link runRootless}. */
@@ -197,21 +197,11 @@ export async function rootlessFailure(
 /** The processes the sandbox's pid 1 runs (the command), by their pid here. */
 async function commandPids(sandboxPid: number): Promise<number[]> {
   const parents = new Map<number, number>();
-  let names: string[];
-  try {
-    names = await readdir("/proc");
-  } catch {
-    return [];
-  }
   await Promise.all(
-    names
-      .filter((n) => /^\d+$/.test(n))
-      .map(async (n) => {
-        try {
-          const stat = parseProcStat(await readFile(`/proc/${n}/stat`, "latin1"));
-          if (stat !== undefined) parents.set(Number(n), stat.ppid);
-        } catch {}
-      }),
+    ((await listPids()) ?? []).map(async (pid) => {
+      const stat = await readProcStat(pid);
+      if (stat !== undefined) parents.set(pid, stat.ppid);
+    }),
   );
   const init = [...parents].filter(([, ppid]) => ppid === sandboxPid).map(([pid]) => pid);
   return [...parents].filter(([, ppid]) => init.includes(ppid)).map(([pid]) => pid);

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { debug } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
-import { messageOf } from "../internal/error-message.js";
+import { asError, messageOf } from "../internal/error-message.js";
 import { defaultNetnsDir, type NetnsMechanism, removeNetns } from "../netns/index.js";
 import { parseTestName, processStart, type TestNameOwner, thisOwner } from "./names.js";
 
@@ -77,10 +77,6 @@ async function leftoversIn(
 async function isLeftover(name: string, self: TestNameOwner): Promise<boolean> {
   const parsed = parseTestName(name);
   return parsed !== undefined && (await ownerGone(parsed.owner, self));
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }
 
 interface Mount {

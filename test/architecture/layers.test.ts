@@ -90,7 +90,7 @@ describe("the layers of src/", () => {
     // A pattern that stopped matching would make the checks below vacuous.
     expect(graph.size).toBeGreaterThan(50);
     expect(graph.get(root)).toContain(join(srcRoot, "api/index.ts"));
-    expect(graph.get(join(srcRoot, "runtime/loopback-check.ts"))).toContain(
+    expect(graph.get(join(srcRoot, "runtime/cached-pod.ts"))).toContain(
       join(srcRoot, "netns/exec.ts"),
     );
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRunning, parseProcStat, readProcStat } from "../../src/internal/proc-stat.js";
+import { isRunning, listPids, parseProcStat, readProcStat } from "../../src/internal/proc-stat.js";
 
 // A stat line of 52 fields: the command name holds spaces and parentheses.
 const line = (comm: string, state = "S") =>
@@ -35,5 +35,11 @@ describe("readProcStat", () => {
     expect(self?.start).toMatch(/^\d+$/);
     expect(self?.ppid).toBe(process.ppid);
     expect(await readProcStat(2 ** 22 + 1)).toBeUndefined();
+  });
+});
+
+describe("listPids", () => {
+  it("lists this process among /proc's pids", async () => {
+    expect(await listPids()).toContain(process.pid);
   });
 });

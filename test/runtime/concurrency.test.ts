@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadNetworks } from "../../src/runtime/index.js";
-import { RuntimeLocks } from "../../src/runtime/locks.js";
+import { RuntimeLocks } from "../../src/runtime/runtime.js";
 import { type Call, type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
 /** A gate that holds the calls matching `match` until `open()`. */

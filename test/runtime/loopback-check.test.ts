@@ -9,13 +9,13 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loopbackFlags } from "../../src/runtime/cached-pod.js";
 import {
   type CNIRuntime,
   LoopbackDownError,
   loadNetworks,
   PodCheckError,
 } from "../../src/runtime/index.js";
-import { loopbackFlags } from "../../src/runtime/loopback-check.js";
 import { type Dirs, dirs, FakePlugins } from "./helpers.js";
 
 let d: Dirs;

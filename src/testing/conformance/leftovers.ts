@@ -3,9 +3,10 @@
  * and ended with SIGKILL. Which processes count as the plugin's, and why a reused pid or group
  * id is never hit: docs/reliability.md, "What the checker ends".
  */
-import { readdir, readFile, readlink } from "node:fs/promises";
+import { readFile, readlink } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import { isRunning, type ProcStat, readProcStat } from "../../internal/proc-stat.js";
+import { isRunning, listPids, type ProcStat, readProcStat } from "../../internal/proc-stat.js";
+import { groupExists } from "../../internal/process-group.js";
 
 /** One process a call left running. */
 export interface Leftover {
@@ -53,16 +54,6 @@ async function commandLine(pid: number): Promise<string> {
   }
 }
 
-/** True while a process group exists (zombies included). */
-function groupExists(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** A recorded group that is still the plugin's, and whether its leader is still there. */
 interface ProvenGroup {
   readonly start: bigint;
@@ -104,12 +95,8 @@ async function look(
   namespaces: ReadonlyMap<string, "host" | "pod">,
 ): Promise<{ found: (Leftover & { pid: number })[]; proven: Map<number, ProvenGroup> }> {
   const proven = await provenGroups(groups);
-  let pids: number[];
-  try {
-    pids = (await readdir("/proc")).filter((n) => /^\d+$/.test(n)).map(Number);
-  } catch {
-    return { found: [], proven };
-  }
+  const pids = await listPids();
+  if (pids === undefined) return { found: [], proven };
   const where = new Map<number, "host" | "pod">();
   await Promise.all(
     pids.map(async (pid) => {
