@@ -1,5 +1,5 @@
 /** invoke: finding and running plugins. */
-import { isTimeoutReason } from "../internal/exec-text.js";
+import { isTimeoutReason } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 import { LibcniError } from "./base.js";
 import { CNIError } from "./types.js";

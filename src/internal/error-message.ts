@@ -15,3 +15,12 @@ export function messageOf(error: unknown): string {
 export function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
+
+/** True for the reason `AbortSignal.timeout()` aborts with (a `TimeoutError` DOMException). */
+export function isTimeoutReason(reason: unknown): boolean {
+  return (
+    typeof reason === "object" &&
+    reason !== null &&
+    (reason as { name?: unknown }).name === "TimeoutError"
+  );
+}

@@ -3,6 +3,7 @@
  * error messages embed (`netplugin failed with no error message: exit status 1`).
  */
 import { errnoText } from "./errno.js";
+import { isTimeoutReason } from "./error-message.js";
 import { goQuote } from "./go-quote.js";
 
 // Go's syscall.Signal.String() on Linux.
@@ -62,15 +63,6 @@ export function startErrorText(
     return `exec: ${goQuote(pluginPath)}: executable file not found in $PATH`;
   }
   return `fork/exec ${pluginPath}: ${errnoText(code, errno)}`;
-}
-
-/** True for the reason `AbortSignal.timeout()` aborts with (a `TimeoutError` DOMException). */
-export function isTimeoutReason(reason: unknown): boolean {
-  return (
-    typeof reason === "object" &&
-    reason !== null &&
-    (reason as { name?: unknown }).name === "TimeoutError"
-  );
 }
 
 /** Go's context error for an abort: `context deadline exceeded` on a timeout. */

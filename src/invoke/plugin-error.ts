@@ -43,7 +43,6 @@ function decodeErrorObject(stdout: Uint8Array): Decoded {
     // A syntax error decodes nothing: Go validates the whole input first.
     return { fields: {}, error: error as JSONSyntaxError };
   }
-  if (value === null) return { fields: {} };
   try {
     return { fields: errorStruct.decode(value) };
   } catch (error) {

@@ -14,7 +14,7 @@ const versionDecoder = defineStruct<{ cniVersion?: string }>("", {
 /** Reads `cniVersion` from a parsed value, as Go's `DecodeVersion` would ("0.1.0" for none). */
 export function resultVersionOf(value: unknown): string {
   try {
-    return versionDecoder.decode(value ?? {}).cniVersion || "0.1.0";
+    return versionDecoder.decode(value).cniVersion || "0.1.0";
   } catch (error) {
     throw new DecodeVersionError(error as Error);
   }

@@ -185,7 +185,6 @@ export function listResultCodec<I, P>(
   const decodeIPConfig = ipConfigDecoder(pkg) as (value: unknown) => P;
   const withName = (i: unknown): I => ({ ...(i as I), name: (i as { name?: string }).name ?? "" });
   return {
-    pkg,
     implementedVersion,
     supportedVersions,
     schema,
