@@ -43,6 +43,23 @@ function loadValidator(): Validator {
 }
 
 /**
+ * Loads the validator without blocking, for an async caller about to lint (validateConfDir),
+ * whose first lint would otherwise read and compile it synchronously. True when it is loaded;
+ * false in a bundle (the file is not beside this module), where the first lint requires it.
+ */
+export async function preloadValidator(): Promise<boolean> {
+  if (validator !== undefined) return true;
+  try {
+    const url = new URL("./lint-validator.generated.cjs", import.meta.url).href;
+    const loaded = (await import(url)) as { default: { validateConflist: Validator } };
+    validator ??= loaded.default.validateConflist;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The schema node a `schemaPath` (`#/allOf/2/properties/name/type`) names, keyword dropped
  * (none found: no annotations, and the finding falls back to ajv's text).
  */

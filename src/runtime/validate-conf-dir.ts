@@ -12,6 +12,7 @@ import {
   type NetworkConfigList,
 } from "../conf/index.js";
 import { comparePointers, pointerOf, tokensOf } from "../conf/lint-pointer.js";
+import { preloadValidator } from "../conf/lint-schema-findings.js";
 import { parseJSON } from "../encoding/parse.js";
 import { PluginVersionError } from "../errors/api.js";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
@@ -450,7 +451,7 @@ export async function validateConfDir(
     options.timeout ?? defaultVersionTimeout,
     options.signal,
   );
-  const listed = await listConfDir(confDir);
+  const [listed] = await Promise.all([listConfDir(confDir), preloadValidator()]);
   const files = Array.isArray(listed) ? listed : [];
   if (!Array.isArray(listed)) {
     v.add(confDir, "", "error", "conf-dir", listed.message);
