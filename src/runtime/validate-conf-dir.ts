@@ -17,12 +17,10 @@ import { parseJSON } from "../encoding/parse.js";
 import { PluginVersionError } from "../errors/api.js";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import { ConfFileError } from "../errors/conf.js";
-import { NetworkTimeoutError } from "../errors/runtime.js";
 import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { type Exec, getVersionInfo } from "../invoke/index.js";
 import type { PluginInfo } from "../version/index.js";
-import { withDeadline } from "./cached-pod.js";
 import {
   confNamedDirs,
   defaultBinDirs,
@@ -116,8 +114,8 @@ function keyOf(object: Record<string, unknown>, name: string): string | undefine
   return Object.keys(object).find((k) => k.toLowerCase() === name);
 }
 
-/** A plugin's VERSION: its answer, or the error it failed with (a NetworkTimeoutError: late). */
-type Answer = { info: PluginInfo } | { error: unknown };
+/** A plugin's VERSION: its answer, the error it failed with, or the limit it ran past. */
+type Answer = { info: PluginInfo } | { error: unknown } | { timedOut: number };
 
 /** What a plugin entry points at: the file it is written in and its pointer there. */
 interface Place {
@@ -162,12 +160,17 @@ class Validation {
 
   /** The plugin's VERSION, within the limit; rejects only when the caller aborted. */
   private async askVersion(path: string): Promise<Answer> {
+    const limit = new AbortController();
+    const timer = this.timeout > 0 ? setTimeout(() => limit.abort(), this.timeout) : undefined;
+    const signal =
+      this.signal === undefined ? limit.signal : AbortSignal.any([this.signal, limit.signal]);
     try {
-      const ask = (signal: AbortSignal | undefined) => getVersionInfo(path, this.exec, { signal });
-      return { info: await withDeadline(path, "VERSION", this.timeout, this.signal, ask) };
+      return { info: await getVersionInfo(path, this.exec, { signal }) };
     } catch (error) {
       if (this.signal?.aborted) throw this.signal.reason;
-      return { error };
+      return limit.signal.aborted ? { timedOut: this.timeout } : { error };
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -198,8 +201,8 @@ class Validation {
     const answer = await once(this.infos, path, () => this.askVersion(path));
     if (!("info" in answer)) {
       const why =
-        answer.error instanceof NetworkTimeoutError
-          ? `did not answer VERSION within ${answer.error.timeout} ms`
+        "timedOut" in answer
+          ? `did not answer VERSION within ${answer.timedOut} ms`
           : `did not answer VERSION: ${messageOf(answer.error)}`;
       this.add(file, pointer, "error", "plugin-version", `${what} ${type} (${path}) ${why}`);
       return;
