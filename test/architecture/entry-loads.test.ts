@@ -98,4 +98,13 @@ describe("what each entry loads", () => {
       .map((file) => file.slice("errors/".length, -".ts".length));
     expect(errors).toEqual(areas);
   });
+
+  it("validates a conf dir (libcni/runtime's validateConfDir, cnitool validate) without the pod layer or the cache", () => {
+    for (const entry of ["runtime/validate-conf-dir.ts", "cli/validate.ts"]) {
+      const loaded = loads(graph, entry);
+      expect(loaded.filter((file) => /^(?:runtime\/cached-pod|cache\/|api\/)/.test(file))).toEqual(
+        [],
+      );
+    }
+  });
 });
