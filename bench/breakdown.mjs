@@ -19,16 +19,16 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, "..");
 const rounds = Number(process.argv[2] ?? 15);
 const CALLS = 10;
-const lib = await import(join(repoRoot, "dist/index.js"));
+// The unbundled build (build/modules/): the layers below the entries are measured one by one.
+const built = join(repoRoot, "build/modules");
+const lib = await import(join(built, "index.js"));
 // Internal layers: measured while they exist (a later build may drop execa or rename a file).
 const optional = (spec) => import(spec).catch(() => ({}));
 const { execa } = await optional("execa");
-const { runPlugin } = await optional(join(repoRoot, "dist/invoke/run-plugin.js"));
-const { PluginEnv } = await optional(join(repoRoot, "dist/engines/start/plugin-env.js"));
-const { defaultExec, Args } = await import(join(repoRoot, "dist/invoke/index.js"));
-const { directLauncher, objectStarter } = await import(
-  join(repoRoot, "dist/engines/plugin-start.js")
-);
+const { runPlugin } = await optional(join(built, "invoke/run-plugin.js"));
+const { PluginEnv } = await optional(join(built, "engines/start/plugin-env.js"));
+const { defaultExec, Args } = await import(join(built, "invoke/index.js"));
+const { directLauncher, objectStarter } = await import(join(built, "engines/plugin-start.js"));
 const { confListFromFile, injectConf } = lib;
 // BENCH_CANDIDATE=<dist dir>: also time a candidate build's RawExec and addNetworkList.
 const candDir = process.env.BENCH_CANDIDATE;

@@ -59,7 +59,7 @@ function ipsResult() {
 async function child(dist, verb, dir) {
   const { CNIConfig } = await import(pathToFileURL(join(dist, "index.js")).href);
   const { DefaultExec } = await import(pathToFileURL(join(dist, "invoke/index.js")).href);
-  const { networkConfFromBytes } = await import(pathToFileURL(join(dist, "conf/index.js")).href);
+  const { networkConfFromBytes } = await import(pathToFileURL(join(dist, "index.js")).href);
   const cni = new CNIConfig({
     path: [dir],
     cacheDir: join(dir, "cache"),

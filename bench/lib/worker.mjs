@@ -8,7 +8,7 @@
  * the process; setup (parsing the conflist for ADD, building the valid list for GC) is not.
  */
 import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { serveOps } from "./serve.mjs";
@@ -27,14 +27,30 @@ for (let i = 0; i < Number(process.env.BENCH_BALLAST_MB ?? 0); i++) {
   ballast.push(Buffer.alloc(1024 * 1024, i & 0xff));
 }
 
-/** The spawner helpers of this process (LIBCNI_LAUNCHER=spawner), for their CPU and RSS. */
+/** The spawner helpers of this process, for their CPU and RSS: its children of that name. */
 async function helperPids() {
   if (mode !== "ts") return [];
-  // Where the build keeps it: engines/ since the fast paths' room, invoke/spawner/ before.
-  const { sharedSpawner } = await import(new URL("engines/start/select.js", distIndex).href).catch(
-    () => import(new URL("invoke/spawner/select.js", distIndex).href),
+  const pids = [];
+  for (const name of await readdir("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = await readFile(`/proc/${name}/stat`, "utf8").catch(() => "");
+    const close = stat.lastIndexOf(")");
+    const comm = stat.slice(stat.indexOf("(") + 1, close);
+    const ppid = Number(stat.slice(close + 2).split(" ")[1]);
+    if (ppid === process.pid && comm === "libcni-spawner") pids.push(Number(name));
+  }
+  return pids;
+}
+
+/**
+ * A module the entries do not export, from the unbundled build beside the bundle
+ * (`<package>/build/modules/`), or from the bundle directory itself for a build of before the
+ * bundle (`<package>/dist/` was then one file per module).
+ */
+function internal(path) {
+  return import(new URL(`../build/modules/${path}`, distIndex).href).catch(
+    () => import(new URL(path, distIndex).href),
   );
-  return sharedSpawner().helpers.map((h) => h.pid);
 }
 
 /** CPU microseconds used so far by this process and its spawner helpers. */
@@ -177,8 +193,8 @@ const ops = {
     // The cache write alone: writeCacheRecord (temp file, rename; fsync of file and directory
     // when durable) of a real record's bytes, c.calls times over the same attachment.
     // cache/results.js since the cache layer, api/cache.js before.
-    const { writeCacheRecord } = await import(new URL("cache/results.js", distIndex).href).catch(
-      () => import(new URL("api/cache.js", distIndex).href),
+    const { writeCacheRecord } = await internal("cache/results.js").catch(() =>
+      internal("api/cache.js"),
     );
     const bytes = await readFile(c.record);
     const path = `${c.cacheDir}/results/bench-${c.containerID}-eth0`;

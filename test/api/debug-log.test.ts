@@ -19,8 +19,7 @@ afterEach(() => rmSync(cacheDir, { recursive: true, force: true }));
 // CHECK then DEL over a zero-byte record (FakeExec), then an ADD through the noop fixture and
 // one through a plugin that dies by SIGSEGV (real RawExec), from the built library.
 const script = `
-import { CNIConfig } from ${JSON.stringify(join(root, "dist/api/index.js"))};
-import { networkConfFromBytes } from ${JSON.stringify(join(root, "dist/conf/index.js"))};
+import { CNIConfig, networkConfFromBytes } from ${JSON.stringify(join(root, "dist/index.js"))};
 import { FakeExec } from ${JSON.stringify(join(root, "dist/invoke/index.js"))};
 const exec = new FakeExec();
 exec.findInPathCall.returns.path = "/fake/p";

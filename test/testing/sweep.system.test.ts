@@ -35,7 +35,7 @@ const plugins: Plugin[] = [];
 beforeAll(async () => {
   if (process.getuid?.() !== 0)
     throw new Error("the system tier runs as root (network namespaces)");
-  for (const built of ["../../dist/testing/sweep.js", "../../dist/cli/sweep.js"]) {
+  for (const built of ["../../dist/testing/index.js", "../../dist/cli/main.js"]) {
     const path = fileURLToPath(new URL(built, import.meta.url));
     if (!(await exists(path))) throw new Error(`${path} is missing: run \`npm run build\``);
   }

@@ -234,20 +234,24 @@ describe("the helper's replies", () => {
   });
 });
 
-describe("spawner helper lifetime (dist/, built by npm run build)", () => {
-  const distPool = join(root, "dist/engines/spawner/pool.js");
-  const distRawExec = join(root, "dist/invoke/raw-exec.js");
+describe("spawner helper lifetime (the built package, npm run build)", () => {
+  const distPool = join(root, "build/modules/engines/spawner/pool.js");
+  const distInvoke = join(root, "dist/invoke/index.js");
 
   it("never keeps the process alive: a script that ran a plugin through it exits by itself", async () => {
+    // Through the shipped bundle, with no LIBCNI_SPAWNER_BINARY: the bundle finds the helper
+    // in dist/native/ from its chunk (scripts/build.mjs rewrites the path written for src/).
     const script = join(dir, "unref.mjs");
     await writeFile(
       script,
-      `import { RawExec } from ${JSON.stringify(distRawExec)};
+      `import { RawExec } from ${JSON.stringify(distInvoke)};
 const out = await new RawExec({ launcher: "spawner" }).execPlugin("/bin/cat", new TextEncoder().encode("ran"), []);
 console.log(new TextDecoder().decode(out));
 `,
     );
-    const { stdout } = await run(process.execPath, [script], { timeout: 30_000 });
+    const env = { ...process.env };
+    delete env.LIBCNI_SPAWNER_BINARY;
+    const { stdout } = await run(process.execPath, [script], { timeout: 30_000, env });
     expect(stdout.trim()).toBe("ran");
   });
 
