@@ -19,8 +19,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, "..");
 const rounds = Number(process.argv[2] ?? 15);
 const CALLS = 10;
-// The unbundled build (build/modules/): the layers below the entries are measured one by one.
-const built = join(repoRoot, "build/modules");
+// The unbundled build (build/): the layers below the entries are measured one by one.
+const built = join(repoRoot, "build");
 const lib = await import(join(built, "index.js"));
 // Internal layers: measured while they exist (a later build may drop execa or rename a file).
 const optional = (spec) => import(spec).catch(() => ({}));

@@ -1,40 +1,41 @@
 /**
  * `npm run build`: the package as it ships.
  *
- * 1. tsc compiles src/ into build/modules/ (one .js per source file, with source maps) and
- *    writes the declarations into dist/, where package.json's `types` point.
- * 2. Rollup bundles build/modules/ into dist/: each entry of package.json `exports` (and the
- *    cnitool bin) at its own path, what entries share in dist/chunks/. Everything the main entry
- *    loads at import is one chunk, `chunks/core.js`: Node's loader pays per module file (resolve,
- *    read, link), so `import "libcni"` reads three files instead of one per source file
- *    (bench/README.md has the import times). Modules reached by dynamic import() stay in their
- *    own chunks, loaded by the first call that needs them, as in src/.
+ * 1. tsc compiles src/ into build/ (one .js per source file, with source maps, at the same
+ *    depth below the repository as src/'s) and writes the declarations into dist/, where
+ *    package.json's `types` point.
+ * 2. Rollup bundles build/ into dist/: each entry of package.json `exports` (and the cnitool
+ *    bin) at its own path, what entries share in dist/chunks/. Everything the main entry loads
+ *    at import is one chunk, `chunks/core-<hash>.js`: Node's loader pays per module file
+ *    (resolve, read, link), so `import "libcni"` reads two files instead of one per source file
+ *    (bench/README.md has the import times). Modules reached by dynamic import() stay in chunks
+ *    of their own, loaded by the first call that needs them, as in src/.
  *
- * build/modules/ is not shipped: tests, benchmarks and scripts that need a module the entries
- * do not export run it from there, in a process of their own.
+ * build/ is not shipped: tests, benchmarks and scripts that need a module the entries do not
+ * export run it from there, in a process of their own.
  */
 import { spawnSync } from "node:child_process";
 import { chmod, copyFile, mkdir, readdir, readFile, rm } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rollup } from "rollup";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "dist");
-const modules = join(root, "build/modules");
+const built = join(root, "build");
 const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
 
 /** The generated lint validator: CommonJS, required from beside the module that lints. */
 const validator = "conf/lint-validator.generated.cjs";
 
-/** Entry name (a path in dist/ without `.js`) to its module in build/modules/. */
+/** Entry name (a path in dist/ without `.js`) to its module in build/. */
 function entries() {
   const out = {};
   for (const target of [...Object.values(pkg.exports), ...Object.values(pkg.bin)]) {
     const file = typeof target === "string" ? target : target.import;
     if (!file?.endsWith(".js")) continue;
     const name = file.replace(/^\.\/dist\//, "").replace(/\.js$/, "");
-    out[name] = join(modules, `${name}.js`);
+    out[name] = join(built, `${name}.js`);
   }
   return out;
 }
@@ -45,7 +46,7 @@ async function cleanDist() {
   for (const name of await readdir(dist)) {
     if (name !== "native") await rm(join(dist, name), { recursive: true, force: true });
   }
-  await rm(modules, { recursive: true, force: true });
+  await rm(built, { recursive: true, force: true });
 }
 
 function tsc() {
@@ -60,7 +61,7 @@ function tsc() {
 const tscSourceMaps = {
   name: "tsc-source-maps",
   async load(id) {
-    if (!id.startsWith(modules)) return null;
+    if (!id.startsWith(built)) return null;
     const code = await readFile(id, "utf8");
     const map = await readFile(`${id}.map`, "utf8").catch(() => null);
     return { code, map };
@@ -114,7 +115,7 @@ async function bundle() {
     chunkFileNames: "chunks/[name]-[hash].js",
     manualChunks(id, { getModuleInfo }) {
       core ??= staticClosure(getModuleInfo, input.index);
-      return core.has(id) && id !== input.index && id.startsWith(modules) ? "core" : undefined;
+      return core.has(id) && id !== input.index && id.startsWith(built) ? "core" : undefined;
     },
   });
   await build.close();
@@ -122,9 +123,9 @@ async function bundle() {
 
 await cleanDist();
 tsc();
-await copyFile(join(root, "src", validator), join(modules, validator));
+await copyFile(join(root, "src", validator), join(built, validator));
 await bundle();
 // Beside the chunk that lints (lint-schema-findings requires it from its own directory).
 await copyFile(join(root, "src", validator), join(dist, "chunks", "lint-validator.generated.cjs"));
 await chmod(join(root, pkg.bin.cnitool), 0o755);
-process.stdout.write(`built ${relative(root, dist)}/ from ${relative(root, dirname(modules))}/\n`);
+process.stdout.write(`built ${relative(root, dist)}/ from ${relative(root, built)}/\n`);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The Debian table: runs the conformance checker (the built build/modules/) on each plugin of Debian's
+ * The Debian table: runs the conformance checker (the built build/) on each plugin of Debian's
  * containernetworking-plugins with a config of testdata/conformance/debian/, and writes
  * docs/conformance.md: how to run the checker, its rules, the table (plugin × rule) and one
  * note per failure or warning. A finding without a note, or a note without its finding, fails
@@ -19,13 +19,9 @@ import { parseArgs } from "node:util";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Not an export of the package (yet): imported from the build by path.
-const { checkPlugin, rules } = await import(
-  join(root, "build/modules/testing/conformance/index.js")
-);
-const { stableText } = await import(join(root, "build/modules/testing/conformance/report.js"));
-const { checkNamePrefix, uniqueTestName } = await import(
-  join(root, "build/modules/testing/names.js")
-);
+const { checkPlugin, rules } = await import(join(root, "build/testing/conformance/index.js"));
+const { stableText } = await import(join(root, "build/testing/conformance/report.js"));
+const { checkNamePrefix, uniqueTestName } = await import(join(root, "build/testing/names.js"));
 
 const { values: flags } = parseArgs({
   options: {

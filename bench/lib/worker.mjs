@@ -44,11 +44,11 @@ async function helperPids() {
 
 /**
  * A module the entries do not export, from the unbundled build beside the bundle
- * (`<package>/build/modules/`), or from the bundle directory itself for a build of before the
+ * (`<package>/build/`), or from the bundle directory itself for a build of before the
  * bundle (`<package>/dist/` was then one file per module).
  */
 function internal(path) {
-  return import(new URL(`../build/modules/${path}`, distIndex).href).catch(
+  return import(new URL(`../build/${path}`, distIndex).href).catch(
     () => import(new URL(path, distIndex).href),
   );
 }

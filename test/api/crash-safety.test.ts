@@ -12,10 +12,8 @@ const writer = join(import.meta.dirname, "fixtures/cache-writer.mjs");
 let cacheDir: string;
 beforeAll(() => {
   // The writer runs the built library, as a plugin or runtime would: `npm test` builds first.
-  if (!existsSync(join(root, "build/modules/cache/results.js"))) {
-    throw new Error(
-      "build/modules/cache/results.js is missing: run `npm run build` before this test",
-    );
+  if (!existsSync(join(root, "build/cache/results.js"))) {
+    throw new Error("build/cache/results.js is missing: run `npm run build` before this test");
   }
   cacheDir = mkdtempSync(join(tmpdir(), "libcni-api-crash-"));
 });

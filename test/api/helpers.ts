@@ -27,9 +27,9 @@ export interface Sandbox {
 
 /** Creates a sandbox; the noop fixture needs the built library (`npm run build`). */
 export function sandbox(): Sandbox {
-  if (!existsSync(join(root, "build/modules/skel/index.js"))) {
+  if (!existsSync(join(root, "build/skel/index.js"))) {
     throw new Error(
-      "build/modules/ is missing: run `npm run build` before the api tests (the noop fixture imports it)",
+      "build/ is missing: run `npm run build` before the api tests (the noop fixture imports it)",
     );
   }
   const base = mkdtempSync(join(tmpdir(), "libcni-api-"));

@@ -87,9 +87,9 @@ describe("READ", () => {
 
 describe("the library's readers through the helper", () => {
   const script = (body: string) => `
-    import { readConfFile } from ${JSON.stringify(join(root, "build/modules/conf/files.js"))};
-    import { readCacheFile } from ${JSON.stringify(join(root, "build/modules/cache/results.js"))};
-    import { sharedSpawner } from ${JSON.stringify(join(root, "build/modules/engines/start/select.js"))};
+    import { readConfFile } from ${JSON.stringify(join(root, "build/conf/files.js"))};
+    import { readCacheFile } from ${JSON.stringify(join(root, "build/cache/results.js"))};
+    import { sharedSpawner } from ${JSON.stringify(join(root, "build/engines/start/select.js"))};
     ${body}
   `;
   const node = (body: string, env: Record<string, string> = {}) =>

@@ -235,7 +235,7 @@ describe("the helper's replies", () => {
 });
 
 describe("spawner helper lifetime (the built package, npm run build)", () => {
-  const distPool = join(root, "build/modules/engines/spawner/pool.js");
+  const distPool = join(root, "build/engines/spawner/pool.js");
   const distInvoke = join(root, "dist/invoke/index.js");
 
   it("never keeps the process alive: a script that ran a plugin through it exits by itself", async () => {
