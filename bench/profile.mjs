@@ -5,7 +5,7 @@
  * file), so that a missed target comes with evidence.
  *
  * Usage: node bench/profile.mjs <add1|add5|concurrent|load|gc> [repeats=5]
- * (after `npm run build`; builds the C plugin itself, needs gcc only).
+ * (after `npm run build`, from its unbundled build/; builds the C plugin itself, needs gcc only).
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -76,6 +76,9 @@ try {
     ["--cpu-prof", "--cpu-prof-dir", profDir, join(here, "lib/worker.mjs"), "ts"],
     {
       stdio: ["pipe", "pipe", "inherit"],
+      // The unbundled build (build/, one file per source file), so that "by file" names files
+      // of src/ rather than the shipped bundle's chunks; the code is the same.
+      env: { ...process.env, BENCH_DIST: join(repoRoot, "build") },
     },
   );
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();

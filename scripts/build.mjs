@@ -5,18 +5,21 @@
  *    depth below the repository as src/'s) and writes the declarations into dist/, where
  *    package.json's `types` point.
  * 2. Rollup bundles build/ into dist/: each entry of package.json `exports` (and the cnitool
- *    bin) at its own path, what entries share in dist/chunks/. Everything the main entry loads
- *    at import is one chunk, `chunks/core-<hash>.js`: Node's loader pays per module file
- *    (resolve, read, link), so `import "libcni"` reads two files instead of one per source file
- *    (bench/README.md has the import times). Modules reached by dynamic import() stay in chunks
- *    of their own, loaded by the first call that needs them, as in src/.
+ *    bin) at its own path, what entries share in dist/chunks/. What the main entry loads at
+ *    import is two chunks: `base-<hash>.js`, the part an entry a plugin or a tool imports alone
+ *    (skel, types, version, utils, otel) loads too, and `core-<hash>.js`, the rest (CNIConfig's
+ *    shell, the conf parsers and linter). Node's loader pays per module file (resolve, read,
+ *    link), so `import "libcni"` reads three files instead of one per source file
+ *    (bench/README.md has the import times), and a skel plugin does not load the linter.
+ *    Modules reached by dynamic import() stay in chunks of their own, loaded by the first call
+ *    that needs them, as in src/.
  *
  * build/ is not shipped: tests, benchmarks and scripts that need a module the entries do not
  * export run it from there, in a process of their own.
  */
 import { spawnSync } from "node:child_process";
 import { chmod, copyFile, mkdir, readdir, readFile, rm } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rollup } from "rollup";
 
@@ -31,13 +34,43 @@ const validator = "conf/lint-validator.generated.cjs";
 /** Entry name (a path in dist/ without `.js`) to its module in build/. */
 function entries() {
   const out = {};
-  for (const target of [...Object.values(pkg.exports), ...Object.values(pkg.bin)]) {
-    const file = typeof target === "string" ? target : target.import;
-    if (!file?.endsWith(".js")) continue;
-    const name = file.replace(/^\.\/dist\//, "").replace(/\.js$/, "");
+  const bins = typeof pkg.bin === "string" ? [pkg.bin] : Object.values(pkg.bin);
+  const add = (file, where) => {
+    const name = entryName(file, where);
     out[name] = join(built, `${name}.js`);
+  };
+  for (const [key, target] of Object.entries(pkg.exports)) {
+    if (key !== "./package.json") add(typeof target === "string" ? target : target.import, key);
   }
+  for (const file of bins) add(file, "bin");
+  if (out.index === undefined) throw new Error('build.mjs: exports["."] is not ./dist/index.js');
   return out;
+}
+
+/** `./dist/<name>.js` to `<name>`; anything else is a package.json this build does not know. */
+function entryName(file, where) {
+  const m = /^\.\/dist\/(.+)\.js$/.exec(file ?? "");
+  if (!m) throw new Error(`build.mjs: package.json ${where}: ${file} is not a ./dist/*.js file`);
+  return m[1];
+}
+
+/** The entries a plugin or a tool imports alone: what they share with the main entry is "base". */
+const aloneEntries = ["skel/index", "types/index", "version/index", "utils/index", "otel/index"];
+
+/** The packages the bundle may import: Node's own, and the package's declared dependencies. */
+const packages = new Set([
+  ...Object.keys(pkg.dependencies ?? {}),
+  ...Object.keys(pkg.peerDependencies ?? {}),
+]);
+
+function isExternal(id) {
+  if (id.startsWith("node:")) return true;
+  // The lint validator, required at run time from beside the chunk (copied there below).
+  if (id.endsWith(".generated.cjs")) return true;
+  if (id.startsWith(".") || isAbsolute(id)) return false;
+  const name = id.startsWith("@") ? id.split("/").slice(0, 2).join("/") : id.split("/")[0];
+  if (!packages.has(name)) throw new Error(`build.mjs: src/ imports ${id}, not a dependency`);
+  return true;
 }
 
 /** Removes what an earlier build left in dist/ (the spawner helpers in dist/native/ stay). */
@@ -82,7 +115,7 @@ const helperPath = {
   },
 };
 
-/** The module ids the main entry loads at import: its static imports, transitively. */
+/** The module ids an entry loads at import: its static imports, transitively. */
 function staticClosure(getModuleInfo, entry) {
   const seen = new Set();
   const visit = (id) => {
@@ -94,17 +127,30 @@ function staticClosure(getModuleInfo, entry) {
   return seen;
 }
 
+/** The main entry's modules (not the entry itself) to their chunk: "base" or "core". */
+function chunkPlan(getModuleInfo, input) {
+  const shared = new Set();
+  for (const name of aloneEntries) {
+    for (const id of staticClosure(getModuleInfo, input[name])) shared.add(id);
+  }
+  const plan = new Map();
+  for (const id of staticClosure(getModuleInfo, input.index)) {
+    if (id !== input.index && id.startsWith(built)) plan.set(id, shared.has(id) ? "base" : "core");
+  }
+  return plan;
+}
+
 async function bundle() {
   const input = entries();
-  let core;
+  let plan;
   const build = await rollup({
     input,
-    external: (id) => id.startsWith("node:") || id.endsWith(".cjs") || !/^[./]/.test(id),
+    external: isExternal,
     plugins: [tscSourceMaps, helperPath],
-    onwarn(warning, warn) {
-      // A cycle between modules of one folder is allowed (the architecture test rules folders).
+    onwarn(warning) {
+      // Cycles inside a folder are allowed; test/architecture holds that none crosses folders.
       if (warning.code === "CIRCULAR_DEPENDENCY") return;
-      warn(warning);
+      throw new Error(`build.mjs: rollup: ${warning.message}`);
     },
   });
   await build.write({
@@ -114,8 +160,8 @@ async function bundle() {
     entryFileNames: "[name].js",
     chunkFileNames: "chunks/[name]-[hash].js",
     manualChunks(id, { getModuleInfo }) {
-      core ??= staticClosure(getModuleInfo, input.index);
-      return core.has(id) && id !== input.index && id.startsWith(built) ? "core" : undefined;
+      plan ??= chunkPlan(getModuleInfo, input);
+      return plan.get(id);
     },
   });
   await build.close();
@@ -125,7 +171,9 @@ await cleanDist();
 tsc();
 await copyFile(join(root, "src", validator), join(built, validator));
 await bundle();
-// Beside the chunk that lints (lint-schema-findings requires it from its own directory).
+// Beside the chunks (lint-schema-findings requires it from its own directory).
 await copyFile(join(root, "src", validator), join(dist, "chunks", "lint-validator.generated.cjs"));
-await chmod(join(root, pkg.bin.cnitool), 0o755);
+for (const bin of typeof pkg.bin === "string" ? [pkg.bin] : Object.values(pkg.bin)) {
+  await chmod(join(root, bin), 0o755);
+}
 process.stdout.write(`built ${relative(root, dist)}/ from ${relative(root, built)}/\n`);

@@ -31,7 +31,8 @@ export function spawnerBinaryPath(
   platform: string = process.platform,
   arch: string = process.arch,
 ): string {
-  // Three levels below the package root, from src/engines/start and dist/engines/start alike.
+  // Three levels below the package root from src/engines/start and build/engines/start; the
+  // shipped bundle's chunk is one level below, and scripts/build.mjs rewrites this path there.
   return fileURLToPath(
     new URL(`../../../dist/native/${platform}-${arch}/libcni-spawner`, import.meta.url),
   );
