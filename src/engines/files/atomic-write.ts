@@ -12,10 +12,10 @@
  * is removed and the record is left as it was.
  */
 import { randomBytes } from "node:crypto";
-import { lstat, mkdir, open, stat, unlink } from "node:fs/promises";
+import { lstat, mkdir, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { goPathError } from "../../errors/go.js";
-import { closeFd, fdatasyncFd, openFd, renamePath, writeFd } from "../../internal/fs.js";
+import { closeFd, fdatasyncFd, fsyncFd, openFd, renamePath, writeFd } from "../../internal/fs.js";
 
 /**
  * Prefix of the temporary files. It starts with a dot, which no valid network name can, and
@@ -139,13 +139,16 @@ export interface AtomicWriteOptions {
   durable?: boolean;
 }
 
-/** Flushes a directory's entries to disk. */
+/**
+ * Flushes a directory's entries to disk, through the callback fs calls: a FileHandle would
+ * be most of what a durable write allocates (bench/README.md, "The ADD process's peak RSS").
+ */
 export async function fsyncDir(dir: string): Promise<void> {
-  const handle = await open(dir, "r");
+  const fd = await openFd(dir, "r");
   try {
-    await handle.sync();
+    await fsyncFd(fd);
   } finally {
-    await handle.close();
+    await closeFd(fd);
   }
 }
 

@@ -30,10 +30,17 @@ vi.mock("node:fs/promises", async (importOriginal) => {
       calls.mkdir++;
       return real.mkdir(...args);
     },
-    open: (...args: Parameters<typeof real.open>) => {
+  };
+});
+
+vi.mock("../../../src/internal/fs.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../src/internal/fs.js")>();
+  return {
+    ...real,
+    openFd: (...args: Parameters<typeof real.openFd>) => {
       // fsyncDir opens the directory read-only; the temporary files are opened "wx".
       if (args[1] === "r") calls.dirOpens++;
-      return real.open(...args);
+      return real.openFd(...args);
     },
   };
 });
