@@ -4,7 +4,6 @@
  * itself a delegating plugin has CNI_COMMAND set). Upstream's order is a Go map's, random; here
  * each key sits at its last occurrence (docs/deviations/invoke.md, "Deterministic environment").
  */
-import { environWith } from "../internal/environ.js";
 
 /** Something that produces a plugin's environment (upstream `CNIArgs`). */
 export interface CNIArgs {
@@ -13,6 +12,25 @@ export interface CNIArgs {
    * environment unchanged (upstream returns nil for that).
    */
   asEnv(): string[] | undefined;
+}
+
+/**
+ * The process environment as `KEY=value` strings in its own order, without the variables named
+ * in `replaced`, then `overrides` (whose keys `replaced` holds): upstream's de-duplication, as
+ * process.env lists each key once. Built without a Map or `Object.entries`' pairs: a plugin
+ * run's environment is a good part of what an ADD allocates (test/invoke/args.test.ts).
+ */
+function environWith(replaced: ReadonlySet<string>, overrides: readonly string[]): string[] {
+  const env = process.env;
+  const out: string[] = [];
+  for (const key of Object.keys(env)) {
+    const value = env[key];
+    // A key can read as undefined (as "1" can): skipped.
+    if (value === undefined || replaced.has(key)) continue;
+    out.push(`${key}=${value}`);
+  }
+  for (const kv of overrides) out.push(kv);
+  return out;
 }
 
 /** The variables {@link Args} sets. */

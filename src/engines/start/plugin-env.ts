@@ -5,7 +5,6 @@
  * spawner helper takes the list's entries as they are: building an object of some forty
  * variables per run is most of what a call holds the main thread for while its plugin runs.
  */
-import { builtExactCopy, isExactList } from "../../internal/environ.js";
 
 /** Turns a `KEY=value` list into an env object, the last value winning as Go's exec does. */
 export function envObject(env: readonly string[]): Record<string, string> {
@@ -39,6 +38,24 @@ function entriesOf(env: NodeJS.ProcessEnv): EnvEntries {
 }
 
 /**
+ * True when the list's object would give back the list itself: every entry has a key before
+ * its "=", no key comes twice, and none starts with a digit (an array index moves to the
+ * front of an object).
+ */
+function isExactList(env: readonly string[]): boolean {
+  const keys = new Set<string>();
+  for (const kv of env) {
+    const eq = kv.indexOf("=");
+    const first = kv.charCodeAt(0);
+    if (eq <= 0 || (first >= 48 && first <= 57)) return false;
+    const key = kv.slice(0, eq);
+    if (keys.has(key)) return false;
+    keys.add(key);
+  }
+  return true;
+}
+
+/**
  * A run's environment as of the exec call (a list changed afterwards does not change it): its
  * entries and its env object, each made on demand, once.
  */
@@ -48,21 +65,16 @@ export class PluginEnv {
   private constructor(
     private readonly list: readonly string[] | undefined,
     private obj: NodeJS.ProcessEnv | undefined,
-    /** True when `list` is known to be exact (built so, unchanged): not checked again. */
-    private readonly knownExact: boolean,
   ) {}
 
   /** The environment of a `KEY=value` list (the last of a key wins, as in Go's exec). */
   static ofList(list: readonly string[]): PluginEnv {
-    const built = builtExactCopy(list);
-    return built !== undefined
-      ? new PluginEnv(built, undefined, true)
-      : new PluginEnv(list.slice(), undefined, false);
+    return new PluginEnv(list.slice(), undefined);
   }
 
   /** The environment of an env object (`process.env` for "this process's environment"). */
   static ofObject(object: NodeJS.ProcessEnv): PluginEnv {
-    return new PluginEnv(undefined, object, false);
+    return new PluginEnv(undefined, object);
   }
 
   /** The env object, as Node's spawn takes it. */
@@ -76,7 +88,7 @@ export class PluginEnv {
     if (this.listEntries !== undefined) return this.listEntries;
     const list = this.list;
     this.listEntries =
-      list !== undefined && (this.knownExact || isExactList(list))
+      list !== undefined && isExactList(list)
         ? { entries: list, hasNul: list.some((kv) => kv.includes("\0")) }
         : entriesOf(this.object());
     return this.listEntries;
