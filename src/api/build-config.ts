@@ -6,7 +6,7 @@
  */
 import { unmarshalMap, wrapErrors } from "../conf/bytes.js";
 import { injectConf, type PluginConfig } from "../conf/index.js";
-import { compareUTF8, EncodedJSON, marshal, marshalAsMap, quoteString } from "../encoding/json.js";
+import { compareUTF8, EncodedJSON, marshal, marshalAsMap } from "../encoding/json.js";
 import { foldsToOtherKey } from "../encoding/struct.js";
 import { utf8Encode } from "../internal/bytes.js";
 import type { Result } from "../types/index.js";
@@ -95,7 +95,7 @@ export class StdinTemplate {
    * The configuration's top-level values, each encoded; undefined when a call takes
    * upstream's steps (bytes that are not a JSON object, or that fail `ConfFromBytes`).
    */
-  private readonly members: readonly Member[] | undefined;
+  private readonly members: ReadonlyMap<string, EncodedJSON> | undefined;
   /** True when a key other than `cniVersion` folds to it (Go's decoder may read that one). */
   private readonly otherVersionKey: boolean;
   /** The configuration's bytes it was prepared from. */
@@ -103,17 +103,14 @@ export class StdinTemplate {
 
   constructor(readonly net: PluginConfig) {
     this.configBytes = net.bytes;
-    let members: Member[] | undefined;
+    let members: Map<string, EncodedJSON> | undefined;
     let otherVersionKey = true;
     try {
       const config = unmarshalMap(net.bytes);
       if (config !== null) {
         const keys = Object.keys(config);
         if (parsesAsPluginConf(config)) {
-          members = keys
-            .filter((k) => !injectedKeys.has(k))
-            .sort(compareUTF8)
-            .map((k) => ({ key: k, text: `${quoteString(k)}:${marshal(config[k])}` }));
+          members = new Map(keys.map((k) => [k, new EncodedJSON(marshal(config[k]))]));
           otherVersionKey = keys.some((k) => foldsToOtherKey(k, "cniVersion"));
         }
       }
@@ -165,45 +162,11 @@ export class StdinTemplate {
     prevResultJSON: EncodedJSON | undefined,
     runtimeConfig: Map<string, unknown>,
   ): string | undefined {
-    const members = this.members;
-    if (members === undefined) return undefined;
-    // The injected keys in Go's order (by bytes), each replacing a member of its name.
-    const injected: Member[] = [
-      { key: "cniVersion", text: `"cniVersion":${quoteString(cniVersion)}` },
-      { key: "name", text: `"name":${quoteString(name)}` },
-    ];
-    if (prevResultJSON !== undefined) {
-      injected.push({ key: "prevResult", text: `"prevResult":${prevResultJSON.text}` });
-    }
-    if (runtimeConfig.size > 0) {
-      const text = wrapErrors("", () => marshal(runtimeConfig));
-      injected.push({ key: "runtimeConfig", text: `"runtimeConfig":${text}` });
-    }
-    // The object's members merged in key order (what Go writes for the map), an injected key
-    // replacing the member of its name.
-    let out = "{";
-    let i = 0;
-    let j = 0;
-    while (i < members.length || j < injected.length) {
-      let next: Member;
-      if (j >= injected.length) next = members[i++];
-      else if (i >= members.length) next = injected[j++];
-      else {
-        const order = compareUTF8(members[i].key, injected[j].key);
-        if (order === 0) i++;
-        next = order < 0 ? members[i++] : injected[j++];
-      }
-      out += out.length > 1 ? `,${next.text}` : next.text;
-    }
-    return `${out}}`;
+    if (this.members === undefined) return undefined;
+    const config = new Map<string, unknown>(this.members);
+    config.set("name", name).set("cniVersion", cniVersion);
+    if (prevResultJSON !== undefined) config.set("prevResult", prevResultJSON);
+    if (runtimeConfig.size > 0) config.set("runtimeConfig", runtimeConfig);
+    return wrapErrors("", () => marshal(config));
   }
 }
-
-/** A top-level member of a configuration: its key and its text (`"key":value`). */
-interface Member {
-  key: string;
-  text: string;
-}
-
-/** The keys every call sets on its stdin: members of these names never reach it. */
-const injectedKeys: ReadonlySet<string> = new Set(["cniVersion", "name"]);
