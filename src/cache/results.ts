@@ -53,19 +53,9 @@ export const STALE_TEMP_MS = 10 * 60 * 1000;
 /** How many records are read at once when listing attachments. */
 const READ_CONCURRENCY = 32;
 
-/** {@link resultsDir} of the cache directories used lately: cleaning a path costs every call. */
-const resultsDirs = new Map<string, string>();
-
 /** The directory holding the records: `<cacheDir>/results`. */
 export function resultsDir(cacheDir: string): string {
-  let dir = resultsDirs.get(cacheDir);
-  if (dir === undefined) {
-    dir = join(cacheDir, "results");
-    // A process uses a few cache directories; one that makes many does not grow this.
-    if (resultsDirs.size >= 64) resultsDirs.clear();
-    resultsDirs.set(cacheDir, dir);
-  }
-  return dir;
+  return join(cacheDir, "results");
 }
 
 /**
@@ -107,8 +97,7 @@ export function recordPathIn(
   containerID: string,
   ifName: string,
 ): string {
-  // What join() gives: the name holds no "/" and is never "." or "..", the directory is clean.
-  return `${resultsDir(cacheDir)}/${netName}-${containerID}-${ifName}`;
+  return join(resultsDir(cacheDir), `${netName}-${containerID}-${ifName}`);
 }
 
 // Results directories this process has made sure of (by absolute path), or is making sure of:
