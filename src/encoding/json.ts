@@ -55,24 +55,18 @@ export function marshalIndent(value: unknown, prefix = "", indentText = "    "):
  * so a value nested 10,000 levels deep (what Go's decoder accepts) encodes as any other.
  */
 interface Frame {
-  /** An array's elements, or undefined for an object or a Map. */
+  /** An array's elements, or undefined for an object. */
   items: readonly unknown[] | undefined;
-  /** An object's keys, in the order they are written (read from `object` as they are). */
-  keys: readonly string[];
-  object: Readonly<Record<string, unknown>> | undefined;
-  /** A Map's entries, their keys as strings, in the order they are written. */
-  entries: readonly (readonly [string, unknown])[] | undefined;
+  /** An object's entries, in the order they are written. */
+  entries: [string, unknown][];
   next: number;
   /** True once a member was written (undefined entries are skipped). */
   wrote: boolean;
   /** The objects that leave the cycle check once this container is written. */
   owners: object[];
-  /** The member {@link nextMember} moved to. */
-  key: string;
-  value: unknown;
 }
 
-const noKeys: readonly string[] = [];
+const noEntries: [string, unknown][] = [];
 
 /** A scalar's text; undefined for an object or null (handled by the caller). */
 function scalarText(value: unknown, asMap: boolean): string | undefined {
@@ -95,19 +89,17 @@ function scalarText(value: unknown, asMap: boolean): string | undefined {
   }
 }
 
-// Allocates only what the text needs beyond its pieces (no pair per member, no owner list per
-// scalar): a plugin call encodes its stdin and its cache record with this.
 function encode(root: unknown, asMap: boolean): string {
   let out = "";
   const seen = new Set<object>();
   const stack: Frame[] = [];
-  const release = (owners: object[] | undefined): void => {
-    if (owners !== undefined) for (const owner of owners) seen.delete(owner);
+  const release = (owners: object[]): void => {
+    for (const owner of owners) seen.delete(owner);
   };
   let value = root;
   for (;;) {
     // Write `value`: a scalar or leaf at once, a container by opening a frame.
-    let owners: object[] | undefined;
+    const owners: object[] = [];
     let text = scalarText(value, asMap);
     while (text === undefined) {
       const object = value as object;
@@ -115,8 +107,7 @@ function encode(root: unknown, asMap: boolean): string {
         throw new UnsupportedValueError("json: unsupported value: encountered a cycle");
       }
       seen.add(object);
-      if (owners === undefined) owners = [object];
-      else owners.push(object);
+      owners.push(object);
       if (hasGoJSONText(object)) {
         text = object[goJSONText](asMap);
         if (text !== undefined) break;
@@ -133,10 +124,19 @@ function encode(root: unknown, asMap: boolean): string {
         else text = object instanceof EncodedJSON ? object.text : compact(object.text);
       } else if (object instanceof Uint8Array) {
         text = `"${Buffer.from(object.buffer, object.byteOffset, object.byteLength).toString("base64")}"`;
+      } else if (Array.isArray(object)) {
+        out += "[";
+        stack.push({ items: object, entries: noEntries, next: 0, wrote: false, owners });
       } else {
-        const frame = openFrame(object, asMap, owners ?? []);
-        out += frame.items !== undefined ? "[" : "{";
-        stack.push(frame);
+        let entries: [string, unknown][];
+        if (object instanceof Map) {
+          entries = sortEntries([...object.entries()].map(([k, v]) => [String(k), v]));
+        } else {
+          entries = Object.entries(object);
+          if (asMap || !(structMarker in object)) sortEntries(entries);
+        }
+        out += "{";
+        stack.push({ items: undefined, entries, next: 0, wrote: false, owners });
       }
     }
     if (text !== undefined) {
@@ -156,10 +156,13 @@ function encode(root: unknown, asMap: boolean): string {
         }
         out += "]";
       } else {
-        if (nextMember(frame)) {
-          out += `${frame.wrote ? "," : ""}${quoteString(frame.key)}:`;
+        const { entries } = frame;
+        while (frame.next < entries.length && entries[frame.next][1] === undefined) frame.next++;
+        if (frame.next < entries.length) {
+          const [key, item] = entries[frame.next++];
+          out += `${frame.wrote ? "," : ""}${quoteString(key)}:`;
           frame.wrote = true;
-          value = frame.value;
+          value = item;
           found = true;
           continue;
         }
@@ -172,53 +175,7 @@ function encode(root: unknown, asMap: boolean): string {
   }
 }
 
-/** The frame of an array, a Map or an object (its keys in Go's order). */
-function openFrame(object: object, asMap: boolean, owners: object[]): Frame {
-  const frame: Frame = {
-    items: undefined,
-    keys: noKeys,
-    object: undefined,
-    entries: undefined,
-    next: 0,
-    wrote: false,
-    owners,
-    key: "",
-    value: undefined,
-  };
-  if (Array.isArray(object)) {
-    frame.items = object;
-  } else if (object instanceof Map) {
-    frame.entries = sortEntries([...object.entries()].map(([k, v]) => [String(k), v]));
-  } else {
-    const keys = Object.keys(object);
-    if (asMap || !(structMarker in object)) keys.sort(compareUTF8);
-    frame.keys = keys;
-    frame.object = object as Record<string, unknown>;
-  }
-  return frame;
-}
-
-/**
- * Moves an object frame to its next member whose value is not undefined, into `key` and
- * `value`; false when none is left.
- */
-function nextMember(frame: Frame): boolean {
-  const { entries, keys, object } = frame;
-  const count = entries !== undefined ? entries.length : keys.length;
-  while (frame.next < count) {
-    const i = frame.next++;
-    const key = entries !== undefined ? entries[i][0] : keys[i];
-    const value = entries !== undefined ? entries[i][1] : object?.[key];
-    if (value !== undefined) {
-      frame.key = key;
-      frame.value = value;
-      return true;
-    }
-  }
-  return false;
-}
-
-function sortEntries<T extends readonly [string, unknown]>(entries: T[]): T[] {
+function sortEntries(entries: [string, unknown][]): [string, unknown][] {
   return entries.sort((a, b) => compareUTF8(a[0], b[0]));
 }
 
