@@ -139,10 +139,7 @@ export interface AtomicWriteOptions {
   durable?: boolean;
 }
 
-/**
- * Flushes a directory's entries to disk, through the callback fs calls: a FileHandle would
- * be most of what a durable write allocates (bench/README.md, "The ADD process's peak RSS").
- */
+/** Flushes a directory's entries to disk, through the same callback fs calls as the steps. */
 export async function fsyncDir(dir: string): Promise<void> {
   const fd = await openFd(dir, "r");
   try {
