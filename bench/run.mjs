@@ -206,7 +206,11 @@ async function main() {
 
     const rss = {};
     for (const s of [ts, tsNoSync, tsData, raw, go, cand, candData])
-      if (s) rss[s.name] = (await s.send({ op: "rss" })).maxRSS;
+      if (s) {
+        const { maxRSS, youngKiB } = await s.send({ op: "rss" });
+        rss[s.name] = maxRSS;
+        if (youngKiB !== undefined) rss[`${s.name}Young`] = youngKiB;
+      }
     log("import times ...");
     const imports = await importTimes(9);
     const report = summarise(samples, rss, imports);
@@ -437,7 +441,7 @@ function summarise(samples, rss, imports) {
     "peak RSS: ADD process (durable per-call + concurrent figures: the raw process's spawns)",
     mib(rss.ts),
     mib(rss.go),
-    `raw Node spawn process ${mib(rss.raw)} (+${((rss.ts - rss.raw) / 1024).toFixed(0)} MiB); the no-fsync process ${mib(rss.tsNoSync)}`,
+    `raw Node spawn process ${mib(rss.raw)} (+${((rss.ts - rss.raw) / 1024).toFixed(0)} MiB); the no-fsync process ${mib(rss.tsNoSync)}; largest young generation ${mib(rss.tsYoung)} / raw ${mib(rss.rawYoung)} (bench/rss.mjs: the long run)`,
     `${x(rss.ts / rss.go)} Go`,
     "informative",
     "",

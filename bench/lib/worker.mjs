@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import { open, readFile } from "node:fs/promises";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
+import { getHeapSpaceStatistics } from "node:v8";
 import { serveOps } from "./serve.mjs";
 
 const mode = process.argv[2];
@@ -216,8 +217,30 @@ const ops = {
     return { ns: Number(process.hrtime.bigint() - t0) };
   },
   rss() {
-    return { maxRSS: process.resourceUsage().maxRSS };
+    return { maxRSS: process.resourceUsage().maxRSS, youngKiB: largestYoungKiB };
   },
 };
 
-await serveOps(ops);
+/**
+ * The largest young generation seen after a command. V8 grows it (up to 32 MiB on 64-bit Node
+ * 20) once enough bytes have survived its scavenges, and shrinks it in an idle spell: two
+ * processes' peak RSS can differ by that more than by anything else (bench/rss.mjs).
+ */
+let largestYoungKiB = 0;
+function noteYoungGeneration() {
+  const young = getHeapSpaceStatistics().find((s) => s.space_name === "new_space");
+  largestYoungKiB = Math.max(largestYoungKiB, (young?.space_size ?? 0) / 1024);
+}
+
+await serveOps(
+  Object.fromEntries(
+    Object.entries(ops).map(([name, op]) => [
+      name,
+      async (c) => {
+        const answer = await op(c);
+        noteYoungGeneration();
+        return answer;
+      },
+    ]),
+  ),
+);
