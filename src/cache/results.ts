@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
 import { readWhole } from "../engines/file-read.js";
 import {
+  flushCreatedDirs,
   isTempName,
   mkdirDurable,
   sweepTempFiles,
@@ -102,23 +103,41 @@ export function recordPathIn(
 
 // Results directories this process has made sure of (by absolute path), or is making sure of:
 // once one is known, a write skips the MkdirAll (a stat or a mkdir per ADD). Concurrent writers
-// share one MkdirAll, so none writes before the directory's own durable creation is done.
-const knownDirs = new Map<string, Promise<void>>();
+// share one MkdirAll, so none writes before the directory's own durable creation is done. One
+// made by a write without fsync is flushed by the first durable write that comes after it.
+interface KnownDir {
+  /** Settles with the directories the MkdirAll created. */
+  ready: Promise<readonly string[]>;
+  /** True once those directories' entries are flushed (or are being). */
+  durable: boolean;
+}
+const knownDirs = new Map<string, KnownDir>();
 // Far more than any runtime's cache directories: a bound, not a policy.
 const KNOWN_DIRS_MAX = 1024;
 
-function ensureDir(dir: string, durable: boolean): { ready: Promise<void>; fresh: boolean } {
+function ensureDir(dir: string, durable: boolean): { ready: Promise<unknown>; fresh: boolean } {
   const key = resolve(dir);
   const known = knownDirs.get(key);
-  if (known !== undefined) return { ready: known, fresh: false };
-  if (knownDirs.size >= KNOWN_DIRS_MAX) knownDirs.clear();
-  const ready = mkdirDurable(dir, 0o700, durable);
-  knownDirs.set(key, ready);
+  if (known !== undefined && (known.durable || !durable))
+    return { ready: known.ready, fresh: false };
+  if (known === undefined && knownDirs.size >= KNOWN_DIRS_MAX) knownDirs.clear();
+  const ready =
+    known === undefined
+      ? mkdirDurable(dir, 0o700, durable)
+      : known.ready.then(async (created) => {
+          await flushCreatedDirs(created).catch((error) => {
+            // Removed meanwhile: the write fails on it and makes it again, durably.
+            if (errnoCode(error) !== "ENOENT") throw error;
+          });
+          return created;
+        });
+  const entry: KnownDir = { ready, durable };
+  knownDirs.set(key, entry);
   // A failure is not remembered: the next write tries again (and reports the error again).
   ready.catch(() => {
-    if (knownDirs.get(key) === ready) knownDirs.delete(key);
+    if (knownDirs.get(key) === entry) knownDirs.delete(key);
   });
-  return { ready, fresh: true };
+  return { ready, fresh: known === undefined };
 }
 
 /**
@@ -150,8 +169,8 @@ export async function writeCacheRecord(
 }
 
 /** Makes sure of `<cacheDir>/results` as a durable write does (see {@link syncRecords}). */
-export function ensureResultsDir(cacheDir: string): Promise<void> {
-  return ensureDir(resultsDir(cacheDir), true).ready;
+export async function ensureResultsDir(cacheDir: string): Promise<void> {
+  await ensureDir(resultsDir(cacheDir), true).ready;
 }
 
 /**

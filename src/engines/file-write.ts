@@ -3,6 +3,7 @@
  * write as the rest of the library sees it (docs/development.md, "Where the fast paths live").
  */
 export {
+  flushCreatedDirs,
   isTempName,
   mkdirDurable,
   sweepTempFiles,

@@ -176,14 +176,26 @@ async function mkdirAllGo(path: string, mode: number, created: string[]): Promis
 
 /**
  * Creates `dir` and its missing parents with `mode`, as Go's `os.MkdirAll`, failing with Go's
- * text (a {@link GoPathError}). When `durable`, the parent of every directory created is
- * flushed, deepest first, so the new entries survive a power loss.
+ * text (a {@link GoPathError}). Returns the directories it created, outermost first. When
+ * `durable`, they are flushed at once ({@link flushCreatedDirs}).
  */
-export async function mkdirDurable(dir: string, mode: number, durable: boolean): Promise<void> {
+export async function mkdirDurable(
+  dir: string,
+  mode: number,
+  durable: boolean,
+): Promise<readonly string[]> {
   const created: string[] = [];
   await mkdirAllGo(dir, mode, created);
-  if (!durable) return;
-  for (const d of created.reverse()) await fsyncDir(dirname(d));
+  if (durable) await flushCreatedDirs(created);
+  return created;
+}
+
+/**
+ * Flushes the parent of every directory of `created` (as {@link mkdirDurable} lists them),
+ * deepest first, so that their entries survive a power loss.
+ */
+export async function flushCreatedDirs(created: readonly string[]): Promise<void> {
+  for (const d of [...created].reverse()) await fsyncDir(dirname(d));
 }
 
 const dirSyncs = new DirSyncGroup(fsyncDir);

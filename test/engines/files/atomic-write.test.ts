@@ -16,7 +16,7 @@ import {
   type WriteSteps,
 } from "../../../src/engines/files/atomic-write.js";
 
-const calls = vi.hoisted(() => ({ stat: 0, mkdir: 0, dirOpens: 0 }));
+const calls = vi.hoisted(() => ({ stat: 0, mkdir: 0, dirOpens: 0, dirPaths: [] as string[] }));
 
 vi.mock("node:fs/promises", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:fs/promises")>();
@@ -39,7 +39,10 @@ vi.mock("../../../src/internal/fs.js", async (importOriginal) => {
     ...real,
     openFd: (...args: Parameters<typeof real.openFd>) => {
       // fsyncDir opens the directory read-only; the temporary files are opened "wx".
-      if (args[1] === "r") calls.dirOpens++;
+      if (args[1] === "r") {
+        calls.dirOpens++;
+        calls.dirPaths.push(String(args[0]));
+      }
       return real.openFd(...args);
     },
   };
@@ -48,7 +51,7 @@ vi.mock("../../../src/internal/fs.js", async (importOriginal) => {
 let cacheDir: string;
 beforeEach(() => {
   cacheDir = mkdtempSync(join(tmpdir(), "libcni-api-atomic-"));
-  Object.assign(calls, { stat: 0, mkdir: 0, dirOpens: 0 });
+  Object.assign(calls, { stat: 0, mkdir: 0, dirOpens: 0, dirPaths: [] });
 });
 afterEach(() => {
   rmSync(cacheDir, { recursive: true, force: true });
@@ -68,6 +71,19 @@ describe("writeCacheRecord's directory handling", () => {
     expect(calls.mkdir).toBe(before.mkdir);
     // Still one directory fsync per sequential write: durability is unchanged.
     expect(calls.dirOpens - before.dirOpens).toBe(5);
+  });
+
+  it("flushes a results/ made without fsync on the first durable write after it, once", async () => {
+    await writeCacheRecord(cacheFilePath(cacheDir, "n", "c", "a"), bytes("1"), {
+      durable: false,
+    });
+    expect(calls.dirOpens).toBe(0);
+    await writeCacheRecord(cacheFilePath(cacheDir, "n", "c", "b"), bytes("2"));
+    // The cache directory (results/'s parent, for the entry made without fsync), then
+    // results/ itself for the write's rename.
+    expect(calls.dirPaths).toEqual([cacheDir, resultsDir(cacheDir)]);
+    await writeCacheRecord(cacheFilePath(cacheDir, "n", "c", "c"), bytes("3"));
+    expect(calls.dirPaths).toEqual([cacheDir, resultsDir(cacheDir), resultsDir(cacheDir)]);
   });
 
   it("shares directory fsyncs among concurrent writers", async () => {
