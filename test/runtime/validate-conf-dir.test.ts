@@ -312,6 +312,17 @@ describe("validateConfDir: plugins", () => {
     ]);
   });
 
+  it("drop-in plugins: a finding's pointer keeps its escapes (RFC 6901: ~ as ~0, / as ~1)", async () => {
+    await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge"]);
+    await mkdir(join(d.confDir, "a"));
+    const dropIn = join(d.confDir, "a", "10-x.conf");
+    await writeFile(dropIn, JSON.stringify({ type: "sbr", capabilities: { "x/y~z": true } }));
+    const { findings } = await validate();
+    expect(findings.filter((f) => f.kind === "lint").map((f) => [f.file, f.pointer])).toEqual([
+      [dropIn, "/capabilities/x~1y~0z"],
+    ]);
+  });
+
   it("a broken drop-in file: the load error names it", async () => {
     await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge"]);
     await mkdir(join(d.confDir, "a"));
