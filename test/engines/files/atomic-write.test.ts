@@ -86,6 +86,18 @@ describe("writeCacheRecord's directory handling", () => {
     expect(calls.dirPaths).toEqual([cacheDir, resultsDir(cacheDir), resultsDir(cacheDir)]);
   });
 
+  it("writes durably when the directory made without fsync was removed before the flush", async () => {
+    await writeCacheRecord(cacheFilePath(cacheDir, "n", "c", "a"), bytes("1"), {
+      durable: false,
+    });
+    rmSync(cacheDir, { recursive: true, force: true });
+    await writeCacheRecord(cacheFilePath(cacheDir, "n", "c", "b"), bytes("2"));
+    expect(readdirSync(resultsDir(cacheDir))).toEqual(["n-c-b"]);
+    // The flush finds the cache directory gone; the write fails on it, and its retry makes both
+    // again durably (each flushed in its parent, deepest first), then flushes results/.
+    expect(calls.dirPaths).toEqual([cacheDir, cacheDir, tmpdir(), resultsDir(cacheDir)]);
+  });
+
   it("shares directory fsyncs among concurrent writers", async () => {
     await writeCacheRecord(cacheFilePath(cacheDir, "n", "c", "first"), bytes("1"));
     const before = calls.dirOpens;
