@@ -82,8 +82,21 @@ export function planPod(
   interfacePrefix: string | undefined,
   style: CapabilityStyle = "go-cni",
 ): PlannedAttachment[] {
-  const requests = requestsOf(set, pod);
   assertPodID(pod.id);
+  return planPodOfCheckedID(set, pod, interfacePrefix, style);
+}
+
+/**
+ * {@link planPod} for a caller that has checked the pod's ID already (a verb's entry does, as
+ * teardown's current-config path): the rest is checked the same.
+ */
+export function planPodOfCheckedID(
+  set: NetworkSet,
+  pod: Pod,
+  interfacePrefix: string | undefined,
+  style: CapabilityStyle = "go-cni",
+): PlannedAttachment[] {
+  const requests = requestsOf(set, pod);
   const checked = validatePod(set, pod, requests);
   const taken = new Set(requests.flatMap((r) => (r.ifName === undefined ? [] : [r.ifName])));
   let n = 0;

@@ -64,6 +64,11 @@ describe("hostile pod IDs", () => {
 
   const verbs: [string, (ref: PodRef) => Promise<unknown>][] = [
     ["teardownPod", (ref) => rt.teardownPod(ref)],
+    // The plan of the current configuration trusts the ID the entry checked.
+    [
+      "teardownPod (current-config)",
+      (ref) => rt.teardownPod(ref, { ifNoRecords: "current-config" }),
+    ],
     ["checkPod", (ref) => rt.checkPod(ref)],
     ["podStatus", (ref) => rt.podStatus(ref)],
   ];
