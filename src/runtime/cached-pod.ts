@@ -274,6 +274,11 @@ interface PodAttachments {
   unusable: NetworkFailure[];
   /** An interrupted setup's attachments that have no record, in planned order. */
   interrupted: CachedAttachment[];
+  /**
+   * True when an interrupted attachment cannot be readied for its DEL (its failure is in
+   * `unusable`): the intent is all that remembers it, so it outlives the teardown.
+   */
+  interruptedUnusable: boolean;
   /** The pod's setup intent as read (one that cannot be read is also in `unusable`). */
   intent: IntentRead;
 }
@@ -352,7 +357,14 @@ export async function cachedAttachments(
       : compareIfNames(x.attachment.ifName, y.attachment.ifName),
   );
   const found = records.map((r) => r.attachment);
-  const out: PodAttachments = { podID, usable: [], unusable: [], interrupted: [], intent };
+  const out: PodAttachments = {
+    podID,
+    usable: [],
+    unusable: [],
+    interrupted: [],
+    interruptedUnusable: false,
+    intent,
+  };
   for (const { attachment: att, bytes } of records) {
     try {
       out.usable.push(toCached(att, set, netns, bytes));
@@ -371,6 +383,7 @@ export async function cachedAttachments(
         out.interrupted.push(toCached(att, set, netns));
       } catch (error) {
         out.unusable.push({ network: att.network, ifName: att.ifName, error });
+        out.interruptedUnusable = true;
       }
     }
   }
@@ -450,7 +463,7 @@ export function plannedAttachments(plan: readonly PlannedAttachment[]): CachedAt
  * DELs everything of a pod: first the attachments of an interrupted setup that have no record
  * (in reverse planned order), then the recorded ones in reverse attach order. The intent is
  * settled first (`settleIntent`: a damaged one is reported once, as a failure), and goes once
- * every interrupted attachment is DELeted.
+ * every interrupted attachment is DELeted (one that could not be readied keeps it).
  */
 export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Promise<WalkOutcome> {
   const { intent } = pod;
@@ -461,7 +474,11 @@ export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Pro
   const interrupted = await delReversed(ctx, pod.interrupted);
   const recorded = await delReversed(ctx, pod.usable);
   failures.push(...interrupted.failures, ...recorded.failures);
-  if (intent.kind === "attachments" && interrupted.failures.length === 0) {
+  if (
+    intent.kind === "attachments" &&
+    interrupted.failures.length === 0 &&
+    !pod.interruptedUnusable
+  ) {
     try {
       await removeIntent(intent.path);
     } catch (error) {
@@ -514,7 +531,14 @@ function currentAttachments(
     style.capabilityStyle,
   );
   const usable = plannedAttachments(plan);
-  return { podID: id, usable, unusable: [], interrupted: [], intent: { kind: "none" } };
+  return {
+    podID: id,
+    usable,
+    unusable: [],
+    interrupted: [],
+    interruptedUnusable: false,
+    intent: { kind: "none" },
+  };
 }
 
 /**

@@ -4,16 +4,19 @@
  * `.conf` alone), a configuration of neither kind (reported, never dropped); CHECK of an
  * attachment whose configuration has none (below 0.4.0, or disableCheck) skipped and said so.
  */
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { access, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { intentsDir, writeIntent } from "../../src/cache/intent.js";
 import { networkPluginConfFromBytes } from "../../src/index.js";
 import {
   loadNetworks,
   PodNotFoundError,
   PodTeardownError,
+  planPod,
   RuntimeGCError,
 } from "../../src/runtime/index.js";
+import { intentOf } from "../../src/runtime/plan.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
 const pod = { id: "pod1", netns: "/run/netns/pod1" };
@@ -110,6 +113,34 @@ describe("cached records of every kind", () => {
     expect(await records()).toEqual(["odd-pod1-net5"]);
     await expect(rt.gc([])).rejects.toBeInstanceOf(RuntimeGCError);
     expect(await records()).toEqual(["odd-pod1-net5"]);
+  });
+
+  it("keeps the intent of an interrupted attachment it cannot ready, reporting it each time", async () => {
+    await writeNetwork(d.confDir, "20-b.conflist", "b", ["macvlan"]);
+    const rt = await load();
+    // The setup died after a's record: b is known from the intent alone, and its
+    // configuration there is neither kind (as a drop-in-only list's bytes are).
+    await rt.setupPod({ ...pod, networks: ["a"] });
+    const planned = intentOf(planPod(rt.networkSet, pod, undefined));
+    planned[1] = {
+      ...planned[1],
+      config: new TextEncoder().encode(JSON.stringify({ cniVersion: "1.0.0", name: "b" })),
+    };
+    await writeIntent(d.cacheDir, "pod1", planned, true);
+    const intent = join(intentsDir(d.cacheDir), "pod1");
+    fake.calls.length = 0;
+    for (let i = 0; i < 2; i++) {
+      const error = await rt.teardownPod("pod1").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PodTeardownError);
+      const failures = (error as PodTeardownError).failures;
+      expect(failures.map((f) => [f.network, f.ifName])).toEqual([["b", "net1"]]);
+      expect(String(failures[0].error)).toContain("neither a network list nor a plugin");
+      await access(intent);
+    }
+    // a's record, then a again from the intent that still names it (DEL twice is the spec's).
+    expect(fake.seq("DEL")).toEqual(["DEL a:eth0", "DEL a:eth0"]);
+    await expect(rt.gc([])).rejects.toBeInstanceOf(RuntimeGCError);
+    await access(intent);
   });
 
   it("skips CHECK of the built-in loopback (0.3.1) and says so", async () => {
