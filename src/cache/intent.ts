@@ -17,8 +17,8 @@ import { DamagedIntentError, MalformedIntentError } from "../errors/runtime.js";
 import { errnoCode } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
-import { listPids, readProcStat } from "../internal/proc-stat.js";
-import { endGroups } from "../internal/process-group.js";
+import { isRunning, listPids, type ProcStat, readProcStat } from "../internal/proc-stat.js";
+import { endGroups, endProcesses } from "../internal/process-group.js";
 import { DefaultExec, type ExecOptions, type RawExecOptions } from "../invoke/index.js";
 import { validateContainerID } from "../utils/index.js";
 import { assertPodID } from "./names.js";
@@ -101,9 +101,13 @@ function thisOwner(): Promise<SetupOwner | undefined> {
   return self;
 }
 
-/** True while the owner's process runs: its pid is there, started when it did. */
+/**
+ * True while the owner's process runs: its pid is there, started when it did, and not a zombie
+ * (a runtime killed under a parent that never reaps it is dead, and its plugins are orphans).
+ */
 async function ownerAlive(owner: SetupOwner): Promise<boolean> {
-  return (await readProcStat(owner.pid))?.start === owner.start;
+  const stat = await readProcStat(owner.pid);
+  return stat !== undefined && isRunning(stat) && stat.start === owner.start;
 }
 
 async function isThisProcess(owner: SetupOwner): Promise<boolean> {
@@ -309,9 +313,17 @@ export function environOfRun(bytes: Buffer, run: IntentRun): boolean {
 
 const batch = 64;
 
-/** The process groups of the processes (not this one) that provably belong to the run. */
-async function runGroups(run: IntentRun, notBefore: bigint): Promise<Set<number>> {
-  const groups = new Set<number>();
+/** What of a run is to be ended (docs/reliability.md, "Owners"). */
+interface RunProcesses {
+  /** Groups that a process of the run leads: signalled whole. */
+  readonly groups: Set<number>;
+  /** Processes of the run in a group that none of it leads, to their start times. */
+  readonly loners: Map<number, string>;
+}
+
+/** The processes (not this one, nor of its group) that provably belong to the run. */
+async function runProcesses(run: IntentRun, notBefore: bigint): Promise<RunProcesses> {
+  const matched = new Map<number, ProcStat & { start: string }>();
   const pids = (await listPids()) ?? [];
   const own = await readProcStat("self");
   const look = async (pid: number): Promise<void> => {
@@ -324,30 +336,54 @@ async function runGroups(run: IntentRun, notBefore: bigint): Promise<Set<number>
     }
     if (!environOfRun(environ, run)) return;
     const stat = await readProcStat(pid);
-    if (stat?.start === undefined || BigInt(stat.start) < notBefore) return;
-    // A plugin leads its own group; a process of this runtime's group is never signalled.
-    if (stat.pgrp > 1 && stat.pgrp !== own?.pgrp) groups.add(stat.pgrp);
+    if (stat?.start === undefined || BigInt(stat.start) < notBefore || !isRunning(stat)) return;
+    if (stat.pgrp !== own?.pgrp) matched.set(pid, { ...stat, start: stat.start });
   };
   for (let i = 0; i < pids.length; i += batch) {
     await Promise.all(pids.slice(i, i + batch).map(look));
   }
-  return groups;
+  const out: RunProcesses = { groups: new Set(), loners: new Map() };
+  for (const [pid, stat] of matched) {
+    // The runtime's Exec starts each plugin as the leader of a group of its own, which its
+    // children share. A caller's Exec may leave a plugin in the dead runtime's group, whose
+    // other members (the script that ran the runtime, say) are not the run's.
+    if (matched.has(stat.pgrp)) out.groups.add(stat.pgrp);
+    else out.loners.set(pid, stat.start);
+  }
+  return out;
 }
 
+/** How many times the run is looked for: once more after each kill that ended something. */
+const maxPasses = 4;
+
 /**
- * Ends what a dead owner left running of its setup: every group with a process that provably
- * belongs to it and started after the owner (any time when the intent names none) is SIGKILLed;
- * resolves to the groups once none runs. Nothing while the owner (this process or another) runs.
+ * Ends what a dead owner left running of its setup: every process that provably belongs to it
+ * and started after the owner (any time when the intent names none) is SIGKILLed, with its
+ * group when a process of the run leads it; resolves once none runs. Looked for again after
+ * each kill, as a plugin may have forked into a group of its own meanwhile. Nothing while the
+ * owner (this process or another) runs.
  */
-export async function endOrphanedRuns(run: IntentRun): Promise<number[]> {
-  if (process.platform !== "linux") return [];
+export async function endOrphanedRuns(run: IntentRun): Promise<void> {
+  if (process.platform !== "linux") return;
   const { owner } = run;
   if (owner !== undefined && ((await isThisProcess(owner)) || (await ownerAlive(owner)))) {
-    return [];
+    return;
   }
-  const groups = await runGroups(run, owner === undefined ? 0n : BigInt(owner.start));
-  if (groups.size > 0) await endGroups(groups);
-  return [...groups];
+  const notBefore = owner === undefined ? 0n : BigInt(owner.start);
+  // What a pass signalled is not signalled again (nor waited for: one beyond any signal).
+  const signalled = new Set<string>();
+  const fresh = (key: string): boolean => {
+    if (signalled.has(key)) return false;
+    signalled.add(key);
+    return true;
+  };
+  for (let pass = 0; pass < maxPasses; pass++) {
+    const found = await runProcesses(run, notBefore);
+    const groups = [...found.groups].filter((pgid) => fresh(`g${pgid}`));
+    const loners = [...found.loners].filter(([pid, start]) => fresh(`p${pid}:${start}`));
+    if (groups.length === 0 && loners.length === 0) return;
+    await Promise.all([endGroups(groups), endProcesses(new Map(loners))]);
+  }
 }
 
 /**

@@ -52,18 +52,61 @@ async function liveGroups(pgids: ReadonlySet<number>): Promise<Set<number>> {
 }
 
 /**
+ * Polls `running` (what of `items` still runs) until nothing does, or `maxWaitMs` has passed: a
+ * process in uninterruptible sleep is beyond any signal.
+ */
+async function waitForEnd<T>(
+  items: T[],
+  running: (items: T[]) => Promise<T[]>,
+  maxWaitMs: number,
+): Promise<void> {
+  let left = items;
+  const until = Date.now() + maxWaitMs;
+  while (left.length > 0 && Date.now() < until) {
+    left = await running(left);
+    if (left.length > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/**
  * SIGKILLs every group of `pgids` and resolves once none has a running process (or after
- * `maxWaitMs`, a process in uninterruptible sleep being beyond any signal): a run that ends
- * with its owner is known dead before anything undoes it.
+ * `maxWaitMs`): a run that ends with its owner is known dead before anything undoes it.
  */
 export async function endGroups(pgids: Iterable<number>, maxWaitMs = 5000): Promise<void> {
-  let left = new Set(pgids);
-  for (const pgid of left) killGroup(pgid, "SIGKILL");
-  const until = Date.now() + maxWaitMs;
-  while (left.size > 0 && Date.now() < until) {
-    left = await liveGroups(left);
-    if (left.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  const groups = [...new Set(pgids)];
+  for (const pgid of groups) killGroup(pgid, "SIGKILL");
+  await waitForEnd(groups, async (left) => [...(await liveGroups(new Set(left)))], maxWaitMs);
+}
+
+/** True while `pid` is the process that started at `start` and has not ended. */
+async function stillRuns(pid: number, start: string): Promise<boolean> {
+  const stat = await readProcStat(pid);
+  return stat !== undefined && stat.start === start && isRunning(stat);
+}
+
+/**
+ * SIGKILLs each process of `procs` alone (pid to its start time, read again first: a pid that
+ * names another process by now is left alone) and resolves once none runs, or after
+ * `maxWaitMs`: for a process in a group that is not wholly its run's.
+ */
+export async function endProcesses(
+  procs: ReadonlyMap<number, string>,
+  maxWaitMs = 5000,
+): Promise<void> {
+  const entries = [...procs].filter(([pid]) => Number.isInteger(pid) && pid > 1);
+  for (const [pid, start] of entries) {
+    if (!(await stillRuns(pid, start))) continue;
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch (error) {
+      if (errnoCode(error) !== "ESRCH" && errnoCode(error) !== "EPERM") throw error;
+    }
   }
+  const running = async (left: [number, string][]) => {
+    const runs = await Promise.all(left.map(([pid, start]) => stillRuns(pid, start)));
+    return left.filter((_, i) => runs[i]);
+  };
+  await waitForEnd(entries, running, maxWaitMs);
 }
 
 /**

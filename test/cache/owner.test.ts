@@ -3,11 +3,14 @@
  * owner's setup, told by its environment; and the run ID the runtime's own Exec adds to every
  * plugin's environment.
  */
-import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
+  endOrphanedRuns,
   environOfRun,
   type IntentRun,
   isRunID,
@@ -114,5 +117,85 @@ describe("RunMarkedExec: the runtime's plugins carry its run ID", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("endOrphanedRuns: what it signals", () => {
+  // Every process on the machine is looked at: a pod ID and netns of this test's own.
+  const podID = `orphan-${process.pid}-${Date.now()}`;
+  const orphanRun: IntentRun = {
+    podID,
+    owner: undefined,
+    runID: undefined,
+    attachments: [{ netNS: `/run/netns/${podID}`, ifName: "eth0" }],
+  };
+  const pluginEnv = `env -i CNI_COMMAND=ADD CNI_CONTAINERID=${podID} CNI_NETNS=/run/netns/${podID} CNI_IFNAME=eth0 CNI_ARGS=`;
+
+  /** The running processes (zombies aside) whose environment names the pod. */
+  async function ofPod(): Promise<number[]> {
+    const out: number[] = [];
+    for (const name of await readdir("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      const environ = await readFile(`/proc/${name}/environ`, "latin1").catch(() => "");
+      const stat = await readFile(`/proc/${name}/stat`, "latin1").catch(() => "");
+      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+      if (environ.includes(`CNI_CONTAINERID=${podID}\0`) && state !== "Z") out.push(Number(name));
+    }
+    return out;
+  }
+  const runs = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return false;
+    }
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "latin1"));
+  };
+  const lines = (child: ChildProcess, n: number): Promise<number[]> =>
+    new Promise((resolve) => {
+      let text = "";
+      child.stdout?.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+        const got = text.split("\n").filter(Boolean);
+        if (got.length >= n) resolve(got.slice(0, n).map(Number));
+      });
+    });
+
+  let group: ChildProcess | undefined;
+  afterEach(async () => {
+    if (group?.pid !== undefined) {
+      try {
+        process.kill(-group.pid, "SIGKILL");
+      } catch {}
+    }
+    group = undefined;
+    for (const pid of await ofPod()) process.kill(pid, "SIGKILL");
+  });
+
+  it("signals a plugin alone when it does not lead its group, and leaves the group's others", async () => {
+    // The dead runtime's group: a script leading it, a plugin its caller's Exec started in it,
+    // and a sibling that is not the run's.
+    group = spawn("sh", ["-c", `${pluginEnv} sleep 30 & echo $!; sleep 31 & echo $!; wait`], {
+      detached: true,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const [plugin, sibling] = await lines(group, 2);
+    expect(await ofPod()).toEqual([plugin]);
+    await endOrphanedRuns(orphanRun);
+    expect(runs(plugin)).toBe(false);
+    expect(runs(group.pid as number)).toBe(true);
+    expect(runs(sibling)).toBe(true);
+  });
+
+  it("looks again after a kill: what a plugin forked into a group of its own meanwhile", async () => {
+    // A plugin that keeps forking children into sessions of their own, as a daemonising helper.
+    const loop = `i=0; while [ $i -lt 300 ]; do setsid sleep 30 & i=$((i+1)); sleep 0.002; done; wait`;
+    group = spawn("sh", ["-c", `${pluginEnv} sh -c '${loop}'`], {
+      detached: true,
+      stdio: "ignore",
+    });
+    while ((await ofPod()).length < 10) await new Promise((r) => setTimeout(r, 5));
+    await endOrphanedRuns(orphanRun);
+    expect(await ofPod()).toEqual([]);
   });
 });

@@ -60,6 +60,26 @@ describe("a setup in flight in another process", () => {
     expect(fake.seq("DEL")).toEqual([]);
   });
 
+  it("is taken over once its owner is a zombie (dead, never reaped)", async () => {
+    // `sleep 0` exits under a parent that has become `sleep 30`, which never reaps it.
+    other = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const pid = Number(
+      await new Promise<string>((resolve) => other?.stdout?.once("data", resolve)),
+    );
+    let stat = "";
+    for (let i = 0; i < 500 && !/\) Z /.test(stat); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      stat = await readFile(`/proc/${pid}/stat`, "latin1");
+    }
+    expect(stat).toMatch(/\) Z /);
+    await writeOwnedIntent("zombie", { pid, start: await startOf(pid) });
+    expect(await rt.interruptedSetups()).toEqual(["zombie"]);
+    expect(await rt.gc([])).toMatchObject({ inFlightElsewhere: [] });
+    expect(fake.seq("DEL")).toEqual(["DEL a:eth0"]);
+  });
+
   it("is taken over once its owner is gone, or its pid belongs to a later process", async () => {
     other = spawn("sleep", ["30"], { stdio: "ignore" });
     const pid = other.pid as number;
