@@ -8,7 +8,7 @@
  * /proc) no owner is recorded or looked for.
  */
 import { randomBytes } from "node:crypto";
-import { readdir, readFile, rename, unlink } from "node:fs/promises";
+import { readdir, readFile, readlink, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { goStruct, marshal } from "../encoding/json.js";
 import { sweepTempFiles } from "../engines/file-write.js";
@@ -19,6 +19,7 @@ import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { isRunning, listPids, type ProcStat, readProcStat } from "../internal/proc-stat.js";
 import { endGroups, endProcesses } from "../internal/process-group.js";
+import { bootID, namespaceDigest } from "../internal/process-identity.js";
 import { DefaultExec, type ExecOptions, type RawExecOptions } from "../invoke/index.js";
 import { validateContainerID } from "../utils/index.js";
 import { assertPodID } from "./names.js";
@@ -46,9 +47,14 @@ function intentPath(cacheDir: string, podID: string): string {
 
 /** The process that wrote a setup intent. */
 export interface SetupOwner {
+  /** Its pid, as the /proc it read shows it. */
   readonly pid: number;
   /** Its start time in clock ticks since boot, as /proc/<pid>/stat says it (a decimal). */
   readonly start: string;
+  /** The digest of its pid and time namespaces (undefined in earlier versions' intents). */
+  readonly ns?: string | undefined;
+  /** The boot it ran in (undefined in earlier versions' intents). */
+  readonly boot?: string | undefined;
 }
 
 /** The variable every plugin a runtime starts (through its own Exec) carries. */
@@ -93,26 +99,48 @@ export class RunMarkedExec extends DefaultExec {
 
 let self: Promise<SetupOwner | undefined> | undefined;
 
-/** This process as an intent's owner (read once). */
+/**
+ * This process as an intent's owner (read once): its pid as /proc shows it (process.pid is
+ * its own pid namespace's, which a /proc of another one does not show), with where it runs.
+ */
 function thisOwner(): Promise<SetupOwner | undefined> {
-  self ??= readProcStat(process.pid).then((stat) =>
-    stat?.start === undefined ? undefined : { pid: process.pid, start: stat.start },
-  );
+  self ??= (async () => {
+    const [link, stat, ns, boot] = await Promise.all([
+      readlink("/proc/self").catch(() => undefined),
+      readProcStat("self"),
+      namespaceDigest(),
+      bootID(),
+    ]);
+    const pid = Number(link);
+    if (!Number.isInteger(pid) || pid <= 0 || stat?.start === undefined) return undefined;
+    return { pid, start: stat.start, ns, boot };
+  })();
   return self;
 }
 
 /**
  * True while the owner's process runs: its pid is there, started when it did, and not a zombie
  * (a runtime killed under a parent that never reaps it is dead, and its plugins are orphans).
+ * An owner of an earlier boot is dead; one of other namespaces cannot be looked up from here,
+ * so it is taken to run: nothing of it is ended or taken over from this process.
  */
 async function ownerAlive(owner: SetupOwner): Promise<boolean> {
+  const me = await thisOwner();
+  if (owner.boot !== undefined && me?.boot !== undefined && owner.boot !== me.boot) return false;
+  if (owner.ns !== undefined && owner.ns !== me?.ns) return true;
   const stat = await readProcStat(owner.pid);
   return stat !== undefined && isRunning(stat) && stat.start === owner.start;
 }
 
 async function isThisProcess(owner: SetupOwner): Promise<boolean> {
   const me = await thisOwner();
-  return me !== undefined && me.pid === owner.pid && me.start === owner.start;
+  return (
+    me !== undefined &&
+    me.pid === owner.pid &&
+    me.start === owner.start &&
+    (owner.ns === undefined || owner.ns === me.ns) &&
+    (owner.boot === undefined || owner.boot === me.boot)
+  );
 }
 
 /**
@@ -155,6 +183,8 @@ export async function writeIntent(
         owner: goStruct({
           pid: owner.pid,
           start: owner.start,
+          ...(owner.ns !== undefined && { ns: owner.ns }),
+          ...(owner.boot !== undefined && { boot: owner.boot }),
           ...(runID !== undefined && { run: runID }),
         }),
       }),
@@ -190,11 +220,14 @@ function decodeOwner(value: unknown): IntentWriter {
     !Number.isInteger(value.pid) ||
     typeof value.start !== "string" ||
     !/^\d+$/.test(value.start) ||
+    (value.ns !== undefined && (typeof value.ns !== "string" || !/^[0-9a-z]{8}$/.test(value.ns))) ||
+    (value.boot !== undefined && (typeof value.boot !== "string" || value.boot === "")) ||
     (value.run !== undefined && !isRunID(value.run))
   ) {
     throw new MalformedIntentError("its owner is malformed");
   }
-  return { owner: { pid: value.pid, start: value.start }, runID: value.run };
+  const { pid, start, ns, boot } = value;
+  return { owner: { pid, start, ns, boot }, runID: value.run };
 }
 
 /** An intent's attachments, as the cache's attachments are listed; a bad entry is an error. */
@@ -326,8 +359,9 @@ async function runProcesses(run: IntentRun, notBefore: bigint): Promise<RunProce
   const matched = new Map<number, ProcStat & { start: string }>();
   const pids = (await listPids()) ?? [];
   const own = await readProcStat("self");
+  const me = (await thisOwner())?.pid ?? process.pid;
   const look = async (pid: number): Promise<void> => {
-    if (pid === process.pid) return;
+    if (pid === me) return;
     let environ: Buffer;
     try {
       environ = await readFile(`/proc/${pid}/environ`);

@@ -7,9 +7,8 @@
  * so parallel test files never pick the same name. An owner that cannot be told (no /proc, or
  * one of another pid namespace) is written `0.0`, which no sweep matches.
  */
-import { createHash } from "node:crypto";
-import { readlink } from "node:fs/promises";
 import { readProcStat } from "../internal/proc-stat.js";
+import { namespaceDigest } from "../internal/process-identity.js";
 
 /** The prefix of every namespace and temp dir tempNetns and testHost create. */
 export const testNamePrefix = "lcnitest";
@@ -61,20 +60,6 @@ function base36ToDecimal(text: string): string {
 /** The start time of process `pid` as this process's /proc shows it; undefined when unreadable. */
 export async function processStart(pid: number | "self"): Promise<string | undefined> {
   return (await readProcStat(pid))?.start;
-}
-
-/** The digest of this process's pid and time namespaces; undefined without /proc. */
-async function namespaceDigest(): Promise<string | undefined> {
-  const link = (kind: string) => readlink(`/proc/self/ns/${kind}`).catch(() => undefined);
-  const [pid, time] = await Promise.all([link("pid"), link("time")]);
-  if (pid === undefined) return undefined;
-  // Kernels before 5.6 have no time namespaces: "" stands for the one clock there is.
-  const digest = createHash("sha256")
-    .update(`${pid}\n${time ?? ""}`)
-    .digest();
-  return BigInt(`0x${digest.subarray(0, 5).toString("hex")}`)
-    .toString(36)
-    .padStart(8, "0");
 }
 
 let self: Promise<TestNameOwner | undefined> | undefined;

@@ -4,7 +4,7 @@
  * no record, with what it was started with. (The SIGKILL trials on real plugins are in
  * test/e2e/crash-recovery.test.ts.)
  */
-import { access, readdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { access, readdir, readFile, readlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { intentsDir, writeIntent } from "../../src/cache/intent.js";
@@ -58,6 +58,14 @@ describe("setup intents", () => {
         },
         { networkName: "b", ifName: "net1", netns: "/run/netns/pod1" },
       ],
+    });
+    // Its owner: this process, where its pid and start time mean something (namespaces, boot).
+    const stat = await readFile("/proc/self/stat", "latin1");
+    expect((seen as { owner: unknown }).owner).toEqual({
+      pid: Number(await readlink("/proc/self")),
+      start: stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19],
+      ns: expect.stringMatching(/^[0-9a-z]{8}$/),
+      boot: (await readFile("/proc/sys/kernel/random/boot_id", "latin1")).trim(),
     });
     const [first] = (seen as { attachments: { config: string; capabilityArgs: unknown }[] })
       .attachments;

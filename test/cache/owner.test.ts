@@ -180,6 +180,8 @@ describe("endOrphanedRuns: what it signals", () => {
       stdio: ["ignore", "pipe", "ignore"],
     });
     const [plugin, sibling] = await lines(group, 2);
+    // Its environment is the pod's once `env` has exec'd `sleep`.
+    while ((await ofPod()).length === 0) await new Promise((r) => setTimeout(r, 5));
     expect(await ofPod()).toEqual([plugin]);
     await endOrphanedRuns(orphanRun);
     expect(runs(plugin)).toBe(false);

@@ -37,7 +37,7 @@ describe("a setup in flight in another process", () => {
   /** An intent for `pod` as the process `owner` would have written it. */
   async function writeOwnedIntent(
     pod: string,
-    owner: { pid: number; start: string },
+    owner: { pid: number; start: string; ns?: string; boot?: string },
   ): Promise<void> {
     await writeIntent(
       d.cacheDir,
@@ -57,6 +57,28 @@ describe("a setup in flight in another process", () => {
     await writeOwnedIntent("busy", { pid, start: await startOf(pid) });
     expect(await rt.interruptedSetups()).toEqual([]);
     expect(await rt.gc([])).toEqual({ removed: [], inFlightElsewhere: ["busy"] });
+    expect(fake.seq("DEL")).toEqual([]);
+  });
+
+  it("is taken over when its owner ran in an earlier boot, whatever now has its pid", async () => {
+    other = spawn("sleep", ["30"], { stdio: "ignore" });
+    const pid = other.pid as number;
+    // A live process's pid and start time, as a deterministic boot can give them again.
+    await writeOwnedIntent("rebooted", {
+      pid,
+      start: await startOf(pid),
+      boot: "00000000-0000-4000-8000-000000000000",
+    });
+    expect(await rt.interruptedSetups()).toEqual(["rebooted"]);
+    expect(await rt.gc([])).toMatchObject({ inFlightElsewhere: [] });
+    expect(fake.seq("DEL")).toEqual(["DEL a:eth0"]);
+  });
+
+  it("is left to an owner of other namespaces, which cannot be looked up from here", async () => {
+    // Its pid is free here, and says nothing of the pid namespace it was written in.
+    await writeOwnedIntent("elsewhere", { pid: 2 ** 22 + 1, start: "1", ns: "zzzzzzzz" });
+    expect(await rt.interruptedSetups()).toEqual([]);
+    expect(await rt.gc([])).toEqual({ removed: [], inFlightElsewhere: ["elsewhere"] });
     expect(fake.seq("DEL")).toEqual([]);
   });
 
