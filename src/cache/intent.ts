@@ -350,8 +350,8 @@ const batch = 64;
 interface RunProcesses {
   /** Groups that a process of the run leads: signalled whole. */
   readonly groups: Set<number>;
-  /** Processes of the run in a group that none of it leads, to their start times. */
-  readonly loners: Map<number, string>;
+  /** Processes of the run in a group that none of it leads. */
+  readonly loners: Map<number, { readonly start: string; readonly pgrp: number }>;
 }
 
 /** The processes (not this one, nor of its group) that provably belong to the run. */
@@ -382,20 +382,22 @@ async function runProcesses(run: IntentRun, notBefore: bigint): Promise<RunProce
     // children share. A caller's Exec may leave a plugin in the dead runtime's group, whose
     // other members (the script that ran the runtime, say) are not the run's.
     if (matched.has(stat.pgrp)) out.groups.add(stat.pgrp);
-    else out.loners.set(pid, stat.start);
+    else out.loners.set(pid, { start: stat.start, pgrp: stat.pgrp });
   }
   return out;
 }
 
-/** How many times the run is looked for: once more after each kill that ended something. */
+/** How many times the run is looked for: once more after each pass that signalled something. */
 const maxPasses = 4;
 
 /**
  * Ends what a dead owner left running of its setup: every process that provably belongs to it
  * and started after the owner (any time when the intent names none) is SIGKILLed, with its
- * group when a process of the run leads it; resolves once none runs. Looked for again after
- * each kill, as a plugin may have forked into a group of its own meanwhile. Nothing while the
- * owner (this process or another) runs.
+ * group when a process of the run leads it; each pass resolves once none of what it signalled
+ * runs (or after its wait). Looked for again after each pass that signalled something, as a
+ * plugin may have forked into a session of its own meanwhile. Nothing while the owner (this
+ * process or another) runs, nor where this process's /proc is not of its pid namespace (its
+ * pids would name other processes to `kill`).
  */
 export async function endOrphanedRuns(run: IntentRun): Promise<void> {
   if (process.platform !== "linux") return;
@@ -403,8 +405,10 @@ export async function endOrphanedRuns(run: IntentRun): Promise<void> {
   if (owner !== undefined && ((await isThisProcess(owner)) || (await ownerAlive(owner)))) {
     return;
   }
+  if ((await thisOwner())?.pid !== process.pid) return;
   const notBefore = owner === undefined ? 0n : BigInt(owner.start);
-  // What a pass signalled is not signalled again (nor waited for: one beyond any signal).
+  // What a pass signalled is not signalled again, nor waited for again (a process beyond any
+  // signal, say, or one left in a group whose leader is gone).
   const signalled = new Set<string>();
   const fresh = (key: string): boolean => {
     if (signalled.has(key)) return false;
@@ -414,9 +418,14 @@ export async function endOrphanedRuns(run: IntentRun): Promise<void> {
   for (let pass = 0; pass < maxPasses; pass++) {
     const found = await runProcesses(run, notBefore);
     const groups = [...found.groups].filter((pgid) => fresh(`g${pgid}`));
-    const loners = [...found.loners].filter(([pid, start]) => fresh(`p${pid}:${start}`));
+    const loners = [...found.loners].filter(
+      ([pid, { start, pgrp }]) => !signalled.has(`g${pgrp}`) && fresh(`p${pid}:${start}`),
+    );
     if (groups.length === 0 && loners.length === 0) return;
-    await Promise.all([endGroups(groups), endProcesses(new Map(loners))]);
+    await Promise.all([
+      endGroups(groups),
+      endProcesses(new Map(loners.map(([pid, { start }]) => [pid, start]))),
+    ]);
   }
 }
 

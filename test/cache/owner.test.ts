@@ -191,7 +191,7 @@ describe("endOrphanedRuns: what it signals", () => {
 
   it("looks again after a kill: what a plugin forked into a group of its own meanwhile", async () => {
     // A plugin that keeps forking children into sessions of their own, as a daemonising helper.
-    const loop = `i=0; while [ $i -lt 300 ]; do setsid sleep 30 & i=$((i+1)); sleep 0.002; done; wait`;
+    const loop = `i=0; while [ $i -lt 400 ]; do setsid sleep 30 & i=$((i+1)); sleep 0.001; done; wait`;
     group = spawn("sh", ["-c", `${pluginEnv} sh -c '${loop}'`], {
       detached: true,
       stdio: "ignore",
