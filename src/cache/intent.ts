@@ -14,6 +14,7 @@ import { goStruct, marshal } from "../encoding/json.js";
 import { sweepTempFiles } from "../engines/file-write.js";
 import { InvalidArgumentError } from "../errors/base.js";
 import { DamagedIntentError, MalformedIntentError } from "../errors/runtime.js";
+import { debug } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
@@ -422,10 +423,19 @@ export async function endOrphanedRuns(run: IntentRun): Promise<void> {
       ([pid, { start, pgrp }]) => !signalled.has(`g${pgrp}`) && fresh(`p${pid}:${start}`),
     );
     if (groups.length === 0 && loners.length === 0) return;
-    await Promise.all([
+    const [groupsLeft, lonersLeft] = await Promise.all([
       endGroups(groups),
       endProcesses(new Map(loners.map(([pid, { start }]) => [pid, start]))),
     ]);
+    if (groupsLeft.length + lonersLeft.length > 0) {
+      // Beyond SIGKILL (uninterruptible sleep) or not ours to signal: the DELs go on, said here.
+      debug(
+        "pod %s: what its dead owner left running still runs after SIGKILL (groups=[%s] pids=[%s]); its DELs go on",
+        run.podID,
+        groupsLeft.join(" "),
+        lonersLeft.join(" "),
+      );
+    }
   }
 }
 

@@ -52,30 +52,32 @@ async function liveGroups(pgids: ReadonlySet<number>): Promise<Set<number>> {
 }
 
 /**
- * Polls `running` (what of `items` still runs) until nothing does, or `maxWaitMs` has passed: a
- * process in uninterruptible sleep is beyond any signal.
+ * Polls `running` (what of `items` still runs) until nothing does, or `maxWaitMs` has passed (a
+ * process in uninterruptible sleep is beyond any signal); resolves to what still runs.
  */
 async function waitForEnd<T>(
   items: T[],
   running: (items: T[]) => Promise<T[]>,
   maxWaitMs: number,
-): Promise<void> {
+): Promise<T[]> {
   let left = items;
   const until = Date.now() + maxWaitMs;
   while (left.length > 0 && Date.now() < until) {
     left = await running(left);
     if (left.length > 0) await new Promise((resolve) => setTimeout(resolve, 5));
   }
+  return left;
 }
 
 /**
  * SIGKILLs every group of `pgids` and resolves once none has a running process (or after
- * `maxWaitMs`): a run that ends with its owner is known dead before anything undoes it.
+ * `maxWaitMs`, to the groups that still have one): a run that ends with its owner is known
+ * dead before anything undoes it.
  */
-export async function endGroups(pgids: Iterable<number>, maxWaitMs = 5000): Promise<void> {
+export async function endGroups(pgids: Iterable<number>, maxWaitMs = 5000): Promise<number[]> {
   const groups = [...new Set(pgids)];
   for (const pgid of groups) killGroup(pgid, "SIGKILL");
-  await waitForEnd(groups, async (left) => [...(await liveGroups(new Set(left)))], maxWaitMs);
+  return waitForEnd(groups, async (left) => [...(await liveGroups(new Set(left)))], maxWaitMs);
 }
 
 /** True while `pid` is the process that started at `start` and has not ended. */
@@ -87,12 +89,13 @@ async function stillRuns(pid: number, start: string): Promise<boolean> {
 /**
  * SIGKILLs each process of `procs` alone (pid to its start time, read again first: a pid that
  * names another process by now is left alone) and resolves once none runs, or after
- * `maxWaitMs`: for a process in a group that is not wholly its run's.
+ * `maxWaitMs` to the pids that still run: for a process in a group that is not wholly its
+ * run's.
  */
 export async function endProcesses(
   procs: ReadonlyMap<number, string>,
   maxWaitMs = 5000,
-): Promise<void> {
+): Promise<number[]> {
   const entries = [...procs].filter(([pid]) => Number.isInteger(pid) && pid > 1);
   for (const [pid, start] of entries) {
     if (!(await stillRuns(pid, start))) continue;
@@ -106,7 +109,7 @@ export async function endProcesses(
     const runs = await Promise.all(left.map(([pid, start]) => stillRuns(pid, start)));
     return left.filter((_, i) => runs[i]);
   };
-  await waitForEnd(entries, running, maxWaitMs);
+  return (await waitForEnd(entries, running, maxWaitMs)).map(([pid]) => pid);
 }
 
 /**
