@@ -5,7 +5,7 @@
 // plugins' (detached: each leads a session and a group of its own); no root needed.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { isRunning, readProcStat } from "../../../src/internal/proc-stat.js";
 import {
@@ -34,7 +34,10 @@ async function running(pid: number): Promise<boolean> {
   return stat !== undefined && isRunning(stat);
 }
 
-/** The processes of group `pgid` other than its leader, once there are `count` of them. */
+/**
+ * The processes of group `pgid` other than its leader, once there are `count` of them running
+ * `sleep` (a member forked but not yet exec'd still has the leader's command line).
+ */
 async function members(pgid: number, count: number): Promise<number[]> {
   const deadline = Date.now() + 10_000;
   for (;;) {
@@ -42,7 +45,10 @@ async function members(pgid: number, count: number): Promise<number[]> {
     for (const name of await readdir("/proc")) {
       if (!/^\d+$/.test(name) || Number(name) === pgid) continue;
       const stat = await readProcStat(name);
-      if (stat?.pgrp === pgid && isRunning(stat)) found.push(Number(name));
+      const comm = await readFile(`/proc/${name}/comm`, "latin1").catch(() => "");
+      if (stat?.pgrp === pgid && isRunning(stat) && comm.trim() === "sleep") {
+        found.push(Number(name));
+      }
     }
     if (found.length >= count) return found;
     if (Date.now() > deadline) throw new Error(`group ${pgid}: ${found.length} of ${count}`);
