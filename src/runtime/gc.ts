@@ -3,11 +3,15 @@
  * containernetworking/cni#1091, answered per network): every cached attachment of a pod not
  * valid is DELeted as teardown DELs it, whether or not its network is still loaded (upstream's
  * GCNetworkList DELs with today's config); then each loaded network gets GC with its valid
- * attachments as the cache holds them, not as today's interface-name allocation would name them.
- * Everything is tried; the failures are thrown together. A dry run stops after the reads.
+ * attachments as the cache holds them (not as today's interface-name allocation would name
+ * them): every cached attachment of a pod this GC did not collect, a valid pod's, one in flight
+ * in another process, one begun since. Everything is tried; the failures are thrown together.
+ * A dry run stops after the reads.
  */
 
+import type { NetworkAttachment } from "../api/index.js";
 import { ownedElsewhere, podsWithIntents } from "../cache/intent.js";
+import { LibcniError } from "../errors/base.js";
 import { type NetworkFailure, RuntimeGCError } from "../errors/runtime.js";
 import type { GCAttachment } from "../types/index.js";
 import {
@@ -35,6 +39,20 @@ export interface GCReport {
   dryRun?: true;
   /** Dry run only: what a GC would fail on as the cache stands (docs/runtime.md). */
   unusable?: NetworkFailure[];
+}
+
+/** Each cached attachment whose record names no container, as a failure of its own. */
+function unnamedRecords(all: readonly NetworkAttachment[]): NetworkFailure[] {
+  return all
+    .filter((a) => a.containerID === "")
+    .map((a) => ({
+      podID: "",
+      network: a.network,
+      ifName: a.ifName,
+      error: new LibcniError(
+        `cached attachment ${a.network}/${a.ifName} names no container ID: left in place`,
+      ),
+    }));
 }
 
 /** Options of `gc`. */
@@ -66,13 +84,23 @@ export async function collectGarbage(
     (id) => !validPodIDs.has(id),
   );
   const inFlightElsewhere: string[] = [];
+  // The pods this GC collects (or tries to): the plugins' GC is told every other cached one.
+  const attempted = new Set<string>();
   for (const podID of stalePods) {
+    if (podID === "") {
+      // A record that names no container (no pod has the empty ID) is reported, never taken
+      // for the listing's "every pod", which would DEL the valid pods too.
+      (dryRun ? unusable : failures).push(...unnamedRecords(all));
+      attempted.add(podID);
+      continue;
+    }
     try {
       const pod = await cachedAttachments(ctx.cni, podID, ctx.set);
       if (pod.intent.kind === "attachments" && (await ownedElsewhere(pod.intent.owner))) {
         inFlightElsewhere.push(podID);
         continue;
       }
+      attempted.add(podID);
       if (dryRun) {
         // What deleteAll would DEL, in its order.
         for (const a of [...[...pod.interrupted].reverse(), ...[...pod.usable].reverse()]) {
@@ -91,9 +119,13 @@ export async function collectGarbage(
     }
   }
   if (dryRun) return { removed: preview, inFlightElsewhere, dryRun, unusable };
+  // Listed again: a setup in flight elsewhere, or one begun since the first listing, keeps its
+  // records, which a network's GC would otherwise DEL (upstream's GCNetworkList DELs every
+  // attachment it is not told is valid).
+  const now = await ctx.cni.getCachedAttachments("");
   for (const n of ctx.set?.networks ?? []) {
-    const validAttachments: GCAttachment[] = all
-      .filter((a) => a.network === n.name && validPodIDs.has(a.containerID))
+    const validAttachments: GCAttachment[] = now
+      .filter((a) => a.network === n.name && !attempted.has(a.containerID))
       .map((a) => ({ containerID: a.containerID, ifname: a.ifName }));
     try {
       await withDeadline(n.name, "GC", ctx.timeout, ctx.signal, (signal) =>

@@ -1,4 +1,4 @@
-import { readdir, rm } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -105,6 +105,28 @@ describe("checkPod, status, gc", () => {
         { containerID: "keep", ifname: "net1" },
       ]);
       expect(await records()).toEqual(["a-keep-eth0", "b-keep-net1"]);
+    });
+
+    it("reports a record that names no container, and DELs no valid pod for it", async () => {
+      const rt = await load();
+      await rt.setupPod({ id: "keep", netns: "/n/keep" });
+      // A record without a container ID: the listing's "" means every pod, which no pod is.
+      const record = JSON.parse(await readFile(join(d.cacheDir, "results", "a-keep-eth0"), "utf8"));
+      await writeFile(
+        join(d.cacheDir, "results", "junk"),
+        JSON.stringify({ ...record, containerId: "" }),
+      );
+      fake.calls.length = 0;
+      const preview = await rt.gc(["keep"], { dryRun: true });
+      expect(preview.removed).toEqual([]);
+      expect(preview.unusable?.map((u) => [u.podID, u.network, u.ifName])).toEqual([
+        ["", "a", "eth0"],
+      ]);
+      const error = await rt.gc(["keep"]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RuntimeGCError);
+      expect(String(error)).toContain("cached attachment a/eth0 names no container ID");
+      expect(fake.calls.filter((c) => c.containerID === "keep")).toEqual([]);
+      expect(await records()).toEqual(["a-keep-eth0", "b-keep-net1", "junk"]);
     });
 
     it("valid attachments come from the cache, not today's names, after the conf dir changed", async () => {

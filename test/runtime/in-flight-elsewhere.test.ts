@@ -4,7 +4,7 @@
  * pid told apart by its start time).
  */
 import { spawn } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { intentsDir, writeIntent } from "../../src/cache/intent.js";
@@ -25,7 +25,7 @@ describe("a setup in flight in another process", () => {
   beforeEach(async () => {
     d = await dirs();
     fake = new FakePlugins();
-    await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge"]);
+    await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge"], "1.1.0");
     rt = await loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
   });
   afterEach(async () => {
@@ -58,6 +58,22 @@ describe("a setup in flight in another process", () => {
     expect(await rt.interruptedSetups()).toEqual([]);
     expect(await rt.gc([])).toEqual({ removed: [], inFlightElsewhere: ["busy"] });
     expect(fake.seq("DEL")).toEqual([]);
+  });
+
+  it("keeps the records its owner has written so far, the network's GC told they are valid", async () => {
+    // The setup elsewhere got as far as a's record.
+    await rt.setupPod({ id: "busy", netns: "/n" });
+    other = spawn("sleep", ["30"], { stdio: "ignore" });
+    const pid = other.pid as number;
+    await writeOwnedIntent("busy", { pid, start: await startOf(pid) });
+    fake.calls.length = 0;
+    expect(await rt.gc([])).toEqual({ removed: [], inFlightElsewhere: ["busy"] });
+    expect(fake.seq("DEL")).toEqual([]);
+    expect(await readdir(join(d.cacheDir, "results"))).toEqual(["a-busy-eth0"]);
+    const gc = fake.calls.find((c) => c.command === "GC");
+    expect(gc?.config["cni.dev/valid-attachments"]).toEqual([
+      { containerID: "busy", ifname: "eth0" },
+    ]);
   });
 
   it("is taken over when its owner ran in an earlier boot, whatever now has its pid", async () => {
