@@ -12,7 +12,7 @@ import { readdir, readFile, readlink, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { goStruct, marshal } from "../encoding/json.js";
 import { sweepTempFiles } from "../engines/file-write.js";
-import { InvalidArgumentError } from "../errors/base.js";
+import { InvalidArgumentError, WrappedError } from "../errors/base.js";
 import { DamagedIntentError, MalformedIntentError } from "../errors/runtime.js";
 import { debug } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
@@ -498,8 +498,11 @@ export async function podsWithIntents(
   let names: string[];
   try {
     names = await readdir(dir);
-  } catch {
-    return [];
+  } catch (error) {
+    // No directory, no intent; one that cannot be listed is said, as upstream says a results
+    // directory it cannot read.
+    if (errnoCode(error) === "ENOENT") return [];
+    throw new WrappedError(`list setup intents in ${dir}`, error);
   }
   if (options.sweep) await sweepTempFiles(dir, names, STALE_TEMP_MS);
   // Only names this library writes: valid container IDs (no temp file, no intent set aside,

@@ -72,12 +72,16 @@ export async function collectGarbage(
   dryRun: boolean,
   removed: CollectedAttachment[] = [],
 ): Promise<GCReport> {
-  const [all, interrupted] = await Promise.all([
-    ctx.cni.getCachedAttachments(""),
-    podsWithIntents(cacheDirOf(ctx.cni), { sweep: !dryRun }),
-  ]);
   const failures: NetworkFailure[] = [];
   const unusable: NetworkFailure[] = [];
+  const [all, interrupted] = await Promise.all([
+    ctx.cni.getCachedAttachments(""),
+    // Intents that cannot be listed are this GC's failure; the records are collected still.
+    podsWithIntents(cacheDirOf(ctx.cni), { sweep: !dryRun }).catch((error: unknown) => {
+      (dryRun ? unusable : failures).push({ podID: "", network: "", ifName: "", error });
+      return [];
+    }),
+  ]);
   const preview: CollectedAttachment[] = [];
   // Pods with records, and pods whose setup was interrupted before any record was written.
   const stalePods = [...new Set([...all.map((a) => a.containerID), ...interrupted])].filter(

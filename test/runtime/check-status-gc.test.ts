@@ -107,6 +107,23 @@ describe("checkPod, status, gc", () => {
       expect(await records()).toEqual(["a-keep-eth0", "b-keep-net1"]);
     });
 
+    it("reports setup intents it cannot list, and collects the records still", async () => {
+      const rt = await load();
+      await rt.setupPod({ id: "leak", netns: "/n/leak" });
+      // The intents' directory is a file: not "no intent", a cache dir that is not right.
+      await rm(join(d.cacheDir, "libcni", "setup-intents"), { recursive: true, force: true });
+      await writeFile(join(d.cacheDir, "libcni", "setup-intents"), "");
+      fake.calls.length = 0;
+      const preview = await rt.gc([], { dryRun: true });
+      expect(preview.removed.map((r) => r.podID)).toEqual(["leak", "leak"]);
+      expect(String(preview.unusable?.[0]?.error)).toContain("list setup intents in");
+      const error = await rt.gc([]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RuntimeGCError);
+      expect(String(error)).toContain("ENOTDIR");
+      expect(fake.seq("DEL")).toEqual(["DEL b:net1", "DEL a:eth0"]);
+      await expect(rt.interruptedSetups()).rejects.toThrow("list setup intents in");
+    });
+
     it("reports a record that names no container, and DELs no valid pod for it", async () => {
       const rt = await load();
       await rt.setupPod({ id: "keep", netns: "/n/keep" });
