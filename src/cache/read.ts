@@ -16,8 +16,11 @@ import { closeFd, fstatFd, openFd, readFd } from "../internal/fs.js";
  */
 export const MAX_CACHE_RECORD_BYTES = 128 * 1024 * 1024;
 
-// Windows has neither flag; there the plain open is what can be done.
-const openFlags =
+/**
+ * How a record is opened: not through a symlink, and at once even for a FIFO or a device
+ * (Windows has neither flag; there the plain open is what can be done).
+ */
+export const recordOpenFlags =
   constants.O_RDONLY |
   (constants.O_NOFOLLOW ?? 0) |
   (constants.O_NONBLOCK ?? 0) |
@@ -58,7 +61,7 @@ export async function readRecord(
   checkSignal(signal);
   let fd: number;
   try {
-    fd = await openFd(path, openFlags);
+    fd = await openFd(path, recordOpenFlags);
   } catch (error) {
     const code = errnoCode(error);
     // ELOOP: the record itself is a symlink. ENXIO: a socket (or a FIFO where opening fails).

@@ -19,10 +19,10 @@ import { InvalidArgumentError } from "../errors/base.js";
 import { CacheRecordRemoveError } from "../errors/cache.js";
 import { reportCacheRemoveFailed } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
-import { closeFd, fdatasyncFd, fsyncFd, openFd } from "../internal/fs.js";
+import { closeFd, fdatasyncFd, fstatFd, fsyncFd, openFd } from "../internal/fs.js";
 import { goQuote } from "../internal/go-quote.js";
 import { attachmentNameError } from "./names.js";
-import { MAX_CACHE_RECORD_BYTES, readRecord } from "./read.js";
+import { MAX_CACHE_RECORD_BYTES, readRecord, recordOpenFlags } from "./read.js";
 import { CNICacheV1, decodeCacheRecord } from "./record.js";
 
 /** One `CNI_ARGS` pair, `[key, value]` (Go `[2]string`). */
@@ -179,16 +179,32 @@ export async function ensureResultsDir(cacheDir: string): Promise<void> {
  * write's do. Rejects with the first failure.
  */
 export async function syncRecords(paths: readonly string[]): Promise<void> {
-  const flush = async (path: string, sync: (fd: number) => Promise<void>): Promise<void> => {
-    const fd = await openFd(path, "r");
-    try {
-      await sync(fd);
-    } finally {
-      await closeFd(fd).catch(() => undefined);
+  const flushRecord = async (fd: number, path: string): Promise<void> => {
+    // What sits at a record's name now may be anything: a FIFO's fdatasync would not be the
+    // record's, nor would that of a file elsewhere.
+    if (!(await fstatFd(fd)).isFile()) {
+      throw new Error(`cache record ${path} is not a regular file`);
     }
+    await fdatasyncFd(fd);
   };
-  await Promise.all(paths.map((path) => flush(path, fdatasyncFd)));
-  for (const dir of new Set(paths.map((path) => dirname(path)))) await flush(dir, fsyncFd);
+  await Promise.all(
+    paths.map((path) => withFd(path, recordOpenFlags, (fd) => flushRecord(fd, path))),
+  );
+  for (const dir of new Set(paths.map((path) => dirname(path)))) await withFd(dir, "r", fsyncFd);
+}
+
+/** `use` of the file opened at `path`, closed after it (a failing close is not the use's). */
+async function withFd(
+  path: string,
+  flags: number | string,
+  use: (fd: number) => Promise<void>,
+): Promise<void> {
+  const fd = await openFd(path, flags);
+  try {
+    await use(fd);
+  } finally {
+    await closeFd(fd).catch(() => undefined);
+  }
 }
 
 /**
