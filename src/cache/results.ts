@@ -162,7 +162,10 @@ export async function writeCacheRecord(
     // Go's words); any other error is the write's own.
     const code = errnoCode(error);
     if (fresh || (code !== "ENOENT" && code !== "ENOTDIR")) throw error;
-    knownDirs.delete(resolve(dir));
+    // Forgotten only if it is still the one this write trusted: a concurrent writer's retry
+    // may have begun its MkdirAll already, which this write must then wait for.
+    const key = resolve(dir);
+    if (knownDirs.get(key)?.ready === ready) knownDirs.delete(key);
     await ensureDir(dir, durable).ready;
     await writeFileAtomic(path, record, { mode: 0o600, durable });
   }
