@@ -72,8 +72,9 @@ export function encodeCacheRecordText(input: CacheRecordInput): string {
     // Only a non-empty JSON object is kept (Go: a map, omitempty).
     if (text.startsWith("{") && text !== "{}") result = new EncodedJSON(text);
   }
+  // An undefined member is absent (the encoder skips it): a map of only those is empty.
   const nonEmpty = <T extends object>(v: T | undefined): T | undefined =>
-    v !== undefined && Object.keys(v).length > 0 ? v : undefined;
+    v !== undefined && Object.values(v).some((m) => m !== undefined) ? v : undefined;
   const record = goStruct({
     kind: CNICacheV1,
     containerId: input.containerId,

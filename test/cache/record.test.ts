@@ -122,6 +122,10 @@ describe("encodeCacheRecord", () => {
     expect(text).toBe(
       '{"kind":"cniCacheV1","containerId":"c","config":"e30=","ifName":"eth0","networkName":"n"}',
     );
+    // Members that are undefined are absent: a map of only those is empty, and omitted.
+    expect(utf8Decode(encodeCacheRecord({ ...base, capabilityArgs: { mac: undefined } }))).toBe(
+      text,
+    );
   });
 
   it("writes a missing config as null and an empty one as an empty string, as Go's []byte", () => {
