@@ -427,14 +427,10 @@ export async function endOrphanedRuns(run: IntentRun): Promise<void> {
       endGroups(groups),
       endProcesses(new Map(loners.map(([pid, { start }]) => [pid, start]))),
     ]);
+    // Beyond SIGKILL (uninterruptible sleep) or not ours to signal: the DELs go on, said here.
     if (groupsLeft.length + lonersLeft.length > 0) {
-      // Beyond SIGKILL (uninterruptible sleep) or not ours to signal: the DELs go on, said here.
-      debug(
-        "pod %s: what its dead owner left running still runs after SIGKILL (groups=[%s] pids=[%s]); its DELs go on",
-        run.podID,
-        groupsLeft.join(" "),
-        lonersLeft.join(" "),
-      );
+      const left = `groups=[${groupsLeft.join(" ")}] pids=[${lonersLeft.join(" ")}]`;
+      debug("pod %s: its dead owner's %s still run after SIGKILL; DELs go on", run.podID, left);
     }
   }
 }

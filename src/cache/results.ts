@@ -10,6 +10,7 @@ import { compareUTF8 } from "../encoding/json.js";
 import { readWhole } from "../engines/file-read.js";
 import {
   flushCreatedDirs,
+  fsyncDir,
   isTempName,
   mkdirDurable,
   sweepTempFiles,
@@ -19,7 +20,7 @@ import { InvalidArgumentError } from "../errors/base.js";
 import { CacheRecordRemoveError } from "../errors/cache.js";
 import { reportCacheRemoveFailed } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
-import { closeFd, fdatasyncFd, fstatFd, fsyncFd, openFd } from "../internal/fs.js";
+import { closeFd, fdatasyncFd, fstatFd, openFd } from "../internal/fs.js";
 import { goQuote } from "../internal/go-quote.js";
 import { attachmentNameError } from "./names.js";
 import { MAX_CACHE_RECORD_BYTES, readRecord, recordOpenFlags } from "./read.js";
@@ -182,29 +183,20 @@ export async function ensureResultsDir(cacheDir: string): Promise<void> {
  * write's do. Rejects with the first failure.
  */
 export async function syncRecords(paths: readonly string[]): Promise<void> {
-  const flushRecord = async (fd: number, path: string): Promise<void> => {
-    // What sits at a record's name now may be anything: a FIFO's fdatasync would not be the
-    // record's, nor would that of a file elsewhere.
-    if (!(await fstatFd(fd)).isFile()) {
-      throw new Error(`cache record ${path} is not a regular file`);
-    }
-    await fdatasyncFd(fd);
-  };
-  await Promise.all(
-    paths.map((path) => withFd(path, recordOpenFlags, (fd) => flushRecord(fd, path))),
-  );
-  for (const dir of new Set(paths.map((path) => dirname(path)))) await withFd(dir, "r", fsyncFd);
+  await Promise.all(paths.map(flushRecord));
+  for (const dir of new Set(paths.map((path) => dirname(path)))) await fsyncDir(dir);
 }
 
-/** `use` of the file opened at `path`, closed after it (a failing close is not the use's). */
-async function withFd(
-  path: string,
-  flags: number | string,
-  use: (fd: number) => Promise<void>,
-): Promise<void> {
-  const fd = await openFd(path, flags);
+/**
+ * A record's data flushed, opened as a read opens it: what sits at its name now may be anything
+ * (a FIFO's fdatasync would not be the record's, nor would that of a file elsewhere).
+ */
+async function flushRecord(path: string): Promise<void> {
+  const fd = await openFd(path, recordOpenFlags);
   try {
-    await use(fd);
+    if (!(await fstatFd(fd)).isFile())
+      throw new Error(`cache record ${path} is not a regular file`);
+    await fdatasyncFd(fd);
   } finally {
     await closeFd(fd).catch(() => undefined);
   }

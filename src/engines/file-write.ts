@@ -4,6 +4,7 @@
  */
 export {
   flushCreatedDirs,
+  fsyncDir,
   isTempName,
   mkdirDurable,
   sweepTempFiles,

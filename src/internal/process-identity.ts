@@ -6,10 +6,7 @@
 import { createHash } from "node:crypto";
 import { readFile, readlink } from "node:fs/promises";
 
-/**
- * The digest of this process's pid and time namespaces (8 base-36 digits); undefined without
- * /proc.
- */
+/** The digest of this process's pid and time namespaces (8 base-36 digits); none without /proc. */
 export async function namespaceDigest(): Promise<string | undefined> {
   const link = (kind: string) => readlink(`/proc/self/ns/${kind}`).catch(() => undefined);
   const [pid, time] = await Promise.all([link("pid"), link("time")]);

@@ -278,7 +278,7 @@ interface PodAttachments {
    * True when an interrupted attachment cannot be readied for its DEL (its failure is in
    * `unusable`): the intent is all that remembers it, so it outlives the teardown.
    */
-  interruptedUnusable: boolean;
+  interruptedUnusable?: boolean;
   /** The pod's setup intent as read (one that cannot be read is also in `unusable`). */
   intent: IntentRead;
 }
@@ -357,14 +357,7 @@ export async function cachedAttachments(
       : compareIfNames(x.attachment.ifName, y.attachment.ifName),
   );
   const found = records.map((r) => r.attachment);
-  const out: PodAttachments = {
-    podID,
-    usable: [],
-    unusable: [],
-    interrupted: [],
-    interruptedUnusable: false,
-    intent,
-  };
+  const out: PodAttachments = { podID, usable: [], unusable: [], interrupted: [], intent };
   for (const { attachment: att, bytes } of records) {
     try {
       out.usable.push(toCached(att, set, netns, bytes));
@@ -531,14 +524,7 @@ function currentAttachments(
     style.capabilityStyle,
   );
   const usable = plannedAttachments(plan);
-  return {
-    podID: id,
-    usable,
-    unusable: [],
-    interrupted: [],
-    interruptedUnusable: false,
-    intent: { kind: "none" },
-  };
+  return { podID: id, usable, unusable: [], interrupted: [], intent: { kind: "none" } };
 }
 
 /**
