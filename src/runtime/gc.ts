@@ -91,20 +91,20 @@ export async function collectGarbage(
   // The pods this GC collects (or tries to): the plugins' GC is told every other cached one.
   const attempted = new Set<string>();
   for (const podID of stalePods) {
+    attempted.add(podID);
     if (podID === "") {
       // A record that names no container (no pod has the empty ID) is reported, never taken
       // for the listing's "every pod", which would DEL the valid pods too.
       (dryRun ? unusable : failures).push(...unnamedRecords(all));
-      attempted.add(podID);
       continue;
     }
     try {
       const pod = await cachedAttachments(ctx.cni, podID, ctx.set);
       if (pod.intent.kind === "attachments" && (await ownedElsewhere(pod.intent.owner))) {
         inFlightElsewhere.push(podID);
+        attempted.delete(podID);
         continue;
       }
-      attempted.add(podID);
       if (dryRun) {
         // What deleteAll would DEL, in its order.
         for (const a of [...[...pod.interrupted].reverse(), ...[...pod.usable].reverse()]) {
