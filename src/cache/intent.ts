@@ -392,13 +392,10 @@ async function runProcesses(run: IntentRun, notBefore: bigint): Promise<RunProce
 const maxPasses = 4;
 
 /**
- * Ends what a dead owner left running of its setup: every process that provably belongs to it
- * and started after the owner (any time when the intent names none) is SIGKILLed, with its
- * group when a process of the run leads it; each pass resolves once none of what it signalled
- * runs (or after its wait). Looked for again after each pass that signalled something, as a
- * plugin may have forked into a session of its own meanwhile. Nothing while the owner (this
- * process or another) runs, nor where this process's /proc is not of its pid namespace (its
- * pids would name other processes to `kill`).
+ * Ends what a dead owner left running of its setup (docs/reliability.md, "Owners"): each process
+ * that provably belongs to it, started after the owner, SIGKILLed (with its group when one of
+ * them leads it), in passes until one finds nothing new. Nothing while the owner runs, nor where
+ * /proc is not this process's pid namespace's (its pids would name others to `kill`).
  */
 export async function endOrphanedRuns(run: IntentRun): Promise<void> {
   if (process.platform !== "linux") return;

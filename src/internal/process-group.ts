@@ -51,10 +51,7 @@ async function liveGroups(pgids: ReadonlySet<number>): Promise<Set<number>> {
   return live;
 }
 
-/**
- * Polls `running` (what of `items` still runs) until nothing does, or `maxWaitMs` has passed (a
- * process in uninterruptible sleep is beyond any signal); resolves to what still runs.
- */
+/** Polls `running` until nothing runs or `maxWaitMs` passed (D-state defies signals): the rest. */
 async function waitForEnd<T>(
   items: T[],
   running: (items: T[]) => Promise<T[]>,
@@ -87,10 +84,8 @@ async function stillRuns(pid: number, start: string): Promise<boolean> {
 }
 
 /**
- * SIGKILLs each process of `procs` alone (pid to its start time, read again first: a pid that
- * names another process by now is left alone) and resolves once none runs, or after
- * `maxWaitMs` to the pids that still run: for a process in a group that is not wholly its
- * run's.
+ * SIGKILLs each process of `procs` alone (pid to start time, read again first: a reused pid is
+ * left alone); resolves once none runs, or after `maxWaitMs` to the pids that still do.
  */
 export async function endProcesses(
   procs: ReadonlyMap<number, string>,

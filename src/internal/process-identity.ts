@@ -1,7 +1,6 @@
 /**
- * Where a pid and a start time name one process: its pid and time namespaces (a pid means
- * something only in its pid namespace, and a start time, ticks since boot, in its time
- * namespace), and the boot (after a reboot the same pid and start time name another process).
+ * Where a pid and a start time name one process: its pid and time namespaces (a start time is
+ * ticks since boot in the time namespace), and the boot (after which they name another one).
  */
 import { createHash } from "node:crypto";
 import { readFile, readlink } from "node:fs/promises";

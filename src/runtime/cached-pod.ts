@@ -274,10 +274,7 @@ interface PodAttachments {
   unusable: NetworkFailure[];
   /** An interrupted setup's attachments that have no record, in planned order. */
   interrupted: CachedAttachment[];
-  /**
-   * True when an interrupted attachment cannot be readied for its DEL (its failure is in
-   * `unusable`): the intent is all that remembers it, so it outlives the teardown.
-   */
+  /** An interrupted attachment cannot be readied for its DEL (see `unusable`): the intent stays. */
   interruptedUnusable?: boolean;
   /** The pod's setup intent as read (one that cannot be read is also in `unusable`). */
   intent: IntentRead;

@@ -9,7 +9,6 @@
  * A dry run stops after the reads.
  */
 
-import type { NetworkAttachment } from "../api/index.js";
 import { ownedElsewhere, podsWithIntents } from "../cache/intent.js";
 import { LibcniError } from "../errors/base.js";
 import { type NetworkFailure, RuntimeGCError } from "../errors/runtime.js";
@@ -39,20 +38,6 @@ export interface GCReport {
   dryRun?: true;
   /** Dry run only: what a GC would fail on as the cache stands (docs/runtime.md). */
   unusable?: NetworkFailure[];
-}
-
-/** Each cached attachment whose record names no container, as a failure of its own. */
-function unnamedRecords(all: readonly NetworkAttachment[]): NetworkFailure[] {
-  return all
-    .filter((a) => a.containerID === "")
-    .map((a) => ({
-      podID: "",
-      network: a.network,
-      ifName: a.ifName,
-      error: new LibcniError(
-        `cached attachment ${a.network}/${a.ifName} names no container ID: left in place`,
-      ),
-    }));
 }
 
 /** Options of `gc`. */
@@ -95,7 +80,12 @@ export async function collectGarbage(
     if (podID === "") {
       // A record that names no container (no pod has the empty ID) is reported, never taken
       // for the listing's "every pod", which would DEL the valid pods too.
-      (dryRun ? unusable : failures).push(...unnamedRecords(all));
+      for (const { network, ifName } of all.filter((a) => a.containerID === "")) {
+        const error = new LibcniError(
+          `cached attachment ${network}/${ifName} names no container ID`,
+        );
+        (dryRun ? unusable : failures).push({ podID, network, ifName, error });
+      }
       continue;
     }
     try {
@@ -123,9 +113,8 @@ export async function collectGarbage(
     }
   }
   if (dryRun) return { removed: preview, inFlightElsewhere, dryRun, unusable };
-  // Listed again: a setup in flight elsewhere, or one begun since the first listing, keeps its
-  // records, which a network's GC would otherwise DEL (upstream's GCNetworkList DELs every
-  // attachment it is not told is valid).
+  // Listed again: a setup in flight elsewhere or begun since keeps its records, which a network's
+  // GC would DEL (upstream's GCNetworkList DELs each attachment it is not told is valid).
   const now = await ctx.cni.getCachedAttachments("");
   for (const n of ctx.set?.networks ?? []) {
     const validAttachments: GCAttachment[] = now

@@ -126,6 +126,9 @@ export class CNIRuntime {
   /** `cni`'s twin writing records without fsync, which setups commit together (setup.ts). */
   private readonly setupCNI: CNIConfig;
   private current: NetworkSet;
+  /** The number of the last load begun, and of the last whose set was swapped in. */
+  private loadsBegun = 0;
+  private loadSwapped = 0;
   private readonly options: RuntimeOptions;
   private readonly locks = new RuntimeLocks();
   /** Pods whose setup runs in this runtime now (their intent is no interrupted setup). */
@@ -192,14 +195,28 @@ export class CNIRuntime {
    *   (an I/O error, not its absence).
    */
   async reload(): Promise<NetworkSet> {
-    const set = nextSet(this.current, await loadNetworkSet(this.options));
-    this.current = set;
-    return set;
+    const swap = this.beginLoad();
+    swap(nextSet(this.current, await loadNetworkSet(this.options)));
+    return this.current;
   }
 
-  /** Replaces the set (the watcher's swap). */
+  /** Replaces the set now (a load that ends now: a load begun before it swaps nothing). */
   swap(set: NetworkSet): void {
-    this.current = set;
+    this.beginLoad()(set);
+  }
+
+  /**
+   * Numbers a load (a reload's, a watcher's): its swap is refused after a later load's.
+   * @internal
+   */
+  beginLoad(): (set: NetworkSet) => boolean {
+    const n = ++this.loadsBegun;
+    return (set) => {
+      if (n < this.loadSwapped) return false;
+      this.loadSwapped = n;
+      this.current = set;
+      return true;
+    };
   }
 
   private context(set: NetworkSet, options: PodCallOptions, pod?: PodRef): CacheCallContext {

@@ -46,7 +46,8 @@ export interface NetworkSetChange {
 /** What the watcher swaps into. */
 export interface SwapTarget {
   readonly networkSet: NetworkSet;
-  swap(set: NetworkSet): void;
+  /** Numbers a load; its set is swapped in unless a later load's is already (true when). */
+  beginLoad(): (set: NetworkSet) => boolean;
 }
 
 function fingerprint(n: Network): string {
@@ -120,7 +121,12 @@ export class NetworkWatcher extends EventEmitter {
     this.fsEvents = options.fsEvents ?? true;
     this.dir = resolve(load.confDir ?? "/etc/cni/net.d");
     if (this.fsEvents) {
-      this.armAnchor();
+      try {
+        this.armAnchor();
+      } catch (error) {
+        // An inotify limit, say: the poll follows the dir still.
+        this.report(error);
+      }
       this.armDir();
     }
     const poll = options.poll ?? 2000;
@@ -220,18 +226,21 @@ export class NetworkWatcher extends EventEmitter {
     }
   }
 
-  /**
-   * Before each reload: watch the conf dir again if it appeared, was removed or was replaced
-   * (`mv net.d old && mkdir net.d`), and the anchor again if the dir's ancestors changed.
-   */
-  private async rearm(): Promise<void> {
+  private async rearm(): Promise<boolean> {
     const st = await stat(this.dir).catch(() => undefined);
     const ino = st?.isDirectory() ? st.ino : undefined;
-    if (this.closed) return;
+    if (this.closed) return true;
     if (ino !== this.dirIno || this.dirWatcher === undefined) {
       this.dirIno = this.armDir() ? ino : undefined;
     }
-    if (this.anchor !== dirname(this.dir) || ino === undefined) this.armAnchor();
+    try {
+      if (this.anchor !== dirname(this.dir) || ino === undefined) this.armAnchor();
+      return true;
+    } catch (error) {
+      // An inotify limit, say: reported, and the load goes on (the poll follows the dir).
+      this.report(error);
+      return false;
+    }
   }
 
   private schedule(): void {
@@ -241,6 +250,7 @@ export class NetworkWatcher extends EventEmitter {
       this.timer = undefined;
       this.trigger();
     }, this.debounce);
+    if (!this.persistent) this.timer.unref();
   }
 
   private trigger(): void {
@@ -262,11 +272,12 @@ export class NetworkWatcher extends EventEmitter {
 
   private async reloadOnce(): Promise<void> {
     let set: NetworkSet;
-    const before = this.target.networkSet;
+    let watching = true;
+    const swap = this.target.beginLoad();
     try {
-      if (this.fsEvents) await this.rearm();
+      if (this.fsEvents) watching = await this.rearm();
       if (this.pollTimer !== undefined) this.listing = this.dirListing();
-      set = nextSet(before, await loadNetworkSet(this.load));
+      set = nextSet(this.target.networkSet, await loadNetworkSet(this.load));
     } catch (error) {
       // Nothing was learnt: the next poll reloads again whatever the listing says.
       this.listing = undefined;
@@ -274,9 +285,11 @@ export class NetworkWatcher extends EventEmitter {
       return;
     }
     if (this.closed) return;
-    this.lastError = undefined;
+    if (watching) this.lastError = undefined;
+    const before = this.target.networkSet;
+    // A reload begun later has swapped in a newer set already: that one stands.
+    if (!swap(set)) return;
     const change = diffSets(before, set);
-    this.target.swap(set);
     this.emit("reload", change);
     if (change.added.length + change.removed.length + change.changed.length > 0) {
       this.emit("change", change);
