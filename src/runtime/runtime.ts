@@ -205,10 +205,7 @@ export class CNIRuntime {
     this.beginLoad()(set);
   }
 
-  /**
-   * Numbers a load (a reload's, a watcher's): its swap is refused after a later load's.
-   * @internal
-   */
+  /** Numbers a load: its swap is refused once a later load has swapped. @internal */
   beginLoad(): (set: NetworkSet) => boolean {
     const n = ++this.loadsBegun;
     return (set) => {

@@ -226,6 +226,10 @@ export class NetworkWatcher extends EventEmitter {
     }
   }
 
+  /**
+   * Before each reload: watch the conf dir again if it appeared, was removed or was replaced
+   * (`mv net.d old && mkdir net.d`), the anchor if its ancestors changed; false if refused.
+   */
   private async rearm(): Promise<boolean> {
     const st = await stat(this.dir).catch(() => undefined);
     const ino = st?.isDirectory() ? st.ino : undefined;
