@@ -7,6 +7,7 @@
 import { unmarshalMap, wrapErrors } from "../conf/bytes.js";
 import { injectConf, type PluginConfig } from "../conf/index.js";
 import { compareUTF8, EncodedJSON, marshal, marshalAsMap } from "../encoding/json.js";
+import { setOwn } from "../encoding/parse.js";
 import { foldsToOtherKey } from "../encoding/struct.js";
 import { utf8Encode } from "../internal/bytes.js";
 import type { Result } from "../types/index.js";
@@ -67,12 +68,7 @@ function parsesAsPluginConf(config: Record<string, unknown>): boolean {
   values.set("name", "").set("cniVersion", "").set("prevResult", {});
   const probe: Record<string, unknown> = {};
   for (const key of [...values.keys()].sort(compareUTF8)) {
-    Object.defineProperty(probe, key, {
-      value: values.get(key),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwn(probe, key, values.get(key));
   }
   try {
     return decodePluginConf(probe).type !== "";

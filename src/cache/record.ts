@@ -8,7 +8,7 @@
 
 import { decodeStdBase64 } from "../encoding/base64.js";
 import { EncodedJSON, goStruct, marshal, marshalAsMap } from "../encoding/json.js";
-import { maxNestingDepth, parseJSON } from "../encoding/parse.js";
+import { maxNestingDepth, parseJSON, setOwn } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
 import { UnmarshalTypeError } from "../errors/go.js";
 import { utf8Encode } from "../internal/bytes.js";
@@ -244,4 +244,47 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
     }
   }
   return false;
+}
+
+function sortedByBytes(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) {
+    if (Buffer.compare(utf8Encode(keys[i - 1]), utf8Encode(keys[i])) > 0) return false;
+  }
+  return true;
+}
+
+/**
+ * Capability args read back from a cache record (or an intent), ready to be sent again: a DEL or
+ * CHECK from the cache sends the bytes the ADD sent, as go-cni sends its structs again. An
+ * object whose keys are not sorted was written from a Go struct, and is marked as one to be
+ * written again in that order; sorted keys were a Go map's (or in order anyway).
+ */
+export function restoreCapabilityStructs(args: Record<string, unknown>): Record<string, unknown> {
+  // The copy keeps its own stack: a record's value may nest to Go's limit (10,000 levels),
+  // deeper than the call stack allows a recursive walk.
+  const pending: [object, object][] = [];
+  const shell = (value: unknown): unknown => {
+    if (typeof value !== "object" || value === null) return value;
+    if (Array.isArray(value)) {
+      const out: unknown[] = new Array(value.length);
+      pending.push([value, out]);
+      return out;
+    }
+    // The copy gets the same keys in the same order, so the order is judged on the original.
+    const out: Record<string, unknown> = {};
+    pending.push([value, out]);
+    return sortedByBytes(Object.keys(value)) ? out : goStruct(out);
+  };
+  const top = shell(args) as Record<string, unknown>;
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [from, to] = next;
+    if (Array.isArray(from)) {
+      for (let i = 0; i < from.length; i++) (to as unknown[])[i] = shell(from[i]);
+      continue;
+    }
+    for (const [k, v] of Object.entries(from)) {
+      setOwn(to, k, shell(v));
+    }
+  }
+  return top;
 }

@@ -9,6 +9,7 @@
  */
 
 import { marshal } from "../encoding/json.js";
+import { setOwn } from "../encoding/parse.js";
 import { ConfError } from "../errors/conf.js";
 import { utf8Encode } from "../internal/bytes.js";
 import { messageOf } from "../internal/error-message.js";
@@ -51,13 +52,7 @@ export function injectConf(
       // Go panics here (assignment to a nil map); an error is the useful equivalent.
       throw new ConfError("cannot inject into a null network configuration");
     }
-    // defineProperty, not assignment: a key such as "__proto__" must become a plain key.
-    Object.defineProperty(config, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwn(config, key, value);
   }
   return networkPluginConfFromBytes(utf8Encode(marshalConf(config)));
 }

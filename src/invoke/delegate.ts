@@ -17,17 +17,13 @@ async function delegate<T>(verb: string, plugin: string, exec: Exec | undefined,
   return run(path, new DelegateArgs({ command: verb }), runner);
 }
 
-function delegateNoResult(
-  verb: string,
-  delegatePlugin: string,
-  netconf: Uint8Array,
-  exec: Exec | undefined,
-  options: ExecOptions,
-): Promise<void> {
-  return delegate(verb, delegatePlugin, exec, (path, args, runner) =>
-    execPluginWithoutResult(path, netconf, args, runner, options),
-  );
-}
+/** A delegate verb without a result (upstream's `DelegateCheck`, `DelegateDel`, ...). */
+const withoutResult =
+  (verb: string) =>
+  (delegatePlugin: string, netconf: Uint8Array, exec?: Exec, options: ExecOptions = {}) =>
+    delegate(verb, delegatePlugin, exec, (path, args, runner) =>
+      execPluginWithoutResult(path, netconf, args, runner, options),
+    );
 
 /** Runs the delegate plugin for ADD with `netconf`, resolving to its result. */
 export function delegateAdd(
@@ -42,41 +38,13 @@ export function delegateAdd(
 }
 
 /** Runs the delegate plugin for CHECK with `netconf`. */
-export function delegateCheck(
-  delegatePlugin: string,
-  netconf: Uint8Array,
-  exec?: Exec,
-  options: ExecOptions = {},
-): Promise<void> {
-  return delegateNoResult("CHECK", delegatePlugin, netconf, exec, options);
-}
+export const delegateCheck = withoutResult("CHECK");
 
 /** Runs the delegate plugin for DEL with `netconf`. */
-export function delegateDel(
-  delegatePlugin: string,
-  netconf: Uint8Array,
-  exec?: Exec,
-  options: ExecOptions = {},
-): Promise<void> {
-  return delegateNoResult("DEL", delegatePlugin, netconf, exec, options);
-}
+export const delegateDel = withoutResult("DEL");
 
 /** Runs the delegate plugin for STATUS with `netconf`. */
-export function delegateStatus(
-  delegatePlugin: string,
-  netconf: Uint8Array,
-  exec?: Exec,
-  options: ExecOptions = {},
-): Promise<void> {
-  return delegateNoResult("STATUS", delegatePlugin, netconf, exec, options);
-}
+export const delegateStatus = withoutResult("STATUS");
 
 /** Runs the delegate plugin for GC with `netconf`. */
-export function delegateGC(
-  delegatePlugin: string,
-  netconf: Uint8Array,
-  exec?: Exec,
-  options: ExecOptions = {},
-): Promise<void> {
-  return delegateNoResult("GC", delegatePlugin, netconf, exec, options);
-}
+export const delegateGC = withoutResult("GC");

@@ -10,7 +10,7 @@
  * whole document for Go's error. Every entry is parsed once here (and dropped), so a document
  * this accepts is one `parseJSON` accepts.
  */
-import { parseJSON } from "../encoding/parse.js";
+import { parseJSON, setOwn } from "../encoding/parse.js";
 import { utf8Decode } from "../internal/bytes.js";
 import { Slices } from "./slices.js";
 
@@ -192,13 +192,7 @@ class Parser {
       this.skipSpace();
       this.expect(0x3a);
       this.skipSpace();
-      // A data property, so that a key "__proto__" stays a key (as JSON.parse makes it).
-      Object.defineProperty(out, key, {
-        value: await this.member([...path, key]),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setOwn(out, key, await this.member([...path, key]));
       this.skipSpace();
       const c = this.b[this.pos++];
       if (c === 0x7d) return out;

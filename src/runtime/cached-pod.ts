@@ -20,7 +20,7 @@ import {
 } from "../api/index.js";
 import { type IntentRead, readIntent, removeIntent, settleIntent } from "../cache/intent.js";
 import { readRecord } from "../cache/read.js";
-import { CNICacheV1, decodeCacheRecord } from "../cache/record.js";
+import { CNICacheV1, decodeCacheRecord, restoreCapabilityStructs } from "../cache/record.js";
 import { readPodRecords, resultsDir } from "../cache/results.js";
 import {
   type NetworkConfigList,
@@ -49,11 +49,10 @@ import { isNetns } from "../netns/check.js";
 import type { Result100 } from "../types/index.js";
 import { validateContainerID } from "../utils/index.js";
 import { greaterThanOrEqualTo } from "../version/index.js";
-import { type CapabilityStyle, restoreCapabilityStructs } from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
 import { type PlannedAttachment, planPodOfCheckedID } from "./plan.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
-import type { IfNoRecords, Pod, PodRef, TeardownOptions } from "./types.js";
+import type { CapabilityStyle, IfNoRecords, Pod, PodRef, TeardownOptions } from "./types.js";
 
 /** What teardown, check, status and GC need from the runtime. */
 export interface CacheCallContext {
@@ -346,12 +345,10 @@ export async function cachedAttachments(
       ? readIntent(cacheDir, podID)
       : ({ kind: "none" } as const),
   ]);
-  records.sort((x, y) =>
-    x.mtimeNs !== y.mtimeNs
-      ? x.mtimeNs < y.mtimeNs
-        ? -1
-        : 1
-      : compareIfNames(x.attachment.ifName, y.attachment.ifName),
+  // Oldest first (a nonzero bigint is a nonzero number), then by interface name.
+  records.sort(
+    (x, y) =>
+      Number(x.mtimeNs - y.mtimeNs) || compareIfNames(x.attachment.ifName, y.attachment.ifName),
   );
   const found = records.map((r) => r.attachment);
   const out: PodAttachments = { podID, usable: [], unusable: [], interrupted: [], intent };

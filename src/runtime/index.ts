@@ -14,6 +14,7 @@ export {
   DefaultNetworkNotFoundError,
   DuplicateNetworkError,
   InterfaceNameError,
+  InterruptedSetupError,
   LoopbackDownError,
   NetworkDeviceDataError,
   type NetworkDeviceDataFailure,
@@ -38,18 +39,6 @@ export type {
   TornDownAttachment,
 } from "./cached-pod.js";
 export {
-  type Bandwidth,
-  type CapabilityArgs,
-  type CapabilityName,
-  CapabilityNames,
-  type CapabilityStyle,
-  type DNSCapability,
-  encodeCapabilityArgs,
-  type IPRange,
-  mergeCapabilityArgs,
-  type PortMapping,
-} from "./capabilities.js";
-export {
   type NetworkDeviceData,
   type NetworkDeviceDataOptions,
   networkDeviceData,
@@ -59,6 +48,8 @@ export {
 export type { CollectedAttachment, GCOptions, GCReport } from "./gc.js";
 export { defaultBinDirs, defaultConfDir, type LoadOptions, type NetworkSet } from "./load.js";
 export {
+  encodeCapabilityArgs,
+  mergeCapabilityArgs,
   type PlannedAttachment,
   planPod,
   type StaticAddress,
@@ -73,17 +64,25 @@ export type {
   PodSetupResult,
   RouteSummary,
 } from "./summary.js";
-export type {
-  IfNoRecords,
-  LoadProblem,
-  Network,
-  Pod,
-  PodArgs,
-  PodCallOptions,
-  PodNetworkRequest,
-  PodRef,
-  SetupOptions,
-  TeardownOptions,
+export {
+  type Bandwidth,
+  type CapabilityArgs,
+  type CapabilityName,
+  CapabilityNames,
+  type CapabilityStyle,
+  type DNSCapability,
+  type IfNoRecords,
+  type IPRange,
+  type LoadProblem,
+  type Network,
+  type Pod,
+  type PodArgs,
+  type PodCallOptions,
+  type PodNetworkRequest,
+  type PodRef,
+  type PortMapping,
+  type SetupOptions,
+  type TeardownOptions,
 } from "./types.js";
 export {
   type ConfDirFinding,

@@ -5,6 +5,12 @@
  * the CNI conventions' forms for the capability values (ocicni refuses a bad static IP or MAC
  * before anything runs; go-cni passes anything on).
  *
+ * Capability args are encoded as the runtime's style writes them. go-cni's structs (PortMapping,
+ * BandWidth, IPRanges, DNS) have no JSON tags, so Go writes them with the field names as
+ * declared, in order, zero values included: encoded so, byte for byte; the other values as maps
+ * (keys sorted). The `ocicni` style writes cri-o/ocicni's instead: its JSON tags and omitempty,
+ * bandwidth as a Go map, DNS (which ocicni lacks) the conventions' keys.
+ *
  * Interface names: explicit ones are reserved first (two equal ones are an error, as ocicni);
  * the others are allocated in order, skipping names taken: `eth0`, `net1`, ... (Multus's and
  * Kubernetes'), or `<prefix><n>` (go-cni's `WithInterfacePrefix`); the loopback is `lo`.
@@ -17,24 +23,133 @@ import { maxNestingDepth } from "../encoding/parse.js";
 import { InvalidArgumentError } from "../errors/base.js";
 import { CapabilityArgError, InterfaceNameError, NetworkNotFoundError } from "../errors/runtime.js";
 import { goQuote } from "../internal/go-quote.js";
-import { parseCIDR, parseIP } from "../types/index.js";
+import { goStruct, parseCIDR, parseIP } from "../types/index.js";
 import { validateInterfaceName, validateNetworkName } from "../utils/index.js";
-import {
-  type CapabilityArgs,
-  type CapabilityStyle,
-  encodeCapabilityArgs,
-  type IPRange,
-  mergeCapabilityArgs,
-  type PortMapping,
-} from "./capabilities.js";
 import type { NetworkSet } from "./load.js";
-import type { Network, Pod, PodArgs, PodNetworkRequest } from "./types.js";
+import {
+  type Bandwidth,
+  type CapabilityArgs,
+  CapabilityNames,
+  type CapabilityStyle,
+  type DNSCapability,
+  type IPRange,
+  type Network,
+  type Pod,
+  type PodArgs,
+  type PodNetworkRequest,
+  type PortMapping,
+} from "./types.js";
 
 /** One planned attachment of a pod. */
 export interface PlannedAttachment {
   readonly network: Network;
   readonly ifName: string;
   readonly rt: RuntimeConf;
+}
+
+const goCNI = {
+  portMapping: (p: PortMapping): object =>
+    goStruct({
+      HostPort: p.hostPort,
+      ContainerPort: p.containerPort,
+      Protocol: p.protocol ?? "",
+      HostIP: p.hostIP ?? "",
+    }),
+  bandwidth: (b: Bandwidth): object =>
+    goStruct({
+      IngressRate: b.ingressRate ?? 0,
+      IngressBurst: b.ingressBurst ?? 0,
+      EgressRate: b.egressRate ?? 0,
+      EgressBurst: b.egressBurst ?? 0,
+    }),
+  ipRange: (r: IPRange): object =>
+    goStruct({
+      Subnet: r.subnet,
+      RangeStart: r.rangeStart ?? "",
+      RangeEnd: r.rangeEnd ?? "",
+      Gateway: r.gateway ?? "",
+    }),
+  // A nil Go slice encodes as null.
+  dns: (d: DNSCapability): object =>
+    goStruct({
+      Servers: d.servers ?? null,
+      Searches: d.searches ?? null,
+      Options: d.options ?? null,
+    }),
+};
+
+const ocicni = {
+  portMapping: (p: PortMapping): object =>
+    goStruct({
+      hostPort: p.hostPort,
+      containerPort: p.containerPort,
+      protocol: p.protocol ?? "",
+      hostIP: p.hostIP ?? "",
+    }),
+  // ocicni builds a map[string]uint64: sorted keys, every one written.
+  bandwidth: (b: Bandwidth): object => ({
+    ingressRate: b.ingressRate ?? 0,
+    ingressBurst: b.ingressBurst ?? 0,
+    egressRate: b.egressRate ?? 0,
+    egressBurst: b.egressBurst ?? 0,
+  }),
+  ipRange: (r: IPRange): object =>
+    goStruct({
+      subnet: r.subnet,
+      rangeStart: r.rangeStart || undefined,
+      rangeEnd: r.rangeEnd || undefined,
+      gateway: r.gateway || undefined,
+    }),
+  dns: (d: DNSCapability): object =>
+    goStruct({ servers: d.servers, searches: d.searches, options: d.options }),
+};
+
+/**
+ * The `capabilityArgs` map of a RuntimeConf for `args`: typed values first, then `extra`
+ * (which wins on a name clash, as a later go-cni option overwrites an earlier one).
+ */
+export function encodeCapabilityArgs(
+  args: CapabilityArgs | undefined,
+  style: CapabilityStyle = "go-cni",
+): Record<string, unknown> {
+  const enc = style === "ocicni" ? ocicni : goCNI;
+  const out: Record<string, unknown> = {};
+  if (args === undefined) return out;
+  const set = (name: string, value: unknown): void => {
+    if (value !== undefined)
+      Object.defineProperty(out, name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  };
+  set(CapabilityNames.portMappings, args.portMappings?.map(enc.portMapping));
+  set(CapabilityNames.bandwidth, args.bandwidth && enc.bandwidth(args.bandwidth));
+  set(
+    CapabilityNames.ipRanges,
+    args.ipRanges?.map((set) => set.map(enc.ipRange)),
+  );
+  set(CapabilityNames.dns, args.dns && enc.dns(args.dns));
+  set(CapabilityNames.aliases, args.aliases);
+  set(CapabilityNames.mac, args.mac);
+  set(CapabilityNames.ips, args.ips);
+  set(CapabilityNames.infinibandGUID, args.infinibandGUID);
+  set(CapabilityNames.deviceID, args.deviceID);
+  set(CapabilityNames.cgroupPath, args.cgroupPath);
+  set(CapabilityNames.podAnnotations, args.podAnnotations);
+  for (const [name, value] of Object.entries(args.extra ?? {})) set(name, value);
+  return out;
+}
+
+/** `base` with `override`'s fields replacing it, field by field (per-network over per-pod). */
+export function mergeCapabilityArgs(
+  base: CapabilityArgs | undefined,
+  override: CapabilityArgs | undefined,
+): CapabilityArgs | undefined {
+  if (override === undefined) return base;
+  if (base === undefined) return override;
+  return { ...base, ...override, extra: { ...base.extra, ...override.extra } };
 }
 
 /** The planned attachments as the setup intent records them (the cache layer's form). */

@@ -39,7 +39,6 @@ import {
   type TornDownAttachment,
   teardownPodWith,
 } from "./cached-pod.js";
-import type { CapabilityStyle } from "./capabilities.js";
 import { type CollectedAttachment, collectGarbage, type GCOptions, type GCReport } from "./gc.js";
 import { findPlugin, type LoadOptions, loadNetworkSet, type NetworkSet, nextSet } from "./load.js";
 import { planPod } from "./plan.js";
@@ -47,6 +46,7 @@ import { checkPluginsInstalled, checkPodNetns, setupAttachments } from "./setup.
 import { networkStatus, PluginVersions, type StatusReport } from "./status.js";
 import type { PodSetupResult } from "./summary.js";
 import type {
+  CapabilityStyle,
   LoadProblem,
   Network,
   Pod,
@@ -233,7 +233,7 @@ export class CNIRuntime {
    * plugin looked up, before any lock is taken or plugin runs.
    * @throws NoNetworksError while not ready; InvalidArgumentError, InterfaceNameError,
    *   CapabilityArgError, NetworkNotFoundError or PodNetnsError before anything runs;
-   *   PodSetupError.
+   *   InterruptedSetupError (the pod's earlier setup left its intent: teardownPod); PodSetupError.
    */
   async setupPod(pod: Pod, options: SetupOptions = {}): Promise<PodSetupResult> {
     return this.traced("setup", pod.id, options, (o) => this.setup(pod, o), {

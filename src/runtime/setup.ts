@@ -8,12 +8,13 @@
  */
 
 import { stat } from "node:fs/promises";
-import { clearIntent, writeIntent } from "../cache/intent.js";
+import { clearIntent, ownedElsewhere, readIntent, writeIntent } from "../cache/intent.js";
 import { cacheFilePath, ensureResultsDir, syncRecords } from "../cache/results.js";
 import { PluginChainError } from "../errors/api.js";
 import { InvalidArgumentError, WrappedError } from "../errors/base.js";
 import { PluginAbortedError, PluginExecError, PluginLookupError } from "../errors/invoke.js";
 import {
+  InterruptedSetupError,
   type NetworkFailure,
   NetworkTimeoutError,
   PodNetnsError,
@@ -162,12 +163,28 @@ async function commitRecords(
   }
 }
 
-/** Attaches the pod to every planned network, or to none. */
+/**
+ * Refuses a pod whose setup intent is on disk (see InterruptedSetupError): a new intent over it
+ * would forget what the earlier setup attached, and the spec wants its DEL before an ADD again.
+ */
+async function assertNoIntent(cacheDir: string, podID: string): Promise<void> {
+  const earlier = await readIntent(cacheDir, podID);
+  if (earlier.kind === "none") return;
+  const elsewhere = earlier.kind === "attachments" && (await ownedElsewhere(earlier.owner));
+  const path = earlier.kind === "attachments" ? earlier.path : earlier.error.path;
+  throw new InterruptedSetupError(podID, path, elsewhere);
+}
+
+/**
+ * Attaches the pod to every planned network, or to none.
+ * @throws InterruptedSetupError before anything runs; PodSetupError.
+ */
 export async function setupAttachments(
   ctx: SetupContext,
   podID: string,
   plan: readonly PlannedAttachment[],
 ): Promise<PodSetupResult> {
+  await assertNoIntent(ctx.cacheDir, podID);
   // What is about to be attached, on disk before the first plugin runs (see intent.ts); and
   // the results dir, whose records are committed together at the end (see commitRecords).
   const before = async (what: string, step: () => Promise<void>): Promise<void> => {

@@ -1,10 +1,84 @@
 /**
  * The records of libcni/runtime: networks as loaded from a conf dir, pods as a runtime
- * describes them, and the options of each call.
+ * describes them (with every well-known capability of the CNI conventions document, typed:
+ * https://www.cni.dev/docs/conventions/#well-known-capabilities), and the options of each call.
  */
 import type { NetworkConfigList } from "../conf/index.js";
 import type { TraceContext } from "../internal/trace-context.js";
-import type { CapabilityArgs } from "./capabilities.js";
+
+/** The well-known capability names, as plugins declare them in `capabilities`. */
+export const CapabilityNames = {
+  portMappings: "portMappings",
+  bandwidth: "bandwidth",
+  ipRanges: "ipRanges",
+  dns: "dns",
+  aliases: "aliases",
+  mac: "mac",
+  ips: "ips",
+  infinibandGUID: "infinibandGUID",
+  deviceID: "deviceID",
+  cgroupPath: "cgroupPath",
+  podAnnotations: "io.kubernetes.cri.pod-annotations",
+} as const;
+
+/** One of the well-known capability names. */
+export type CapabilityName = (typeof CapabilityNames)[keyof typeof CapabilityNames];
+
+/** A port mapping (`portMappings`; go-cni `PortMapping`). */
+export interface PortMapping {
+  hostPort: number;
+  containerPort: number;
+  /** `tcp`, `udp` or `sctp`; Go's zero value "" when absent. */
+  protocol?: string;
+  /** The host address to bind; "" (any) when absent. */
+  hostIP?: string;
+}
+
+/** Rate limits in bits per second, bursts in bits (`bandwidth`; go-cni `BandWidth`). */
+export interface Bandwidth {
+  ingressRate?: number;
+  ingressBurst?: number;
+  egressRate?: number;
+  egressBurst?: number;
+}
+
+/** One IPAM range (`ipRanges`; go-cni `IPRanges`). */
+export interface IPRange {
+  subnet: string;
+  rangeStart?: string;
+  rangeEnd?: string;
+  gateway?: string;
+}
+
+/** Resolver settings (`dns`; go-cni `DNS`). */
+export interface DNSCapability {
+  servers?: string[];
+  searches?: string[];
+  options?: string[];
+}
+
+/** The capability arguments of a pod, typed; `extra` passes any other capability as is. */
+export interface CapabilityArgs {
+  portMappings?: PortMapping[];
+  bandwidth?: Bandwidth;
+  /** Range sets, as the conventions and host-local take them: `[[range, ...], ...]`. */
+  ipRanges?: IPRange[][];
+  dns?: DNSCapability;
+  /** Network name to the pod's DNS aliases on it. */
+  aliases?: Record<string, string[]>;
+  mac?: string;
+  ips?: string[];
+  infinibandGUID?: string;
+  deviceID?: string;
+  cgroupPath?: string;
+  /** `io.kubernetes.cri.pod-annotations`. */
+  podAnnotations?: Record<string, string>;
+  /** Any other capability, by its name, sent as given (go-cni's `WithCapability`). */
+  extra?: Record<string, unknown>;
+}
+
+/** Whose bytes the structured capabilities take: go-cni's (the default) or ocicni's. */
+export type CapabilityStyle = "go-cni" | "ocicni";
 
 /** One network of the set: a conf-dir file's list (or the built-in loopback). */
 export interface Network {

@@ -8,7 +8,12 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { intentsDir, writeIntent } from "../../src/cache/intent.js";
-import { type CNIRuntime, loadNetworks, planPod } from "../../src/runtime/index.js";
+import {
+  type CNIRuntime,
+  InterruptedSetupError,
+  loadNetworks,
+  planPod,
+} from "../../src/runtime/index.js";
 import { intentOf } from "../../src/runtime/plan.js";
 import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
 
@@ -58,6 +63,20 @@ describe("a setup in flight in another process", () => {
     expect(await rt.interruptedSetups()).toEqual([]);
     expect(await rt.gc([])).toEqual({ removed: [], inFlightElsewhere: ["busy"] });
     expect(fake.seq("DEL")).toEqual([]);
+  });
+
+  it("is refused by setupPod, which runs nothing and leaves the intent", async () => {
+    other = spawn("sleep", ["30"], { stdio: "ignore" });
+    const pid = other.pid as number;
+    await writeOwnedIntent("busy", { pid, start: await startOf(pid) });
+    const e = await rt.setupPod({ id: "busy", netns: "/n" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InterruptedSetupError);
+    expect((e as InterruptedSetupError).inFlightElsewhere).toBe(true);
+    expect((e as Error).message).toBe(
+      `pod busy is being set up by another process (setup intent ${join(intentsDir(d.cacheDir), "busy")})`,
+    );
+    expect(fake.calls).toEqual([]);
+    expect(await readdir(intentsDir(d.cacheDir))).toEqual(["busy"]);
   });
 
   it("keeps the records its owner has written so far, the network's GC told they are valid", async () => {

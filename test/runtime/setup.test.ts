@@ -5,6 +5,7 @@ import { PluginChainError, PluginNotFoundError } from "../../src/index.js";
 import { findInPath } from "../../src/invoke/index.js";
 import {
   type CNIRuntime,
+  InterruptedSetupError,
   loadNetworks,
   NetworkTimeoutError,
   PodSetupError,
@@ -120,6 +121,27 @@ describe("setupPod", () => {
     );
     expect(fake.seq("DEL")).toEqual(["DEL c:net2", "DEL b:net1", "DEL a:eth0", "DEL a:eth0"]);
     expect(await records()).toEqual(["b-pod1-net1"]);
+  });
+
+  it("refuses a pod whose rollback left its intent, until teardown undoes it", async () => {
+    fake.fail.set("c/ADD", "c add");
+    fake.fail.set("b/DEL", "b del");
+    await expect(rt.setupPod(pod)).rejects.toBeInstanceOf(PodSetupError);
+    fake.fail.clear();
+    fake.calls.length = 0;
+    // A retry on other networks would have written its own intent over b's, and b leaked.
+    const e = await rt.setupPod({ ...pod, networks: ["a"] }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InterruptedSetupError);
+    expect((e as Error).message).toBe(
+      `pod pod1 has an interrupted setup (setup intent ${join(d.cacheDir, "libcni", "setup-intents", "pod1")}): tear the pod down before setting it up again`,
+    );
+    expect((e as InterruptedSetupError).inFlightElsewhere).toBe(false);
+    expect(fake.calls).toEqual([]);
+    await rt.teardownPod(pod.id);
+    // The intent's attachments without a record (a's chain: two plugins), then b's record.
+    expect(fake.seq("DEL")).toEqual(["DEL c:net2", "DEL a:eth0", "DEL a:eth0", "DEL b:net1"]);
+    await rt.setupPod({ ...pod, networks: ["a"] });
+    expect(await records()).toEqual(["a-pod1-eth0"]);
   });
 
   it("parallel: every ADD at once; on failure every network is rolled back", async () => {
