@@ -3,7 +3,6 @@
  * text, so that no flat string of the whole document is built on the way: a V8 string join
  * copies, and a record built as result text -> record text -> bytes held three copies at once.
  */
-import { randomUUID } from "node:crypto";
 import { EncodedJSON } from "../encoding/json.js";
 
 /** The UTF-8 bytes of the concatenation of `pieces`, written piece by piece. */
@@ -20,15 +19,15 @@ export function piecesToBytes(pieces: readonly string[]): Uint8Array {
 
 /**
  * The UTF-8 bytes of `encode(placeholder)` with the JSON object `pieces` spell in the
- * placeholder's place: the encoder writes a marker object there (unique, by a random UUID),
- * and the bytes are the text around it with the pieces between. Undefined when the marker is
- * not in the output exactly once (the caller then encodes the plain way).
+ * placeholder's place: the encoder writes a marker object there (random, without loading
+ * node:crypto), and the bytes are the text around it with the pieces between. Undefined when
+ * the marker is not in the output exactly once (the caller then encodes the plain way).
  */
 export function encodeAroundPieces(
   encode: (placeholder: EncodedJSON) => string,
   pieces: readonly string[],
 ): Uint8Array | undefined {
-  const marker = `{"libcni.pieces":"${randomUUID()}"}`;
+  const marker = `{"libcni.pieces":"${Math.random().toString(36)}${Math.random().toString(36)}"}`;
   const text = encode(new EncodedJSON(marker));
   const at = text.indexOf(marker);
   if (at < 0 || text.indexOf(marker, at + 1) >= 0) return undefined;

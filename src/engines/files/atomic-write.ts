@@ -11,7 +11,6 @@
  * never a mixture, and never an empty file. On a failure before the rename the temporary file
  * is removed and the record is left as it was.
  */
-import { randomBytes } from "node:crypto";
 import { lstat, mkdir, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { goPathError } from "../../errors/go.js";
@@ -212,6 +211,13 @@ const steps: WriteSteps = {
   syncDir: (dir) => dirSyncs.sync(dir),
 };
 
+// A temporary name no other writer picks: this process's pid and count, and a random part for a
+// process of another pid namespace over the same dir (the create is exclusive anyway). Not
+// node:crypto, which would load a dozen more modules into every process that ADDs.
+let temps = 0;
+const tempName = (): string =>
+  `${TEMP_PREFIX}${process.pid.toString(36)}.${(temps++).toString(36)}.${Math.random().toString(36).slice(2)}${TEMP_SUFFIX}`;
+
 /** Replaces `path` with `data` atomically (and durably, by default): see the module comment. */
 export async function writeFileAtomic(
   path: string,
@@ -219,7 +225,7 @@ export async function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const { mode = 0o600, durable = true } = options;
-  const temp = join(dirname(path), `${TEMP_PREFIX}${randomBytes(8).toString("hex")}${TEMP_SUFFIX}`);
+  const temp = join(dirname(path), tempName());
   await runWriteSteps({ path, data, mode, durable }, temp, steps);
 }
 
