@@ -38,8 +38,8 @@ function formatOf(parsed: ParsedFlags): (typeof formats)[number] {
 const durationUnits: Readonly<Record<string, number>> = {
   ns: 1e-6,
   us: 1e-3,
-  µs: 1e-3,
-  μs: 1e-3,
+  "\u00b5s": 1e-3,
+  "\u03bcs": 1e-3,
   ms: 1,
   s: 1000,
   m: 60_000,

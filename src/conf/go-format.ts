@@ -26,7 +26,8 @@ export function goTypeName(value: unknown): string {
 /**
  * Go's `strings.ToLower`: the simple (one-to-one) lowercase mapping of each rune. JavaScript's
  * `toLowerCase` applies the full mapping, which turns U+0130 into two code points and a final
- * capital sigma into ς; mapping rune by rune and keeping the first code point gives Go's result.
+ * capital sigma into U+03C2; mapping rune by rune and keeping the first code point gives Go's
+ * result.
  */
 export function goToLower(s: string): string {
   let out = "";

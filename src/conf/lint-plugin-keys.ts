@@ -10,7 +10,7 @@ import { escapeToken, pointerOf, unescapeToken } from "./lint-pointer.js";
 import { pluginKeys } from "./lint-schema.js";
 import type { LintFinding } from "./lint-types.js";
 
-/** A plugin's keys renamed for the schema: canonical key → the key the file has. */
+/** A plugin's keys renamed for the schema: canonical key -> the key the file has. */
 export type Renames = Map<string, string>;
 
 /**

@@ -46,7 +46,7 @@ const ownJSONKeys = new Set(["name", "id", "message", "stack", "cause"]);
 
 function bytesText(bytes: Uint8Array): string {
   const text = new TextDecoder().decode(bytes.subarray(0, maxJSONBytes));
-  return bytes.length > maxJSONBytes ? `${text}… (${bytes.length} bytes)` : text;
+  return bytes.length > maxJSONBytes ? `${text}\u2026 (${bytes.length} bytes)` : text;
 }
 
 /** True for an object JSON writes key by key that may hold errors (not a class instance). */
@@ -72,7 +72,7 @@ function deeper<T, U>(fn: () => T, tooDeep: () => U): T | U {
 }
 
 // Deeper than a cause is followed: said, not written (a cycle would make JSON throw).
-const tooDeep = (): string => "…";
+const tooDeep = (): string => "\u2026";
 
 /** A field's value as the error's JSON holds it: errors summarised, bytes as text. */
 function fieldJSON(value: unknown): unknown {

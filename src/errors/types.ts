@@ -18,7 +18,7 @@ export interface CNIErrorJSON {
 /** A CNI error (upstream `types.Error`), the spec's error object; `message` is its `Error()`. */
 export class CNIError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_CNI";
-  /** The spec's error code (`ErrUnknown` … `ErrInternal`, or a plugin's own code above 99). */
+  /** The spec's error code (`ErrUnknown` ... `ErrInternal`, or a plugin's own code above 99). */
   readonly code: number;
   /** The short message (the wire's `msg`). */
   readonly msg: string;

@@ -2,7 +2,7 @@
 import { readdir, readFile } from "node:fs/promises";
 
 export interface ProcStat {
-  /** Field 3: R, S, D, Z (zombie), X (dead)… */
+  /** Field 3: R, S, D, Z (zombie), X (dead)... */
   readonly state: string;
   /** Fields 4, 5 and 6. */
   readonly ppid: number;

@@ -17,8 +17,8 @@ const nameOnly = defineStruct<{ name?: string }>("", {
 });
 
 /**
- * Checks the config bytes: not JSON (or a non-string name) → code 6
- * `error unmarshall network config: <Go's error>`; empty name → code 7 `missing network name`;
+ * Checks the config bytes: not JSON (or a non-string name) -> code 6
+ * `error unmarshall network config: <Go's error>`; empty name -> code 7 `missing network name`;
  * then the network name rules of `validateNetworkName`.
  */
 export function validateConfig(stdinData: Uint8Array): CNIError | undefined {

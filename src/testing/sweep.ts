@@ -131,7 +131,7 @@ async function removeTempDir(
 }
 
 /**
- * Removes the namespaces and temp dirs (`lcnitest-…`, `lcnicheck-…`) of test processes and
+ * Removes the namespaces and temp dirs (`lcnitest-...`, `lcnicheck-...`) of test processes and
  * checks that are gone, and resolves to what it removed and what it could not (a namespace
  * needs CAP_SYS_ADMIN). Live processes', other pid namespaces', other users' temp dirs and
  * anything named otherwise are left alone; without /proc, everything is.

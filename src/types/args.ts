@@ -17,7 +17,7 @@ import { ipUnmarshalText } from "./ip.js";
 /** How one argument's text is read: a named type or a parser (Go's `UnmarshalText`). */
 export type ArgType = "bool" | "string" | "ip" | ((text: string) => unknown);
 
-/** The arguments a caller understands: name → type. */
+/** The arguments a caller understands: name -> type. */
 export type ArgsSpec = Record<string, ArgType>;
 
 /** The value type an `ArgType` parses to. */

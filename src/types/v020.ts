@@ -169,7 +169,7 @@ export class Result020 implements Result {
   }
 }
 
-// Upstream types020's init(). 0.1.0 ↔ 0.2.0 (upstream convertFrom010/convertTo010): the same
+// Upstream types020's init(). 0.1.0 <-> 0.2.0 (upstream convertFrom010/convertTo010): the same
 // data under the other version.
 registerConverter(["0.1.0", "0.2.0"], ["0.1.0", "0.2.0"], (from, toVersion) => {
   const r = from as Result020;

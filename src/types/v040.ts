@@ -108,7 +108,7 @@ export class Result040 extends ListResult<Interface040, IPConfig040> {
   }
 }
 
-/** 0.1.0/0.2.0 → 0.3.x/0.4.0 (upstream convertFrom02x): each family's routes move to the top. */
+/** 0.1.0/0.2.0 -> 0.3.x/0.4.0 (upstream convertFrom02x): each family's routes move to the top. */
 function convertFrom020To040(from: Result, toVersion: string): Result {
   const r = from as Result020;
   const out = new Result040({ cniVersion: toVersion, dns: copyDNS(r.dns) });
@@ -139,7 +139,7 @@ function convertWithin040(from: Result, toVersion: string): Result {
 }
 
 /**
- * 0.3.x/0.4.0 → 0.1.0/0.2.0 (upstream convertTo02x): the first IP of each version, routes
+ * 0.3.x/0.4.0 -> 0.1.0/0.2.0 (upstream convertTo02x): the first IP of each version, routes
  * (destination and gateway only) under the family of their destination when that family has an
  * IP; interfaces are dropped. No IP at all: `cannot convert: no valid IP addresses`.
  */

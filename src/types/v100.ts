@@ -203,7 +203,7 @@ Object.defineProperty(Result100.prototype, goJSONText, {
 });
 
 /**
- * 0.3.x/0.4.0 → 1.x (upstream convertFrom04x): the IP version is dropped. Also 1.0.0 ↔ 1.1.0
+ * 0.3.x/0.4.0 -> 1.x (upstream convertFrom04x): the IP version is dropped. Also 1.0.0 <-> 1.1.0
  * (upstream convertFrom100), where only the version changes: the same copy.
  */
 function convertFrom040To100(from: Result, toVersion: string): Result {
@@ -218,7 +218,7 @@ function convertFrom040To100(from: Result, toVersion: string): Result {
 }
 
 /**
- * 1.x → 0.3.x/0.4.0 (upstream convertTo04x): the IP version comes from the address family;
+ * 1.x -> 0.3.x/0.4.0 (upstream convertTo04x): the IP version comes from the address family;
  * an interface's mtu, socketPath and pciID are dropped.
  */
 function convertFrom100To040(from: Result, toVersion: string): Result040 {

@@ -61,8 +61,8 @@ export function validateInterfaceName(ifName: string): CNIError | undefined {
   const invalid = (msg: string, details = "") =>
     new CNIError(ErrInvalidEnvironmentVariables, msg, details);
   if (ifName.length === 0) return invalid("interface name is empty");
-  // Upstream's len() counts bytes, and the kernel's limit is in bytes too: "ééééééééé" is
-  // 9 characters but 18 bytes. A lone surrogate becomes U+FFFD (3 bytes), as it would on its
+  // Upstream's len() counts bytes, and the kernel's limit is in bytes too: nine U+00E9 are 9
+  // characters but 18 bytes. A lone surrogate becomes U+FFFD (3 bytes), as it would on its
   // way into an environment variable.
   if (Buffer.byteLength(ifName, "utf8") > MAX_INTERFACE_NAME_LENGTH) {
     const limit = MAX_INTERFACE_NAME_LENGTH + 1;

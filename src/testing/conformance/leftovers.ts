@@ -45,7 +45,7 @@ async function commandLine(pid: number): Promise<string> {
   try {
     const raw = await readFile(`/proc/${pid}/cmdline`, "utf8");
     const text = raw.replace(/\0+$/, "").replaceAll("\0", " ").trim();
-    if (text !== "") return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+    if (text !== "") return text.length > 120 ? `${text.slice(0, 120)}\u2026` : text;
   } catch {}
   try {
     return `[${(await readFile(`/proc/${pid}/comm`, "utf8")).trim()}]`;

@@ -64,14 +64,14 @@ function formatText(report: ConformanceReport): string {
 export function stableText(text: string): string {
   return (
     text
-      .replace(/lcnicheck-\d+-[0-9a-z]+(?:\.[0-9a-z]+)?-\d+/g, "lcnicheck-…")
-      .replace(/\bpid \d+/g, "pid …")
-      .replace(/0x[0-9a-f]{6,}/g, "0x…")
-      .replace(/\d{4}[/-]\d{2}[/-]\d{2}[ T]\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?/g, "…")
-      .replace(/goroutine \d+/g, "goroutine …")
+      .replace(/lcnicheck-\d+-[0-9a-z]+(?:\.[0-9a-z]+)?-\d+/g, "lcnicheck-\u2026")
+      .replace(/\bpid \d+/g, "pid \u2026")
+      .replace(/0x[0-9a-f]{6,}/g, "0x\u2026")
+      .replace(/\d{4}[/-]\d{2}[/-]\d{2}[ T]\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?/g, "\u2026")
+      .replace(/goroutine \d+/g, "goroutine \u2026")
       // The magic of the filesystem under a netns path (ext4 where /run is on the root disk,
       // tmpfs where it is a tmpfs, as in a rootless sandbox) says where, not what.
-      .replace(/(unknown FS magic on \S+): [0-9a-f]+\b/g, "$1: …")
+      .replace(/(unknown FS magic on \S+): [0-9a-f]+\b/g, "$1: \u2026")
   );
 }
 
