@@ -18,7 +18,13 @@ import {
   type NetworkAttachment,
   type RuntimeConf,
 } from "../api/index.js";
-import { type IntentRead, readIntent, removeIntent, settleIntent } from "../cache/intent.js";
+import {
+  type IntentRead,
+  ownedElsewhere,
+  readIntent,
+  removeIntent,
+  settleIntent,
+} from "../cache/intent.js";
 import { readRecord } from "../cache/read.js";
 import { CNICacheV1, decodeCacheRecord, restoreCapabilityStructs } from "../cache/record.js";
 import { readPodRecords, resultsDir } from "../cache/results.js";
@@ -34,6 +40,7 @@ import { InvalidArgumentError, LibcniError, WrappedError } from "../errors/base.
 import { CorruptCacheRecordError } from "../errors/cache.js";
 import { NetnsError } from "../errors/netns.js";
 import {
+  InterruptedSetupError,
   LoopbackDownError,
   type NetworkFailure,
   NetworkTimeoutError,
@@ -546,6 +553,22 @@ export async function teardownPodWith(
 }
 
 /**
+ * The pod's records for CHECK and status, and its problems: what cannot be used, and a setup
+ * intent (the pod is not whole: its setup was interrupted, or runs in another process).
+ * @throws PodNotFoundError when the cache holds nothing of the pod.
+ */
+async function recordedAndProblems(ctx: CacheCallContext, podID: string) {
+  const { usable, unusable, intent } = await cachedAttachments(ctx.cni, podID, ctx.set, ctx.netns);
+  const problems = [...unusable];
+  if (intent.kind === "attachments") {
+    const error = new InterruptedSetupError(podID, intent.path, await ownedElsewhere(intent.owner));
+    problems.push({ network: "", ifName: "", error });
+  }
+  if (usable.length === 0 && problems.length === 0) throw new PodNotFoundError(podID);
+  return { usable, problems };
+}
+
+/**
  * CHECKs every cached attachment of the pod, in attach order (see checkPod); with
  * `lookAtLoopback`, `lo` in the runtime's loopback attachment too.
  * @throws PodNotFoundError when nothing is recorded; PodCheckError with every failure.
@@ -555,9 +578,8 @@ export async function checkFromCache(
   podID: string,
   lookAtLoopback = false,
 ): Promise<CheckedAttachment[]> {
-  const { usable, unusable } = await cachedAttachments(ctx.cni, podID, ctx.set, ctx.netns);
-  if (usable.length === 0 && unusable.length === 0) throw new PodNotFoundError(podID);
-  const outcome: WalkOutcome = { done: [], failures: [...unusable] };
+  const { usable, problems } = await recordedAndProblems(ctx, podID);
+  const outcome: WalkOutcome = { done: [], failures: problems };
   const checked: CachedAttachment[] = [];
   for (const a of usable) {
     try {
@@ -664,9 +686,7 @@ async function checkLoopback(
 
 /** The pod's status from its records, in attach order. @throws PodNotFoundError */
 export async function podStatusFromCache(ctx: CacheCallContext, podID: string): Promise<PodStatus> {
-  const { usable, unusable } = await cachedAttachments(ctx.cni, podID, ctx.set, ctx.netns);
-  if (usable.length === 0 && unusable.length === 0) throw new PodNotFoundError(podID);
-  const problems: NetworkFailure[] = [...unusable];
+  const { usable, problems } = await recordedAndProblems(ctx, podID);
   const outcomes: AttachmentOutcome[] = [];
   for (const a of usable) {
     const options = { signal: ctx.signal, cachedRecord: a.record };

@@ -326,7 +326,8 @@ export class CNIRuntime {
   /**
    * CHECKs every cached attachment of the pod with the configuration it was ADDed with; one
    * whose configuration has no CHECK (below 0.4.0, `disableCheck`) comes back `skipped`. With
-   * `checkLoopback`, the loopback attachment's `lo` must be up (`loopbackUp: true`).
+   * `checkLoopback`, the loopback attachment's `lo` must be up (`loopbackUp: true`); a setup
+   * intent on disk fails it too (an InterruptedSetupError: the pod is not whole).
    * @throws PodCheckError with every failure (`lo` down: a LoopbackDownError); PodNotFoundError
    *   when nothing is cached.
    */
@@ -352,6 +353,7 @@ export class CNIRuntime {
   /**
    * The pod's networks as the result cache holds them, in setupPod's shape (ocicni
    * `GetPodNetworkStatus`): runs no plugin, so it works after a restart and without the netns.
+   * A setup intent on disk is in `problems` (an InterruptedSetupError).
    * @throws PodNotFoundError when nothing is cached for the pod.
    */
   async podStatus(pod: PodRef, options: PodCallOptions = {}): Promise<PodStatus> {

@@ -2,6 +2,7 @@ import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  type InterruptedSetupError,
   loadNetworks,
   PodCheckError,
   PodNotFoundError,
@@ -44,6 +45,31 @@ describe("checkPod, status, gc", () => {
       expect(e).toBeInstanceOf(PodCheckError);
       expect(e.failures.map((f) => f.network)).toEqual(["a"]);
       expect(fake.seq("CHECK")).toEqual(["CHECK a:eth0", "CHECK b:net1"]);
+    });
+
+    it("reports an interrupted setup: the pod is not whole, with or without records", async () => {
+      const rt = await load();
+      // b's ADD fails, and the rollback's DEL of a too: a keeps its record.
+      fake.fail.set("b/ADD", "b add").set("a/DEL", "a del");
+      await rt.setupPod({ id: "p1", netns: "/n/p1" }).catch(() => undefined);
+      fake.fail.clear();
+      const intent = join(d.cacheDir, "libcni", "setup-intents", "p1");
+      const e = (await rt.checkPod("p1").catch((x: unknown) => x)) as PodCheckError;
+      expect(e).toBeInstanceOf(PodCheckError);
+      expect(e.failures.map((f) => [f.network, (f.error as Error).constructor.name])).toEqual([
+        ["", "InterruptedSetupError"],
+      ]);
+      expect(e.message).toContain(`pod p1 has an interrupted setup (setup intent ${intent})`);
+      expect(fake.seq("CHECK")).toEqual(["CHECK a:eth0"]);
+      const status = await rt.podStatus("p1");
+      expect(status.attachments.map((a) => a.network)).toEqual(["a"]);
+      expect(status.problems.map((p) => (p.error as InterruptedSetupError).path)).toEqual([intent]);
+      // Only the intent: not "not found" either.
+      await rm(join(d.cacheDir, "results"), { recursive: true });
+      await expect(rt.checkPod("p1")).rejects.toBeInstanceOf(PodCheckError);
+      expect((await rt.podStatus("p1")).problems).toHaveLength(1);
+      await rt.teardownPod("p1");
+      await expect(rt.checkPod("p1")).rejects.toBeInstanceOf(PodNotFoundError);
     });
 
     it("throws PodNotFoundError for a pod with nothing cached", async () => {
