@@ -67,9 +67,7 @@ function parsesAsPluginConf(config: Record<string, unknown>): boolean {
   const values = new Map<string, unknown>(Object.keys(config).map((k) => [k, config[k]]));
   values.set("name", "").set("cniVersion", "").set("prevResult", {});
   const probe: Record<string, unknown> = {};
-  for (const key of [...values.keys()].sort(compareUTF8)) {
-    setOwn(probe, key, values.get(key));
-  }
+  for (const key of [...values.keys()].sort(compareUTF8)) setOwn(probe, key, values.get(key));
   try {
     return decodePluginConf(probe).type !== "";
   } catch {

@@ -400,9 +400,7 @@ const maxPasses = 4;
 export async function endOrphanedRuns(run: IntentRun): Promise<void> {
   if (process.platform !== "linux") return;
   const { owner } = run;
-  if (owner !== undefined && ((await isThisProcess(owner)) || (await ownerAlive(owner)))) {
-    return;
-  }
+  if (owner !== undefined && ((await isThisProcess(owner)) || (await ownerAlive(owner)))) return;
   if ((await thisOwner())?.pid !== process.pid) return;
   const notBefore = owner === undefined ? 0n : BigInt(owner.start);
   // What a pass signalled is not signalled again, nor waited for again (a process beyond any

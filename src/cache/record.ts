@@ -282,9 +282,7 @@ export function restoreCapabilityStructs(args: Record<string, unknown>): Record<
       for (let i = 0; i < from.length; i++) (to as unknown[])[i] = shell(from[i]);
       continue;
     }
-    for (const [k, v] of Object.entries(from)) {
-      setOwn(to, k, shell(v));
-    }
+    for (const [k, v] of Object.entries(from)) setOwn(to, k, shell(v));
   }
   return top;
 }

@@ -228,10 +228,7 @@ const plugin: SchemaNode = {
           "x-message": "runtimeConfig must be an object",
           properties: capabilityArgsSchema,
         },
-        prevResult: {
-          type: ["object", "null"],
-          "x-message": "prevResult must be an object",
-        },
+        prevResult: { type: ["object", "null"], "x-message": "prevResult must be an object" },
       },
     },
     {

@@ -71,9 +71,7 @@ export function networkConfFromBytes(confBytes: ConfInput): NetworkConfigList {
   if (!Object.hasOwn(raw, "name")) throw new ConfError(`${prefix}no name`);
   const name = readString(raw, "name");
   let cniVersion = Object.hasOwn(raw, "cniVersion") ? readString(raw, "cniVersion") : "";
-  if (Object.hasOwn(raw, "cniVersions")) {
-    cniVersion = selectCNIVersion(raw.cniVersions, cniVersion);
-  }
+  if (Object.hasOwn(raw, "cniVersions")) cniVersion = selectCNIVersion(raw.cniVersions, cniVersion);
 
   const list: NetworkConfigList = {
     name,

@@ -23,9 +23,7 @@ export function networkPluginConfFromBytes(pluginConfBytes: ConfInput): PluginCo
   const network = wrapErrors("error parsing configuration: ", () =>
     decodePluginConf(parseJSON(bytes)),
   );
-  if (network.type === "") {
-    throw new ConfError("error parsing configuration: missing 'type'");
-  }
+  if (network.type === "") throw new ConfError("error parsing configuration: missing 'type'");
   return { network, bytes };
 }
 

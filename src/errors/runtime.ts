@@ -358,9 +358,7 @@ export class DamagedIntentError extends LibcniError {
         : setAsideFailure !== undefined
           ? `; it could not be set aside: ${messageOf(setAsideFailure)}`
           : "";
-    super(`setup intent ${path} of pod ${podID} ${reason}${aside}`, {
-      cause: setAsideFailure,
-    });
+    super(`setup intent ${path} of pod ${podID} ${reason}${aside}`, { cause: setAsideFailure });
     this.podID = podID;
     this.path = path;
     this.reason = reason;

@@ -40,9 +40,7 @@ export class RWLock {
   }
 
   private drain(): void {
-    while (this.queue.length > 0 && this.canTake(this.queue[0].shared)) {
-      this.queue.shift()?.grant();
-    }
+    while (this.queue.length > 0 && this.canTake(this.queue[0].shared)) this.queue.shift()?.grant();
   }
 
   /** Waits for the lock; rejects with the signal's reason if aborted while waiting. */

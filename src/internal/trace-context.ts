@@ -130,11 +130,7 @@ export function traceContextFromEnv(
 ): TraceContext | undefined {
   const traceparent = env.TRACEPARENT;
   if (traceparent === undefined || traceparent === "") return undefined;
-  return normalizeTraceContext({
-    traceparent,
-    tracestate: env.TRACESTATE,
-    baggage: env.BAGGAGE,
-  });
+  return normalizeTraceContext({ traceparent, tracestate: env.TRACESTATE, baggage: env.BAGGAGE });
 }
 
 /** The part of an OTel `SpanContext` the helper reads. */

@@ -130,9 +130,7 @@ export class DelegateArgs implements CNIArgs {
   }
 }
 
-const inherited: CNIArgs = {
-  asEnv: () => undefined,
-};
+const inherited: CNIArgs = { asEnv: () => undefined };
 
 /** Args that make the plugin inherit this process's environment as is (upstream `ArgsFromEnv`). */
 export function argsFromEnv(): CNIArgs {

@@ -270,13 +270,7 @@ export class RawExec {
       });
     }
     if (outcome.aborted && signal !== undefined) throw abortError(pluginPath, signal, outcome);
-    const info = {
-      pluginPath,
-      exitCode: outcome.exitCode,
-      signal: outcome.signal,
-      stdout,
-      stderr,
-    };
+    const info = { pluginPath, exitCode: outcome.exitCode, signal: outcome.signal, stdout, stderr };
     if (outcome.overflow !== undefined) {
       throw new PluginExecError(
         ErrIOFailure,

@@ -85,9 +85,7 @@ export async function listOfFile(file: string): Promise<NetworkConfigList> {
 /** {@link listOfFile} as the runtime loads it: a plugin's file with no plugin is refused. */
 export async function loadFile(file: string): Promise<NetworkConfigList> {
   const list = await listOfFile(file);
-  if (!file.endsWith(".conflist") && list.plugins.length === 0) {
-    throw new NoNetworksError(file, []);
-  }
+  if (!file.endsWith(".conflist") && list.plugins.length === 0) throw new NoNetworksError(file, []);
   return list;
 }
 
@@ -116,13 +114,7 @@ function makeSet(
     ...(defaultNetwork ? [defaultNetwork] : []),
     ...files.filter((n) => n !== defaultNetwork),
   ];
-  return {
-    networks: ordered,
-    defaultNetwork,
-    problems,
-    notReady,
-    get: (name) => byName.get(name),
-  };
+  return { networks: ordered, defaultNetwork, problems, notReady, get: (name) => byName.get(name) };
 }
 
 /** The reasons that say the conf dir could not be listed (not its absence): see {@link nextSet}. */

@@ -26,9 +26,7 @@ export function inField<T>(struct: string, field: string, decode: () => T): T {
 export function decodeIPNet(raw: unknown, struct: string, field: string): IPNet {
   if (raw === undefined) return zeroIPNet();
   if (raw === null) return parseCIDR("");
-  if (typeof raw !== "string") {
-    throw new UnmarshalTypeError(jsonKind(raw), "string", struct, field);
-  }
+  if (typeof raw !== "string") throw new UnmarshalTypeError(jsonKind(raw), "string", struct, field);
   return parseCIDR(raw);
 }
 

@@ -29,9 +29,7 @@ const MAX_INTERFACE_NAME_LENGTH = 15;
  * `[a-zA-Z0-9][a-zA-Z0-9_.-]*` (code 4 `invalid characters in containerID`, details = the ID).
  */
 export function validateContainerID(containerID: string): CNIError | undefined {
-  if (containerID === "") {
-    return new CNIError(ErrUnknownContainer, "missing containerID", "");
-  }
+  if (containerID === "") return new CNIError(ErrUnknownContainer, "missing containerID", "");
   const text = "invalid characters in containerID";
   return invalidName(containerID, ErrInvalidEnvironmentVariables, text);
 }
@@ -42,9 +40,7 @@ export function validateContainerID(containerID: string): CNIError | undefined {
  * `invalid characters found in network name`, details = the name).
  */
 export function validateNetworkName(networkName: string): CNIError | undefined {
-  if (networkName === "") {
-    return new CNIError(ErrInvalidNetworkConfig, "missing network name:", "");
-  }
+  if (networkName === "") return new CNIError(ErrInvalidNetworkConfig, "missing network name:", "");
   const text = "invalid characters found in network name";
   return invalidName(networkName, ErrInvalidNetworkConfig, text);
 }

@@ -82,9 +82,7 @@ export function decodePluginInfo(jsonBytes: string | Uint8Array): PluginInfo {
     throw new VersionError(`decoding version info: ${messageOf(err)}`, { cause: err });
   }
   const cniVersion = info.cniVersion ?? "";
-  if (cniVersion === "") {
-    throw new VersionError("decoding version info: missing field cniVersion");
-  }
+  if (cniVersion === "") throw new VersionError("decoding version info: missing field cniVersion");
   const supported = info.supportedVersions ?? [];
   if (supported.length === 0) {
     if (cniVersion === "0.2.0") return pluginSupports("0.1.0", "0.2.0");

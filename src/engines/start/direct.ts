@@ -7,11 +7,11 @@ import { spawn } from "node:child_process";
 import { statfs } from "node:fs/promises";
 import { isNamespaceFsType } from "../../internal/namespace-fs.js";
 import {
-  type LaunchedChild,
   type Launcher,
   type LaunchRun,
   netnsEntryError,
   OwnLauncher,
+  type Started,
 } from "./launcher.js";
 import type { PluginEnv } from "./plugin-env.js";
 
@@ -26,11 +26,7 @@ const nsenter = "nsenter";
 class DirectLauncher extends OwnLauncher {
   readonly name = "direct";
 
-  start(
-    path: string,
-    env: PluginEnv,
-    run: LaunchRun | undefined,
-  ): LaunchedChild | Promise<LaunchedChild> {
+  start(path: string, env: PluginEnv, run: LaunchRun | undefined): Started {
     const args = run?.args ?? [];
     const options = { env: env.object(), detached: true, stdio: "pipe" } as const;
     const netns = run?.netns;

@@ -44,6 +44,9 @@ export interface LaunchedChild {
   once(event: "exit", listener: () => void): unknown;
 }
 
+/** A child started at once, or once the start is answered (see {@link Launcher}). */
+export type Started = LaunchedChild | Promise<LaunchedChild>;
+
 /**
  * Starts plugin processes. The plugin must lead a new process group (a new session), get
  * exactly three pipes as stdin, stdout and stderr, default signal dispositions and an empty
@@ -94,28 +97,16 @@ export interface LaunchRun {
  * RawExec ({@link pluginStarter}).
  */
 export interface PluginStarter {
-  start(
-    path: string,
-    env: PluginEnv,
-    run: LaunchRun | undefined,
-  ): LaunchedChild | Promise<LaunchedChild>;
+  start(path: string, env: PluginEnv, run: LaunchRun | undefined): Started;
 }
 
 /** A launcher of the library's own: started from a run's {@link PluginEnv}, `launch` being the same. */
 export abstract class OwnLauncher implements Launcher, PluginStarter {
   abstract readonly name: string;
 
-  abstract start(
-    path: string,
-    env: PluginEnv,
-    run: LaunchRun | undefined,
-  ): LaunchedChild | Promise<LaunchedChild>;
+  abstract start(path: string, env: PluginEnv, run: LaunchRun | undefined): Started;
 
-  launch(
-    path: string,
-    env: NodeJS.ProcessEnv,
-    run?: LaunchRun,
-  ): LaunchedChild | Promise<LaunchedChild> {
+  launch(path: string, env: NodeJS.ProcessEnv, run?: LaunchRun): Started {
     return this.start(path, PluginEnv.ofObject(env), run);
   }
 }

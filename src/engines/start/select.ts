@@ -11,12 +11,12 @@ import { messageOf } from "../../internal/error-message.js";
 import { SpawnerLauncher } from "../spawner/pool.js";
 import { directLauncher } from "./direct.js";
 import {
-  type LaunchedChild,
   type Launcher,
   type LaunchRun,
   OwnLauncher,
   type PluginStarter,
   pluginStarter,
+  type Started,
 } from "./launcher.js";
 import type { PluginEnv } from "./plugin-env.js";
 
@@ -55,11 +55,7 @@ export function sharedSpawner(): SpawnerLauncher {
 class ForcedSpawner extends OwnLauncher {
   readonly name = "spawner";
 
-  start(
-    path: string,
-    env: PluginEnv,
-    run: LaunchRun | undefined,
-  ): LaunchedChild | Promise<LaunchedChild> {
+  start(path: string, env: PluginEnv, run: LaunchRun | undefined): Started {
     if (process.platform !== "linux") {
       return Promise.reject(
         new SpawnerUnavailableError(`spawner: not available on ${process.platform}`),
@@ -90,11 +86,7 @@ export class AutoLauncher extends OwnLauncher {
     return this.chosen?.name ?? "auto";
   }
 
-  start(
-    path: string,
-    env: PluginEnv,
-    run: LaunchRun | undefined,
-  ): LaunchedChild | Promise<LaunchedChild> {
+  start(path: string, env: PluginEnv, run: LaunchRun | undefined): Started {
     if (this.chosenStarter !== undefined) return this.chosenStarter.start(path, env, run);
     this.deciding ??= this.decide();
     return this.deciding.then((starter) => starter.start(path, env, run));
