@@ -18,6 +18,6 @@ export {
   type PluginStarter,
   pluginStarter,
 } from "./start/launcher.js";
-export { envObject, markExactEnv, PluginEnv } from "./start/plugin-env.js";
+export { envObject, PluginEnv } from "./start/plugin-env.js";
 export { type LauncherName, selectLauncher, sharedSpawner } from "./start/select.js";
 export { spawnGate } from "./start/spawn-gate.js";

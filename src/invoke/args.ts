@@ -5,8 +5,6 @@
  * each key sits at its last occurrence (docs/deviations/invoke.md, "Deterministic environment").
  */
 
-import { markExactEnv } from "../engines/plugin-start.js";
-
 /** Something that produces a plugin's environment (upstream `CNIArgs`). */
 export interface CNIArgs {
   /**
@@ -25,19 +23,13 @@ export interface CNIArgs {
 function environWith(replaced: ReadonlySet<string>, overrides: readonly string[]): string[] {
   const env = process.env;
   const out: string[] = [];
-  // Keys are unique (an object's): the list is exact unless a key is empty, holds "=" or
-  // starts with a digit (see markExactEnv).
-  let exact = true;
   for (const key of Object.keys(env)) {
     const value = env[key];
     // A key can read as undefined (as "1" can): skipped.
     if (value === undefined || replaced.has(key)) continue;
-    const first = key.charCodeAt(0);
-    if (key === "" || (first >= 48 && first <= 57) || key.includes("=")) exact = false;
     out.push(`${key}=${value}`);
   }
   for (const kv of overrides) out.push(kv);
-  if (exact) markExactEnv(out);
   return out;
 }
 

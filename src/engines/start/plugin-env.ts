@@ -37,22 +37,12 @@ function entriesOf(env: NodeJS.ProcessEnv): EnvEntries {
   return { entries, hasNul };
 }
 
-// Lists known to be exact (below) while their length stays: the environment the library builds
-// is by construction (invoke/args.ts), and checking it took a Set and a key copy per entry.
-const exactLists = new WeakMap<readonly string[], number>();
-
-/** Marks `list` exact (see isExactList): its builder knows its keys are unique and plain. */
-export function markExactEnv(list: readonly string[]): void {
-  exactLists.set(list, list.length);
-}
-
 /**
  * True when the list's object would give back the list itself: every entry has a key before
  * its "=", no key comes twice, and none starts with a digit (an array index moves to the
  * front of an object).
  */
 function isExactList(env: readonly string[]): boolean {
-  if (exactLists.get(env) === env.length) return true;
   const keys = new Set<string>();
   for (const kv of env) {
     const eq = kv.indexOf("=");
@@ -79,9 +69,7 @@ export class PluginEnv {
 
   /** The environment of a `KEY=value` list (the last of a key wins, as in Go's exec). */
   static ofList(list: readonly string[]): PluginEnv {
-    const copy = list.slice();
-    if (exactLists.get(list) === list.length) markExactEnv(copy);
-    return new PluginEnv(copy, undefined);
+    return new PluginEnv(list.slice(), undefined);
   }
 
   /** The environment of an env object (`process.env` for "this process's environment"). */
