@@ -10,7 +10,6 @@ import { compareUTF8, EncodedJSON, marshal, marshalAsMap } from "../encoding/jso
 import { setOwn } from "../encoding/parse.js";
 import { foldsToOtherKey } from "../encoding/struct.js";
 import { utf8Encode } from "../internal/bytes.js";
-import { quoteString } from "../internal/json-string.js";
 import type { Result } from "../types/index.js";
 import { decodePluginConf } from "../types/plugin-conf.js";
 import type { RuntimeConf } from "./types.js";
@@ -93,8 +92,6 @@ export class StdinTemplate {
   private readonly members: ReadonlyMap<string, EncodedJSON> | undefined;
   /** True when a key other than `cniVersion` folds to it (Go's decoder may read that one). */
   private readonly otherVersionKey: boolean;
-  /** The stdin's keys in Go's map order (the members' and the four a call sets), each quoted. */
-  private readonly layout: readonly (readonly [key: string, prefix: string])[] = [];
   /** The configuration's bytes it was prepared from. */
   readonly configBytes: Uint8Array;
 
@@ -116,9 +113,6 @@ export class StdinTemplate {
     }
     this.members = members;
     this.otherVersionKey = otherVersionKey;
-    if (members === undefined) return;
-    const keys = new Set([...members.keys(), "name", "cniVersion", "prevResult", "runtimeConfig"]);
-    this.layout = [...keys].sort(compareUTF8).map((k) => [k, `${quoteString(k)}:`]);
   }
 
   /** False when a call takes upstream's steps (see `members`). */
@@ -162,26 +156,11 @@ export class StdinTemplate {
     prevResultJSON: EncodedJSON | undefined,
     runtimeConfig: Map<string, unknown>,
   ): string | undefined {
-    const members = this.members;
-    if (members === undefined) return undefined;
-    // marshal() of the members with those four set, written along the layout (no map to copy
-    // and sort per call): the same bytes.
-    return wrapErrors("", () => {
-      let out = "";
-      for (const [key, prefix] of this.layout) {
-        const text =
-          key === "name"
-            ? quoteString(name)
-            : key === "cniVersion"
-              ? quoteString(cniVersion)
-              : key === "prevResult" && prevResultJSON !== undefined
-                ? prevResultJSON.text
-                : key === "runtimeConfig" && runtimeConfig.size > 0
-                  ? marshal(runtimeConfig)
-                  : members.get(key)?.text;
-        if (text !== undefined) out += `${out === "" ? "{" : ","}${prefix}${text}`;
-      }
-      return `${out}}`;
-    });
+    if (this.members === undefined) return undefined;
+    const config = new Map<string, unknown>(this.members);
+    config.set("name", name).set("cniVersion", cniVersion);
+    if (prevResultJSON !== undefined) config.set("prevResult", prevResultJSON);
+    if (runtimeConfig.size > 0) config.set("runtimeConfig", runtimeConfig);
+    return wrapErrors("", () => marshal(config));
   }
 }
