@@ -63,7 +63,7 @@ interface Frame {
   /** True once a member was written (undefined entries are skipped). */
   wrote: boolean;
   /** The objects that leave the cycle check once this container is written. */
-  owners: object[] | undefined;
+  owners: object[];
 }
 
 const noEntries: [string, unknown][] = [];
@@ -93,14 +93,13 @@ function encode(root: unknown, asMap: boolean): string {
   let out = "";
   const seen = new Set<object>();
   const stack: Frame[] = [];
-  const release = (owners: object[] | undefined): void => {
-    if (owners !== undefined) for (const owner of owners) seen.delete(owner);
+  const release = (owners: object[]): void => {
+    for (const owner of owners) seen.delete(owner);
   };
   let value = root;
   for (;;) {
     // Write `value`: a scalar or leaf at once, a container by opening a frame.
-    // Made for a value that is an object only (an array per scalar was much of what it allocated).
-    let owners: object[] | undefined;
+    const owners: object[] = [];
     let text = scalarText(value, asMap);
     while (text === undefined) {
       const object = value as object;
@@ -108,8 +107,7 @@ function encode(root: unknown, asMap: boolean): string {
         throw new UnsupportedValueError("json: unsupported value: encountered a cycle");
       }
       seen.add(object);
-      if (owners === undefined) owners = [object];
-      else owners.push(object);
+      owners.push(object);
       if (hasGoJSONText(object)) {
         text = object[goJSONText](asMap);
         if (text !== undefined) break;
