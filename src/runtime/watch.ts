@@ -87,6 +87,8 @@ export class NetworkWatcher extends EventEmitter {
   private dirWatcher: FSWatcher | undefined;
   /** The conf dir's inode when it was watched: a dir replaced under its name is watched anew. */
   private dirIno: number | bigint | undefined;
+  /** The anchor saw the conf dir's path change: watched anew even at the same inode (reused). */
+  private dirPathChanged = false;
   /** The watch on the nearest existing ancestor: sees the conf dir appear, go or be replaced. */
   private anchorWatcher: FSWatcher | undefined;
   private anchor = "";
@@ -200,7 +202,9 @@ export class NetworkWatcher extends EventEmitter {
                 .split(sep)
                 .find((c) => c !== "") ?? "");
         const w = this.fsWatch(parent, (name) => {
-          if (name === null || name === next) this.schedule();
+          if (name !== null && name !== next) return;
+          this.dirPathChanged = true;
+          this.schedule();
         });
         this.anchorWatcher?.close();
         this.anchorWatcher = w;
@@ -234,7 +238,8 @@ export class NetworkWatcher extends EventEmitter {
     const st = await stat(this.dir).catch(() => undefined);
     const ino = st?.isDirectory() ? st.ino : undefined;
     if (this.closed) return true;
-    if (ino !== this.dirIno || this.dirWatcher === undefined) {
+    if (ino !== this.dirIno || this.dirWatcher === undefined || this.dirPathChanged) {
+      this.dirPathChanged = false;
       this.dirIno = this.armDir() ? ino : undefined;
     }
     try {
