@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readdir, readFile, readlink, rename, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { goStruct, marshal } from "../encoding/json.js";
 import { sweepTempFiles } from "../engines/file-write.js";
 import { InvalidArgumentError, WrappedError } from "../errors/base.js";
@@ -41,9 +41,27 @@ export function intentsDir(cacheDir: string): string {
 export const MAX_INTENT_BYTES = 16 * 1024 * 1024;
 
 /** The pod's intent path; the ID is checked again here, whatever the caller did. */
-function intentPath(cacheDir: string, podID: string): string {
+export function intentPath(cacheDir: string, podID: string): string {
   assertPodID(podID, "podID");
   return join(intentsDir(cacheDir), podID);
+}
+
+// The setups in flight in this process, whatever runtime runs them, by cache dir and pod: their
+// intents name this process, so only this tells one that runs from one that was interrupted.
+const settingUp = new Set<string>();
+const setupKey = (cacheDir: string, podID: string): string => `${resolve(cacheDir)}\0${podID}`;
+
+/** Runs the pod's setup as in flight here; undefined (nothing run) when one is already. */
+export async function asSetupHere<T>(cacheDir: string, podID: string, setup: () => Promise<T>) {
+  const key = setupKey(cacheDir, podID);
+  if (settingUp.has(key)) return undefined;
+  settingUp.add(key);
+  return setup().finally(() => settingUp.delete(key));
+}
+
+/** True when the setup of an intent runs: here (any runtime), or in its live owner elsewhere. */
+export async function setupRunning(cacheDir: string, podID: string, owner?: SetupOwner) {
+  return settingUp.has(setupKey(cacheDir, podID)) || (await ownedElsewhere(owner));
 }
 
 /** The process that wrote a setup intent. */
@@ -155,7 +173,8 @@ export async function ownedElsewhere(owner: SetupOwner | undefined): Promise<boo
 
 /**
  * Records durably what the pod's setup is about to attach; `runID` is the one its plugins
- * carry, undefined when the runtime runs them through an Exec of the caller's.
+ * carry, undefined when the runtime runs them through an Exec of the caller's. `owned: false`
+ * leaves the owner out: nothing of the setup runs any more (its rollback ended, a DEL failed).
  */
 export async function writeIntent(
   cacheDir: string,
@@ -163,6 +182,7 @@ export async function writeIntent(
   attachments: readonly Omit<NetworkAttachment, "containerID">[],
   durable: boolean,
   runID?: string,
+  owned = true,
 ): Promise<void> {
   const path = intentPath(cacheDir, podID);
   const entries = attachments.map((a) =>
@@ -175,7 +195,7 @@ export async function writeIntent(
       capabilityArgs: a.capabilityArgs,
     }),
   );
-  const owner = await thisOwner();
+  const owner = owned ? await thisOwner() : undefined;
   const text = marshal(
     goStruct({
       kind: SETUP_INTENT_KIND,

@@ -368,8 +368,8 @@ export class DamagedIntentError extends LibcniError {
 
 /**
  * setupPod refused a pod whose setup intent is on disk: an earlier setup of it was interrupted
- * (its rollback's DEL failed, or its runtime died), or runs in another process. A new intent
- * would forget what that setup attached; teardownPod undoes it (docs/reliability.md).
+ * (its rollback's DEL failed, or its runtime died), or runs in another runtime or process. A
+ * new intent would forget what that setup attached; teardownPod undoes it (docs/reliability.md).
  */
 export class InterruptedSetupError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_SETUP_INTERRUPTED";
@@ -377,12 +377,12 @@ export class InterruptedSetupError extends LibcniError {
   readonly podID: string;
   /** The intent's path. */
   readonly path: string;
-  /** True when the setup that wrote it runs in another live process. */
+  /** True when its setup runs: in another runtime of this process, or in its live owner. */
   readonly inFlightElsewhere: boolean;
   constructor(podID: string, path: string, inFlightElsewhere: boolean) {
     super(
       inFlightElsewhere
-        ? `pod ${podID} is being set up by another process (setup intent ${path})`
+        ? `pod ${podID} is being set up by another runtime or process (setup intent ${path})`
         : `pod ${podID} has an interrupted setup (setup intent ${path}): tear the pod down before setting it up again`,
     );
     this.podID = podID;

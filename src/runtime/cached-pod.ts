@@ -20,10 +20,10 @@ import {
 } from "../api/index.js";
 import {
   type IntentRead,
-  ownedElsewhere,
   readIntent,
   removeIntent,
   settleIntent,
+  setupRunning,
 } from "../cache/intent.js";
 import { readRecord } from "../cache/read.js";
 import { CNICacheV1, decodeCacheRecord, restoreCapabilityStructs } from "../cache/record.js";
@@ -561,7 +561,8 @@ async function recordedAndProblems(ctx: CacheCallContext, podID: string) {
   const { usable, unusable, intent } = await cachedAttachments(ctx.cni, podID, ctx.set, ctx.netns);
   const problems = [...unusable];
   if (intent.kind === "attachments") {
-    const error = new InterruptedSetupError(podID, intent.path, await ownedElsewhere(intent.owner));
+    const running = await setupRunning(cacheDirOf(ctx.cni), podID, intent.owner);
+    const error = new InterruptedSetupError(podID, intent.path, running);
     problems.push({ network: "", ifName: "", error });
   }
   if (usable.length === 0 && problems.length === 0) throw new PodNotFoundError(podID);

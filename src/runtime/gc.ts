@@ -9,7 +9,7 @@
  * A dry run stops after the reads.
  */
 
-import { ownedElsewhere, podsWithIntents } from "../cache/intent.js";
+import { podsWithIntents, setupRunning } from "../cache/intent.js";
 import { LibcniError } from "../errors/base.js";
 import { type NetworkFailure, RuntimeGCError } from "../errors/runtime.js";
 import type { GCAttachment } from "../types/index.js";
@@ -90,7 +90,11 @@ export async function collectGarbage(
     }
     try {
       const pod = await cachedAttachments(ctx.cni, podID, ctx.set);
-      if (pod.intent.kind === "attachments" && (await ownedElsewhere(pod.intent.owner))) {
+      const { intent } = pod;
+      if (
+        intent.kind === "attachments" &&
+        (await setupRunning(cacheDirOf(ctx.cni), podID, intent.owner))
+      ) {
         inFlightElsewhere.push(podID);
         attempted.delete(podID);
         continue;

@@ -7,14 +7,17 @@
 
 import { CNIConfig } from "../api/index.js";
 import {
+  asSetupHere,
+  intentPath,
   newRunID,
-  ownedElsewhere,
   podsWithIntents,
   RunMarkedExec,
   readIntent,
+  setupRunning,
 } from "../cache/intent.js";
 import { assertPodID } from "../cache/names.js";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
+import { InterruptedSetupError } from "../errors/runtime.js";
 import {
   type PodMessage,
   type PodOperation,
@@ -132,7 +135,6 @@ export class CNIRuntime {
   private readonly options: RuntimeOptions;
   private readonly locks = new RuntimeLocks();
   /** Pods whose setup runs in this runtime now (their intent is no interrupted setup). */
-  private readonly settingUp = new Set<string>();
   /** The plugins' VERSION answers, kept per binary for status(). */
   private readonly versions = new PluginVersions();
   /** What this runtime's plugins carry, for another process's recovery (cache/intent.ts). */
@@ -268,26 +270,28 @@ export class CNIRuntime {
       runID: this.runID,
     };
     return withLock(this.locks.pod(pod.id, options.signal), async () => {
-      this.settingUp.add(pod.id);
-      try {
-        return await setupAttachments(ctx, pod.id, plan);
-      } finally {
-        this.settingUp.delete(pod.id);
-      }
+      // Another runtime of this process may be setting the same pod up over the same cache dir.
+      const done = await asSetupHere(ctx.cacheDir, pod.id, () =>
+        setupAttachments(ctx, pod.id, plan),
+      );
+      if (done !== undefined) return done;
+      throw new InterruptedSetupError(pod.id, intentPath(ctx.cacheDir, pod.id), true);
     });
   }
 
   /**
    * The pods whose setup was interrupted (the runtime died, or a rollback DEL failed): their
-   * intent is on disk and no setup of theirs runs here, nor in a live process that wrote it.
+   * intent is on disk and no setup of theirs runs in this process (any runtime), nor in a live
+   * process that wrote it.
    */
   async interruptedSetups(): Promise<string[]> {
     const cacheDir = cacheDirOf(this.cni);
-    const pods = (await podsWithIntents(cacheDir)).filter((id) => !this.settingUp.has(id));
+    const pods = await podsWithIntents(cacheDir);
     const elsewhere = await Promise.all(
       pods.map(async (id) => {
         const intent = await readIntent(cacheDir, id);
-        return intent.kind === "attachments" && (await ownedElsewhere(intent.owner));
+        const owner = intent.kind === "attachments" ? intent.owner : undefined;
+        return setupRunning(cacheDir, id, owner);
       }),
     );
     return pods.filter((_, i) => !elsewhere[i]).sort();

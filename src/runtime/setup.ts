@@ -197,7 +197,13 @@ export async function setupAttachments(
     }
   };
   await before("record the setup intent", () =>
-    writeIntent(ctx.cacheDir, podID, intentOf(plan), ctx.durable, ctx.runID),
+    // A write that failed after its rename (the dir's fsync) leaves an intent of nothing run.
+    writeIntent(ctx.cacheDir, podID, intentOf(plan), ctx.durable, ctx.runID).catch(
+      async (error: unknown) => {
+        await clearIntent(ctx.cacheDir, podID);
+        throw error;
+      },
+    ),
   );
   if (ctx.durable) {
     await before("make the results directory", () =>
@@ -241,8 +247,14 @@ export async function setupAttachments(
   }
   if (failures.length > 0) {
     const undo = await delReversed({ ...ctx, signal: undefined }, plannedAttachments(started));
-    // A failed rollback DEL keeps the intent: the next teardown or GC DELs it again.
+    // A failed rollback DEL keeps the intent: the next teardown or GC DELs it again. Nothing of
+    // the setup runs any more, so it names no owner: no other process takes it for in flight.
     if (undo.failures.length === 0) await clearIntent(ctx.cacheDir, podID);
+    else {
+      await writeIntent(ctx.cacheDir, podID, intentOf(plan), ctx.durable, undefined, false).catch(
+        () => undefined, // The intent as written stays: its owner, once gone, is seen as gone.
+      );
+    }
     throw new PodSetupError(podID, failures[0], failures.slice(1), undo.failures, undo.done);
   }
   // Every attachment has its record now, on disk.

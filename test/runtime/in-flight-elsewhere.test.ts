@@ -73,7 +73,7 @@ describe("a setup in flight in another process", () => {
     expect(e).toBeInstanceOf(InterruptedSetupError);
     expect((e as InterruptedSetupError).inFlightElsewhere).toBe(true);
     expect((e as Error).message).toBe(
-      `pod busy is being set up by another process (setup intent ${join(intentsDir(d.cacheDir), "busy")})`,
+      `pod busy is being set up by another runtime or process (setup intent ${join(intentsDir(d.cacheDir), "busy")})`,
     );
     expect(fake.calls).toEqual([]);
     expect(await readdir(intentsDir(d.cacheDir))).toEqual(["busy"]);

@@ -1,0 +1,95 @@
+/**
+ * setupPod refuses a pod whose setup intent is on disk (InterruptedSetupError), and the intent
+ * says truly whether its setup still runs: in another runtime of this process (the pod lock is
+ * a runtime's), in its live owner, or nowhere (an interrupted setup, or a rollback whose DEL
+ * failed: its owner is dropped). A setup that ran nothing leaves no intent.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import {
+  InterruptedSetupError,
+  loadNetworks,
+  type PodCheckError,
+  PodSetupError,
+} from "../../src/runtime/index.js";
+import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+
+const failFsync = vi.hoisted(() => ({ on: false }));
+vi.mock("../../src/internal/fs.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/internal/fs.js")>();
+  const fsyncFd = async (fd: number) => {
+    if (failFsync.on) throw Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" });
+    return real.fsyncFd(fd);
+  };
+  return { ...real, fsyncFd };
+});
+
+let d: Dirs;
+let fake: FakePlugins;
+beforeEach(async () => {
+  d = await dirs();
+  fake = new FakePlugins();
+  await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge"]);
+  await writeNetwork(d.confDir, "20-b.conflist", "b", ["macvlan"]);
+});
+afterEach(async () => {
+  failFsync.on = false;
+  await d.cleanup();
+});
+const load = () => loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
+const intents = () => readdir(join(d.cacheDir, "libcni", "setup-intents")).catch(() => []);
+
+it("a setup in flight in another runtime of this process is in flight, not interrupted", async () => {
+  const [a, b] = [await load(), await load()];
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  let entered!: () => void;
+  const inAdd = new Promise<void>((r) => {
+    entered = r;
+  });
+  fake.gate = async (c) => {
+    if (c.command !== "ADD") return;
+    entered();
+    await held;
+  };
+  const first = a.setupPod({ id: "p", netns: "/n/p" });
+  await inAdd;
+  const e = (await b.setupPod({ id: "p", netns: "/n/p" }).catch((x: unknown) => x)) as Error;
+  const check = (await b.checkPod("p").catch((x: unknown) => x)) as PodCheckError;
+  const listed = await b.interruptedSetups();
+  release();
+  await first;
+  expect(e).toBeInstanceOf(InterruptedSetupError);
+  expect((e as InterruptedSetupError).inFlightElsewhere).toBe(true);
+  expect((check.failures[0].error as InterruptedSetupError).inFlightElsewhere).toBe(true);
+  expect(listed).toEqual([]);
+  expect(fake.seq("DEL")).toEqual([]);
+  expect(await a.checkPod("p")).toHaveLength(2);
+});
+
+it("a rollback whose DEL failed leaves an intent that names no owner", async () => {
+  const rt = await load();
+  fake.fail.set("b/ADD", "b add").set("a/DEL", "a del");
+  await expect(rt.setupPod({ id: "p", netns: "/n/p" })).rejects.toBeInstanceOf(PodSetupError);
+  const intent = JSON.parse(
+    await readFile(join(d.cacheDir, "libcni", "setup-intents", "p"), "utf8"),
+  );
+  expect(intent.owner).toBeUndefined();
+  expect(intent.attachments.map((a: { networkName: string }) => a.networkName)).toEqual(["a", "b"]);
+  expect(await rt.interruptedSetups()).toEqual(["p"]);
+});
+
+it("an intent whose write failed after its rename is removed: nothing ran, the next setup runs", async () => {
+  const rt = await load();
+  await rt.setupPod({ id: "warm", netns: "/n/w" });
+  failFsync.on = true;
+  const e = await rt.setupPod({ id: "p", netns: "/n/p" }).catch((x: unknown) => x);
+  failFsync.on = false;
+  expect(e).toBeInstanceOf(PodSetupError);
+  expect((e as Error).message).toContain("record the setup intent");
+  expect(await intents()).toEqual([]);
+  await rt.setupPod({ id: "p", netns: "/n/p" });
+});
