@@ -4,6 +4,7 @@
  */
 import type { Stats } from "node:fs";
 import { lstat, mkdir, open, unlink } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { LauncherName } from "../engines/plugin-start.js";
 import { NetnsError } from "../errors/netns.js";
 import { errnoCode } from "../internal/errno.js";
@@ -77,8 +78,8 @@ const removing = new Map<string, Promise<unknown>>();
  * `ip netns del` does, and its file removed (docs/netns.md). Removing one that is gone
  * succeeds, as does removing one a concurrent call removes: in this process always; in
  * another, but for a namespace outside `options.dir` that the other call has unmounted and not
- * yet unlinked (an empty file there is nobody's mount point). So does removing an empty mount
- * point a crash left in `options.dir`.
+ * unlinked within 200 ms (an empty file there is nobody's mount point). So does removing an
+ * empty mount point a crash left in `options.dir`.
  * @throws NetnsError: `not-a-netns` for a path that is something else, a symbolic link
  *   included (neither it nor its target is touched); `invalid-name`; `permission`; `failed`
  *   (the spawner helper's error, if it failed, is the `cause`).
@@ -125,6 +126,9 @@ async function removeOnce(path: string, dir: string, mechanism: LauncherName): P
     // Only an empty regular file in the namespaces' dir: an empty file elsewhere is nobody's
     // mount point.
     if (!entry.isFile() || entry.size !== 0 || splitNetnsPath(path).dir !== dir) {
+      // An empty file elsewhere may be a mount point another process has just unmounted and is
+      // about to unlink: it gets a moment to go before it is taken for a stranger's file.
+      if (entry.isFile() && entry.size === 0 && (await goneWithin(path, 200))) return;
       throw new NetnsError(`${action} ${path}: not a network namespace`, "not-a-netns", path);
     }
     // An empty mount point nothing is mounted on: what a crash between its creation and the pin leaves.
@@ -139,11 +143,7 @@ async function removeOnce(path: string, dir: string, mechanism: LauncherName): P
     else await helper.unpin(path);
   } catch (error) {
     // Another process removed it meanwhile: what this call was to do is done.
-    const gone = await lstat(path).then(
-      () => false,
-      (lstatError: unknown) => errnoCode(lstatError) === "ENOENT",
-    );
-    if (gone) return;
+    if (await isGone(path)) return;
     throw error;
   }
   // A link that took the unmounted file's place is refused too, not unlinked.
@@ -153,6 +153,21 @@ async function removeOnce(path: string, dir: string, mechanism: LauncherName): P
   } catch (error) {
     if (errnoCode(error) !== "ENOENT") throw netnsErrorOf(action, path, error);
   }
+}
+
+const isGone = (path: string): Promise<boolean> =>
+  lstat(path).then(
+    () => false,
+    (error: unknown) => errnoCode(error) === "ENOENT",
+  );
+
+/** True once nothing is at `path`, looked at every 10 ms for up to `ms`. */
+async function goneWithin(path: string, ms: number): Promise<boolean> {
+  for (let waited = 0; waited < ms; waited += 10) {
+    await sleep(10);
+    if (await isGone(path)) return true;
+  }
+  return false;
 }
 
 /**

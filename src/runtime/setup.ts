@@ -186,33 +186,22 @@ export async function setupAttachments(
 ): Promise<PodSetupResult> {
   await assertNoIntent(ctx.cacheDir, podID);
   // What is about to be attached, on disk before the first plugin runs (see intent.ts); and
-  // the results dir, whose records are committed together at the end (see commitRecords).
+  // the results dir, whose records are committed together at the end (see commitRecords). A
+  // step that fails leaves no intent (a write can fail after its rename, at the dir's fsync).
   const before = async (what: string, step: () => Promise<void>): Promise<void> => {
     try {
       await step();
     } catch (error) {
+      await clearIntent(ctx.cacheDir, podID);
       const first = plan[0];
       if (first === undefined) throw error;
       throw new PodSetupError(podID, failureOf(first, new WrappedError(what, error)), [], [], []);
     }
   };
   await before("record the setup intent", () =>
-    // A write that failed after its rename (the dir's fsync) leaves an intent of nothing run.
-    writeIntent(ctx.cacheDir, podID, intentOf(plan), ctx.durable, ctx.runID).catch(
-      async (error: unknown) => {
-        await clearIntent(ctx.cacheDir, podID);
-        throw error;
-      },
-    ),
+    writeIntent(ctx.cacheDir, podID, intentOf(plan), ctx.durable, ctx.runID),
   );
-  if (ctx.durable) {
-    await before("make the results directory", () =>
-      ensureResultsDir(ctx.cacheDir).catch(async (error: unknown) => {
-        await clearIntent(ctx.cacheDir, podID);
-        throw error;
-      }),
-    );
-  }
+  if (ctx.durable) await before("make the results directory", () => ensureResultsDir(ctx.cacheDir));
   const results: AttachmentOutcome[] = [];
   const failures: NetworkFailure[] = [];
   const started: PlannedAttachment[] = [];

@@ -97,6 +97,10 @@ describe.each([
       await writeFile(join(dir, "left"), "");
       const elsewhere = await removeNetns(join(dir, "left"), { mechanism }).catch((e) => e);
       expect(elsewhere.reason).toBe("not-a-netns");
+      // One that goes within a moment is a concurrent remove's, unmounted and being unlinked.
+      await writeFile(join(dir, "going"), "");
+      setTimeout(() => void rm(join(dir, "going"), { force: true }), 30);
+      await removeNetns(join(dir, "going"), { mechanism });
       await removeNetns(join(dir, "left"), { dir, mechanism });
       await expect(stat(join(dir, "left"))).rejects.toThrow(/ENOENT/);
     } finally {
