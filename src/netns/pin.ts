@@ -78,8 +78,8 @@ const removing = new Map<string, Promise<unknown>>();
  * `ip netns del` does, and its file removed (docs/netns.md). Removing one that is gone
  * succeeds, as does removing one a concurrent call removes: in this process always; in
  * another, but for a namespace outside `options.dir` that the other call has unmounted and not
- * unlinked within 200 ms (an empty file there is nobody's mount point). So does removing an
- * empty mount point a crash left in `options.dir`.
+ * unlinked within a short grace (an empty file there is nobody's mount point; docs/reliability.md,
+ * "Network namespaces"). So does removing an empty mount point a crash left in `options.dir`.
  * @throws NetnsError: `not-a-netns` for a path that is something else, a symbolic link
  *   included (neither it nor its target is touched); `invalid-name`; `permission`; `failed`
  *   (the spawner helper's error, if it failed, is the `cause`).
@@ -128,7 +128,7 @@ async function removeOnce(path: string, dir: string, mechanism: LauncherName): P
     if (!entry.isFile() || entry.size !== 0 || splitNetnsPath(path).dir !== dir) {
       // An empty file elsewhere may be a mount point another process has just unmounted and is
       // about to unlink: it gets a moment to go before it is taken for a stranger's file.
-      if (entry.isFile() && entry.size === 0 && (await goneWithin(path, 200))) return;
+      if (entry.isFile() && entry.size === 0 && (await goneWithin(path, UNLINK_GRACE_MS))) return;
       throw new NetnsError(`${action} ${path}: not a network namespace`, "not-a-netns", path);
     }
     // An empty mount point nothing is mounted on: what a crash between its creation and the pin leaves.
@@ -161,10 +161,14 @@ const isGone = (path: string): Promise<boolean> =>
     (error: unknown) => errnoCode(error) === "ENOENT",
   );
 
-/** True once nothing is at `path`, looked at every 10 ms for up to `ms`. */
+/** How long an empty file outside the dir gets to go (a concurrent remove's unlink). */
+const UNLINK_GRACE_MS = 200;
+const GRACE_STEP_MS = 10;
+
+/** True once nothing is at `path`, looked at every {@link GRACE_STEP_MS} for up to `ms`. */
 async function goneWithin(path: string, ms: number): Promise<boolean> {
-  for (let waited = 0; waited < ms; waited += 10) {
-    await sleep(10);
+  for (let waited = 0; waited < ms; waited += GRACE_STEP_MS) {
+    await sleep(GRACE_STEP_MS);
     if (await isGone(path)) return true;
   }
   return false;
