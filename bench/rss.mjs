@@ -16,6 +16,10 @@
  * chain of 5 (each ADD awaited) and a burst of 100 concurrent ADDs, durable; the bare process
  * spawns the same plugins with the same stdin. The processes take turns, in a rotating order.
  *
+ * A second pair does the same work with its young generation pinned at that cap from the
+ * start (`--min-semi-space-size` = `--max-semi-space-size`), the same for both: their peaks
+ * compare like for like at every checkpoint, whichever process V8 would have grown first.
+ *
  * Environment: BENCH_ROUNDS (default 40), BENCH_CANDIDATE=<dist dir> for a candidate build.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -35,10 +39,19 @@ async function main() {
   const bin = await buildNative(repoRoot);
   const work = await mkdtemp(join(repoRoot, "bench/.build/work-"));
   const worker = join(repoRoot, "bench/lib/worker.mjs");
-  const server = (name, mode, extra = {}) =>
-    new Server(name, process.execPath, [worker, mode], { env: { ...process.env, ...extra } });
+  const server = (name, mode, extra = {}, flags = []) =>
+    new Server(name, process.execPath, [...flags, worker, mode], {
+      env: { ...process.env, ...extra },
+    });
+  // V8's largest semi-space on 64-bit Node 20 (MiB): the young generation is two of them.
+  const pinned = ["--min-semi-space-size=16", "--max-semi-space-size=16"];
   const candidate = process.env.BENCH_CANDIDATE;
-  const servers = [server("library", "ts"), server("bare", "raw")];
+  const servers = [
+    server("library", "ts"),
+    server("bare", "raw"),
+    server("library pinned", "ts", {}, pinned),
+    server("bare pinned", "raw", {}, pinned),
+  ];
   if (candidate) servers.push(server("candidate", "ts", { BENCH_DIST: candidate }));
   try {
     const fx = await makeFixtures(work, bin.noop);
@@ -68,15 +81,19 @@ async function main() {
     }
     const header = ["rounds", ...servers.map((s) => `${s.name}: peak RSS (young gen.)`)];
     const lines = [
-      `| ${header.join(" | ")} | library - bare |`,
-      `|${" --- |".repeat(header.length + 1)}`,
+      `| ${header.join(" | ")} | library - bare | pinned: library - bare |`,
+      `|${" --- |".repeat(header.length + 2)}`,
     ];
+    const gap = (a, b) => {
+      const d = (a.maxRSS - b.maxRSS) / 1024;
+      return `${d >= 0 ? "+" : ""}${d.toFixed(1)} MiB`;
+    };
     for (const [r, at] of rows) {
       const cells = servers.map(
         (s) => `${mib(at[s.name].maxRSS)} MiB (${mib(at[s.name].youngKiB)})`,
       );
-      const gap = (at.library.maxRSS - at.bare.maxRSS) / 1024;
-      lines.push(`| ${r} | ${cells.join(" | ")} | ${gap >= 0 ? "+" : ""}${gap.toFixed(1)} MiB |`);
+      const gaps = [gap(at.library, at.bare), gap(at["library pinned"], at["bare pinned"])];
+      lines.push(`| ${r} | ${cells.join(" | ")} | ${gaps.join(" | ")} |`);
     }
     process.stdout.write(
       `Peak RSS in the long run (node bench/rss.mjs, ${ROUNDS} rounds, load ${load} at the start, ${((Date.now() - t0) / 1000).toFixed(0)} s)\n\n${lines.join("\n")}\n`,
