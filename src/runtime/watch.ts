@@ -175,7 +175,21 @@ export class NetworkWatcher extends EventEmitter {
   private report(error: unknown): void {
     this.lastError = error;
     debug("watch %s: %s", this.dir, messageOf(error));
-    if (this.listenerCount("error") > 0) this.emit("error", error);
+    if (this.listenerCount("error") > 0) this.tell("error", error);
+  }
+
+  /**
+   * Emits `event`; a listener's throw is thrown as Node throws one from an I/O callback's
+   * listener (an uncaughtException), not into the reload loop, flush() or close(): they go on.
+   */
+  private tell(event: string, value: unknown): void {
+    try {
+      this.emit(event, value);
+    } catch (error) {
+      process.nextTick(() => {
+        throw error;
+      });
+    }
   }
 
   private fsWatch(path: string, onEvent: (name: string | null) => void): FSWatcher {
@@ -299,9 +313,9 @@ export class NetworkWatcher extends EventEmitter {
     // A reload begun later has swapped in a newer set already: that one stands.
     if (!swap(set)) return;
     const change = diffSets(before, set);
-    this.emit("reload", change);
+    this.tell("reload", change);
     if (change.added.length + change.removed.length + change.changed.length > 0) {
-      this.emit("change", change);
+      this.tell("change", change);
     }
   }
 

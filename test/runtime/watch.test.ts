@@ -46,6 +46,30 @@ describe("watch", () => {
     expect(names(rt)).toEqual(["a"]);
   });
 
+  it("goes on past a listener that throws: its error is the process's uncaught exception", async () => {
+    const saved = process.listeners("uncaughtException");
+    process.removeAllListeners("uncaughtException");
+    const thrown: unknown[] = [];
+    process.on("uncaughtException", (error) => thrown.push(error));
+    try {
+      w.on("change", () => {
+        throw new Error("listener bug");
+      });
+      await writeNetwork(d.confDir, "20-b.conflist", "b");
+      await w.flush();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(thrown.map(String)).toEqual(["Error: listener bug"]);
+      await writeNetwork(d.confDir, "30-c.conflist", "c");
+      await w.flush();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(names(rt)).toEqual(["a", "b", "c"]);
+      expect(thrown).toHaveLength(2);
+    } finally {
+      process.removeAllListeners("uncaughtException");
+      for (const listener of saved) process.on("uncaughtException", listener);
+    }
+  });
+
   it("follows an editor's save: write a temp file, rename it over the original", async () => {
     const change = nextChange(w);
     const tmp = join(d.confDir, ".10-a.conflist.swp");
