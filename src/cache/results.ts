@@ -330,6 +330,11 @@ export async function listCachedAttachments(
   return found.filter((a): a is NetworkAttachment => a !== undefined);
 }
 
+/** The record names `<cacheDir>/results` holds, temporary files left out, in byte order. */
+export async function listRecordNames(cacheDir: string): Promise<string[]> {
+  return (await listNames(resultsDir(cacheDir), "", false))?.candidates ?? [];
+}
+
 /**
  * One record of a pod as read once through its fd: its attachment, the bytes a DEL passes on,
  * and the modification time its fstat saw (the pod's attach order).

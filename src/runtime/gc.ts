@@ -10,6 +10,7 @@
  */
 
 import { podsWithIntents, setupRunning } from "../cache/intent.js";
+import { listRecordNames } from "../cache/results.js";
 import { LibcniError } from "../errors/base.js";
 import { type NetworkFailure, RuntimeGCError } from "../errors/runtime.js";
 import type { GCAttachment } from "../types/index.js";
@@ -118,12 +119,30 @@ export async function collectGarbage(
   }
   if (dryRun) return { removed: preview, inFlightElsewhere, dryRun, unusable };
   // Listed again: a setup in flight elsewhere or begun since keeps its records, which a network's
-  // GC would DEL (upstream's GCNetworkList DELs each attachment it is not told is valid).
-  const now = await ctx.cni.getCachedAttachments("");
+  // GC would DEL (upstream's GCNetworkList DELs each attachment it is not told is valid). A kept
+  // pod's record that does not decode is its attachment still, told by its name
+  // (<network>-<pod>-<ifName>): else the plugins' GC frees what a running pod holds.
+  const [now, names] = await Promise.all([
+    ctx.cni.getCachedAttachments(""),
+    listRecordNames(cacheDirOf(ctx.cni)),
+  ]);
+  const keptPods = [...validPodIDs, ...inFlightElsewhere];
   for (const n of ctx.set?.networks ?? []) {
-    const validAttachments: GCAttachment[] = now
-      .filter((a) => a.network === n.name && !attempted.has(a.containerID))
-      .map((a) => ({ containerID: a.containerID, ifname: a.ifName }));
+    const valid = new Map<string, GCAttachment>();
+    const keep = (containerID: string, ifname: string) =>
+      valid.set(`${containerID}\0${ifname}`, { containerID, ifname });
+    for (const a of now) {
+      if (a.network === n.name && !attempted.has(a.containerID)) keep(a.containerID, a.ifName);
+    }
+    for (const name of names) {
+      for (const id of keptPods) {
+        const prefix = `${n.name}-${id}-`;
+        if (name.length > prefix.length && name.startsWith(prefix)) {
+          keep(id, name.slice(prefix.length));
+        }
+      }
+    }
+    const validAttachments = [...valid.values()];
     try {
       await withDeadline(n.name, "GC", ctx.timeout, ctx.signal, (signal) =>
         ctx.cni.gcNetworkList(

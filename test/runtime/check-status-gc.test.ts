@@ -172,6 +172,26 @@ describe("checkPod, status, gc", () => {
       expect(await records()).toEqual(["a-keep-eth0", "b-keep-net1", "junk"]);
     });
 
+    it("tells the plugins a valid pod's record that does not decode is valid, by its name", async () => {
+      const rt = await load();
+      await rt.setupPod({ id: "keep", netns: "/n/keep" });
+      await rt.setupPod({ id: "leak", netns: "/n/leak" });
+      await writeFile(join(d.cacheDir, "results", "a-keep-eth0"), "{ torn");
+      fake.calls.length = 0;
+      await rt.gc(["keep"]);
+      expect(fake.seq()).toEqual(["DEL b:net1", "DEL a:eth0", "GC a:", "GC b:"]);
+      expect(fake.calls.filter((c) => c.containerID === "keep")).toEqual([]);
+      const gcA = fake.calls.find((c) => c.command === "GC" && c.network === "a");
+      expect(gcA?.config["cni.dev/valid-attachments"]).toEqual([
+        { containerID: "keep", ifname: "eth0" },
+      ]);
+      const gcB = fake.calls.find((c) => c.command === "GC" && c.network === "b");
+      expect(gcB?.config["cni.dev/valid-attachments"]).toEqual([
+        { containerID: "keep", ifname: "net1" },
+      ]);
+      expect(await records()).toEqual(["a-keep-eth0", "b-keep-net1"]);
+    });
+
     it("valid attachments come from the cache, not today's names, after the conf dir changed", async () => {
       const rt = await load();
       await rt.setupPod({ id: "keep", netns: "/n/keep" });
