@@ -173,8 +173,10 @@ export async function ownedElsewhere(owner: SetupOwner | undefined): Promise<boo
 
 /**
  * Records durably what the pod's setup is about to attach; `runID` is the one its plugins
- * carry, undefined when the runtime runs them through an Exec of the caller's. `owned: false`
- * leaves the owner out: nothing of the setup runs any more (its rollback ended, a DEL failed).
+ * carry, undefined when the runtime runs them through an Exec of the caller's. "new" makes the
+ * intent exclusively (EEXIST where one is: two processes never both begin the pod's setup);
+ * "disowned" leaves the owner out: nothing of the setup runs any more (its rollback ended, a
+ * DEL failed).
  */
 export async function writeIntent(
   cacheDir: string,
@@ -182,7 +184,7 @@ export async function writeIntent(
   attachments: readonly Omit<NetworkAttachment, "containerID">[],
   durable: boolean,
   runID?: string,
-  owned = true,
+  how: "owned" | "new" | "disowned" = "owned",
 ): Promise<void> {
   const path = intentPath(cacheDir, podID);
   const entries = attachments.map((a) =>
@@ -195,7 +197,7 @@ export async function writeIntent(
       capabilityArgs: a.capabilityArgs,
     }),
   );
-  const owner = owned ? await thisOwner() : undefined;
+  const owner = how === "disowned" ? undefined : await thisOwner();
   const text = marshal(
     goStruct({
       kind: SETUP_INTENT_KIND,
@@ -219,7 +221,7 @@ export async function writeIntent(
       `the setup intent of pod ${podID} would be ${bytes.byteLength} bytes, more than ${MAX_INTENT_BYTES} (its networks' configurations and capability args are too large to record)`,
     );
   }
-  await writeCacheRecord(path, bytes, { durable });
+  await writeCacheRecord(path, bytes, { durable, exclusive: how === "new" });
 }
 
 const isPairs = (v: unknown): v is [string, string][] =>

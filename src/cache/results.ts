@@ -145,19 +145,20 @@ function ensureDir(dir: string, durable: boolean): { ready: Promise<unknown>; fr
  * Writes an attachment's record at `path` (from {@link cacheFilePath}), replaced atomically
  * with mode 0600, its directory made with mode 0700 (Go's `os.MkdirAll`, with its error text)
  * once per process, and again (the write retried once) should it vanish later. `durable`
- * (default true): fsync the record and its directory.
+ * (default true): fsync the record and its directory; `exclusive`: fail (EEXIST) where a file is.
  */
 export async function writeCacheRecord(
   path: string,
   record: Uint8Array,
-  options: { durable?: boolean } = {},
+  options: { durable?: boolean; exclusive?: boolean } = {},
 ): Promise<void> {
   const durable = options.durable ?? true;
+  const how = { mode: 0o600, durable, exclusive: options.exclusive };
   const dir = dirname(path);
   const { ready, fresh } = ensureDir(dir, durable);
   await ready;
   try {
-    await writeFileAtomic(path, record, { mode: 0o600, durable });
+    await writeFileAtomic(path, record, how);
   } catch (error) {
     // The directory removed (ENOENT), or replaced by a file (ENOTDIR: the MkdirAll says it in
     // Go's words); any other error is the write's own.
@@ -168,7 +169,7 @@ export async function writeCacheRecord(
     const key = resolve(dir);
     if (knownDirs.get(key)?.ready === ready) knownDirs.delete(key);
     await ensureDir(dir, durable).ready;
-    await writeFileAtomic(path, record, { mode: 0o600, durable });
+    await writeFileAtomic(path, record, how);
   }
 }
 

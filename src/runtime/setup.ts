@@ -8,7 +8,13 @@
  */
 
 import { stat } from "node:fs/promises";
-import { clearIntent, ownedElsewhere, readIntent, writeIntent } from "../cache/intent.js";
+import {
+  clearIntent,
+  intentPath,
+  ownedElsewhere,
+  readIntent,
+  writeIntent,
+} from "../cache/intent.js";
 import { cacheFilePath, ensureResultsDir, syncRecords } from "../cache/results.js";
 import { PluginChainError } from "../errors/api.js";
 import { InvalidArgumentError, WrappedError } from "../errors/base.js";
@@ -192,6 +198,7 @@ export async function setupAttachments(
     try {
       await step();
     } catch (error) {
+      if (error instanceof InterruptedSetupError) throw error;
       await clearIntent(ctx.cacheDir, podID);
       const first = plan[0];
       if (first === undefined) throw error;
@@ -199,7 +206,14 @@ export async function setupAttachments(
     }
   };
   await before("record the setup intent", () =>
-    writeIntent(ctx.cacheDir, podID, intentOf(plan), ctx.durable, ctx.runID),
+    writeIntent(ctx.cacheDir, podID, intentOf(plan), ctx.durable, ctx.runID, "new").catch(
+      async (error: unknown) => {
+        // Another process's intent, made since the check: refused as any (and not cleared).
+        if (errnoCode(error) !== "EEXIST") throw error;
+        await assertNoIntent(ctx.cacheDir, podID);
+        throw new InterruptedSetupError(podID, intentPath(ctx.cacheDir, podID), true);
+      },
+    ),
   );
   if (ctx.durable) await before("make the results directory", () => ensureResultsDir(ctx.cacheDir));
   const results: AttachmentOutcome[] = [];
@@ -240,7 +254,14 @@ export async function setupAttachments(
     // the setup runs any more, so it names no owner: no other process takes it for in flight.
     if (undo.failures.length === 0) await clearIntent(ctx.cacheDir, podID);
     else {
-      await writeIntent(ctx.cacheDir, podID, intentOf(plan), ctx.durable, undefined, false).catch(
+      await writeIntent(
+        ctx.cacheDir,
+        podID,
+        intentOf(plan),
+        ctx.durable,
+        undefined,
+        "disowned",
+      ).catch(
         () => undefined, // The intent as written stays: its owner, once gone, is seen as gone.
       );
     }

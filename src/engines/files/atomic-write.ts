@@ -9,9 +9,10 @@
  * directory flushed (grouped with concurrent writers by a {@link DirSyncGroup}) when durable,
  * so the rename itself survives a power loss. A reader sees the old record or the new one,
  * never a mixture, and never an empty file. On a failure before the rename the temporary file
- * is removed and the record is left as it was.
+ * is removed and the record is left as it was. An exclusive write links instead of renaming,
+ * which fails (EEXIST) where a file is already: of two such writers, one makes the file.
  */
-import { lstat, mkdir, stat, unlink } from "node:fs/promises";
+import { link, lstat, mkdir, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { goPathError } from "../../errors/go.js";
 import { closeFd, fdatasyncFd, fsyncFd, openFd, renamePath, writeFd } from "../../internal/fs.js";
@@ -36,6 +37,8 @@ export interface WriteSteps {
   fdatasync(fd: number): Promise<void>;
   close(fd: number): Promise<void>;
   rename(from: string, to: string): Promise<void>;
+  /** Links `to` to `from`'s file, failing where `to` exists (an exclusive write). */
+  link(from: string, to: string): Promise<void>;
   /** Removes a failed write's temporary file; errors are ignored by the caller. */
   unlink(path: string): Promise<void>;
   /** Flushes directory `dir` with an fsync that began after this call (group commit). */
@@ -48,6 +51,8 @@ export interface WriteRequest {
   data: Uint8Array;
   mode: number;
   durable: boolean;
+  /** Fail (EEXIST) where the file exists already. */
+  exclusive?: boolean;
 }
 
 /**
@@ -67,7 +72,7 @@ export async function runWriteSteps(
     } finally {
       await fs.close(fd);
     }
-    await fs.rename(temp, req.path);
+    await (req.exclusive ? fs.link(temp, req.path) : fs.rename(temp, req.path));
   } catch (error) {
     try {
       await fs.unlink(temp);
@@ -76,6 +81,8 @@ export async function runWriteSteps(
     }
     throw error;
   }
+  // A link leaves the temporary name, which a failed unlink leaves to the stale-temp sweep.
+  if (req.exclusive) await fs.unlink(temp).catch(() => undefined);
   if (req.durable) await fs.syncDir(dirname(req.path));
 }
 
@@ -136,6 +143,8 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Flush the file and its directory to disk (fsync). Default true. */
   durable?: boolean;
+  /** Fail (EEXIST) where the file exists already, instead of replacing it. */
+  exclusive?: boolean;
 }
 
 /** Flushes a directory's entries to disk, through the same callback fs calls as the steps. */
@@ -207,6 +216,7 @@ const steps: WriteSteps = {
   fdatasync: fdatasyncFd,
   close: closeFd,
   rename: renamePath,
+  link,
   unlink,
   syncDir: (dir) => dirSyncs.sync(dir),
 };
@@ -224,9 +234,9 @@ export async function writeFileAtomic(
   data: Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  const { mode = 0o600, durable = true } = options;
+  const { mode = 0o600, durable = true, exclusive } = options;
   const temp = join(dirname(path), tempName());
-  await runWriteSteps({ path, data, mode, durable }, temp, steps);
+  await runWriteSteps({ path, data, mode, durable, exclusive }, temp, steps);
 }
 
 /**

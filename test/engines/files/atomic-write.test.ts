@@ -4,7 +4,7 @@
  * once per process, and concurrent writers share directory fsyncs (group commit) while each
  * still waits for an fsync that began after its own call.
  */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -242,6 +242,7 @@ function recorder(fail?: string) {
     fdatasync: async (fd) => step("fdatasync", String(fd)),
     close: (fd) => later(() => step("close", String(fd))),
     rename: (from, to) => later(() => step("rename", `${from} ${to}`)),
+    link: (from, to) => later(() => step("link", `${from} ${to}`)),
     unlink: (path) => later(() => step("unlink", path)),
     syncDir: (dir) => {
       step("syncDir", dir);
@@ -290,6 +291,32 @@ describe("runWriteSteps", () => {
       "close 7",
       `rename ${temp} ${req.path}`,
     ]);
+  });
+
+  it("an exclusive write links, then drops the temporary name, then flushes the directory", async () => {
+    const r = recorder();
+    await runWriteSteps({ ...req, durable: false, exclusive: true }, temp, r.fs);
+    expect(r.log).toEqual([
+      `open ${temp} 600`,
+      "write 7 3",
+      "close 7",
+      `link ${temp} ${req.path}`,
+      `unlink ${temp}`,
+    ]);
+    const failing = recorder("link");
+    await expect(runWriteSteps({ ...req, exclusive: true }, temp, failing.fs)).rejects.toThrow(
+      "EIO: link",
+    );
+    expect(failing.log.slice(-2)).toEqual([`link ${temp} ${req.path}`, `unlink ${temp}`]);
+  });
+
+  it("an exclusive write makes the file, or fails with EEXIST and leaves the one there", async () => {
+    const path = cacheFilePath(cacheDir, "n", "c", "eth0");
+    await writeCacheRecord(path, bytes("first"), { exclusive: true });
+    const again = writeCacheRecord(path, bytes("second"), { exclusive: true });
+    await expect(again).rejects.toMatchObject({ code: "EEXIST" });
+    expect(readFileSync(path, "utf8")).toBe("first");
+    expect(readdirSync(resultsDir(cacheDir))).toEqual(["n-c-eth0"]);
   });
 
   for (const fail of ["write", "fdatasync", "close", "rename"]) {

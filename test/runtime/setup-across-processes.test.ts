@@ -1,0 +1,59 @@
+/**
+ * Two processes that set up the same pod at the same moment: both can find no intent on disk,
+ * but the intent is made exclusively, so only one setup runs its plugins; the other is refused
+ * (InterruptedSetupError) and leaves the winner's intent alone. Another process is played here
+ * by a second runtime with the process-wide registry of setups in flight taken out.
+ */
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { InterruptedSetupError, loadNetworks } from "../../src/runtime/index.js";
+import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+
+// Both setups read the intent dir before either writes: the race the exclusive create closes.
+const barrier = vi.hoisted(() => ({ waiting: [] as (() => void)[], size: 0 }));
+vi.mock("../../src/cache/intent.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/cache/intent.js")>();
+  return {
+    ...real,
+    asSetupHere: <T>(_dir: string, _pod: string, setup: () => Promise<T>) => setup(),
+    readIntent: async (cacheDir: string, podID: string) => {
+      const read = await real.readIntent(cacheDir, podID);
+      if (barrier.waiting.length + 1 < barrier.size) {
+        await new Promise<void>((resolve) => barrier.waiting.push(resolve));
+      } else {
+        barrier.size = 0;
+        for (const go of barrier.waiting.splice(0)) go();
+      }
+      return read;
+    },
+  };
+});
+
+let d: Dirs;
+let fake: FakePlugins;
+beforeEach(async () => {
+  d = await dirs();
+  fake = new FakePlugins();
+  await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge"]);
+  await writeNetwork(d.confDir, "20-b.conflist", "b", ["macvlan"]);
+});
+afterEach(() => d.cleanup());
+
+it("of two setups of one pod that both found no intent, one runs; the other is refused", async () => {
+  const load = () => loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
+  const [a, b] = [await load(), await load()];
+  barrier.size = 2;
+  const settled = await Promise.allSettled([
+    a.setupPod({ id: "p", netns: "/n/p" }),
+    b.setupPod({ id: "p", netns: "/n/p" }),
+  ]);
+  expect(settled.map((s) => s.status).sort()).toEqual(["fulfilled", "rejected"]);
+  const refused = settled.find((s) => s.status === "rejected");
+  expect(refused?.reason).toBeInstanceOf(InterruptedSetupError);
+  expect(fake.seq("ADD")).toEqual(["ADD a:eth0", "ADD b:net1"]);
+  expect(fake.seq("DEL")).toEqual([]);
+  // The winner cleared its own intent at its end; its records are whole.
+  expect(await readdir(join(d.cacheDir, "libcni", "setup-intents"))).toEqual([]);
+  expect((await readdir(join(d.cacheDir, "results"))).sort()).toEqual(["a-p-eth0", "b-p-net1"]);
+});
