@@ -119,12 +119,8 @@ async function gcPlugins(
     } catch (error) {
       // Upstream main records the error, then runs the plugin with a nil config (a panic);
       // skipping the plugin is upstream #1184 (open), whose texts are not taken: these are main's.
-      errors.push(
-        new WrappedError(
-          `failed to generate configuration to GC plugin ${plugin.network.type}`,
-          error,
-        ),
-      );
+      const what = `failed to generate configuration to GC plugin ${plugin.network.type}`;
+      errors.push(new WrappedError(what, error));
       continue;
     }
     try {

@@ -1,6 +1,4 @@
-/**
- * Validation of the names that build a cache path, on the verbs where upstream has none.
- */
+/** Validation of the names that build a cache path, on the verbs where upstream has none. */
 import { InvalidArgumentError } from "../errors/base.js";
 import { CNIError } from "../errors/types.js";
 import { goQuote } from "../internal/go-quote.js";

@@ -1,6 +1,4 @@
-/**
- * A single plugin's configuration from its bytes (upstream `NetworkPluginConfFromBytes`).
- */
+/** A single plugin's configuration from its bytes (upstream `NetworkPluginConfFromBytes`). */
 import { parseJSON } from "../encoding/parse.js";
 import { ConfError } from "../errors/conf.js";
 import { decodePluginConf } from "../types/plugin-conf.js";

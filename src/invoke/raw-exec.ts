@@ -272,12 +272,8 @@ export class RawExec {
     if (outcome.aborted && signal !== undefined) throw abortError(pluginPath, signal, outcome);
     const info = { pluginPath, exitCode: outcome.exitCode, signal: outcome.signal, stdout, stderr };
     if (outcome.overflow !== undefined) {
-      throw new PluginExecError(
-        ErrIOFailure,
-        `netplugin failed: its ${outcome.overflow} exceeded the ${this.maxOutputBytes}-byte limit and it was stopped: ${runText(outcome, undefined)}`,
-        "",
-        info,
-      );
+      const message = `netplugin failed: its ${outcome.overflow} exceeded the ${this.maxOutputBytes}-byte limit and it was stopped: ${runText(outcome, undefined)}`;
+      throw new PluginExecError(ErrIOFailure, message, "", info);
     }
     if (outcome.signal !== undefined || outcome.exitCode !== 0) {
       throw pluginErr({ ...info, reason: runText(outcome, undefined), cause: outcome.error });

@@ -73,9 +73,7 @@ export async function unpinWithCommands(path: string): Promise<void> {
     // Unmounted meanwhile (a concurrent remove): the file is left to remove.
     if (await isNetns(path)) throw error;
   }
-  try {
-    await unlink(path);
-  } catch (error) {
+  await unlink(path).catch((error: unknown) => {
     if (errnoCode(error) !== "ENOENT") throw netnsErrorOf(action, path, error);
-  }
+  });
 }

@@ -1,6 +1,4 @@
-/**
- * Names and paths of pinned network namespaces, and the OS's refusals as {@link NetnsError}s.
- */
+/** Names and paths of pinned network namespaces, and the OS's refusals as {@link NetnsError}s. */
 import type { Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
@@ -12,14 +10,8 @@ export const defaultNetnsDir = "/run/netns";
 
 /** The path of a namespace named `name` in `dir`, the name checked as `ip netns add` checks it. */
 export function netnsPathOf(name: string, dir: string = defaultNetnsDir): string {
-  if (
-    typeof name !== "string" ||
-    name === "" ||
-    name.includes("/") ||
-    name.includes("\0") ||
-    name === "." ||
-    name === ".."
-  ) {
+  const bad = typeof name !== "string" || name === "" || name === "." || name === "..";
+  if (bad || name.includes("/") || name.includes("\0")) {
     throw new NetnsError(
       `invalid network namespace name ${JSON.stringify(name)}: it must be non-empty, hold no "/" or NUL, and be neither "." nor ".."`,
       "invalid-name",

@@ -148,11 +148,9 @@ async function removeOnce(path: string, dir: string, mechanism: LauncherName): P
   }
   // A link that took the unmounted file's place is refused too, not unlinked.
   if ((await entryOrRefusal(action, path)) === undefined) return;
-  try {
-    await unlink(path);
-  } catch (error) {
+  await unlink(path).catch((error: unknown) => {
     if (errnoCode(error) !== "ENOENT") throw netnsErrorOf(action, path, error);
-  }
+  });
 }
 
 const isGone = (path: string): Promise<boolean> =>

@@ -645,13 +645,8 @@ async function checkLoopbackUp(
   }
   const flags = result.exitCode === 0 ? loopbackFlags(result.stdout) : undefined;
   if (flags === undefined) {
-    debug(
-      "check pod %s: lo not looked at in %s: ip exited %s: %s",
-      podID,
-      netns,
-      result.exitCode ?? result.signal,
-      result.stderr.trim(),
-    );
+    const why = `ip exited ${result.exitCode ?? result.signal}: ${result.stderr.trim()}`;
+    debug("check pod %s: lo not looked at in %s: %s", podID, netns, why);
     return undefined;
   }
   if (!flags.includes("UP")) throw new LoopbackDownError(podID, netns, "down", flags);

@@ -189,13 +189,8 @@ class Validation {
     try {
       path = await once(this.paths, type, () => findPlugin(type, this.binDirs, this.exec));
     } catch (error) {
-      this.add(
-        file,
-        pointer,
-        "error",
-        "plugin-not-found",
-        `${messageOf(error)}${what === "plugin" ? "" : ` (the ${what})`}`,
-      );
+      const ipam = what === "plugin" ? "" : ` (the ${what})`;
+      this.add(file, pointer, "error", "plugin-not-found", `${messageOf(error)}${ipam}`);
       return;
     }
     const answer = await once(this.infos, path, () => this.askVersion(path));
@@ -211,13 +206,8 @@ class Validation {
     const supported = answer.info.supportedVersions();
     if (!supported.includes(wanted)) {
       const text = new PluginVersionError(type, wanted).message;
-      this.add(
-        file,
-        pointer,
-        "error",
-        "plugin-version",
-        `${what === "plugin" ? text : `IPAM ${text}`} (it supports ${supported.join(", ") || "none"})`,
-      );
+      const message = `${what === "plugin" ? text : `IPAM ${text}`} (it supports ${supported.join(", ") || "none"})`;
+      this.add(file, pointer, "error", "plugin-version", message);
     }
   }
 }
@@ -260,31 +250,17 @@ async function validateFile(v: Validation, file: string): Promise<void> {
   const top = isJSONObject(document) ? document : undefined;
 
   // The shape the extension does not read: a plugin in a .conflist, a list in a .conf.
-  let typeIgnored = false;
-  if (top !== undefined && isList && !Object.hasOwn(top, "plugins") && Object.hasOwn(top, "type")) {
-    typeIgnored = true;
-    v.add(
-      file,
-      "/type",
-      "error",
-      "wrong-extension",
-      'a single plugin\'s config ("type", no "plugins") in a .conflist: read as a list, its "type" is ignored and the network gets plugins only from its drop-in directory; name the file .conf, or put the plugin in "plugins"',
-    );
+  const hasPlugins = top !== undefined && Object.hasOwn(top, "plugins");
+  const typeIgnored = top !== undefined && isList && !hasPlugins && Object.hasOwn(top, "type");
+  if (typeIgnored) {
+    const message =
+      'a single plugin\'s config ("type", no "plugins") in a .conflist: read as a list, its "type" is ignored and the network gets plugins only from its drop-in directory; name the file .conf, or put the plugin in "plugins"';
+    v.add(file, "/type", "error", "wrong-extension", message);
   }
-  if (
-    top !== undefined &&
-    !isList &&
-    Object.hasOwn(top, "plugins") &&
-    keyOf(top, "type") === undefined
-  ) {
+  if (hasPlugins && !isList && keyOf(top, "type") === undefined) {
     const ext = file.slice(file.lastIndexOf("."));
-    v.add(
-      file,
-      "/plugins",
-      "error",
-      "wrong-extension",
-      `a network configuration list ("plugins", no "type") in a ${ext} file: the runtime reads it as a single plugin's config, which fails; name the file .conflist`,
-    );
+    const message = `a network configuration list ("plugins", no "type") in a ${ext} file: the runtime reads it as a single plugin's config, which fails; name the file .conflist`;
+    v.add(file, "/plugins", "error", "wrong-extension", message);
   }
 
   let list: NetworkConfigList;
@@ -302,24 +278,14 @@ async function validateFile(v: Validation, file: string): Promise<void> {
   // Drop-in plugins are linted in the list (as loaded); a file of its own is linted as written.
   const added =
     isList && list.plugins.length > inline && inline + dropIns.length === list.plugins.length;
-  const lint = lintNetworkList(added ? list : bytes);
-  addLint(
-    v,
-    lint,
-    { file, inline: added ? inline : Number.POSITIVE_INFINITY, dropIns },
-    typeIgnored,
-  );
+  const where = { file, inline: added ? inline : Number.POSITIVE_INFINITY, dropIns };
+  addLint(v, lintNetworkList(added ? list : bytes), where, typeIgnored);
 
   const nameKey = top === undefined ? "name" : (keyOf(top, "name") ?? "name");
   const earlier = v.networks.get(list.name);
   if (earlier !== undefined) {
-    v.add(
-      file,
-      pointerOf([nameKey]),
-      "error",
-      "duplicate-network",
-      `network ${JSON.stringify(list.name)} is already defined by ${earlier}: the runtime skips this file`,
-    );
+    const message = `network ${JSON.stringify(list.name)} is already defined by ${earlier}: the runtime skips this file`;
+    v.add(file, pointerOf([nameKey]), "error", "duplicate-network", message);
     return;
   }
   v.networks.set(list.name, file);
@@ -340,13 +306,8 @@ async function validateFile(v: Validation, file: string): Promise<void> {
     const typePointer = pointerOf([...place.prefix, keyOf(object, "type") ?? "type"]);
     const first = seenTypes.get(type);
     if (first !== undefined) {
-      v.add(
-        place.file,
-        typePointer,
-        "warning",
-        "duplicate-plugin-type",
-        `plugin type ${JSON.stringify(type)} is already in the list (${first.file === place.file ? "" : `${first.file}:`}${first.pointer}): each runs in turn with the previous one's result, so a chain rarely means to run one twice`,
-      );
+      const message = `plugin type ${JSON.stringify(type)} is already in the list (${first.file === place.file ? "" : `${first.file}:`}${first.pointer}): each runs in turn with the previous one's result, so a chain rarely means to run one twice`;
+      v.add(place.file, typePointer, "warning", "duplicate-plugin-type", message);
     } else {
       seenTypes.set(type, { file: place.file, pointer: typePointer });
     }
@@ -378,13 +339,8 @@ function addLint(
 ): void {
   for (const finding of [...lint.errors, ...lint.warnings]) {
     // The top-level "type" of a plugin in a .conflist is said once, as such.
-    if (
-      typeIgnored &&
-      finding.pointer === "/type" &&
-      finding.message.startsWith("unknown top-level key")
-    ) {
-      continue;
-    }
+    const atType = typeIgnored && finding.pointer === "/type";
+    if (atType && finding.message.startsWith("unknown top-level key")) continue;
     let file = where.file;
     let pointer = finding.pointer;
     const tokens = tokensOf(pointer);
@@ -392,10 +348,7 @@ function addLint(
       const index = Number(tokens[1]);
       if (index >= where.inline && where.dropIns[index - where.inline] !== undefined) {
         file = where.dropIns[index - where.inline];
-        pointer = tokens
-          .slice(2)
-          .map((t) => `/${t}`)
-          .join("");
+        pointer = pointer.slice(`/plugins/${tokens[1]}`.length);
       }
     }
     v.add(file, pointer, finding.severity, "lint", finding.message);
@@ -459,31 +412,16 @@ export async function validateConfDir(
   if (!Array.isArray(listed)) {
     v.add(confDir, "", "error", "conf-dir", listed.message);
   } else if (files.length === 0) {
-    v.add(
-      confDir,
-      "",
-      "error",
-      "conf-dir",
-      "no conf file (.conf, .conflist, .json): a runtime on this dir has no network",
-    );
+    const message = "no conf file (.conf, .conflist, .json): a runtime on this dir has no network";
+    v.add(confDir, "", "error", "conf-dir", message);
   }
   for (const dir of Array.isArray(listed) ? await confNamedDirs(confDir) : []) {
-    v.add(
-      dir,
-      "",
-      "warning",
-      "conf-dir",
-      "a directory named like a conf file: the runtime skips it",
-    );
+    const message = "a directory named like a conf file: the runtime skips it";
+    v.add(dir, "", "warning", "conf-dir", message);
   }
   if (files.length > 0 && binDirs.length === 0) {
-    v.add(
-      confDir,
-      "",
-      "warning",
-      "plugins-unchecked",
-      "no plugin directory given: no plugin was looked for",
-    );
+    const message = "no plugin directory given: no plugin was looked for";
+    v.add(confDir, "", "warning", "plugins-unchecked", message);
   }
   for (const file of files) {
     if (options.signal?.aborted) throw options.signal.reason;

@@ -46,12 +46,8 @@ export async function eventually<T>(
       const elapsed = Date.now() - start;
       if (elapsed >= timeoutMs || options.signal?.aborted === true) {
         const why = options.signal?.aborted === true ? "aborted" : "still failing";
-        throw new EventuallyError(
-          `eventually: ${why} after ${elapsed} ms (${attempts} attempts): ${messageOf(error)}`,
-          elapsed,
-          attempts,
-          error,
-        );
+        const message = `eventually: ${why} after ${elapsed} ms (${attempts} attempts): ${messageOf(error)}`;
+        throw new EventuallyError(message, elapsed, attempts, error);
       }
       // The last wait ends at the deadline, so one attempt runs there.
       const wait = Math.min(intervalMs, timeoutMs - elapsed);

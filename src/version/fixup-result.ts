@@ -49,13 +49,8 @@ export function fixupResultVersion(
     throw new CNIError(ErrDecodingFailure, text, "", { cause: error });
   }
   // Go decodes "null" into a nil map; upstream replaces it with an empty one.
-  return fixupParsedResult(
-    netconf,
-    result,
-    (raw ?? {}) as Record<string, unknown>,
-    () => {},
-    confVersion,
-  );
+  const value = (raw ?? {}) as Record<string, unknown>;
+  return fixupParsedResult(netconf, result, value, () => {}, confVersion);
 }
 
 /**

@@ -1,6 +1,4 @@
-/**
- * The plugin conformance checker: any plugin binary run through the rules of SPEC.md 1.1.0.
- */
+/** The plugin conformance checker: any plugin binary run through the rules of SPEC.md 1.1.0. */
 import { rules } from "./rules.js";
 import type { ConformanceRule } from "./types.js";
 
