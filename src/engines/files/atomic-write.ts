@@ -15,6 +15,7 @@
 import { link, lstat, mkdir, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { goPathError } from "../../errors/go.js";
+import { errnoCode } from "../../internal/errno.js";
 import { closeFd, fdatasyncFd, fsyncFd, openFd, renamePath, writeFd } from "../../internal/fs.js";
 
 /**
@@ -55,6 +56,12 @@ export interface WriteRequest {
   exclusive?: boolean;
 }
 
+/** False for a filesystem without hard links (EPERM, ENOTSUP: not exclusive there); else throws. */
+function linkRefused(error: unknown): false {
+  if (["EPERM", "ENOTSUP", "EOPNOTSUPP"].includes(errnoCode(error) ?? "")) return false;
+  throw error;
+}
+
 /**
  * Runs the steps of one write of `req` through the temporary file `temp` (see the module
  * comment for the order). Rejects with the failing step's own error.
@@ -65,6 +72,8 @@ export async function runWriteSteps(
   fs: WriteSteps,
 ): Promise<void> {
   const fd = await fs.open(temp, req.mode);
+  // Exclusive: a link, which fails (EEXIST) where a file is; a rename where links are refused.
+  let linked = false;
   try {
     try {
       await fs.write(fd, req.data);
@@ -72,7 +81,9 @@ export async function runWriteSteps(
     } finally {
       await fs.close(fd);
     }
-    await (req.exclusive ? fs.link(temp, req.path) : fs.rename(temp, req.path));
+    linked =
+      req.exclusive === true && (await fs.link(temp, req.path).then(() => true, linkRefused));
+    if (!linked) await fs.rename(temp, req.path);
   } catch (error) {
     try {
       await fs.unlink(temp);
@@ -82,7 +93,7 @@ export async function runWriteSteps(
     throw error;
   }
   // A link leaves the temporary name, which a failed unlink leaves to the stale-temp sweep.
-  if (req.exclusive) await fs.unlink(temp).catch(() => undefined);
+  if (linked) await fs.unlink(temp).catch(() => undefined);
   if (req.durable) await fs.syncDir(dirname(req.path));
 }
 

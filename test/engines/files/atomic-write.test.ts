@@ -310,6 +310,15 @@ describe("runWriteSteps", () => {
     expect(failing.log.slice(-2)).toEqual([`link ${temp} ${req.path}`, `unlink ${temp}`]);
   });
 
+  it("an exclusive write renames where the filesystem refuses hard links", async () => {
+    const r = recorder();
+    r.fs.link = async () => {
+      throw Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM" });
+    };
+    await runWriteSteps({ ...req, durable: false, exclusive: true }, temp, r.fs);
+    expect(r.log.slice(-1)).toEqual([`rename ${temp} ${req.path}`]);
+  });
+
   it("an exclusive write makes the file, or fails with EEXIST and leaves the one there", async () => {
     const path = cacheFilePath(cacheDir, "n", "c", "eth0");
     await writeCacheRecord(path, bytes("first"), { exclusive: true });
