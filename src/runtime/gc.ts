@@ -126,7 +126,7 @@ export async function collectGarbage(
     ctx.cni.getCachedAttachments(""),
     listRecordNames(cacheDirOf(ctx.cni)),
   ]);
-  const keptPods = [...validPodIDs, ...inFlightElsewhere];
+  const kept = new Set([...validPodIDs, ...inFlightElsewhere]);
   for (const n of ctx.set?.networks ?? []) {
     const valid = new Map<string, GCAttachment>();
     const keep = (containerID: string, ifname: string) =>
@@ -135,11 +135,12 @@ export async function collectGarbage(
       if (a.network === n.name && !attempted.has(a.containerID)) keep(a.containerID, a.ifName);
     }
     for (const name of names) {
-      for (const id of keptPods) {
-        const prefix = `${n.name}-${id}-`;
-        if (name.length > prefix.length && name.startsWith(prefix)) {
-          keep(id, name.slice(prefix.length));
-        }
+      if (!name.startsWith(`${n.name}-`)) continue;
+      const rest = name.slice(n.name.length + 1);
+      // Each dash may end the pod's ID (IDs and interface names hold dashes): every kept one.
+      for (let at = rest.indexOf("-", 1); at !== -1; at = rest.indexOf("-", at + 1)) {
+        const id = rest.slice(0, at);
+        if (kept.has(id) && at + 1 < rest.length) keep(id, rest.slice(at + 1));
       }
     }
     const validAttachments = [...valid.values()];

@@ -132,6 +132,23 @@ describe("checkPod, status, gc", () => {
       expect(await records()).toEqual(["a-keep-eth0", "b-keep-net1"]);
     });
 
+    it("tells every pod a torn record's name may be of, when IDs hold dashes", async () => {
+      const rt = await load();
+      await rt.setupPod({ id: "keep", netns: "/n/keep" });
+      await rt.setupPod({ id: "keep-2", netns: "/n/keep-2" });
+      await writeFile(join(d.cacheDir, "results", "a-keep-eth0"), "{ torn");
+      await writeFile(join(d.cacheDir, "results", "a-keep-2-eth0"), "{ torn");
+      fake.calls.length = 0;
+      await rt.gc(["keep", "keep-2"]);
+      expect(fake.seq()).toEqual(["GC a:", "GC b:"]);
+      // "a-keep-2-eth0" reads as keep-2's eth0 or keep's "2-eth0": a plugin keeps both.
+      expect(validTold("a")).toEqual([
+        { containerID: "keep", ifname: "2-eth0" },
+        { containerID: "keep-2", ifname: "eth0" },
+        { containerID: "keep", ifname: "eth0" },
+      ]);
+    });
+
     it("reports setup intents it cannot list, and collects the records still", async () => {
       const rt = await load();
       await rt.setupPod({ id: "leak", netns: "/n/leak" });
