@@ -193,28 +193,28 @@ export async function setupAttachments(
   await assertNoIntent(ctx.cacheDir, podID);
   // What is about to be attached, on disk before the first plugin runs (see intent.ts); and
   // the results dir, whose records are committed together at the end (see commitRecords). A
-  // step that fails leaves no intent (a write can fail after its rename, at the dir's fsync).
-  const before = async (what: string, step: () => Promise<void>): Promise<void> => {
+  // step that fails leaves no intent of this setup's.
+  const before = async (what: string, step: () => Promise<void>, clear = true): Promise<void> => {
     try {
       await step();
     } catch (error) {
       if (error instanceof InterruptedSetupError) throw error;
-      await clearIntent(ctx.cacheDir, podID);
+      if (clear) await clearIntent(ctx.cacheDir, podID);
       const first = plan[0];
       if (first === undefined) throw error;
       throw new PodSetupError(podID, failureOf(first, new WrappedError(what, error)), [], [], []);
     }
   };
-  await before("record the setup intent", () =>
+  // Made exclusively: a failed write leaves nothing of its own to clear, and an intent found
+  // there (EEXIST) is another setup's, made since the check and running.
+  const intent = () =>
     writeIntent(ctx.cacheDir, podID, intentOf(plan), ctx.durable, ctx.runID, "new").catch(
-      async (error: unknown) => {
-        // Another process's intent, made since the check: refused as any (and not cleared).
+      (error: unknown) => {
         if (errnoCode(error) !== "EEXIST") throw error;
-        await assertNoIntent(ctx.cacheDir, podID);
         throw new InterruptedSetupError(podID, intentPath(ctx.cacheDir, podID), true);
       },
-    ),
-  );
+    );
+  await before("record the setup intent", intent, false);
   if (ctx.durable) await before("make the results directory", () => ensureResultsDir(ctx.cacheDir));
   const results: AttachmentOutcome[] = [];
   const failures: NetworkFailure[] = [];

@@ -44,13 +44,23 @@ it("of two setups of one pod that both found no intent, one runs; the other is r
   const load = () => loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
   const [a, b] = [await load(), await load()];
   barrier.size = 2;
-  const settled = await Promise.allSettled([
-    a.setupPod({ id: "p", netns: "/n/p" }),
-    b.setupPod({ id: "p", netns: "/n/p" }),
-  ]);
+  // The one that makes the intent is held in its first ADD while the other is refused.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  fake.gate = async (c) => {
+    if (c.command === "ADD") await held;
+  };
+  const setups = [a, b].map((rt) => rt.setupPod({ id: "p", netns: "/n/p" }));
+  const refused = await Promise.race(setups.map((s) => s.catch((e: unknown) => e)));
+  expect(refused).toBeInstanceOf(InterruptedSetupError);
+  expect((refused as InterruptedSetupError).inFlightElsewhere).toBe(true);
+  // The winner's intent is left alone.
+  expect(await readdir(join(d.cacheDir, "libcni", "setup-intents"))).toEqual(["p"]);
+  release();
+  const settled = await Promise.allSettled(setups);
   expect(settled.map((s) => s.status).sort()).toEqual(["fulfilled", "rejected"]);
-  const refused = settled.find((s) => s.status === "rejected");
-  expect(refused?.reason).toBeInstanceOf(InterruptedSetupError);
   expect(fake.seq("ADD")).toEqual(["ADD a:eth0", "ADD b:net1"]);
   expect(fake.seq("DEL")).toEqual([]);
   // The winner cleared its own intent at its end; its records are whole.

@@ -10,7 +10,8 @@
  * so the rename itself survives a power loss. A reader sees the old record or the new one,
  * never a mixture, and never an empty file. On a failure before the rename the temporary file
  * is removed and the record is left as it was. An exclusive write links instead of renaming,
- * which fails (EEXIST) where a file is already: of two such writers, one makes the file.
+ * which fails (EEXIST) where a file is already: of two such writers, one makes the file; one
+ * that fails after its link (the directory's fsync) removes it again.
  */
 import { link, lstat, mkdir, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -56,9 +57,15 @@ export interface WriteRequest {
   exclusive?: boolean;
 }
 
-/** False for a filesystem without hard links (EPERM, ENOTSUP: not exclusive there); else throws. */
-function linkRefused(error: unknown): false {
-  if (["EPERM", "ENOTSUP", "EOPNOTSUPP"].includes(errnoCode(error) ?? "")) return false;
+/**
+ * After a failed link: true when it was made after all (NFS answers a retransmitted LINK with
+ * EEXIST; the temporary file's two links say so), false where the filesystem refuses hard links
+ * (EPERM, ENOTSUP: the write renames there, not exclusively); else throws.
+ */
+async function linkRefused(error: unknown, temp: string): Promise<boolean> {
+  const code = errnoCode(error) ?? "";
+  if (code === "EEXIST" && (await lstat(temp).catch(() => undefined))?.nlink === 2) return true;
+  if (["EPERM", "ENOTSUP", "EOPNOTSUPP"].includes(code)) return false;
   throw error;
 }
 
@@ -82,7 +89,11 @@ export async function runWriteSteps(
       await fs.close(fd);
     }
     linked =
-      req.exclusive === true && (await fs.link(temp, req.path).then(() => true, linkRefused));
+      req.exclusive === true &&
+      (await fs.link(temp, req.path).then(
+        () => true,
+        (e: unknown) => linkRefused(e, temp),
+      ));
     if (!linked) await fs.rename(temp, req.path);
   } catch (error) {
     try {
@@ -94,7 +105,14 @@ export async function runWriteSteps(
   }
   // A link leaves the temporary name, which a failed unlink leaves to the stale-temp sweep.
   if (linked) await fs.unlink(temp).catch(() => undefined);
-  if (req.durable) await fs.syncDir(dirname(req.path));
+  if (!req.durable) return;
+  try {
+    await fs.syncDir(dirname(req.path));
+  } catch (error) {
+    // An exclusive write that fails leaves no file of its own: what it made there goes again.
+    if (req.exclusive) await fs.unlink(req.path).catch(() => undefined);
+    throw error;
+  }
 }
 
 type DirSyncState = { running?: Promise<void>; queued?: Promise<void> };

@@ -4,7 +4,15 @@
  * once per process, and concurrent writers share directory fsyncs (group commit) while each
  * still waits for an fsync that began after its own call.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -308,6 +316,30 @@ describe("runWriteSteps", () => {
       "EIO: link",
     );
     expect(failing.log.slice(-2)).toEqual([`link ${temp} ${req.path}`, `unlink ${temp}`]);
+  });
+
+  it("an exclusive write that fails at the directory's fsync removes the file it made", async () => {
+    const r = recorder("syncDir");
+    const write = runWriteSteps({ ...req, exclusive: true }, temp, r.fs);
+    await expect(write).rejects.toThrow("EIO: syncDir");
+    expect(r.log.slice(-3)).toEqual([`unlink ${temp}`, "syncDir /c/results", `unlink ${req.path}`]);
+  });
+
+  it("takes a link made but answered EEXIST (NFS's retransmitted LINK) for made", async () => {
+    mkdirSync(resultsDir(cacheDir), { recursive: true });
+    const path = cacheFilePath(cacheDir, "n", "c", "eth0");
+    const made = join(resultsDir(cacheDir), ".libcni-t.tmp");
+    const r = recorder();
+    r.fs.open = async () => {
+      writeFileSync(made, "x");
+      return 7;
+    };
+    r.fs.link = async (from, to) => {
+      linkSync(from, to);
+      throw Object.assign(new Error("EEXIST: file already exists, link"), { code: "EEXIST" });
+    };
+    await runWriteSteps({ ...req, path, durable: false, exclusive: true }, made, r.fs);
+    expect(r.log.at(-1)).toBe(`unlink ${made}`);
   });
 
   it("an exclusive write renames where the filesystem refuses hard links", async () => {
