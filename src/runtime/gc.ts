@@ -127,6 +127,7 @@ export async function collectGarbage(
     listRecordNames(cacheDirOf(ctx.cni)),
   ]);
   const kept = new Set([...validPodIDs, ...inFlightElsewhere]);
+  const decoded = new Set(now.map((a) => `${a.network}-${a.containerID}-${a.ifName}`));
   for (const n of ctx.set?.networks ?? []) {
     const valid = new Map<string, GCAttachment>();
     const keep = (containerID: string, ifname: string) =>
@@ -134,21 +135,21 @@ export async function collectGarbage(
     for (const a of now) {
       if (a.network === n.name && !attempted.has(a.containerID)) keep(a.containerID, a.ifName);
     }
+    const prefix = `${n.name}-`;
     for (const name of names) {
-      if (!name.startsWith(`${n.name}-`)) continue;
-      const rest = name.slice(n.name.length + 1);
+      if (decoded.has(name) || !name.startsWith(prefix)) continue;
+      const rest = name.slice(prefix.length);
       // Each dash may end the pod's ID (IDs and interface names hold dashes): every kept one.
       for (let at = rest.indexOf("-", 1); at !== -1; at = rest.indexOf("-", at + 1)) {
         const id = rest.slice(0, at);
         if (kept.has(id) && at + 1 < rest.length) keep(id, rest.slice(at + 1));
       }
     }
-    const validAttachments = [...valid.values()];
     try {
       await withDeadline(n.name, "GC", ctx.timeout, ctx.signal, (signal) =>
         ctx.cni.gcNetworkList(
           n.config,
-          { validAttachments },
+          { validAttachments: [...valid.values()] },
           { signal, traceContext: ctx.traceContext },
         ),
       );

@@ -136,6 +136,12 @@ describe("checkPod, status, gc", () => {
       const rt = await load();
       await rt.setupPod({ id: "keep", netns: "/n/keep" });
       await rt.setupPod({ id: "keep-2", netns: "/n/keep-2" });
+      // Records that decode are told as they say, not by their names too.
+      await rt.gc(["keep", "keep-2"]);
+      expect(validTold("a")).toEqual([
+        { containerID: "keep-2", ifname: "eth0" },
+        { containerID: "keep", ifname: "eth0" },
+      ]);
       await writeFile(join(d.cacheDir, "results", "a-keep-eth0"), "{ torn");
       await writeFile(join(d.cacheDir, "results", "a-keep-2-eth0"), "{ torn");
       fake.calls.length = 0;
