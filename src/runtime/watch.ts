@@ -182,9 +182,9 @@ export class NetworkWatcher extends EventEmitter {
    * Emits `event`; a listener's throw is thrown as Node throws one from an I/O callback's
    * listener (an uncaughtException), not into the reload loop, flush() or close(): they go on.
    */
-  private tell(event: string, value: unknown): void {
+  private tell(event: string, ...args: unknown[]): void {
     try {
-      this.emit(event, value);
+      this.emit(event, ...args);
     } catch (error) {
       process.nextTick(() => {
         throw error;
@@ -336,6 +336,6 @@ export class NetworkWatcher extends EventEmitter {
     this.dirWatcher?.close();
     this.anchorWatcher?.close();
     await this.running;
-    this.emit("close");
+    this.tell("close");
   }
 }

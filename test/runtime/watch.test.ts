@@ -64,6 +64,12 @@ describe("watch", () => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(names(rt)).toEqual(["a", "b", "c"]);
       expect(thrown).toHaveLength(2);
+      w.on("close", () => {
+        throw new Error("close listener bug");
+      });
+      await w.close();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(thrown.map(String).at(-1)).toBe("Error: close listener bug");
     } finally {
       process.removeAllListeners("uncaughtException");
       for (const listener of saved) process.on("uncaughtException", listener);
