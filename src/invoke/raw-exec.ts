@@ -129,10 +129,8 @@ function runText(outcome: RunOutcome, signal: AbortSignal | undefined): string {
 // A bad option would otherwise surface later as a confusing timer or buffer behaviour.
 function count(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw new InvalidArgumentError(
-      name,
-      `RawExec option ${name} must be a non-negative integer, got ${value}`,
-    );
+    const message = `RawExec option ${name} must be a non-negative integer, got ${value}`;
+    throw new InvalidArgumentError(name, message);
   }
   return value;
 }

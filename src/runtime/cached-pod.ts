@@ -490,10 +490,8 @@ export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Pro
 export function assertTeardownOptions(options: TeardownOptions): void {
   const value: unknown = options.ifNoRecords;
   if (value !== undefined && value !== "nothing" && value !== "current-config") {
-    throw new InvalidArgumentError(
-      "ifNoRecords",
-      `ifNoRecords must be "nothing" or "current-config", got ${JSON.stringify(value)}`,
-    );
+    const message = `ifNoRecords must be "nothing" or "current-config", got ${JSON.stringify(value)}`;
+    throw new InvalidArgumentError("ifNoRecords", message);
   }
 }
 

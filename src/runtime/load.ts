@@ -170,10 +170,8 @@ async function isDirectory(path: string): Promise<boolean> {
 function assertOptions(options: LoadOptions): void {
   const max = options.maxNetworks;
   if (max !== undefined && (!Number.isSafeInteger(max) || max < 0)) {
-    throw new InvalidArgumentError(
-      "maxNetworks",
-      `maxNetworks must be a non-negative integer, got ${max}`,
-    );
+    const message = `maxNetworks must be a non-negative integer, got ${max}`;
+    throw new InvalidArgumentError("maxNetworks", message);
   }
   for (const key of ["confDir", "defaultNetwork"] as const) {
     const value = options[key];
