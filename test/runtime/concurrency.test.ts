@@ -1,9 +1,8 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadNetworks } from "../../src/runtime/index.js";
+import { describe, expect, it } from "vitest";
 import { RuntimeLocks } from "../../src/runtime/runtime.js";
-import { type Call, type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+import { type Call, twoNetworks, writeNetwork } from "./helpers.js";
 
 /** A gate that holds the calls matching `match` until `open()`. */
 function holder(match: (c: Call) => boolean) {
@@ -27,47 +26,37 @@ function holder(match: (c: Call) => boolean) {
 }
 
 describe("concurrency", () => {
-  let d: Dirs;
-  let fake: FakePlugins;
-  beforeEach(async () => {
-    d = await dirs();
-    fake = new FakePlugins();
-    await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge"]);
-    await writeNetwork(d.confDir, "20-b.conflist", "b", ["macvlan"]);
-  });
-  afterEach(() => d.cleanup());
-
-  const load = () => loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
+  const t = twoNetworks();
 
   it("serialises one pod's calls: a teardown issued during setup sees the whole setup", async () => {
-    const rt = await load();
+    const rt = await t.load();
     const h = holder((c) => c.command === "ADD" && c.network === "b");
-    fake.gate = h.gate;
+    t.fake.gate = h.gate;
     const setup = rt.setupPod({ id: "p", netns: "/n/p" });
     await h.reached;
     const teardown = rt.teardownPod("p");
     await new Promise((r) => setTimeout(r, 20));
-    expect(fake.seq("DEL")).toEqual([]);
+    expect(t.fake.seq("DEL")).toEqual([]);
     h.open();
     await setup;
     expect(await teardown).toEqual([
       { network: "b", ifName: "net1" },
       { network: "a", ifName: "eth0" },
     ]);
-    expect(await readdir(join(d.cacheDir, "results"))).toEqual([]);
+    expect(await readdir(join(t.d.cacheDir, "results"))).toEqual([]);
   });
 
   it("runs different pods in parallel: a held pod does not hold another", async () => {
-    const rt = await load();
+    const rt = await t.load();
     const h = holder((c) => c.containerID === "slow");
-    fake.gate = h.gate;
+    t.fake.gate = h.gate;
     const slow = rt.setupPod({ id: "slow", netns: "/n/slow" });
     await h.reached;
     await rt.setupPod({ id: "fast", netns: "/n/fast" });
     await rt.teardownPod("fast");
     h.open();
     await slow;
-    expect(fake.calls.filter((c) => c.containerID === "fast").map((c) => c.command)).toEqual([
+    expect(t.fake.calls.filter((c) => c.containerID === "fast").map((c) => c.command)).toEqual([
       "ADD",
       "ADD",
       "DEL",
@@ -77,27 +66,27 @@ describe("concurrency", () => {
 
   it("GC waits for the pod calls in flight and holds off those that come after it", async () => {
     // 1.1.0, so the networks' plugins get GC calls to order against.
-    await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge"], "1.1.0");
-    await writeNetwork(d.confDir, "20-b.conflist", "b", ["macvlan"], "1.1.0");
-    const rt = await load();
+    await writeNetwork(t.d.confDir, "10-a.conflist", "a", ["bridge"], "1.1.0");
+    await writeNetwork(t.d.confDir, "20-b.conflist", "b", ["macvlan"], "1.1.0");
+    const rt = await t.load();
     const h = holder((c) => c.containerID === "p1" && c.command === "ADD" && c.network === "a");
-    fake.gate = h.gate;
+    t.fake.gate = h.gate;
     const setup1 = rt.setupPod({ id: "p1", netns: "/n/p1" });
     await h.reached;
     const gc = rt.gc(["p1"]);
     const setup2 = rt.setupPod({ id: "p2", netns: "/n/p2" });
     await new Promise((r) => setTimeout(r, 20));
-    expect(fake.calls.some((c) => c.command === "GC" || c.containerID === "p2")).toBe(false);
+    expect(t.fake.calls.some((c) => c.command === "GC" || c.containerID === "p2")).toBe(false);
     h.open();
     await Promise.all([setup1, gc, setup2]);
-    const order = fake.calls.map((c) => `${c.command}:${c.containerID}`);
+    const order = t.fake.calls.map((c) => `${c.command}:${c.containerID}`);
     const lastP1 = order.lastIndexOf("ADD:p1");
     const firstGC = order.findIndex((s) => s.startsWith("GC"));
     const firstP2 = order.indexOf("ADD:p2");
     expect(lastP1).toBeLessThan(firstGC);
     expect(firstGC).toBeLessThan(firstP2);
     // p2 was set up after the GC, so it survived it.
-    expect((await readdir(join(d.cacheDir, "results"))).sort()).toEqual([
+    expect((await readdir(join(t.d.cacheDir, "results"))).sort()).toEqual([
       "a-p1-eth0",
       "a-p2-eth0",
       "b-p1-net1",
@@ -106,25 +95,25 @@ describe("concurrency", () => {
   });
 
   it("a reload during a pod's setup does not change the networks that setup uses", async () => {
-    const rt = await load();
+    const rt = await t.load();
     const h = holder((c) => c.command === "ADD" && c.network === "a");
-    fake.gate = h.gate;
+    t.fake.gate = h.gate;
     const setup = rt.setupPod({ id: "p", netns: "/n/p" });
     await h.reached;
-    await writeNetwork(d.confDir, "20-b.conflist", "b", ["changed"]);
+    await writeNetwork(t.d.confDir, "20-b.conflist", "b", ["changed"]);
     await rt.reload();
     h.open();
     await setup;
-    expect(fake.calls.filter((c) => c.network === "b").map((c) => c.type)).toEqual(["macvlan"]);
+    expect(t.fake.calls.filter((c) => c.network === "b").map((c) => c.type)).toEqual(["macvlan"]);
   });
 
   it("20 pods set up and torn down at once leave nothing behind, and the locks return to idle", async () => {
-    const rt = await load();
+    const rt = await t.load();
     const ids = Array.from({ length: 20 }, (_, i) => `pod${i}`);
     await Promise.all(ids.map((id) => rt.setupPod({ id, netns: `/n/${id}` }, { parallel: true })));
-    expect(await readdir(join(d.cacheDir, "results"))).toHaveLength(40);
+    expect(await readdir(join(t.d.cacheDir, "results"))).toHaveLength(40);
     await Promise.all(ids.map((id) => rt.teardownPod(id)));
-    expect(await readdir(join(d.cacheDir, "results"))).toEqual([]);
+    expect(await readdir(join(t.d.cacheDir, "results"))).toEqual([]);
   });
 });
 

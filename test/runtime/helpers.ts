@@ -6,8 +6,14 @@
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import { FakeExec, type FakeExecPluginCall } from "../../src/invoke/index.js";
-import type { NetworkSetChange, NetworkWatcher } from "../../src/runtime/index.js";
+import {
+  type CNIRuntime,
+  loadNetworks,
+  type NetworkSetChange,
+  type NetworkWatcher,
+} from "../../src/runtime/index.js";
 import { CNIError } from "../../src/types/index.js";
 
 /** One recorded plugin call. */
@@ -136,6 +142,32 @@ export async function dirs(): Promise<Dirs> {
   await mkdir(confDir);
   await mkdir(cacheDir);
   return { base, confDir, cacheDir, cleanup: () => rm(base, { recursive: true, force: true }) };
+}
+
+/** The runtime suites' usual fixture: its fields are set anew before each test. */
+export interface TwoNetworks {
+  d: Dirs;
+  fake: FakePlugins;
+  /** A runtime over the dirs, its plugins played by `fake`. */
+  load(): Promise<CNIRuntime>;
+}
+
+/**
+ * Before each test: temporary dirs, FakePlugins, network a (bridge) and network b (macvlan);
+ * the dirs removed after it. Call at a suite's top level.
+ */
+export function twoNetworks(): TwoNetworks {
+  const t = {
+    load: () => loadNetworks({ confDir: t.d.confDir, cacheDir: t.d.cacheDir, exec: t.fake.exec }),
+  } as TwoNetworks;
+  beforeEach(async () => {
+    t.d = await dirs();
+    t.fake = new FakePlugins();
+    await writeNetwork(t.d.confDir, "10-a.conflist", "a", ["bridge"]);
+    await writeNetwork(t.d.confDir, "20-b.conflist", "b", ["macvlan"]);
+  });
+  afterEach(() => t.d.cleanup());
+  return t;
 }
 
 /** {@link Dirs} with network "net" of one real plugin, `rec`, that records its calls. */

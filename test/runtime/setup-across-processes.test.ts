@@ -6,9 +6,9 @@
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import { InterruptedSetupError, loadNetworks } from "../../src/runtime/index.js";
-import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+import { expect, it, vi } from "vitest";
+import { InterruptedSetupError } from "../../src/runtime/index.js";
+import { twoNetworks } from "./helpers.js";
 
 // Both setups read the intent dir before either writes: the race the exclusive create closes.
 const barrier = vi.hoisted(() => ({ waiting: [] as (() => void)[], size: 0 }));
@@ -30,26 +30,17 @@ vi.mock("../../src/cache/intent.js", async (importOriginal) => {
   };
 });
 
-let d: Dirs;
-let fake: FakePlugins;
-beforeEach(async () => {
-  d = await dirs();
-  fake = new FakePlugins();
-  await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge"]);
-  await writeNetwork(d.confDir, "20-b.conflist", "b", ["macvlan"]);
-});
-afterEach(() => d.cleanup());
+const t = twoNetworks();
 
 it("of two setups of one pod that both found no intent, one runs; the other is refused", async () => {
-  const load = () => loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
-  const [a, b] = [await load(), await load()];
+  const [a, b] = [await t.load(), await t.load()];
   barrier.size = 2;
   // The one that makes the intent is held in its first ADD while the other is refused.
   let release!: () => void;
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  fake.gate = async (c) => {
+  t.fake.gate = async (c) => {
     if (c.command === "ADD") await held;
   };
   const setups = [a, b].map((rt) => rt.setupPod({ id: "p", netns: "/n/p" }));
@@ -57,13 +48,13 @@ it("of two setups of one pod that both found no intent, one runs; the other is r
   expect(refused).toBeInstanceOf(InterruptedSetupError);
   expect((refused as InterruptedSetupError).inFlightElsewhere).toBe(true);
   // The winner's intent is left alone.
-  expect(await readdir(join(d.cacheDir, "libcni", "setup-intents"))).toEqual(["p"]);
+  expect(await readdir(join(t.d.cacheDir, "libcni", "setup-intents"))).toEqual(["p"]);
   release();
   const settled = await Promise.allSettled(setups);
   expect(settled.map((s) => s.status).sort()).toEqual(["fulfilled", "rejected"]);
-  expect(fake.seq("ADD")).toEqual(["ADD a:eth0", "ADD b:net1"]);
-  expect(fake.seq("DEL")).toEqual([]);
+  expect(t.fake.seq("ADD")).toEqual(["ADD a:eth0", "ADD b:net1"]);
+  expect(t.fake.seq("DEL")).toEqual([]);
   // The winner cleared its own intent at its end; its records are whole.
-  expect(await readdir(join(d.cacheDir, "libcni", "setup-intents"))).toEqual([]);
-  expect((await readdir(join(d.cacheDir, "results"))).sort()).toEqual(["a-p-eth0", "b-p-net1"]);
+  expect(await readdir(join(t.d.cacheDir, "libcni", "setup-intents"))).toEqual([]);
+  expect((await readdir(join(t.d.cacheDir, "results"))).sort()).toEqual(["a-p-eth0", "b-p-net1"]);
 });

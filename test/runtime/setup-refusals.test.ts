@@ -6,14 +6,13 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import {
   InterruptedSetupError,
-  loadNetworks,
   type PodCheckError,
   PodSetupError,
 } from "../../src/runtime/index.js";
-import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+import { twoNetworks } from "./helpers.js";
 
 const failFsync = vi.hoisted(() => ({ on: false }));
 vi.mock("../../src/internal/fs.js", async (importOriginal) => {
@@ -25,23 +24,14 @@ vi.mock("../../src/internal/fs.js", async (importOriginal) => {
   return { ...real, fsyncFd };
 });
 
-let d: Dirs;
-let fake: FakePlugins;
-beforeEach(async () => {
-  d = await dirs();
-  fake = new FakePlugins();
-  await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge"]);
-  await writeNetwork(d.confDir, "20-b.conflist", "b", ["macvlan"]);
-});
-afterEach(async () => {
+const t = twoNetworks();
+afterEach(() => {
   failFsync.on = false;
-  await d.cleanup();
 });
-const load = () => loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
-const intents = () => readdir(join(d.cacheDir, "libcni", "setup-intents")).catch(() => []);
+const intents = () => readdir(join(t.d.cacheDir, "libcni", "setup-intents")).catch(() => []);
 
 it("a setup in flight in another runtime of this process is in flight, not interrupted", async () => {
-  const [a, b] = [await load(), await load()];
+  const [a, b] = [await t.load(), await t.load()];
   let release!: () => void;
   const held = new Promise<void>((r) => {
     release = r;
@@ -50,7 +40,7 @@ it("a setup in flight in another runtime of this process is in flight, not inter
   const inAdd = new Promise<void>((r) => {
     entered = r;
   });
-  fake.gate = async (c) => {
+  t.fake.gate = async (c) => {
     if (c.command !== "ADD") return;
     entered();
     await held;
@@ -66,16 +56,16 @@ it("a setup in flight in another runtime of this process is in flight, not inter
   expect((e as InterruptedSetupError).inFlightElsewhere).toBe(true);
   expect((check.failures[0].error as InterruptedSetupError).inFlightElsewhere).toBe(true);
   expect(listed).toEqual([]);
-  expect(fake.seq("DEL")).toEqual([]);
+  expect(t.fake.seq("DEL")).toEqual([]);
   expect(await a.checkPod("p")).toHaveLength(2);
 });
 
 it("a rollback whose DEL failed leaves an intent that names no owner", async () => {
-  const rt = await load();
-  fake.fail.set("b/ADD", "b add").set("a/DEL", "a del");
+  const rt = await t.load();
+  t.fake.fail.set("b/ADD", "b add").set("a/DEL", "a del");
   await expect(rt.setupPod({ id: "p", netns: "/n/p" })).rejects.toBeInstanceOf(PodSetupError);
   const intent = JSON.parse(
-    await readFile(join(d.cacheDir, "libcni", "setup-intents", "p"), "utf8"),
+    await readFile(join(t.d.cacheDir, "libcni", "setup-intents", "p"), "utf8"),
   );
   expect(intent.owner).toBeUndefined();
   expect(intent.attachments.map((a: { networkName: string }) => a.networkName)).toEqual(["a", "b"]);
@@ -83,7 +73,7 @@ it("a rollback whose DEL failed leaves an intent that names no owner", async () 
 });
 
 it("an intent whose write failed after its rename is removed: nothing ran, the next setup runs", async () => {
-  const rt = await load();
+  const rt = await t.load();
   await rt.setupPod({ id: "warm", netns: "/n/w" });
   failFsync.on = true;
   const e = await rt.setupPod({ id: "p", netns: "/n/p" }).catch((x: unknown) => x);
