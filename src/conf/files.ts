@@ -5,7 +5,7 @@
  * conf/index.ts documents the public functions and loads this file on their first call.
  */
 import { close, constants, type Dirent, fstat, open, read, type Stats } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
 import { readWhole } from "../engines/file-read.js";
@@ -40,6 +40,11 @@ function kindName(stats: Stats): string {
  * inside Node (no FileHandle, no promise per step), with the checks and errors above.
  */
 export function readConfFile(filename: string): Promise<Uint8Array> {
+  // Go's open refuses a NUL in a path (EINVAL), where Node's fs throws a TypeError at once.
+  if (filename.includes("\0")) {
+    const text = `error reading ${filename}: open ${filename}: invalid argument`;
+    return Promise.reject(new ConfFileError(filename, text));
+  }
   const whole = readWhole(filename, { nofollow: false, maxBytes: MAX_CONF_FILE_BYTES });
   if (whole === undefined) return readConfFileHere(filename);
   return whole.then((bytes) => bytes ?? readConfFileHere(filename));
@@ -120,7 +125,15 @@ export async function confDirListing(
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
     if (errnoCode(error) === "ENOENT") return { files: [], entries: new Set() };
-    throw new ConfError(goPathErrorText(error, dir), { cause: error });
+    // Go opens the dir, then lists it: a path through a file fails at the open, not the listing.
+    const atOpen =
+      errnoCode(error) === "ENOTDIR" &&
+      (await stat(dir).then(
+        () => false,
+        () => true,
+      ));
+    const text = goPathErrorText(error, dir);
+    throw new ConfError(atOpen ? text.replace(/^readdirent/, "open") : text, { cause: error });
   }
   // Go's os.ReadDir returns entries sorted by name (bytes); readdir does not sort.
   entries.sort((a, b) => compareUTF8(a.name, b.name));

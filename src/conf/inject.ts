@@ -42,7 +42,8 @@ export function injectConf(
   const config = wrapErrors("unmarshal existing network bytes: ", () =>
     unmarshalMap(original.bytes),
   );
-  const entries = newValues instanceof Map ? [...newValues] : Object.entries(newValues);
+  // Go ranges over a nil map as over an empty one.
+  const entries = newValues instanceof Map ? [...newValues] : Object.entries(newValues ?? {});
   for (const [key, value] of entries) {
     if (key === "") throw new ConfError("keys cannot be empty");
     if (value === null || value === undefined) {

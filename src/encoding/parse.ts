@@ -199,10 +199,14 @@ class Scanner {
     while (this.pos < this.b.length && isSpace(this.b[this.pos])) this.pos++;
   }
 
-  private push(ctx: Ctx): void {
+  /** Opens a container; one past Go's depth is its scanner's error at the bracket. */
+  private push(ctx: Ctx, bracket: number): void {
     this.stack.push(ctx);
     if (this.stack.length > maxNestingDepth) {
-      throw new JSONSyntaxError("exceeded max depth", this.pos);
+      throw new JSONSyntaxError(
+        `invalid character ${goQuoteRune(bracket)} exceeded max depth`,
+        this.pos,
+      );
     }
   }
 
@@ -220,7 +224,7 @@ class Scanner {
         case 0x5b: {
           const object = c === 0x7b;
           this.pos++;
-          this.push(object ? Ctx.ObjectKey : Ctx.ArrayValue);
+          this.push(object ? Ctx.ObjectKey : Ctx.ArrayValue, c);
           this.skipSpace();
           if (this.peek() === (object ? 0x7d : 0x5d)) {
             this.pos++;

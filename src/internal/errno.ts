@@ -71,6 +71,9 @@ export function errnoText(code: string | undefined, errno?: number): string {
 /** Go's errno text for a Node error; a non-system error gives its own message. */
 function errorErrnoText(error: unknown): string {
   const code = errnoCode(error);
+  // Node's fs refuses a NUL in a path itself; Go's syscall layer says EINVAL.
+  if (code === "ERR_INVALID_ARG_VALUE" && /null bytes/.test(messageOf(error)))
+    return "invalid argument";
   const errno = (error as NodeSystemError | null)?.errno;
   if (code !== undefined && (goErrnoTexts[code] !== undefined || typeof errno === "number")) {
     return errnoText(code, typeof errno === "number" ? errno : undefined);

@@ -19,7 +19,10 @@ const INT64_MAX = 2n ** 63n - 1n;
  */
 function atoi(part: string): bigint {
   const fail = (why: string) => new VersionError(`strconv.Atoi: parsing ${goQuote(part)}: ${why}`);
-  if (!/^[+-]?[0-9]+$/.test(part)) throw fail("invalid syntax");
+  // Go's ParseUint fails at the first digit past uint64, before a bad character after it.
+  const digits = /^[+-]?0*(\d*)/.exec(part)?.[1] ?? "";
+  const early = digits.length > 20 || (digits.length === 20 && digits > "18446744073709551615");
+  if (!early && !/^[+-]?[0-9]+$/.test(part)) throw fail("invalid syntax");
   // More than 19 significant digits cannot fit in int64; deciding that before BigInt keeps a
   // huge hostile version string linear-time, as Go's Atoi is.
   const value = part.replace(/^[+-]?0*/, "").length > 19 ? undefined : BigInt(part);

@@ -71,6 +71,21 @@ describe("confFiles", () => {
     expect((err as Error).message).toBe(`readdirent ${file}: not a directory`);
     expect((err as Error).cause).toMatchObject({ code: "ENOTDIR" });
   });
+
+  it("fails at Go's open for a path through a file, and for a NUL in the path", async () => {
+    const file = await dir.write("file", "x");
+    for (const path of [join(file, "sub"), `${file}/`]) {
+      const err = await thrown(() => confFiles(path, [".conf"]));
+      expect((err as Error).message).toBe(`open ${path}: not a directory`);
+    }
+    const nul = join(dir.path, "a\0b");
+    expect(((await thrown(() => confFiles(nul, [".conf"]))) as Error).message).toBe(
+      `open ${nul}: invalid argument`,
+    );
+    const read = await thrown(() => networkConfFromFile(nul));
+    expect(read).toBeInstanceOf(ConfError);
+    expect((read as Error).message).toBe(`error reading ${nul}: open ${nul}: invalid argument`);
+  });
 });
 
 describe("networkConfFromFile and the drop-in directory", () => {

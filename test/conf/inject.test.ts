@@ -42,6 +42,14 @@ describe("InjectConf (upstream)", () => {
       );
     });
 
+    it("takes no new values (null, as Go's nil map) as none", () => {
+      const conf = { ...testNetConfig(), bytes: bytesOf(`{"type":"t","b":1,"a":2}`) };
+      const none = null as unknown as Record<string, unknown>;
+      expect(new TextDecoder().decode(injectConf(conf, none).bytes)).toBe(
+        `{"a":2,"b":1,"type":"t"}`,
+      );
+    });
+
     it("returns key error", () => {
       expect(errorOf(() => injectConf(testNetConfig(), { "": null }))).toBe("keys cannot be empty");
     });

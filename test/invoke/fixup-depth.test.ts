@@ -26,7 +26,7 @@ describe("fixupResultVersion at depth 10,000", () => {
 
   it("10,001 levels, or 1e400 deep inside: code 6 with Go's text", () => {
     for (const [inner, depth, text] of [
-      ["1", 10_000, "exceeded max depth"],
+      ["1", 10_000, "invalid character '[' exceeded max depth"],
       ["1e400", 9_999, "json: cannot unmarshal number 1e400 into Go value of type float64"],
     ] as const) {
       let error: unknown;

@@ -103,6 +103,19 @@ describe("parseVersion (upstream Describe ParseVersion)", () => {
       "99999999999999999999.0",
       'failed to convert major version part "99999999999999999999": strconv.Atoi: parsing "99999999999999999999": value out of range',
     ],
+    // Go's ParseUint meets the overflow before the bad character (checked against Go 1.19).
+    ...[
+      ["99999999999999999999x", "value out of range"],
+      ["18446744073709551615x", "invalid syntax"],
+      ["18446744073709551616x", "value out of range"],
+      ["9999999999999999999x", "invalid syntax"],
+      ["-99999999999999999999x", "value out of range"],
+      ["+000018446744073709551616x", "value out of range"],
+      ["x99999999999999999999999", "invalid syntax"],
+    ].map(([v, why]) => [
+      v,
+      `failed to convert major version part "${v}": strconv.Atoi: parsing "${v}": ${why}`,
+    ]),
   ])("rejects %j with Go's text", (v, message) => {
     expect(() => parseVersion(v)).toThrow(new VersionError(message));
   });
