@@ -8,6 +8,10 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => controller.abort(new Error(`cnitool interrupted by ${signal}`)));
 }
 
+// Upstream ignores a failed print (`_ = result.Print()`): a stdout that takes no more (a full
+// disk, a closed pipe) must not turn a finished ADD into a crash.
+process.stdout.on("error", () => {});
+
 process.exitCode = await runCnitool(process.argv.slice(2), {
   env: process.env,
   cwd: await goWorkingDirectory(process.env),

@@ -98,6 +98,6 @@ function goOp(error: unknown): string {
 }
 
 /** Formats a Node fs error (or `{ code, syscall }`) as Go's `*os.PathError` for `path`. */
-export function goPathErrorText(error: unknown, path: string): string {
-  return `${goOp(error)} ${path}: ${errorErrnoText(error)}`;
+export function goPathErrorText(error: unknown, path: string, op = goOp(error)): string {
+  return `${op} ${path}: ${errorErrnoText(error)}`;
 }

@@ -21,7 +21,7 @@ import type { PluginInfo } from "../version/plugin-info.js";
 import { reconcile } from "../version/reconcile.js";
 import { validateConfig } from "./config.js";
 import { type Environment, readEnv } from "./env.js";
-import { readAll, type StdinSource, writeAll } from "./io.js";
+import { readAll, type StdinSource, stdoutWriteError, writeAll } from "./io.js";
 import { isPluginNetNS } from "./netns.js";
 import { abortOnSigterm } from "./sigterm.js";
 import type { CmdArgs, CNIFuncs, OutputStream, PluginCallback, PluginContext } from "./types.js";
@@ -186,7 +186,7 @@ export async function pluginMainWithError(
     try {
       await writeAll(stdout, versionInfo.encode());
     } catch (error) {
-      return new CNIError(ErrIOFailure, messageOf(error), "", { cause: error });
+      return new CNIError(ErrIOFailure, stdoutWriteError(error), "", { cause: error });
     }
     return undefined;
   }

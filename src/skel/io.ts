@@ -4,6 +4,7 @@
  */
 
 import { arrayBuffer } from "node:stream/consumers";
+import { goPathErrorText } from "../internal/errno.js";
 import type { OutputStream } from "./types.js";
 
 /** Where the config comes from: bytes already read, or a stream such as `process.stdin`. */
@@ -22,6 +23,17 @@ export async function readAll(source: StdinSource): Promise<Uint8Array> {
  */
 export function writeAll(stream: OutputStream, chunk: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
-    stream.write(chunk, (error) => (error ? reject(error) : resolve()));
+    // A failed write is also the stream's "error" event, emitted after the callback: heard
+    // here, or it would be an uncaught exception where Go returns the write's error.
+    const events = stream as Partial<Pick<NodeJS.EventEmitter, "once" | "off">>;
+    events.once?.("error", reject);
+    stream.write(chunk, (error) => {
+      if (!error) events.off?.("error", reject);
+      return error ? reject(error) : resolve();
+    });
   });
 }
+
+/** A failed write to the process's stdout as Go's `*os.PathError` says it. */
+export const stdoutWriteError = (error: unknown): string =>
+  goPathErrorText(error, "/dev/stdout", "write");

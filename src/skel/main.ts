@@ -1,9 +1,9 @@
 /** The plugin's main (upstream `skel.PluginMainFuncs`). */
 
-import { messageOf } from "../internal/error-message.js";
+import { errnoCode } from "../internal/errno.js";
 import type { PluginInfo } from "../version/index.js";
 import { type PluginMainOptions, pluginMainWithError } from "./dispatch.js";
-import { writeAll } from "./io.js";
+import { stdoutWriteError, writeAll } from "./io.js";
 import { formatError } from "./print.js";
 import type { CNIFuncs } from "./types.js";
 
@@ -36,7 +36,10 @@ export async function pluginMain(
     try {
       await writeAll(stdout, formatError(error));
     } catch (printFailure) {
-      const text = `Error writing error JSON to stdout: ${messageOf(printFailure)}\n`;
+      // A stream that VERSION's failed write destroyed fails again as that write did (Go's does).
+      const destroyed = errnoCode(printFailure) === "ERR_STREAM_DESTROYED";
+      const failure = destroyed ? (error.cause ?? printFailure) : printFailure;
+      const text = `Error writing error JSON to stdout: ${stdoutWriteError(failure)}\n`;
       await writeAll(stderr, text).catch(() => {});
     }
   }

@@ -48,6 +48,22 @@ describe("cnitool binary", () => {
     });
   });
 
+  it("add with a stdout that takes nothing (/dev/full): exit 0, as upstream ignores the print", async () => {
+    const r = await execa(
+      process.execPath,
+      [cnitoolBin, "add", "net", "/run/netns/blue", "--cache-dir", box.cache],
+      {
+        env: box.env({}),
+        extendEnv: false,
+        cwd: box.root,
+        reject: false,
+        stdout: { file: "/dev/full" },
+      },
+    );
+    expect({ code: r.exitCode, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    await access(join(box.cache, "results", "net-cnitool-df26705e2e4ffd095eb1-eth0"));
+  });
+
   it("a failing plugin: cobra's error block and main's line on stderr, exit 1", async () => {
     await box.script({ reportError: "boom", reportErrorCode: 7 });
     const r = await box.exec(["add", "net", "/run/netns/blue", "--cache-dir", box.cache]);

@@ -698,7 +698,7 @@ describe("when the CNI_COMMAND is VERSION", () => {
       stderr,
       signal: controller.signal,
     });
-    expect(wire(err)).toEqual({ code: ErrIOFailure, msg: "EPIPE", details: "" });
+    expect(wire(err)).toEqual({ code: ErrIOFailure, msg: "write /dev/stdout: EPIPE", details: "" });
   });
 });
 

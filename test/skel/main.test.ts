@@ -1,5 +1,6 @@
 // pluginMain (upstream PluginMainFuncs): the error printed to stdout as upstream's Print does
 // (4-space indent, no newline) and the exit status, run in-process with an injected exit.
+import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { CNIError } from "../../src/errors/index.js";
 import {
@@ -41,7 +42,32 @@ async function main(
   return { codes, stdout: stdout.text(), stderr: stderr.text() };
 }
 
+/** A stdout whose every write fails as a full disk's does: the callback's error, then "error". */
+function fullStdout(): Writable {
+  return new Writable({
+    write(_chunk, _encoding, callback) {
+      const error = Object.assign(new Error("ENOSPC: no space left on device, write"), {
+        code: "ENOSPC",
+        errno: -28,
+        syscall: "write",
+      });
+      callback(error);
+    },
+  });
+}
+
 describe("pluginMain", () => {
+  it("a stdout that cannot be written: Go's line on stderr and exit 1, no uncaught error", async () => {
+    const failing = { add: async () => Promise.reject(new Error("boom")) };
+    for (const env of [addEnv, { CNI_COMMAND: "VERSION" }]) {
+      const run = await main(failing, env, "", { stdout: fullStdout() });
+      expect(run.codes).toEqual([1]);
+      expect(run.stderr).toBe(
+        "Error writing error JSON to stdout: write /dev/stdout: no space left on device\n",
+      );
+    }
+  });
+
   it("exits 0 and prints nothing of its own on success", async () => {
     const run = await main({ add: async () => {} }, addEnv);
     expect(run).toEqual({ codes: [0], stdout: "", stderr: "" });
@@ -119,7 +145,7 @@ describe("pluginMain", () => {
       },
     };
     const run = await main({}, { ...addEnv, CNI_COMMAND: "NOPE" }, "", { stdout: broken });
-    expect(run.stderr).toBe("Error writing error JSON to stdout: EPIPE\n");
+    expect(run.stderr).toBe("Error writing error JSON to stdout: write /dev/stdout: EPIPE\n");
     expect(run.codes).toEqual([1]);
   });
 
