@@ -21,7 +21,7 @@ import type { PluginInfo } from "../version/plugin-info.js";
 import { reconcile } from "../version/reconcile.js";
 import { validateConfig } from "./config.js";
 import { type Environment, readEnv } from "./env.js";
-import { readAll, type StdinSource, stdoutWriteError, writeAll } from "./io.js";
+import { readAll, type StdinSource, stdioErrorText, writeAll } from "./io.js";
 import { isPluginNetNS } from "./netns.js";
 import { abortOnSigterm } from "./sigterm.js";
 import type { CmdArgs, CNIFuncs, OutputStream, PluginCallback, PluginContext } from "./types.js";
@@ -173,7 +173,7 @@ export async function pluginMainWithError(
       // Lazily: touching process.stdin opens fd 0, which VERSION must not read.
       stdinData = await readAll(options.stdin ?? process.stdin);
     } catch (error) {
-      const text = `error reading from stdin: ${messageOf(error)}`;
+      const text = `error reading from stdin: ${stdioErrorText(error, "read")}`;
       return new CNIError(ErrIOFailure, text, "", { cause: error });
     }
     const invalid = validateConfig(stdinData);
@@ -186,7 +186,7 @@ export async function pluginMainWithError(
     try {
       await writeAll(stdout, versionInfo.encode());
     } catch (error) {
-      return new CNIError(ErrIOFailure, stdoutWriteError(error), "", { cause: error });
+      return new CNIError(ErrIOFailure, stdioErrorText(error, "write"), "", { cause: error });
     }
     return undefined;
   }

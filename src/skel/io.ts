@@ -5,6 +5,7 @@
 
 import { arrayBuffer } from "node:stream/consumers";
 import { goPathErrorText } from "../internal/errno.js";
+import { messageOf } from "../internal/error-message.js";
 import type { OutputStream } from "./types.js";
 
 /** Where the config comes from: bytes already read, or a stream such as `process.stdin`. */
@@ -34,6 +35,11 @@ export function writeAll(stream: OutputStream, chunk: string | Uint8Array): Prom
   });
 }
 
-/** A failed write to the process's stdout as Go's `*os.PathError` says it. */
-export const stdoutWriteError = (error: unknown): string =>
-  goPathErrorText(error, "/dev/stdout", "write");
+/**
+ * A failed read of stdin or write of stdout: the process's own (a system error) as Go's
+ * `*os.PathError` on /dev/stdin or /dev/stdout says it, an injected stream's as its message.
+ */
+export function stdioErrorText(error: unknown, op: "read" | "write"): string {
+  if (typeof (error as { syscall?: unknown } | null)?.syscall !== "string") return messageOf(error);
+  return goPathErrorText(error, op === "read" ? "/dev/stdin" : "/dev/stdout", op);
+}

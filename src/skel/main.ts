@@ -3,7 +3,7 @@
 import { errnoCode } from "../internal/errno.js";
 import type { PluginInfo } from "../version/index.js";
 import { type PluginMainOptions, pluginMainWithError } from "./dispatch.js";
-import { stdoutWriteError, writeAll } from "./io.js";
+import { stdioErrorText, writeAll } from "./io.js";
 import { formatError } from "./print.js";
 import type { CNIFuncs } from "./types.js";
 
@@ -39,7 +39,7 @@ export async function pluginMain(
       // A stream that VERSION's failed write destroyed fails again as that write did (Go's does).
       const destroyed = errnoCode(printFailure) === "ERR_STREAM_DESTROYED";
       const failure = destroyed ? (error.cause ?? printFailure) : printFailure;
-      const text = `Error writing error JSON to stdout: ${stdoutWriteError(failure)}\n`;
+      const text = `Error writing error JSON to stdout: ${stdioErrorText(failure, "write")}\n`;
       await writeAll(stderr, text).catch(() => {});
     }
   }

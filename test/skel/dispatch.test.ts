@@ -698,7 +698,7 @@ describe("when the CNI_COMMAND is VERSION", () => {
       stderr,
       signal: controller.signal,
     });
-    expect(wire(err)).toEqual({ code: ErrIOFailure, msg: "write /dev/stdout: EPIPE", details: "" });
+    expect(wire(err)).toEqual({ code: ErrIOFailure, msg: "EPIPE", details: "" });
   });
 });
 
@@ -782,6 +782,16 @@ describe("when stdin cannot be read", () => {
     expect(wire(await dispatch())).toEqual({
       code: ErrIOFailure,
       msg: "error reading from stdin: banana",
+      details: "",
+    });
+  });
+
+  it("says the process's own read failure as Go's error on /dev/stdin", async () => {
+    const ebadf = { code: "EBADF", errno: -9, syscall: "read" };
+    stdin = new BadReader(Object.assign(new Error("EBADF: bad file descriptor, read"), ebadf));
+    expect(wire(await dispatch())).toEqual({
+      code: ErrIOFailure,
+      msg: "error reading from stdin: read /dev/stdin: bad file descriptor",
       details: "",
     });
   });

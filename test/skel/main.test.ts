@@ -145,7 +145,7 @@ describe("pluginMain", () => {
       },
     };
     const run = await main({}, { ...addEnv, CNI_COMMAND: "NOPE" }, "", { stdout: broken });
-    expect(run.stderr).toBe("Error writing error JSON to stdout: write /dev/stdout: EPIPE\n");
+    expect(run.stderr).toBe("Error writing error JSON to stdout: EPIPE\n");
     expect(run.codes).toEqual([1]);
   });
 
