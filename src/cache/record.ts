@@ -118,7 +118,10 @@ const recordDecoder = defineStruct<RawRecord>("cachedInfo", {
   },
 });
 
-/** Go's decoding of a JSON value into `[][2]string`: each pair padded or cut to two strings. */
+/**
+ * Go's decoding of a JSON value into `[][2]string`: each pair padded or cut to two strings
+ * (what is past the second is skipped unread, whatever its type).
+ */
 function decodeCniArgs(value: unknown): [string, string][] | undefined {
   if (value === undefined || value === null) return undefined;
   const typeError = (v: unknown, goType: string): UnmarshalTypeError =>
@@ -128,11 +131,11 @@ function decodeCniArgs(value: unknown): [string, string][] | undefined {
     if (pair === null) return ["", ""];
     if (!Array.isArray(pair)) throw typeError(pair, "[2]string");
     const out: [string, string] = ["", ""];
-    for (let i = 0; i < pair.length; i++) {
+    for (let i = 0; i < Math.min(pair.length, 2); i++) {
       const item: unknown = pair[i];
       if (item === null) continue;
       if (typeof item !== "string") throw typeError(item, "string");
-      if (i < 2) out[i] = item;
+      out[i] = item;
     }
     return out;
   });

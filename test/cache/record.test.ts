@@ -222,6 +222,18 @@ describe("decodeCacheRecord fast path", () => {
   });
 });
 
+describe("decodeCacheRecord cniArgs ([][2]string)", () => {
+  it("pads a short pair and skips what is past the second element unread, as Go", () => {
+    const record = `{"kind":"cniCacheV1","containerId":"c","config":null,"ifName":"eth0","networkName":"n","cniArgs":[["a","b",5],["c"],[null,"d",{"x":[1]}],null]}`;
+    expect(decodeCacheRecord(new TextEncoder().encode(record)).cniArgs).toEqual([
+      ["a", "b"],
+      ["c", ""],
+      ["", "d"],
+      ["", ""],
+    ]);
+  });
+});
+
 describe("decodeStdBase64 (Go's StdEncoding)", () => {
   it("decodes padded base64 and skips CR and LF", () => {
     expect(utf8Decode(decodeStdBase64(Buffer.from("aGVsbG8=")))).toBe("hello");
