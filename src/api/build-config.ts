@@ -20,17 +20,20 @@ import type { RuntimeConf } from "./types.js";
  * configuration) only when not empty.
  */
 export function injectRuntimeConfig(orig: PluginConfig, rt: RuntimeConf): PluginConfig {
-  const rc = runtimeConfigOf(orig, rt);
+  const rc = runtimeConfigOf(orig.network.capabilities, rt);
   if (rc.size === 0) return orig;
   return injectConf(orig, { runtimeConfig: rc });
 }
 
-/** The `runtimeConfig` `injectRuntimeConfig` injects (empty: none). */
-export function runtimeConfigOf(orig: PluginConfig, rt: RuntimeConf): Map<string, unknown> {
+/** The `runtimeConfig` `injectRuntimeConfig` injects for these capabilities (empty: none). */
+export function runtimeConfigOf(
+  capabilities: Readonly<Record<string, boolean>> | undefined,
+  rt: RuntimeConf,
+): Map<string, unknown> {
   // A Map, so a capability named "__proto__" is an ordinary key.
   const rc = new Map<string, unknown>();
   const capabilityArgs = rt.capabilityArgs ?? {};
-  for (const [capability, supported] of Object.entries(orig.network.capabilities ?? {})) {
+  for (const [capability, supported] of Object.entries(capabilities ?? {})) {
     if (supported !== true) continue;
     if (!Object.hasOwn(capabilityArgs, capability)) continue;
     const data = capabilityArgs[capability];
@@ -58,20 +61,24 @@ export function buildOneConfig(
 }
 
 /**
- * True when what upstream's first step parses (`ConfFromBytes` of the configuration's map with
- * `name`, `cniVersion` and `prevResult` set) decodes with a `type`: the same map, its keys in
- * the order the encoding writes them (Go's decoder keeps the last of keys that fold together),
- * decoded without the text in between (a parsed map encodes and parses back to itself).
+ * The capabilities of what upstream's first step parses (`ConfFromBytes` of the configuration's
+ * map with `name`, `cniVersion` and `prevResult` set), which its second step reads, when that
+ * decodes with a `type`: the same map, its keys in the order the encoding writes them (Go's
+ * decoder keeps the last of keys that fold together), decoded without the text in between (a
+ * parsed map encodes and parses back to itself). Undefined when it does not.
  */
-function parsesAsPluginConf(config: Record<string, unknown>): boolean {
+function reparsedCapabilities(
+  config: Record<string, unknown>,
+): { capabilities?: Record<string, boolean> } | undefined {
   const values = new Map<string, unknown>(Object.keys(config).map((k) => [k, config[k]]));
   values.set("name", "").set("cniVersion", "").set("prevResult", {});
   const probe: Record<string, unknown> = {};
   for (const key of [...values.keys()].sort(compareUTF8)) setOwn(probe, key, values.get(key));
   try {
-    return decodePluginConf(probe).type !== "";
+    const { type, capabilities } = decodePluginConf(probe);
+    return type === "" ? undefined : { capabilities };
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -92,27 +99,37 @@ export class StdinTemplate {
   private readonly members: ReadonlyMap<string, EncodedJSON> | undefined;
   /** True when a key other than `cniVersion` folds to it (Go's decoder may read that one). */
   private readonly otherVersionKey: boolean;
-  /** The configuration's bytes it was prepared from. */
-  readonly configBytes: Uint8Array;
+  /** The capabilities Go's second step reads: from the bytes, not the caller's `network`. */
+  readonly capabilities: Readonly<Record<string, boolean>> | undefined;
+  /** A copy of the bytes it was prepared from (see {@link StdinTemplate.preparedFrom}). */
+  private readonly source: Uint8Array;
 
   constructor(readonly net: PluginConfig) {
-    this.configBytes = net.bytes;
+    this.source = net.bytes.slice();
     let members: Map<string, EncodedJSON> | undefined;
     let otherVersionKey = true;
     try {
       const config = unmarshalMap(net.bytes);
-      if (config !== null) {
+      const reparsed = config === null ? undefined : reparsedCapabilities(config);
+      if (config !== null && reparsed !== undefined) {
         const keys = Object.keys(config);
-        if (parsesAsPluginConf(config)) {
-          members = new Map(keys.map((k) => [k, new EncodedJSON(marshal(config[k]))]));
-          otherVersionKey = keys.some((k) => foldsToOtherKey(k, "cniVersion"));
-        }
+        members = new Map(keys.map((k) => [k, new EncodedJSON(marshal(config[k]))]));
+        otherVersionKey = keys.some((k) => foldsToOtherKey(k, "cniVersion"));
+        this.capabilities = reparsed.capabilities;
       }
     } catch {
       members = undefined;
     }
     this.members = members;
     this.otherVersionKey = otherVersionKey;
+  }
+
+  /**
+   * True while `bytes` hold what it was prepared from: upstream parses the bytes on every call,
+   * so a configuration whose bytes were replaced, or changed in place, is prepared again.
+   */
+  preparedFrom(bytes: Uint8Array): boolean {
+    return Buffer.compare(bytes, this.source) === 0;
   }
 
   /** False when a call takes upstream's steps (see `members`). */
@@ -137,7 +154,7 @@ export class StdinTemplate {
   ): Uint8Array {
     if (this.members === undefined)
       return buildOneConfig(name, cniVersion, this.net, prevResult, rt).bytes;
-    const runtimeConfig = runtimeConfigOf(this.net, rt);
+    const runtimeConfig = runtimeConfigOf(this.capabilities, rt);
     const encode = runtimeConfig.size > 0 ? marshalAsMap : marshal;
     const prevResultJSON =
       prevResult === undefined

@@ -100,9 +100,9 @@ export class PluginRunner {
       if (found.cached) await pluginLookups.again(pluginType, this.paths());
       throw invalid;
     }
-    // Each configuration prepared on its first call, again when its bytes were replaced.
+    // Each configuration prepared on its first call, again when its bytes were replaced or changed.
     let template = this.templates.get(net);
-    if (template === undefined || template.configBytes !== net.bytes) {
+    if (template === undefined || !template.preparedFrom(net.bytes)) {
       template = new StdinTemplate(net);
       this.templates.set(net, template);
     }

@@ -56,7 +56,7 @@ async function stdinWithLongResult(
 ): Promise<Uint8Array> {
   if (!template.prepared)
     return buildOneConfig(name, cniVersion, template.net, prevResult, rt).bytes;
-  const runtimeConfig = runtimeConfigOf(template.net, rt);
+  const runtimeConfig = runtimeConfigOf(template.capabilities, rt);
   const bytes = await encodeWithLongResult(
     prevResult,
     runtimeConfig.size > 0,

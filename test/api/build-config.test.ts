@@ -354,6 +354,24 @@ describe("CNIConfig with a FakeExec", () => {
     ]);
   });
 
+  it("reads the configuration from its bytes on every call, as upstream: changed in place, capabilities set on the object", async () => {
+    const cni = new CNIConfig({ cacheDir: dir, exec });
+    const conflist = confList(
+      '{"name":"n","cniVersion":"1.1.0","plugins":[{"type":"p","mtu":1500,"capabilities":{"x":false}}]}',
+    );
+    const stdin = () => text(exec.execPluginCall.received.stdinData ?? new Uint8Array());
+    const withCaps = { ...rt, capabilityArgs: { x: 1 } };
+    await cni.addNetworkList(conflist, withCaps);
+    expect(stdin()).toContain('"mtu":1500');
+    const [plugin] = conflist.plugins;
+    // The caller's object is not what Go reads: no runtimeConfig while the bytes say false.
+    plugin.network.capabilities = { x: true };
+    plugin.bytes.set(new TextEncoder().encode("9000"), text(plugin.bytes).indexOf("1500"));
+    await cni.addNetworkList(conflist, withCaps);
+    expect(stdin()).toContain('"mtu":9000');
+    expect(stdin()).not.toContain("runtimeConfig");
+  });
+
   it("hands the signal to the exec", async () => {
     const cni = new CNIConfig({ cacheDir: dir, exec });
     const controller = new AbortController();
