@@ -72,5 +72,7 @@ export function fixupParsedResult(
   }
   beforeEncoding();
   value.cniVersion = confVersion;
-  return { version: confVersion, bytes: utf8Encode(marshal(value)), value };
+  // Go decodes what it re-encoded, keys sorted: of keys that fold together the last so wins.
+  const bytes = utf8Encode(marshal(value));
+  return { version: confVersion, bytes, value: parseJSON(bytes) as Record<string, unknown> };
 }

@@ -11,6 +11,7 @@ import {
   execPluginWithResult,
   getVersionInfo,
 } from "../../src/invoke/index.js";
+import { decodePluginResult } from "../../src/invoke/plugin-result.js";
 import { ErrDecodingFailure } from "../../src/types/error-codes.js";
 import { Result040, Result100 } from "../../src/types/index.js";
 import { ipToString } from "../../src/types/ip.js";
@@ -246,6 +247,26 @@ describe("fixupResultVersion", () => {
     const fixed = fixupResultVersion(conf, enc('{"z":1,"a":"<x>","cniVersion":5}'));
     expect(fixed.version).toBe("1.0.0");
     expect(dec(fixed.bytes)).toBe('{"a":"\\u003cx\\u003e","cniVersion":"1.0.0","z":1}');
+  });
+
+  it("decodes a result without a version from its re-encoded bytes, as Go: of keys that fold together the last in sorted order", async () => {
+    const cases: [string, (r: Result100) => unknown, unknown][] = [
+      ['{"interfaces":[{"name":"eth0","Name":"ETH"}]}', (r) => r.interfaces[0]?.name, "eth0"],
+      [
+        '{"ips":[{"address":"10.0.0.2/24"}],"IPs":[{"address":"10.9.9.9/24"}]}',
+        (r) => r.ips.length,
+        1,
+      ],
+    ];
+    for (const [stdout, read, want] of cases) {
+      const result = await decodePluginResult(conf, enc(stdout));
+      expect(read(result as Result100)).toBe(want);
+    }
+    const ips = (await decodePluginResult(conf, enc(cases[1][0]))) as Result100;
+    expect(ipToString(ips.ips[0].address.ip)).toBe("10.0.0.2");
+    await expect(decodePluginResult(conf, enc('{"cniversion":"0.4.0"}'))).rejects.toThrow(
+      'result type supports [1.0.0 1.1.0] but unmarshalled CNIVersion is "0.4.0"',
+    );
   });
 
   it("names the JSON kind Go names for a result that is not an object", () => {
