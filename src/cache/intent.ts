@@ -385,13 +385,9 @@ async function runProcesses(run: IntentRun, notBefore: bigint): Promise<RunProce
   const me = (await thisOwner())?.pid ?? process.pid;
   const look = async (pid: number): Promise<void> => {
     if (pid === me) return;
-    let environ: Buffer;
-    try {
-      environ = await readFile(`/proc/${pid}/environ`);
-    } catch {
-      return; // gone, or not ours to read
-    }
-    if (!environOfRun(environ, run)) return;
+    // Undefined: gone, or not ours to read.
+    const environ = await readFile(`/proc/${pid}/environ`).catch(() => undefined);
+    if (environ === undefined || !environOfRun(environ, run)) return;
     const stat = await readProcStat(pid);
     if (stat?.start === undefined || BigInt(stat.start) < notBefore || !isRunning(stat)) return;
     if (stat.pgrp !== own?.pgrp) matched.set(pid, { ...stat, start: stat.start });
@@ -479,11 +475,9 @@ export async function settleIntent(
 
 /** Removes an intent file read before; a missing one is removed already. Rejects when it stays. */
 export async function removeIntent(path: string): Promise<void> {
-  try {
-    await unlink(path);
-  } catch (error) {
+  await unlink(path).catch((error: unknown) => {
     if (errnoCode(error) !== "ENOENT") throw error;
-  }
+  });
 }
 
 /**

@@ -115,12 +115,9 @@ function checkedRules(parsed: ParsedFlags): string[] | undefined {
 async function configOf(file: string | undefined, cwd: string): Promise<string | undefined> {
   if (file === undefined) return undefined;
   const path = absolutePath(file, cwd);
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
+  const text = await readFile(path, "utf8").catch((error: unknown) => {
     throw new UsageError(`--config: ${messageOf(error)}`);
-  }
+  });
   let value: unknown;
   try {
     value = JSON.parse(text);

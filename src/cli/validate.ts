@@ -44,11 +44,9 @@ async function lintOfFailedLoad(error: unknown, file?: string): Promise<LintResu
     file ??
     (error instanceof ConfFileError && error.file.endsWith(".conflist") ? error.file : undefined);
   if (target === undefined) return undefined;
-  try {
-    return lintNetworkList(await readFile(target));
-  } catch {
-    return undefined;
-  }
+  return readFile(target)
+    .then((bytes) => lintNetworkList(bytes))
+    .catch(() => undefined);
 }
 
 /** The network `name` of the conf dir, read past the files that cannot be parsed. */

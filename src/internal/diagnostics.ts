@@ -119,15 +119,10 @@ export interface PodMessage {
   error?: unknown;
 }
 
-const podChannel = diagnosticsChannel.tracingChannel<PodMessage, PodMessage>(
-  diagnosticsChannelNames.pod,
-);
-const verbChannel = diagnosticsChannel.tracingChannel<VerbMessage, VerbMessage>(
-  diagnosticsChannelNames.verb,
-);
-const execChannel = diagnosticsChannel.tracingChannel<ExecMessage, ExecMessage>(
-  diagnosticsChannelNames.exec,
-);
+const tracing = <M extends object>(name: string) => diagnosticsChannel.tracingChannel<M, M>(name);
+const podChannel = tracing<PodMessage>(diagnosticsChannelNames.pod);
+const verbChannel = tracing<VerbMessage>(diagnosticsChannelNames.verb);
+const execChannel = tracing<ExecMessage>(diagnosticsChannelNames.exec);
 
 /** `NODE_DEBUG=libcni`: the one debug log of the library. */
 export const debug = debuglog("libcni");
@@ -221,8 +216,8 @@ export function tracePod<T>(
   return traceCall(podChannel, message, fn, debugPod);
 }
 
-// What a debug line says a call was about: its pod or attachment, a GC's collected list
-// (docs/observability.md, "Debug log"), nothing for STATUS.
+// What a debug line says a call was about, with the space after it: its pod or attachment, a
+// GC's collected list (docs/observability.md, "Debug log"), nothing for STATUS.
 function subject(
   operation: string,
   one: string,
@@ -230,38 +225,25 @@ function subject(
   dryRun?: boolean,
 ): string {
   if (collected !== undefined) {
-    return `${dryRun ? "dryRun=true " : ""}collected=[${collected.join(" ")}]`;
+    return `${dryRun ? "dryRun=true " : ""}collected=[${collected.join(" ")}] `;
   }
-  return operation === "status" || operation === "STATUS" ? "" : one;
+  return operation === "status" || operation === "STATUS" ? "" : `${one} `;
 }
 
 function debugPod(m: PodMessage, outcome: string): void {
-  const about = subject(
-    m.operation,
-    `pod=${m.podID}`,
-    m.collected?.map((a) => `${a.network}/${a.podID}:${a.ifName}`),
-    m.dryRun,
-  );
-  debug(
-    "pod %s %sduration=%sms outcome=%s",
-    m.operation,
-    about === "" ? "" : `${about} `,
-    m.durationMs,
-    outcome,
-  );
+  const collected = m.collected?.map((a) => `${a.network}/${a.podID}:${a.ifName}`);
+  const about = subject(m.operation, `pod=${m.podID}`, collected, m.dryRun);
+  debug("pod %s %sduration=%sms outcome=%s", m.operation, about, m.durationMs, outcome);
 }
 
 function debugVerb(m: VerbMessage, outcome: string): void {
-  const about = subject(
-    m.verb,
-    `container=${m.containerID} ifname=${m.ifName}`,
-    m.collected?.map((a) => `${a.containerID}:${a.ifName}`),
-  );
+  const collected = m.collected?.map((a) => `${a.containerID}:${a.ifName}`);
+  const about = subject(m.verb, `container=${m.containerID} ifname=${m.ifName}`, collected);
   debug(
     "verb %s network=%s %scniVersion=%s duration=%sms outcome=%s",
     m.verb,
     JSON.stringify(m.network),
-    about === "" ? "" : `${about} `,
+    about,
     m.cniVersion,
     m.durationMs,
     outcome,

@@ -29,3 +29,10 @@ export const fdatasyncFd = promisify(fdatasyncCallback);
 export const fsyncFd = promisify(fsyncCallback);
 export const renamePath = promisify(renameCallback);
 export const statPath = promisify(statCallback);
+
+/** True when `path` is a directory (links followed); false when it cannot be looked at. */
+export const isDirectory = (path: string): Promise<boolean> =>
+  statPath(path).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );

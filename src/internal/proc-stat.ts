@@ -34,11 +34,9 @@ export function parseProcStat(text: string): ProcStat | undefined {
 
 /** Undefined when the process is gone or its stat unreadable. */
 export async function readProcStat(pid: number | string): Promise<ProcStat | undefined> {
-  try {
-    return parseProcStat(await readFile(`/proc/${pid}/stat`, "latin1"));
-  } catch {
-    return undefined;
-  }
+  return readFile(`/proc/${pid}/stat`, "latin1")
+    .then(parseProcStat)
+    .catch(() => undefined);
 }
 
 /** True for a process that still runs: neither a zombie nor dead. */

@@ -21,9 +21,8 @@ export async function namespaceDigest(): Promise<string | undefined> {
 
 /** This boot's random ID (`/proc/sys/kernel/random/boot_id`); undefined where unreadable. */
 export async function bootID(): Promise<string | undefined> {
-  try {
-    return (await readFile("/proc/sys/kernel/random/boot_id", "latin1")).trim() || undefined;
-  } catch {
-    return undefined;
-  }
+  return readFile("/proc/sys/kernel/random/boot_id", "latin1").then(
+    (id) => id.trim() || undefined,
+    () => undefined,
+  );
 }

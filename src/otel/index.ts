@@ -108,6 +108,7 @@ const statusError = 2;
 
 type OTelCounterLike = ReturnType<OTelMeterLike["createCounter"]>;
 type OTelHistogramLike = ReturnType<OTelMeterLike["createHistogram"]>;
+type MeterSource = { getMeter(name: string): OTelMeterLike };
 
 /** The instruments made from one meter provider (`source`); none when making them threw. */
 interface Instruments {
@@ -240,7 +241,7 @@ export function instrument(
   );
   const makeInstruments = fence.wrap(
     "meter instruments",
-    (source: { getMeter(name: string): OTelMeterLike }): Omit<Instruments, "source"> => {
+    (source: MeterSource): Omit<Instruments, "source"> => {
       const meter = source.getMeter(name);
       return {
         operations: meter.createCounter("cni.operations", {
@@ -266,10 +267,7 @@ export function instrument(
     if (source === undefined) return instruments;
     if (instruments?.source !== source) {
       // Made (or found broken) once per provider: a throw is not asked again per call.
-      instruments = {
-        source,
-        ...makeInstruments(source as { getMeter(name: string): OTelMeterLike }),
-      };
+      instruments = { source, ...makeInstruments(source as MeterSource) };
     }
     return instruments;
   }

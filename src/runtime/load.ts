@@ -4,7 +4,7 @@
  * fails the whole load on one bad file), missing plugins reported, the default network first.
  */
 
-import { readdir, stat } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import {
   confFiles,
@@ -23,6 +23,7 @@ import {
 } from "../errors/runtime.js";
 import { errnoCode } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
+import { isDirectory } from "../internal/fs.js";
 import { type Exec, findInPath } from "../invoke/index.js";
 import type { LoadProblem, Network } from "./types.js";
 
@@ -130,14 +131,8 @@ export async function listConfDir(confDir: string): Promise<string[] | NoNetwork
     }
     return files;
   } catch (error) {
-    const reason = new NoNetworksError(
-      confDir,
-      [],
-      `conf dir ${confDir} cannot be read: ${messageOf(error)}`,
-      {
-        cause: error,
-      },
-    );
+    const why = `conf dir ${confDir} cannot be read: ${messageOf(error)}`;
+    const reason = new NoNetworksError(confDir, [], why, { cause: error });
     // A path that is not a directory (ENOTDIR) is a dir that is not there; anything else is a
     // failure to look.
     const code = errnoCode((error as { cause?: unknown }).cause) ?? errnoCode(error);
@@ -156,14 +151,6 @@ export async function confNamedDirs(confDir: string): Promise<string[]> {
       .sort();
   } catch {
     return [];
-  }
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
   }
 }
 

@@ -19,7 +19,7 @@
 import type { NetworkAttachment, RuntimeConf } from "../api/index.js";
 import { assertPodID } from "../cache/names.js";
 import { MAX_CAPABILITY_DEPTH, nestsDeeperThan } from "../cache/record.js";
-import { maxNestingDepth } from "../encoding/parse.js";
+import { maxNestingDepth, setOwn } from "../encoding/parse.js";
 import { InvalidArgumentError } from "../errors/base.js";
 import { CapabilityArgError, InterfaceNameError, NetworkNotFoundError } from "../errors/runtime.js";
 import { goQuote } from "../internal/go-quote.js";
@@ -116,13 +116,7 @@ export function encodeCapabilityArgs(
   const out: Record<string, unknown> = {};
   if (args === undefined) return out;
   const set = (name: string, value: unknown): void => {
-    if (value !== undefined)
-      Object.defineProperty(out, name, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    if (value !== undefined) setOwn(out, name, value);
   };
   set(CapabilityNames.portMappings, args.portMappings?.map(enc.portMapping));
   set(CapabilityNames.bandwidth, args.bandwidth && enc.bandwidth(args.bandwidth));

@@ -134,7 +134,6 @@ export class CNIRuntime {
   private loadSwapped = 0;
   private readonly options: RuntimeOptions;
   private readonly locks = new RuntimeLocks();
-  /** Pods whose setup runs in this runtime now (their intent is no interrupted setup). */
   /** The plugins' VERSION answers, kept per binary for status(). */
   private readonly versions = new PluginVersions();
   /** What this runtime's plugins carry, for another process's recovery (cache/intent.ts). */

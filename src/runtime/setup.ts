@@ -254,16 +254,11 @@ export async function setupAttachments(
     // the setup runs any more, so it names no owner: no other process takes it for in flight.
     if (undo.failures.length === 0) await clearIntent(ctx.cacheDir, podID);
     else {
-      await writeIntent(
-        ctx.cacheDir,
-        podID,
-        intentOf(plan),
-        ctx.durable,
-        undefined,
-        "disowned",
-      ).catch(
-        () => undefined, // The intent as written stays: its owner, once gone, is seen as gone.
-      );
+      try {
+        await writeIntent(ctx.cacheDir, podID, intentOf(plan), ctx.durable, undefined, "disowned");
+      } catch {
+        // The intent as written stays: its owner, once gone, is seen as gone.
+      }
     }
     throw new PodSetupError(podID, failures[0], failures.slice(1), undo.failures, undo.done);
   }

@@ -51,13 +51,9 @@ export interface StatusContext extends CacheCallContext {
 
 /** A file's identity: a binary replaced (or rebuilt in place) gets a new one. */
 async function identityOf(path: string): Promise<string | undefined> {
-  try {
-    const s = await stat(path, { bigint: true });
-    if (!s.isFile()) return undefined;
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-  } catch {
-    return undefined;
-  }
+  const s = await stat(path, { bigint: true }).catch(() => undefined);
+  if (!s?.isFile()) return undefined;
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 }
 
 // Far more than any host's plugins: a bound, not a policy.

@@ -221,11 +221,7 @@ function withoutFile(message: string, file: string): string {
 /** The drop-in plugin files a list loaded, in load order (as networkPluginConfsFromFiles). */
 async function dropInFiles(file: string, list: NetworkConfigList): Promise<string[]> {
   if (list.loadOnlyInlinedPlugins || !isPathSafeName(list.name)) return [];
-  try {
-    return await confFiles(join(dirname(file), list.name), [".conf"]);
-  } catch {
-    return [];
-  }
+  return confFiles(join(dirname(file), list.name), [".conf"]).catch(() => []);
 }
 
 function parsed(bytes: Uint8Array): unknown {

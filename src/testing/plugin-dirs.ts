@@ -4,9 +4,10 @@
  * `/usr/lib/cni`, Fedora and RHEL to `/usr/libexec/cni`. A test that hard-codes one of them
  * fails on the others.
  */
-import { access, constants, stat } from "node:fs/promises";
+import { access, constants } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { MissingPluginsError } from "../errors/testing.js";
+import { isDirectory } from "../internal/fs.js";
 
 /** The distributions' plugin dirs, in the order they are tried after CNI_PATH. */
 export const wellKnownPluginDirs: readonly string[] = [
@@ -22,12 +23,6 @@ export interface FindPluginDirsOptions {
   /** The dirs tried after CNI_PATH's. Default {@link wellKnownPluginDirs}. */
   candidates?: readonly string[];
 }
-
-const isDirectory = (path: string): Promise<boolean> =>
-  stat(path).then(
-    (st) => st.isDirectory(),
-    () => false,
-  );
 
 /**
  * The plugin dirs that exist here, CNI_PATH's entries first (as a runtime's CNI_PATH would

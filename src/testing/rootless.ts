@@ -163,12 +163,11 @@ export async function rootlessFailure(
   const said = text.split("\n").slice(-3).join("; ");
   const saidParen = said === "" ? "" : ` (${said})`;
   for (const setting of settings) {
-    let value: string;
-    try {
-      value = (await readFile(`${procSys}/${setting.file}`, "utf8")).trim();
-    } catch {
-      continue;
-    }
+    // Undefined (not refused) where the setting cannot be read.
+    const value = await readFile(`${procSys}/${setting.file}`, "utf8").then(
+      (s) => s.trim(),
+      () => undefined,
+    );
     if (value !== setting.refuses) continue;
     const name = `${setting.file.replace("/", ".")}=${value}`;
     return new RootlessError(

@@ -86,12 +86,8 @@ interface Mount {
 
 /** The mounts of this process (/proc/self/mountinfo); empty where there is none. */
 async function mounts(): Promise<Mount[]> {
-  let text: string;
-  try {
-    text = await readFile("/proc/self/mountinfo", "utf8");
-  } catch {
-    return [];
-  }
+  const text = await readFile("/proc/self/mountinfo", "utf8").catch(() => undefined);
+  if (text === undefined) return [];
   const decodeOctal = (s: string) =>
     s.replace(/\\([0-7]{3})/g, (_, octal: string) =>
       String.fromCharCode(Number.parseInt(octal, 8)),

@@ -82,20 +82,12 @@ function simpleMaskLength(mask: Uint8Array): number {
 
 /** Go's `networkNumberAndMask`: the address and mask brought to the same length, or undefined. */
 function networkNumberAndMask(n: IPNet): [Uint8Array, Uint8Array] | undefined {
-  let ip = ipTo4(n.ip);
-  if (!ip) {
-    ip = n.ip;
-    if (ip.length !== IPv6len) return undefined;
-  }
-  let m = n.mask;
-  if (m.length === IPv4len) {
-    if (ip.length !== IPv4len) return undefined;
-  } else if (m.length === IPv6len) {
-    if (ip.length === IPv4len) m = m.subarray(12);
-  } else {
-    return undefined;
-  }
-  return [ip, m];
+  const ip = ipTo4(n.ip) ?? n.ip;
+  if (ip.length !== IPv4len && ip.length !== IPv6len) return undefined;
+  const m = n.mask;
+  if (m.length === IPv4len) return ip.length === IPv4len ? [ip, m] : undefined;
+  if (m.length !== IPv6len) return undefined;
+  return [ip, ip.length === IPv4len ? m.subarray(12) : m];
 }
 
 /**

@@ -6,6 +6,7 @@
  * (the encoder writes it from its source, `pendingList`): a large ADD or DEL keeps one copy.
  * The property is an own, enumerable accessor until read or assigned, then a data property.
  */
+import { setOwn } from "../encoding/parse.js";
 
 /** Lists shorter than this are decoded at once (small results keep their plain shape). */
 export const lazyListMinLength = 1024;
@@ -29,12 +30,7 @@ export function defineLazySource<T>(target: object, key: string, source: LazyLis
   sources.set(key, source);
   const settle = (value: T[]): void => {
     sources.delete(key);
-    Object.defineProperty(target, key, {
-      value,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
+    setOwn(target, key, value);
   };
   Object.defineProperty(target, key, {
     enumerable: true,

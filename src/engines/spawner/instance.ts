@@ -310,9 +310,7 @@ export class SpawnerInstance {
         ? reason
         : new SpawnerUnavailableError(
             `${reason.message} before its handshake: it cannot run here`,
-            {
-              cause: reason,
-            },
+            { cause: reason },
           );
     this.gone = error;
     this.failHello(error);

@@ -47,11 +47,10 @@ async function commandLine(pid: number): Promise<string> {
     const text = raw.replace(/\0+$/, "").replaceAll("\0", " ").trim();
     if (text !== "") return text.length > 120 ? `${text.slice(0, 120)}\u2026` : text;
   } catch {}
-  try {
-    return `[${(await readFile(`/proc/${pid}/comm`, "utf8")).trim()}]`;
-  } catch {
-    return "(gone)";
-  }
+  return readFile(`/proc/${pid}/comm`, "utf8").then(
+    (comm) => `[${comm.trim()}]`,
+    () => "(gone)",
+  );
 }
 
 /** A recorded group that is still the plugin's, and whether its leader is still there. */

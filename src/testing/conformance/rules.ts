@@ -114,13 +114,8 @@ async function delAll(ctx: RuleContext, attachments: readonly Attachment[]): Pro
 
 function gc(ctx: RuleContext, valid: readonly { pod: Pod }[]): Promise<CallOutcome> {
   const list = valid.map(({ pod }) => ({ containerID: pod.containerID, ifname: pod.ifName }));
-  return ctx.session.call({
-    command: "GC",
-    stdin: ctx.config(undefined, {
-      "cni.dev/valid-attachments": list,
-      "cni.dev/attachments": list,
-    }),
-  });
+  const extra = { "cni.dev/valid-attachments": list, "cni.dev/attachments": list };
+  return ctx.session.call({ command: "GC", stdin: ctx.config(undefined, extra) });
 }
 
 /** One call on a fresh pod that the plugin must refuse with `code`; DELed when it accepts. */
@@ -253,17 +248,15 @@ const addPrevResult: Rule = {
     return judgeAdded(ctx, (pod, call) => {
       const prev = ctx.prevResult(pod) ?? {};
       const out = (call.json ?? {}) as Record<string, unknown>;
-      const names = (v: unknown) =>
-        Array.isArray(v) ? v.map((i) => (i as { name?: unknown }).name) : [];
-      const addresses = (v: unknown) =>
-        Array.isArray(v) ? v.map((i) => (i as { address?: unknown }).address) : [];
+      // The `key` of each entry of the prevResult's list `field` that the result's list lacks.
+      const missing = (field: string, key: string) => {
+        const values = (v: unknown) =>
+          Array.isArray(v) ? v.map((i) => (i as Record<string, unknown>)[key]) : [];
+        return values(prev[field]).filter((v) => !values(out[field]).includes(v));
+      };
       const lost = [
-        ...names(prev.interfaces)
-          .filter((n) => !names(out.interfaces).includes(n))
-          .map((n) => `interface ${n}`),
-        ...addresses(prev.ips)
-          .filter((a) => !addresses(out.ips).includes(a))
-          .map((a) => `address ${a}`),
+        ...missing("interfaces", "name").map((n) => `interface ${n}`),
+        ...missing("ips", "address").map((a) => `address ${a}`),
       ];
       return lost.length === 0
         ? pass()

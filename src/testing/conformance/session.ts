@@ -64,11 +64,10 @@ export interface LeftoverRecord extends Leftover {
 
 /** The namespace of a path (its nsfs inode), as /proc/<pid>/ns/net names it. */
 async function namespaceId(path: string): Promise<string | undefined> {
-  try {
-    return `net:[${(await stat(path)).ino}]`;
-  } catch {
-    return undefined;
-  }
+  return stat(path).then(
+    (st) => `net:[${st.ino}]`,
+    () => undefined,
+  );
 }
 
 /** The plugin under check, its host namespace, and every call made. */
