@@ -83,10 +83,13 @@ function decodeValue(value: unknown, schema: FieldSchema, place: Place): unknown
       return value;
     case "int":
     case "uint":
+      // Go's int64 and uint64 ("-0" is no uint); a double at a bound may stand for the last one.
       if (
         typeof value !== "number" ||
         !Number.isInteger(value) ||
-        (schema.type === "uint" && value < 0)
+        (schema.type === "int"
+          ? Math.abs(value) > 2 ** 63
+          : value < 0 || Object.is(value, -0) || value > 2 ** 64)
       ) {
         throw typeError(value, schema, place);
       }

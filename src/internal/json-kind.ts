@@ -6,7 +6,9 @@
 export function jsonKind(value: unknown, integerTarget = false): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return integerTarget ? `number ${value}` : "number";
+  if (typeof value === "number") {
+    return integerTarget ? `number ${Object.is(value, -0) ? "-0" : value}` : "number";
+  }
   if (typeof value === "boolean") return "bool";
   return typeof value === "string" ? "string" : "object";
 }

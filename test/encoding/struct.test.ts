@@ -83,6 +83,24 @@ describe("defineStruct: Go's decoding rules", () => {
         { index: -1 },
         "json: cannot unmarshal number -1 into Go struct field NetConf.index of type uint",
       ],
+      // Past Go's int64 and uint64 (the bounds as doubles pass: they may be the last ones,
+      // see "decodes the bounds of int64 and uint64").
+      [
+        { mtu: 1e21 },
+        "json: cannot unmarshal number 1e+21 into Go struct field NetConf.mtu of type int",
+      ],
+      [
+        { mtu: -9.3e18 },
+        "json: cannot unmarshal number -9300000000000000000 into Go struct field NetConf.mtu of type int",
+      ],
+      [
+        { index: 2 ** 64 * 2 },
+        "json: cannot unmarshal number 36893488147419103000 into Go struct field NetConf.index of type uint",
+      ],
+      [
+        { index: -0 },
+        "json: cannot unmarshal number -0 into Go struct field NetConf.index of type uint",
+      ],
       [
         { ipam: { type: [] } },
         "json: cannot unmarshal array into Go struct field IPAM.ipam.type of type string",
@@ -112,6 +130,14 @@ describe("defineStruct: Go's decoding rules", () => {
     const decoded = decoder.decode(JSON.parse('{"capabilities":{"__proto__":true,"x":false}}'));
     expect(Object.keys(decoded.capabilities ?? {})).toEqual(["__proto__", "x"]);
     expect(Object.getPrototypeOf(decoded.capabilities)).toBe(Object.prototype);
+  });
+
+  it("decodes the bounds of int64 and uint64 (a double there may stand for the last one)", () => {
+    expect(decoder.decode({ mtu: -(2 ** 63), index: 2 ** 64 })).toEqual({
+      mtu: -(2 ** 63),
+      index: 2 ** 64,
+    });
+    expect(decoder.decode({ mtu: 2 ** 63 }).mtu).toBe(2 ** 63);
   });
 
   it("decodes -0 into an integer field as 0", () => {

@@ -111,6 +111,18 @@ describe("RawExec with misbehaving plugins", () => {
     expect(error.aborted).toBe(false);
   });
 
+  it("death by a real-time signal: Go's `signal 35` through the helper; the direct spawn cannot tell it from exit 0", async () => {
+    const run = exec.execPlugin(fixture("die-by-signal"), stdin, envWith({ KILL_SIGNAL: "35" }));
+    if (exec.launcher.name === "spawner") {
+      const error = (await rejection(run)) as PluginExecError;
+      expect(error.message).toBe("netplugin failed with no error message: signal: signal 35");
+      expect(error.signal).toBe("signal 35");
+    } else {
+      // Node reports a signal it has no name for as exit 0 (docs/deviations/invoke.md).
+      expect(text(await run)).toBe("");
+    }
+  });
+
   it("death by a signal after writing stderr", async () => {
     const error = await rejection(
       exec.execPlugin(

@@ -29,7 +29,8 @@ export function decodeWaitStatus(status: number): {
 } {
   const low = status & 0x7f;
   if (low === 0) return { code: (status >> 8) & 0xff, signal: null };
-  return { code: null, signal: signalNames.get(low) ?? null };
+  // A signal Node has no name for (a real-time one) is Go's `signal 35`.
+  return { code: null, signal: signalNames.get(low) ?? (`signal ${low}` as NodeJS.Signals) };
 }
 
 class Output extends EventEmitter implements LaunchedOutput {

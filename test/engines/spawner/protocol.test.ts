@@ -174,5 +174,7 @@ describe("wait status", () => {
     expect(decodeWaitStatus(255 << 8)).toEqual({ code: 255, signal: null });
     expect(decodeWaitStatus(15)).toEqual({ code: null, signal: "SIGTERM" });
     expect(decodeWaitStatus(9 | 0x80)).toEqual({ code: null, signal: "SIGKILL" }); // core dumped
+    // A real-time signal has no Node name: Go's `signal 35`, never mistaken for an exit.
+    expect(decodeWaitStatus(35)).toEqual({ code: null, signal: "signal 35" });
   });
 });
