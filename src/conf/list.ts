@@ -6,10 +6,11 @@
 import { marshal } from "../encoding/json.js";
 import { ConfError } from "../errors/conf.js";
 import { utf8Encode } from "../internal/bytes.js";
+import { goToLower } from "../internal/go-lower.js";
 import { goQuote } from "../internal/go-quote.js";
 import { type ConfInput, inputBytes, unmarshalMap, wrapErrors } from "./bytes.js";
 import { selectCNIVersion } from "./cni-versions.js";
-import { goToLower, goTypeName } from "./go-format.js";
+import { goTypeName } from "./go-format.js";
 import { networkPluginConfFromBytes } from "./plugin.js";
 import type { NetworkConfigList, PluginConfig } from "./types.js";
 

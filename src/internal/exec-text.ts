@@ -62,6 +62,11 @@ export function startErrorText(
   if (!pluginPath.includes("/") && code === "ENOENT") {
     return `exec: ${goQuote(pluginPath)}: executable file not found in $PATH`;
   }
+  // Node refuses a NUL before any syscall; Go's exec checks the environment first, then EINVAL.
+  if (code === "ERR_INVALID_ARG_VALUE") {
+    if (!pluginPath.includes("\0")) return "exec: environment variable contains NUL";
+    code = "EINVAL";
+  }
   return `fork/exec ${pluginPath}: ${errnoText(code, errno)}`;
 }
 

@@ -32,7 +32,8 @@ export async function findInPath(plugin: string, paths: readonly string[]): Prom
   if (plugin.includes(sep) || plugin.includes("/")) {
     throw new PluginLookupError(`invalid plugin name: ${plugin}`);
   }
-  if (paths.length === 0) throw new PluginLookupError("no paths provided");
+  // Go's nil slice is empty: a JavaScript caller's null or undefined is taken the same way.
+  if ((paths ?? []).length === 0) throw new PluginLookupError("no paths provided");
 
   for (const dir of paths) {
     for (const ext of executableFileExtensions) {

@@ -1,7 +1,8 @@
 /**
  * CNI_ARGS parsing (upstream `types/args.go`): where Go fills a struct's fields by reflection,
  * an `ArgsSpec` maps each name (matched exactly, as `FieldByName`) to `"bool"`, `"string"`,
- * `"ip"` or a parser (any other TextUnmarshaler). `IgnoreUnknown` is always understood.
+ * `"ip"` or a parser (any other TextUnmarshaler). The struct embeds CommonArgs, as upstream's do:
+ * `IgnoreUnknown` is always understood, and `CommonArgs` names that struct (no TextUnmarshaler).
  *
  * @example
  * const args = loadArgs("IgnoreUnknown=1;K8S_POD_NAME=web", { K8S_POD_NAME: "string" });
@@ -11,6 +12,7 @@
 import { setOwn } from "../encoding/parse.js";
 import { ArgsError, UnmarshalableArgsError } from "../errors/types.js";
 import { messageOf } from "../internal/error-message.js";
+import { goToLower } from "../internal/go-lower.js";
 import { goQuote } from "../internal/go-quote.js";
 import { ipUnmarshalText } from "./ip.js";
 
@@ -41,7 +43,7 @@ export type LoadedArgs<S extends ArgsSpec> = { [K in keyof S]?: ArgValue<S[K]> }
  * anything else throws `boolean unmarshal error: invalid input <lower-cased text>`.
  */
 export function parseUnmarshallableBool(text: string): boolean {
-  const s = text.toLowerCase();
+  const s = goToLower(text);
   if (s === "1" || s === "true") return true;
   if (s === "0" || s === "false") return false;
   throw new ArgsError(`boolean unmarshal error: invalid input ${s}`);
@@ -80,8 +82,10 @@ export function loadArgs<S extends ArgsSpec>(args: string, spec: S): LoadedArgs<
     const kv = pair.split("=");
     if (kv.length !== 2) throw new ArgsError(`ARGS: invalid pair ${goQuote(pair)}`);
     const [key, value] = kv;
-    const type =
-      key === "IgnoreUnknown" ? "bool" : Object.hasOwn(spec, key) ? spec[key] : undefined;
+    // The embedded CommonArgs: its field IgnoreUnknown, and itself by name, as Go's FieldByName.
+    const common =
+      key === "IgnoreUnknown" ? "bool" : key === "CommonArgs" ? "*types.CommonArgs" : undefined;
+    const type = common ?? (Object.hasOwn(spec, key) ? spec[key] : undefined);
     if (type === undefined) {
       unknown.push(pair);
       continue;

@@ -3,7 +3,7 @@
  * values were printed by Go.
  */
 import { describe, expect, it } from "vitest";
-import { goToLower, goTypeName } from "../../src/conf/go-format.js";
+import { goTypeName } from "../../src/conf/go-format.js";
 import { goPathErrorText } from "../../src/internal/errno.js";
 import { goQuote } from "../../src/internal/go-quote.js";
 
@@ -29,16 +29,6 @@ describe("goQuote (strconv.Quote)", () => {
     expect(goQuote("\u{e0001}")).toBe(`"\\U000e0001"`);
     // A lone surrogate is U+FFFD once a Go string, which is printable.
     expect(goQuote("\ud800")).toBe(`"\ufffd"`);
-  });
-});
-
-describe("goToLower (strings.ToLower)", () => {
-  it("uses the simple one-to-one mapping, rune by rune", () => {
-    expect(goToLower("TRUE")).toBe("true");
-    // JavaScript's full mapping gives "i̇stanbul" and a final sigma; Go gives these.
-    expect(goToLower("İSTANBUL")).toBe("istanbul");
-    expect(goToLower("ΣΑΣ")).toBe("σασ");
-    expect(goToLower("\u212a")).toBe("k");
   });
 });
 

@@ -39,6 +39,9 @@ describe("findInPath", () => {
 
   it("returns an error noting no paths were provided", async () => {
     await expect(findInPath(pluginName, [])).rejects.toThrow(/^no paths provided$/);
+    // Go's nil slice, as a JavaScript caller may pass it.
+    const none = null as unknown as string[];
+    await expect(findInPath(pluginName, none)).rejects.toThrow(/^no paths provided$/);
   });
 
   it("returns an error noting the plugin name wasn't provided", async () => {

@@ -173,6 +173,17 @@ describe("RawExec", () => {
     );
   });
 
+  it("a NUL in the environment or the path: Go's exec and EINVAL texts, not Node's argument error", async () => {
+    const inEnv = await rejection(execer.execPlugin(noopPath, stdin, ["A=a\0b"]));
+    expect(inEnv.message).toBe(
+      "netplugin failed with no error message: exec: environment variable contains NUL",
+    );
+    const inPath = await rejection(execer.execPlugin("/bin/tr\0ue", stdin, environ));
+    expect(inPath.message).toBe(
+      "netplugin failed with no error message: fork/exec /bin/tr\0ue: invalid argument",
+    );
+  });
+
   it("a bare name Go would look up in $PATH", async () => {
     const error = await rejection(execer.execPlugin("no-such-cni-plugin", stdin, environ));
     expect(error.message).toBe(

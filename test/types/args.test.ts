@@ -29,6 +29,8 @@ describe("UnmarshallableBool (upstream)", () => {
     expect(() => parseUnmarshallableBool("YES")).toThrow(
       "boolean unmarshal error: invalid input yes",
     );
+    // Go's strings.ToLower maps U+0130 to "i", where JavaScript's gives "i" and a combining dot.
+    expect(() => parseUnmarshallableBool("\u0130")).toThrow(/invalid input i$/);
   });
 });
 
@@ -62,6 +64,13 @@ describe("loadArgs (upstream LoadArgs)", () => {
     expect(() => loadArgs("IgnoreUnknown=0;Unk=nown", {})).toThrow(
       'ARGS: unknown args ["Unk=nown"]',
     );
+  });
+
+  it("takes CommonArgs as Go's FieldByName finds the embedded struct: not a TextUnmarshaler", () => {
+    const text =
+      "ARGS: cannot unmarshal into field 'CommonArgs' - type '*types.CommonArgs' does not implement encoding.TextUnmarshaler";
+    expect(() => loadArgs("CommonArgs=x", {})).toThrow(text);
+    expect(() => loadArgs("IgnoreUnknown=1;CommonArgs=x", {})).toThrow(text);
   });
 
   it("succeeds when known arguments are passed", () => {
