@@ -205,6 +205,7 @@ export function planPodOfCheckedID(
   interfacePrefix: string | undefined,
   style: CapabilityStyle = "go-cni",
 ): PlannedAttachment[] {
+  assertPodShape(pod);
   const requests = requestsOf(set, pod);
   const checked = validatePod(set, pod, requests);
   const taken = new Set(requests.flatMap((r) => (r.ifName === undefined ? [] : [r.ifName])));
@@ -242,15 +243,37 @@ export function planPodOfCheckedID(
 function argPairs(args: PodArgs | undefined, argument: string): [string, string][] {
   if (args === undefined) return [];
   if (args === null) throw new InvalidArgumentError(argument, `${argument} must not be null`);
-  if (!Array.isArray(args)) return Object.entries(args as Record<string, string>);
+  if (!Array.isArray(args)) {
+    return Object.entries(args as Record<string, unknown>).map(([k, v]) => {
+      if (typeof v !== "string") throw shapeError(`${argument}.${k}`, "a string", v);
+      return [k, v];
+    });
+  }
   return args.map((p: unknown, i): [string, string] => {
-    if (!Array.isArray(p)) {
-      throw new InvalidArgumentError(
-        `${argument}[${i}]`,
-        `${argument}[${i}] must be a [key, value] pair, got ${p === null ? "null" : typeof p}`,
-      );
-    }
+    const pair = Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === "string");
+    if (!pair) throw shapeError(`${argument}[${i}]`, "a [key, value] pair of strings", p);
     return [p[0], p[1]];
+  });
+}
+
+/** A value of the wrong JavaScript type where a pod says what to do: the caller's error. */
+function shapeError(argument: string, expected: string, value: unknown): InvalidArgumentError {
+  const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+  return new InvalidArgumentError(argument, `${argument} must be ${expected}, got ${kind}`);
+}
+
+/** The pod's netns and network requests are of the types they must be, before they are read. */
+function assertPodShape(pod: Pod): void {
+  if (typeof pod.netns !== "string") throw shapeError("pod.netns", "a string", pod.netns);
+  if (pod.networks === undefined) return;
+  if (!Array.isArray(pod.networks)) throw shapeError("pod.networks", "an array", pod.networks);
+  pod.networks.forEach((r: unknown, i) => {
+    if (typeof r === "string") return;
+    const { name, ifName } = (r ?? {}) as { name?: unknown; ifName?: unknown };
+    if (typeof name !== "string") throw shapeError(`pod.networks[${i}].name`, "a string", name);
+    if (ifName !== undefined && typeof ifName !== "string") {
+      throw shapeError(`pod.networks[${i}].ifName`, "a string", ifName);
+    }
   });
 }
 

@@ -118,7 +118,13 @@ export class RuntimeLocks {
   }
 }
 
-const podID = (ref: PodRef): string => (typeof ref === "string" ? ref : ref.id);
+/** A valid pod's ID for GC (not checked as a name: an ID no record can have matches none). */
+function podID(ref: PodRef): string {
+  if (typeof ref === "string") return ref;
+  const id = (ref as { id?: unknown } | null)?.id;
+  if (typeof id === "string") return id;
+  throw new InvalidArgumentError("validPods", "validPods must hold pod IDs or { id } objects");
+}
 const podNetns = (ref: PodRef): string | undefined =>
   typeof ref === "string" ? undefined : ref.netns;
 
@@ -237,6 +243,9 @@ export class CNIRuntime {
    *   InterruptedSetupError (the pod's earlier setup left its intent: teardownPod); PodSetupError.
    */
   async setupPod(pod: Pod, options: SetupOptions = {}): Promise<PodSetupResult> {
+    if (typeof pod !== "object" || pod === null) {
+      throw new InvalidArgumentError("pod", "pod must be a Pod object");
+    }
     return this.traced("setup", pod.id, options, (o) => this.setup(pod, o), {
       netns: pod.netns,
       parallel: options.parallel ?? false,
@@ -373,6 +382,10 @@ export class CNIRuntime {
    */
   async status(options: PodCallOptions & { minReady?: number } = {}): Promise<StatusReport> {
     assertDuration("timeout", options.timeout);
+    const { minReady } = options;
+    if (minReady !== undefined && !(Number.isSafeInteger(minReady) && minReady >= 0)) {
+      throw new InvalidArgumentError("minReady", "minReady must be a non-negative integer");
+    }
     return this.traced("status", "", options, (o) =>
       networkStatus(
         {
@@ -398,6 +411,9 @@ export class CNIRuntime {
     const dryRun = options.dryRun === undefined ? false : options.dryRun;
     if (typeof dryRun !== "boolean") {
       throw new InvalidArgumentError("dryRun", `dryRun must be a boolean, got ${typeof dryRun}`);
+    }
+    if (validPods === null || validPods === undefined) {
+      throw new InvalidArgumentError("validPods", "validPods must be an iterable of pods");
     }
     const valid = new Set([...validPods].map(podID));
     // Filled as pods are collected: the diagnostics message says what a GC that fails collected.

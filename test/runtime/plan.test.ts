@@ -121,9 +121,25 @@ describe("planPod: interface names and runtime confs", () => {
     const notAPair = bad({ networks: [{ name: "a", args: [["K", "v"], "K2=v2"] }] });
     expect(notAPair).toBeInstanceOf(InvalidArgumentError);
     expect(notAPair.argument).toBe("pod.networks[0].args[1]");
-    expect(notAPair.message).toContain("must be a [key, value] pair, got string");
+    expect(notAPair.message).toContain("must be a [key, value] pair of strings, got string");
     // The ID is checked first, as the other faults are.
     expect(bad({ id: "", args: null }).argument).toBe("pod.id");
+    // Values that are not strings, a short pair, and what a pod's netns and requests must be:
+    // the caller's error before anything runs (they used to fail at the ADD, or as a TypeError).
+    for (const [pod, argument] of [
+      [{ args: { K8S_POD_UID: 1234 } }, "pod.args.K8S_POD_UID"],
+      [{ args: [["A"]] }, "pod.args[0]"],
+      [{ args: [["A", 1]] }, "pod.args[0]"],
+      [{ netns: 5 }, "pod.netns"],
+      [{ networks: "a" }, "pod.networks"],
+      [{ networks: [null] }, "pod.networks[0].name"],
+      [{ networks: [{ name: "a", ifName: null }] }, "pod.networks[0].ifName"],
+      [{ networks: [{ name: "a", ifName: 5 }] }, "pod.networks[0].ifName"],
+    ] as const) {
+      const error = bad(pod);
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.argument).toBe(argument);
+    }
   });
 
   it("builds each RuntimeConf: pod args then the network's, capabilities merged per field", async () => {

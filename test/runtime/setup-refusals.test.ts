@@ -7,6 +7,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, it, vi } from "vitest";
+import type { InvalidArgumentError } from "../../src/errors/index.js";
 import {
   InterruptedSetupError,
   type PodCheckError,
@@ -82,4 +83,20 @@ it("an intent whose write failed after its rename is removed: nothing ran, the n
   expect((e as Error).message).toContain("record the setup intent");
   expect(await intents()).toEqual([]);
   await rt.setupPod({ id: "p", netns: "/n/p" });
+});
+
+it("values of the wrong type at the runtime's entries are the caller's typed errors, and nothing runs", async () => {
+  const rt = await t.load();
+  const argumentOf = async (call: () => Promise<unknown>) =>
+    ((await call().catch((e: unknown) => e)) as InvalidArgumentError).argument;
+  const no = null as never;
+  expect(await argumentOf(() => rt.setupPod(no))).toBe("pod");
+  expect(
+    await argumentOf(() => rt.setupPod({ id: "p", netns: "/n/p", args: { UID: 1 as never } })),
+  ).toBe("pod.args.UID");
+  expect(await argumentOf(() => rt.gc(no))).toBe("validPods");
+  expect(await argumentOf(() => rt.gc([no]))).toBe("validPods");
+  expect(await argumentOf(() => rt.status({ minReady: "x" as never }))).toBe("minReady");
+  expect(t.fake.seq("ADD")).toEqual([]);
+  expect(await intents()).toEqual([]);
 });
