@@ -27,7 +27,7 @@ import {
 } from "../cache/intent.js";
 import { readRecord } from "../cache/read.js";
 import { CNICacheV1, decodeCacheRecord, restoreCapabilityStructs } from "../cache/record.js";
-import { readPodRecords, resultsDir } from "../cache/results.js";
+import { cacheFilePath, readPodRecords, removeCacheRecord, resultsDir } from "../cache/results.js";
 import {
   type NetworkConfigList,
   networkConfFromBytes,
@@ -437,11 +437,28 @@ export async function delReversed(
       await runCached(ctx, a, "DEL");
       outcome.done.push({ network: a.network, ifName: a.ifName });
     } catch (error) {
-      outcome.failures.push({ network: a.network, ifName: a.ifName, error });
+      if (!alreadyGone(error, a.rt.netNS)) {
+        outcome.failures.push({ network: a.network, ifName: a.ifName, error });
+        continue;
+      }
+      debug("teardown %s/%s: DEL said %s: taken as gone", a.network, a.ifName, messageOf(error));
+      const { containerID } = a.rt;
+      const path = cacheFilePath(cacheDirOf(ctx.cni), a.network, containerID, a.ifName);
+      if (a.record !== undefined) await removeCacheRecord(path, { strict: true });
+      outcome.done.push({ network: a.network, ifName: a.ifName });
     }
   }
   return outcome;
 }
+
+/**
+ * go-cni's `Remove` rule: a plugin whose DEL fails saying "not found" (or, without a netns, "no
+ * such file or directory") has nothing left to remove, so teardown goes on and its record goes:
+ * a retry would fail the same way for ever (a kubelet's StopPodSandbox loop never ending).
+ */
+const alreadyGone = (error: unknown, netns: string): boolean =>
+  messageOf(error).includes("not found") ||
+  (netns === "" && messageOf(error).includes("no such file or directory"));
 
 /** Planned attachments, ready for a verb with their network's loaded list. */
 export function plannedAttachments(plan: readonly PlannedAttachment[]): CachedAttachment[] {

@@ -46,6 +46,20 @@ describe("teardownPod: from the result cache", () => {
     expect(fake.calls).toEqual([]);
   });
 
+  it("a DEL that says 'not found' is taken as gone, as go-cni's Remove: teardown goes on and the record goes", async () => {
+    const rt = await load();
+    await rt.setupPod(pod);
+    fake.fail.set("b/DEL", "link net1 not found");
+    fake.fail.set("c/DEL", "permission denied");
+    const error = (await rt.teardownPod("pod1").catch((e: unknown) => e)) as PodTeardownError;
+    // Only the other failure is one; b's record went with a's.
+    expect(error.failures.map((f) => f.network)).toEqual(["c"]);
+    expect(await records()).toEqual(["c-pod1-net2"]);
+    fake.fail.delete("c/DEL");
+    expect(await rt.teardownPod("pod1")).toEqual([{ network: "c", ifName: "net2" }]);
+    expect(await records()).toEqual([]);
+  });
+
   it("uses the record times for the order: explicit names torn down last-attached first", async () => {
     const rt = await load();
     await rt.setupPod({
