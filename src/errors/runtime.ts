@@ -85,8 +85,9 @@ export class DuplicateNetworkError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_DUPLICATE_NETWORK";
   /** The repeated name. */
   readonly network: string;
-  constructor(network: string) {
-    super(`network ${JSON.stringify(network)} is already defined by an earlier file`);
+  /** @param by what has the name already: an earlier file, or the runtime's loopback network. */
+  constructor(network: string, by = "an earlier file") {
+    super(`network ${JSON.stringify(network)} is already defined by ${by}`);
     this.network = network;
   }
 }

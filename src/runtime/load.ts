@@ -21,6 +21,7 @@ import {
   DuplicateNetworkError,
   NoNetworksError,
 } from "../errors/runtime.js";
+import { utf8Encode } from "../internal/bytes.js";
 import { errnoCode } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
 import { isDirectory } from "../internal/fs.js";
@@ -181,6 +182,8 @@ export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> 
   const problems: LoadProblem[] = [];
   const networks: Network[] = [];
   const seen = new Set<string>();
+  // go-cni's WithLoNetwork: its name is the runtime's, so a file's network of that name is not.
+  const loopback = options.loopback ? confListFromBytes(utf8Encode(loopbackBytes)) : undefined;
   const max = options.maxNetworks ?? 0;
   const files = await listConfDir(confDir);
   // Upstream's listing skips directories silently; one named like a conf file is reported.
@@ -200,13 +203,10 @@ export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> 
       problems.push({ file, kind: "invalid", error });
       continue;
     }
-    if (seen.has(config.name)) {
-      problems.push({
-        file,
-        network: config.name,
-        kind: "invalid",
-        error: new DuplicateNetworkError(config.name),
-      });
+    if (seen.has(config.name) || config.name === loopback?.name) {
+      const by = seen.has(config.name) ? undefined : "the runtime's loopback network (loopback)";
+      const error = new DuplicateNetworkError(config.name, by);
+      problems.push({ file, network: config.name, kind: "invalid", error });
       continue;
     }
     seen.add(config.name);
@@ -227,9 +227,8 @@ export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> 
     const skipped = problems.filter((p) => p.kind === "invalid");
     notReady = new DefaultNetworkNotFoundError(confDir, options.defaultNetwork, skipped);
   }
-  if (options.loopback) {
-    const config = confListFromBytes(new TextEncoder().encode(loopbackBytes));
-    networks.unshift({ name: config.name, config, file: undefined, loopback: true });
+  if (loopback) {
+    networks.unshift({ name: loopback.name, config: loopback, file: undefined, loopback: true });
   }
   return makeSet(networks, problems, notReady, options.defaultNetwork);
 }

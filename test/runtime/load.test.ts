@@ -110,6 +110,21 @@ describe("loadNetworks", () => {
     expect(lo.config.plugins.map((p) => p.network.type)).toEqual(["loopback"]);
   });
 
+  it("with loopback, a file's network named like the runtime's loopback is skipped and said, not loaded twice", async () => {
+    await writeNetwork(d.confDir, "05-lo.conflist", "cni-loopback");
+    await writeNetwork(d.confDir, "10-a.conflist", "a");
+    const rt = await load({ loopback: true });
+    expect(rt.networks.map((n) => n.name)).toEqual(["cni-loopback", "a"]);
+    expect(rt.networks[0].loopback).toBe(true);
+    expect(rt.problems).toHaveLength(1);
+    expect(rt.problems[0].error).toBeInstanceOf(DuplicateNetworkError);
+    expect(String(rt.problems[0].error)).toContain(
+      `network "cni-loopback" is already defined by the runtime's loopback network (loopback)`,
+    );
+    // Without loopback, such a file is a network like any other.
+    expect((await load()).networks.map((n) => n.name)).toEqual(["cni-loopback", "a"]);
+  });
+
   it("is not ready while the default network is absent, the other networks loaded", async () => {
     await writeNetwork(d.confDir, "10-a.conflist", "a");
     const rt = await load({ defaultNetwork: "nope" });
