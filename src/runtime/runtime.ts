@@ -386,7 +386,9 @@ export class CNIRuntime {
     if (minReady !== undefined && !(Number.isSafeInteger(minReady) && minReady >= 0)) {
       throw new InvalidArgumentError("minReady", "minReady must be a non-negative integer");
     }
-    return this.traced("status", "", options, (o) =>
+    // A plugin whose VERSION hangs must not hang readiness: 10 s unless a limit is given.
+    const timeout = options.timeout ?? this.options.timeout ?? 10_000;
+    return this.traced("status", "", { ...options, timeout }, (o) =>
       networkStatus(
         {
           ...this.context(this.current, o),

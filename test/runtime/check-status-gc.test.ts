@@ -1,9 +1,10 @@
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type InterruptedSetupError,
   loadNetworks,
+  NetworkTimeoutError,
   PodCheckError,
   PodNotFoundError,
   RuntimeGCError,
@@ -86,6 +87,24 @@ describe("checkPod, status, gc", () => {
   });
 
   describe("status", () => {
+    it("a VERSION that hangs: its network not ready after 10 s when no timeout is given, not a status() that hangs", async () => {
+      const rt = await load();
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      try {
+        fake.hang.add("VERSION");
+        const report = rt.status();
+        await vi.advanceTimersByTimeAsync(10_000);
+        const { ready, networks } = await report;
+        expect(ready).toBe(false);
+        expect(networks.map((n) => n.error)).toEqual([
+          expect.any(NetworkTimeoutError),
+          expect.any(NetworkTimeoutError),
+        ]);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
     it("asks every network; ready when at least minReady are", async () => {
       await writeNetwork(d.confDir, "05-old.conflist", "old", ["ancient"], "0.4.0");
       const rt = await load();

@@ -85,18 +85,20 @@ export class FakePlugins {
       config,
       traceparent: exec.traceContext?.traceparent,
     };
-    if (call.command === "VERSION") {
-      return '{"cniVersion":"1.1.0","supportedVersions":["0.3.1","0.4.0","1.0.0","1.1.0"]}';
-    }
-    this.calls.push(call);
-    if (this.gate) await this.gate(call);
-    if (this.matches(this.hang, call)) {
-      await new Promise<void>((_, reject) => {
+    const untilAborted = () =>
+      new Promise<void>((_, reject) => {
         const signal = exec.signal;
         if (signal?.aborted) reject(signal.reason);
         signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
       });
+    if (call.command === "VERSION") {
+      // VERSION's stdin names no network: `hang.add("VERSION")` holds every one.
+      if (this.hang.has("VERSION")) await untilAborted();
+      return '{"cniVersion":"1.1.0","supportedVersions":["0.3.1","0.4.0","1.0.0","1.1.0"]}';
     }
+    this.calls.push(call);
+    if (this.gate) await this.gate(call);
+    if (this.matches(this.hang, call)) await untilAborted();
     const failKey = this.matches(this.fail, call);
     if (failKey) throw new CNIError(11, this.fail.get(failKey) ?? "failed");
     if (call.command !== "ADD") return "";
