@@ -102,15 +102,13 @@ export class CNIConfigEngine {
     { signal, cachedRecord }: DelOptions,
   ): Promise<Result | undefined> {
     if (!greaterThanOrEqualTo(cniVersion, "0.4.0")) return undefined;
-    try {
-      return await getCachedResult(at, cniVersion, {
-        tolerateCorrupt: true,
-        // Upstream removes a record it cannot use before running the plugins.
-        onCorrupt: () => this.cacheDel(at),
-        signal,
-        bytes: cachedRecord,
-      });
-    } catch (error) {
+    return getCachedResult(at, cniVersion, {
+      tolerateCorrupt: true,
+      // Upstream removes a record it cannot use before running the plugins.
+      onCorrupt: () => this.cacheDel(at),
+      signal,
+      bytes: cachedRecord,
+    }).catch(async (error: unknown) => {
       if (signal?.aborted && error === signal.reason) throw error;
       debug(
         "DEL of %s: ignoring and removing the cached result: %s",
@@ -119,7 +117,7 @@ export class CNIConfigEngine {
       );
       await this.cacheDel(at);
       return undefined;
-    }
+    });
   }
 
   add(chain: Chain, rt: RuntimeConf, options: CallOptions): Promise<Result | undefined> {
@@ -135,16 +133,14 @@ export class CNIConfigEngine {
           throw chain.list ? pluginChainError("add", net.network, error, index) : error;
         }
       }
-      try {
-        await this.cacheAdd(at, result, chain.bytes);
-      } catch (error) {
+      await this.cacheAdd(at, result, chain.bytes).catch((error: unknown) => {
         // The plugins configured the attachment: say so, or a caller retrying ADD leaks it.
         throw new CacheWriteError(
           { network: chain.name, containerID: rt.containerID, ifName: rt.ifName },
           result,
           error,
         );
-      }
+      });
       return result;
     });
   }

@@ -5,6 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { messageOf } from "../internal/error-message.js";
+import { isJSONObject } from "../internal/json-kind.js";
 import { MAX_TIMER_MS } from "../internal/timer-limit.js";
 import { findInPath } from "../invoke/find.js";
 import {
@@ -124,7 +125,7 @@ async function configOf(file: string | undefined, cwd: string): Promise<string |
   } catch (error) {
     throw new UsageError(`--config ${path}: not JSON: ${messageOf(error)}`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isJSONObject(value)) {
     throw new UsageError(`--config ${path}: the plugin config must be a JSON object`);
   }
   return text;

@@ -86,12 +86,10 @@ export async function gcCommand(
     return;
   }
   const stale = await staleAttachments(cni, list, args, io.signal);
-  let failure: { error: unknown } | undefined;
-  try {
-    await cni.gcNetworkList(list, args, { signal: io.signal });
-  } catch (error) {
-    failure = { error };
-  }
+  const failure = await cni.gcNetworkList(list, args, { signal: io.signal }).then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
   const left = new Set(
     (await cni.getCachedAttachments("").catch(() => stale))
       .filter((a) => a.network === list.name)

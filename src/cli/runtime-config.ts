@@ -63,8 +63,7 @@ export function containerIDForNetns(absoluteNetns: string): string {
 
 /** The interface name: the flag, else CNI_IFNAME, else eth0. */
 export function resolveIfName(flag: string | undefined, env: CnitoolEnv): string {
-  if (flag) return flag;
-  return env.CNI_IFNAME || "eth0";
+  return flag || env.CNI_IFNAME || "eth0";
 }
 
 /**

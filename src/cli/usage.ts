@@ -34,11 +34,8 @@ function boolFlag(name: string, usage: string): FlagSpec {
 const globalFlags: readonly FlagSpec[] = [
   stringFlag("cache-dir", "Result cache directory, shared with Go runtimes", "/var/lib/cni"),
   {
-    name: "ifname",
+    ...stringFlag("ifname", "Interface name (defaults to env var CNI_IFNAME or 'eth0')"),
     short: "i",
-    kind: "string",
-    usage: "Interface name (defaults to env var CNI_IFNAME or 'eth0')",
-    defValue: "",
   },
 ];
 
@@ -205,11 +202,8 @@ function flagTable(flags: readonly FlagSpec[]): string {
       const names = f.short ? `  -${f.short}, --${f.name}` : `      --${f.name}`;
       const left = f.kind === "string" ? `${names} string` : names;
       const zero = f.kind === "bool" ? f.defValue === "false" : f.defValue === "";
-      const def = zero
-        ? ""
-        : f.kind === "string"
-          ? ` (default "${f.defValue}")`
-          : ` (default ${f.defValue})`;
+      const shown = f.kind === "string" ? `"${f.defValue}"` : f.defValue;
+      const def = zero ? "" : ` (default ${shown})`;
       return [left, `${f.usage}${def}`] as const;
     });
   const width = Math.max(...rows.map(([left]) => left.length));

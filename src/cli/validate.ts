@@ -52,12 +52,9 @@ async function lintOfFailedLoad(error: unknown, file?: string): Promise<LintResu
 /** The network `name` of the conf dir, read past the files that cannot be parsed. */
 async function findPastBroken(dir: string, name: string): Promise<NetworkConfigList | undefined> {
   for (const file of await confFiles(dir, [".conf", ".conflist", ".json"])) {
-    try {
-      const list = await listOfFile(file);
-      if (list.name === name) return list;
-    } catch {
-      // Another network's broken file: not this one's business.
-    }
+    // Another network's broken file: not this one's business.
+    const list = await listOfFile(file).catch(() => undefined);
+    if (list?.name === name) return list;
   }
   return undefined;
 }

@@ -23,16 +23,15 @@ function parseError(version: string): string | undefined {
   }
 }
 
-const error = (tokens: (string | number)[], message: string): LintFinding => ({
-  pointer: pointerOf(tokens),
-  message,
-  severity: "error",
-});
-const warning = (tokens: (string | number)[], message: string): LintFinding => ({
-  pointer: pointerOf(tokens),
-  message,
-  severity: "warning",
-});
+const finding =
+  (severity: LintFinding["severity"]) =>
+  (tokens: (string | number)[], message: string): LintFinding => ({
+    pointer: pointerOf(tokens),
+    message,
+    severity,
+  });
+const error = finding("error");
+const warning = finding("warning");
 
 /** The version findings of a decoded list (a non-object gives none: the schema says why). */
 export function versionFindings(list: Record<string, unknown>): LintFinding[] {

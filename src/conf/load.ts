@@ -77,15 +77,12 @@ export async function loadNetworkConf(dir: string, name: string): Promise<Networ
     (c) => c.name === name,
   );
   if (list !== undefined) return list;
-  let single: PluginConfig;
-  try {
-    single = await loadConf(dir, name);
-  } catch (error) {
+  const single = await loadConf(dir, name).catch((error: unknown) => {
     // Lists were found, just none of them (and no single file) is this network.
     if (files.length !== 0 && error instanceof NoConfigsFoundError) {
       throw new NotFoundError(dir, name);
     }
     throw error;
-  }
+  });
   return confListFromConf(single);
 }

@@ -79,12 +79,8 @@ export class KeyedLocks {
 
   /** The lock of `key`, shared or exclusive; rejects with the signal's reason if aborted. */
   async acquire(key: string, shared: boolean, signal?: AbortSignal): Promise<Release> {
-    let lock = this.locks.get(key);
-    if (lock === undefined) {
-      lock = new RWLock();
-      this.locks.set(key, lock);
-    }
-    const held = lock;
+    const held = this.locks.get(key) ?? new RWLock();
+    this.locks.set(key, held);
     const drop = (): void => {
       if (held.idle && this.locks.get(key) === held) this.locks.delete(key);
     };

@@ -7,7 +7,7 @@ import { readFile, readlink, realpath, statfs } from "node:fs/promises";
 import { isNamespaceFsType, PROC_SUPER_MAGIC } from "../internal/namespace-fs.js";
 
 /** Undoes the octal escapes of a mountinfo field (`\040` for a space). */
-function unescapeField(field: string): string {
+export function unescapeField(field: string): string {
   return field.replace(/\\([0-7]{3})/g, (_, octal: string) =>
     String.fromCharCode(Number.parseInt(octal, 8)),
   );

@@ -58,21 +58,17 @@ export async function pinWithCommands(path: string): Promise<void> {
  */
 export async function unpinWithCommands(path: string): Promise<void> {
   const action = "remove network namespace";
-  try {
-    await entryAt(action, path);
-  } catch (error) {
+  await entryAt(action, path).catch((error: unknown) => {
     throw error instanceof NetnsError ? error : netnsErrorOf(action, path, error);
-  }
+  });
   if (commandsCreateFile(path)) {
     await command(action, path, "ip", ["netns", "del", splitNetnsPath(path).name]);
     return;
   }
-  try {
-    await command(action, path, "umount", ["--lazy", path]);
-  } catch (error) {
+  await command(action, path, "umount", ["--lazy", path]).catch(async (error: unknown) => {
     // Unmounted meanwhile (a concurrent remove): the file is left to remove.
     if (await isNetns(path)) throw error;
-  }
+  });
   await unlink(path).catch((error: unknown) => {
     if (errnoCode(error) !== "ENOENT") throw netnsErrorOf(action, path, error);
   });

@@ -145,13 +145,10 @@ export async function execInNetns(
   const [program, ...args] = argv;
   if (program === undefined) throw badArgument(nsPath, "no program given");
   const env = options.env ?? process.env;
-  let path: string;
-  try {
-    path = await programPath(program, env);
-  } catch (error) {
+  const path = await programPath(program, env).catch((error: unknown) => {
     const missing = Object.assign(error as Error, { code: "ENOENT" });
     throw netnsErrorOf(`exec ${program} in`, nsPath, missing);
-  }
+  });
   const unrunnable = await executableError(path);
   if (unrunnable !== undefined) throw startFailure(program, path, nsPath, unrunnable);
   const outcome = await callPlugin(path, {

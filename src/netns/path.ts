@@ -77,14 +77,11 @@ export function netnsErrorOf(action: string, path: string, error: unknown): Netn
  * link points to (another's live namespace, say) is not the caller's to unpin.
  */
 export async function entryAt(action: string, path: string): Promise<Stats | undefined> {
-  let entry: Stats;
-  try {
-    entry = await lstat(path);
-  } catch (error) {
+  const entry = await lstat(path).catch((error: unknown) => {
     if (errnoCode(error) === "ENOENT") return undefined;
     throw error;
-  }
-  if (entry.isSymbolicLink()) {
+  });
+  if (entry?.isSymbolicLink()) {
     throw new NetnsError(
       `${action} ${path}: a symbolic link, not a network namespace (neither it nor what it points to is removed)`,
       "not-a-netns",

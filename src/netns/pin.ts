@@ -50,11 +50,9 @@ export async function createNetns(name: string, options: NetnsOptions = {}): Pro
   const helper = await spawnerPinner(mechanismOf(options.mechanism, action, path));
   const ownFile = helper !== undefined || !commandsCreateFile(path);
   if (ownFile) {
-    try {
-      await createMountPoint(path);
-    } catch (error) {
+    await createMountPoint(path).catch((error: unknown) => {
       throw netnsErrorOf(action, path, error);
-    }
+    });
   }
   try {
     if (helper !== undefined) await helper.pin(path);
@@ -176,13 +174,11 @@ async function goneWithin(path: string, ms: number): Promise<boolean> {
  * What is at `path` itself (lstat), undefined when nothing is; a symbolic link, or a path that
  * cannot be looked at, is refused as `not-a-netns`.
  */
-async function entryOrRefusal(action: string, path: string): Promise<Stats | undefined> {
-  try {
-    return await entryAt(action, path);
-  } catch (error) {
+function entryOrRefusal(action: string, path: string): Promise<Stats | undefined> {
+  return entryAt(action, path).catch((error: unknown) => {
     if (error instanceof NetnsError) throw error;
     throw new NetnsError(`${action} ${path}: not a network namespace`, "not-a-netns", path, {
       cause: error,
     });
-  }
+  });
 }

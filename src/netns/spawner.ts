@@ -37,13 +37,11 @@ async function request(
   path: string,
   shareDir: boolean,
 ): Promise<number> {
-  try {
-    return await spawner.netnsRequest(pin, path, shareDir);
-  } catch (error) {
+  return spawner.netnsRequest(pin, path, shareDir).catch(async (error: unknown) => {
     if (!(error instanceof SpawnerExitedError) || (pin && (await isNetns(path)))) throw error;
     debug("netns: %s; asking a new helper", error.message);
-    return await spawner.netnsRequest(pin, path, shareDir);
-  }
+    return spawner.netnsRequest(pin, path, shareDir);
+  });
 }
 
 function pinnerOf(spawner: SpawnerLauncher): NetnsPinner {

@@ -397,15 +397,12 @@ export function instrument(
   });
   const podHandlers = handlers<PodMessage>();
   const verbHandlers = handlers<VerbMessage>();
-  const execHandlers = handlers<ExecMessage>((m) => {
-    const extra: OTelAttributes = {
-      "cni.plugin.aborted": m.aborted,
-      "cni.plugin.attempts": m.attempts,
-    };
-    if (m.exitCode !== undefined) extra["cni.plugin.exit_code"] = m.exitCode;
-    if (m.signal !== undefined) extra["cni.plugin.signal"] = m.signal;
-    return extra;
-  });
+  const execHandlers = handlers<ExecMessage>((m) => ({
+    "cni.plugin.aborted": m.aborted,
+    "cni.plugin.attempts": m.attempts,
+    ...(m.exitCode !== undefined && { "cni.plugin.exit_code": m.exitCode }),
+    ...(m.signal !== undefined && { "cni.plugin.signal": m.signal }),
+  }));
   pod.subscribe(podHandlers);
   verb.subscribe(verbHandlers);
   exec.subscribe(execHandlers);

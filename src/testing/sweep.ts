@@ -10,6 +10,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { debug } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
 import { asError, messageOf } from "../internal/error-message.js";
+import { unescapeField } from "../netns/check.js";
 import { defaultNetnsDir, type NetnsMechanism, removeNetns } from "../netns/index.js";
 import { parseTestName, processStart, type TestNameOwner, thisOwner } from "./names.js";
 
@@ -61,13 +62,10 @@ async function leftoversIn(
   self: TestNameOwner,
   failed: SweepFailure[],
 ): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
+  const names = await readdir(dir).catch((error: unknown) => {
     if (errnoCode(error) !== "ENOENT") failed.push({ path: dir, error: asError(error) });
     return [];
-  }
+  });
   const found: string[] = [];
   for (const name of names.sort()) if (await isLeftover(name, self)) found.push(name);
   return found;
@@ -88,16 +86,12 @@ interface Mount {
 async function mounts(): Promise<Mount[]> {
   const text = await readFile("/proc/self/mountinfo", "utf8").catch(() => undefined);
   if (text === undefined) return [];
-  const decodeOctal = (s: string) =>
-    s.replace(/\\([0-7]{3})/g, (_, octal: string) =>
-      String.fromCharCode(Number.parseInt(octal, 8)),
-    );
   return text
     .split("\n")
     .filter((line) => line !== "")
     .map((line) => {
       const [left, right = ""] = line.split(" - ");
-      return { point: decodeOctal(left.split(" ")[4] ?? ""), fsType: right.split(" ")[0] ?? "" };
+      return { point: unescapeField(left.split(" ")[4] ?? ""), fsType: right.split(" ")[0] ?? "" };
     });
 }
 
@@ -187,9 +181,9 @@ function unique(dirs: readonly string[]): string[] {
 const sweeps = new Map<string, Promise<void>>();
 
 function sweepOnce(key: string, options: SweepTestLeftoversOptions): Promise<void> {
-  let sweep = sweeps.get(key);
-  if (sweep === undefined) {
-    sweep = sweepTestLeftovers(options).then(
+  const sweep =
+    sweeps.get(key) ??
+    sweepTestLeftovers(options).then(
       ({ removed, failed }) => {
         for (const path of removed) debug("testing: removed %s (its owner is gone)", path);
         for (const { path, error } of failed) {
@@ -198,8 +192,7 @@ function sweepOnce(key: string, options: SweepTestLeftoversOptions): Promise<voi
       },
       (error: unknown) => debug("testing: leftovers not swept: %s", messageOf(error)),
     );
-    sweeps.set(key, sweep);
-  }
+  sweeps.set(key, sweep);
   return sweep;
 }
 

@@ -76,12 +76,10 @@ export async function tempNetns(options: TempNetnsOptions = {}): Promise<TempNet
     [Symbol.asyncDispose]: () => ns.remove(),
   };
   if (options.loopbackUp === true) {
-    try {
-      await ns.run(["ip", "link", "set", "lo", "up"]);
-    } catch (error) {
+    await ns.run(["ip", "link", "set", "lo", "up"]).catch(async (error: unknown) => {
       await ns.remove();
       throw error;
-    }
+    });
   }
   return ns;
 }

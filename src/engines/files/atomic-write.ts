@@ -96,11 +96,8 @@ export async function runWriteSteps(
       ));
     if (!linked) await fs.rename(temp, req.path);
   } catch (error) {
-    try {
-      await fs.unlink(temp);
-    } catch {
-      // Already gone, or never written: the write's own error is the one to report.
-    }
+    // Already gone, or never written: the write's own error is the one to report.
+    await fs.unlink(temp).catch(() => undefined);
     throw error;
   }
   // A link leaves the temporary name, which a failed unlink leaves to the stale-temp sweep.
@@ -133,26 +130,16 @@ export class DirSyncGroup {
 
   /** Resolves once an fsync of `dir` that began after this call has completed. */
   sync(dir: string): Promise<void> {
-    let state = this.states.get(dir);
-    if (state === undefined) {
-      state = {};
-      this.states.set(dir, state);
-    }
-    const running = state.running;
-    if (running === undefined) return this.start(dir, state);
-    if (state.queued !== undefined) return state.queued;
-    const s = state;
-    const queued = running
-      .then(
-        () => undefined,
-        () => undefined,
-      )
+    const state: DirSyncState = this.states.get(dir) ?? {};
+    this.states.set(dir, state);
+    if (state.running === undefined) return this.start(dir, state);
+    state.queued ??= state.running
+      .catch(() => undefined)
       .then(() => {
-        s.queued = undefined;
-        return this.start(dir, s);
+        state.queued = undefined;
+        return this.start(dir, state);
       });
-    s.queued = queued;
-    return queued;
+    return state.queued;
   }
 
   private start(dir: string, state: DirSyncState) {

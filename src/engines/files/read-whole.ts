@@ -105,11 +105,8 @@ export function readWhole(
   const maxBytes = Math.min(options.maxBytes, maxFileBytes);
   const key = `${options.nofollow ? 1 : 0}:${maxBytes}:${dir}`;
   return new Promise((resolve) => {
-    let batch = batches.get(key);
-    if (batch === undefined) {
-      batch = { dir, names: [], waiters: [] };
-      batches.set(key, batch);
-    }
+    const batch = batches.get(key) ?? { dir, names: [], waiters: [] };
+    batches.set(key, batch);
     batch.names.push(name);
     batch.waiters.push(resolve);
     if (batchDue) return;

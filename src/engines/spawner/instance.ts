@@ -62,10 +62,8 @@ const helloTimeoutMs = 5000;
 type Handle = { ref(): void; unref(): void };
 
 function isHandle(h: unknown): h is Handle {
-  return (
-    typeof (h as Partial<Handle> | null)?.ref === "function" &&
-    typeof (h as Partial<Handle> | null)?.unref === "function"
-  );
+  const x = h as Partial<Handle> | null;
+  return typeof x?.ref === "function" && typeof x?.unref === "function";
 }
 
 function isDuplex(s: unknown): s is Duplex {
@@ -110,10 +108,8 @@ export class SpawnerInstance {
       helloTimeoutMs,
     );
     timer.unref();
-    this.ready.then(
-      () => clearTimeout(timer),
-      () => clearTimeout(timer),
-    );
+    const clear = () => clearTimeout(timer);
+    this.ready.then(clear, clear);
 
     // Over its stdin and stdout; `io`: its fd 3, a socket pair, is the file channel (files.ts).
     const child = spawn(binaryPath, [String(process.pid), "io"], {

@@ -89,24 +89,20 @@ export class SpawnerLauncher extends OwnLauncher {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
     this.inFlight++;
+    // The RUN frame waits in the pipe if the helper has not said HELLO yet.
+    const launch = () => this.instance().launch(path, entries, run);
     let child: LaunchedChild;
     try {
-      // The RUN frame waits in the pipe if the helper has not said HELLO yet.
-      child = await this.instance().launch(path, entries, run);
+      child = await launch().catch((error: unknown) => {
+        // The helper went before the plugin started (killed while idle, say, its exit not yet
+        // seen when the run was sent): nothing ran, so the run goes to a new helper, once.
+        if (!(error instanceof SpawnerExitedError && !error.pluginStarted)) throw error;
+        debug("spawner %s: %s; starting the run on a new helper", this.binaryPath, error.message);
+        return launch();
+      });
     } catch (error) {
-      // The helper went before the plugin started (killed while idle, say, its exit not yet
-      // seen when the run was sent): nothing ran, so the run goes to a new helper, once.
-      if (!(error instanceof SpawnerExitedError && !error.pluginStarted)) {
-        this.done();
-        throw error;
-      }
-      debug("spawner %s: %s; starting the run on a new helper", this.binaryPath, error.message);
-      try {
-        child = await this.instance().launch(path, entries, run);
-      } catch (again) {
-        this.done();
-        throw again;
-      }
+      this.done();
+      throw error;
     }
     child.once("close", () => this.done());
     return child;
@@ -135,10 +131,8 @@ export class SpawnerLauncher extends OwnLauncher {
    * the runtime gave the helper no fd 3.
    */
   fileChannel(): FileChannel | undefined {
-    for (const instance of this.instances) {
-      if (instance.alive && instance.files?.alive) return instance.files;
-    }
-    return this.instance().files;
+    const live = this.instances.find((instance) => instance.alive && instance.files?.alive);
+    return live === undefined ? this.instance().files : live.files;
   }
 
   // The least busy live helper, or a new one when there is none or all are busy and there is

@@ -2,6 +2,7 @@
 import { access, constants, stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { assertDuration, InvalidArgumentError } from "../../errors/base.js";
+import { isJSONObject } from "../../internal/json-kind.js";
 import { greaterThanOrEqualTo, all as knownVersions } from "../../version/index.js";
 import { compareVersions } from "../../version/parse.js";
 import { countsOf } from "./report.js";
@@ -22,10 +23,10 @@ function baseConfig(plugin: string, config: CheckPluginOptions["config"]): Recor
       );
     }
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isJSONObject(value)) {
     throw new InvalidArgumentError("config", "the plugin config must be a JSON object");
   }
-  return value as Record<string, unknown>;
+  return value;
 }
 
 /** A prevResult as the plugin gets it for `pod` in `version`: its sandboxes the pod's netns. */
