@@ -95,7 +95,8 @@ function readConfFileHere(filename: string): Promise<Uint8Array> {
 }
 
 export async function confFiles(dir: string, extensions: readonly string[]): Promise<string[]> {
-  return (await confDirListing(dir, extensions)).files;
+  // Go's nil extensions match nothing; a JavaScript caller's undefined is taken the same way.
+  return (await confDirListing(dir, extensions ?? [])).files;
 }
 
 /** {@link confFiles}, with what else its one readdir saw (for the lists' drop-in directories). */

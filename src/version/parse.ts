@@ -3,6 +3,7 @@
  * (pkg/version/plugin.go), with Go's `strconv.Atoi` rules and upstream's error texts.
  */
 
+import { InvalidArgumentError } from "../errors/base.js";
 import { VersionError } from "../errors/version.js";
 import { messageOf } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
@@ -47,6 +48,9 @@ export function parseVersion(version: string): VersionTuple {
 
 /** `parseVersion` with exact int64 parts. */
 function parseExact(version: string): readonly [bigint, bigint, bigint] {
+  if (typeof version !== "string") {
+    throw new InvalidArgumentError("version", `version must be a string, got ${typeof version}`);
+  }
   if (version === "") return [0n, 1n, 0n];
   const parts = version.split(".");
   if (parts.length >= 4) {

@@ -60,6 +60,11 @@ describe("confFiles", () => {
     ]);
   });
 
+  it("takes undefined extensions as Go's nil: no file", async () => {
+    await dir.write("a.conf", "{}");
+    expect(await confFiles(dir.path, undefined as unknown as string[])).toEqual([]);
+  });
+
   it("gives nothing for a missing directory", async () => {
     expect(await confFiles(join(dir.path, "missing"), [".conf"])).toEqual([]);
   });

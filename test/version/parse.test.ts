@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { VersionError } from "../../src/errors/index.js";
+import { InvalidArgumentError, VersionError } from "../../src/errors/index.js";
 import {
   compareVersions,
   greaterThan,
@@ -118,6 +118,12 @@ describe("parseVersion (upstream Describe ParseVersion)", () => {
     ]),
   ])("rejects %j with Go's text", (v, message) => {
     expect(() => parseVersion(v)).toThrow(new VersionError(message));
+  });
+
+  it("refuses a version that is not a string with a typed error (a JavaScript caller's)", () => {
+    for (const bad of [undefined, null, 1]) {
+      expect(() => parseVersion(bad as unknown as string)).toThrow(InvalidArgumentError);
+    }
   });
 
   it("handles leading zeros and huge parts without losing the int64 bounds", () => {
