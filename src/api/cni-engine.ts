@@ -212,7 +212,7 @@ export class CNIConfigEngine {
     const caps = new Set<string>();
     for (const net of chain.plugins) {
       try {
-        await this.runner.validatePlugin(net.network.type, chain.cniVersion, options.signal);
+        await this.runner.validatePlugin(net.network.type, chain.cniVersion, options);
       } catch (error) {
         if (!chain.list) throw error;
         errors.push(error);
@@ -227,7 +227,7 @@ export class CNIConfigEngine {
 
   async getVersionInfo(pluginType: string, options: CallOptions): Promise<PluginInfo> {
     assertString(pluginType, "pluginType");
-    return this.runner.versionInfo(pluginType, options.signal);
+    return this.runner.versionInfo(pluginType, options);
   }
 
   async gcNetworkList(list: NetworkConfigList, args: GCArgs | undefined, options: CallOptions) {

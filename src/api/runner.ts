@@ -131,11 +131,12 @@ export class PluginRunner {
     );
   }
 
-  /** Upstream `GetVersionInfo`: the plugin's VERSION answer. */
-  async versionInfo(pluginType: string, signal: AbortSignal | undefined): Promise<PluginInfo> {
+  /** Upstream `GetVersionInfo`: the plugin's VERSION answer (the call's trace context too). */
+  async versionInfo(pluginType: string, options: ExecOptions): Promise<PluginInfo> {
     const found = await this.lookup(pluginType);
+    const { signal, traceContext } = options;
     return this.runFound(pluginType, found, (pluginPath) =>
-      getVersionInfo(pluginPath, this.ensureExec(), { signal }),
+      getVersionInfo(pluginPath, this.ensureExec(), { signal, traceContext }),
     );
   }
 
@@ -146,10 +147,10 @@ export class PluginRunner {
   async validatePlugin(
     pluginType: string,
     expectedVersion: string,
-    signal: AbortSignal | undefined,
+    options: ExecOptions,
   ): Promise<void> {
     const wanted = expectedVersion === "" ? "0.1.0" : expectedVersion;
-    const info = await this.versionInfo(pluginType, signal);
+    const info = await this.versionInfo(pluginType, options);
     if (!info.supportedVersions().includes(wanted)) {
       throw new PluginVersionError(pluginType, wanted);
     }

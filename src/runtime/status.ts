@@ -7,7 +7,7 @@
  */
 
 import { stat } from "node:fs/promises";
-import type { CNIConfig } from "../api/index.js";
+import type { CallOptions, CNIConfig } from "../api/index.js";
 import { PluginVersionError } from "../errors/api.js";
 import { messageOf } from "../internal/error-message.js";
 import type { PluginInfo } from "../version/index.js";
@@ -72,13 +72,13 @@ export class PluginVersions {
     cni: CNIConfig,
     pluginType: string,
     path: string,
-    signal: AbortSignal | undefined,
+    options: CallOptions,
   ): Promise<PluginInfo> {
     const key = `${pluginType}\0${path}`;
     const identity = await identityOf(path);
     const known = this.known.get(key);
     if (identity !== undefined && known?.identity === identity) return known.info;
-    const info = await cni.getVersionInfo(pluginType, { signal });
+    const info = await cni.getVersionInfo(pluginType, options);
     if (identity !== undefined) {
       if (this.known.size >= maxVersions) this.known.clear();
       this.known.set(key, { identity, info });
@@ -120,7 +120,10 @@ async function checkPlugin(
   }
   let info: PluginInfo;
   try {
-    info = await ctx.versions.get(ctx.cni, plugin, path, signal);
+    info = await ctx.versions.get(ctx.cni, plugin, path, {
+      signal,
+      traceContext: ctx.traceContext,
+    });
   } catch (error) {
     if (signal?.aborted) throw error;
     return { error, text: `${what} (${path}) did not answer VERSION: ${messageOf(error)}` };

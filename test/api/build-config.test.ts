@@ -372,6 +372,18 @@ describe("CNIConfig with a FakeExec", () => {
     expect(stdin()).not.toContain("runtimeConfig");
   });
 
+  it("passes the call's trace context to VERSION too (getVersionInfo, validate), as upstream main", async () => {
+    const cni = new CNIConfig({ path: ["/p"], cacheDir: dir, exec });
+    exec.execPluginCall.returns.resultBytes =
+      '{"cniVersion":"1.1.0","supportedVersions":["1.1.0"]}';
+    const traceContext = { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" };
+    await cni.getVersionInfo("p", { traceContext });
+    expect(exec.execPluginCall.received.traceContext).toEqual(traceContext);
+    exec.execPluginCall.received.traceContext = undefined;
+    await cni.validateNetworkList(list(), { traceContext });
+    expect(exec.execPluginCall.received.traceContext).toEqual(traceContext);
+  });
+
   it("hands the signal to the exec", async () => {
     const cni = new CNIConfig({ cacheDir: dir, exec });
     const controller = new AbortController();
