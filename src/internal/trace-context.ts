@@ -16,24 +16,27 @@ export interface TraceContext {
   baggage?: string;
 }
 
-// The W3C grammar; a later version may add fields after the flags, version 00 may not.
-const traceparentRx = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-[\x21-\x7e]*)?$/;
+// otel-go's `Extract`: four parts cut at "-", each of its length in lowercase hex; what follows
+// the flags is ignored but for version 00, where only an empty rest (a trailing "-") may follow.
+const traceparentRx = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-([\s\S]*))?$/;
 const zeroTrace = "0".repeat(32);
 const zeroSpan = "0".repeat(16);
 
 /**
  * The canonical traceparent OTel's TraceContext propagator would inject for `value` (version 00,
- * only the sampled flag), or undefined when it would not extract a valid span context from it.
+ * only the sampled flag), or undefined when otel-go's would not extract a valid span context.
  */
 export function normalizeTraceparent(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
-  const m = traceparentRx.exec(value.trim());
+  const m = traceparentRx.exec(value);
   if (m === null) return undefined;
   const [, version, traceId, spanId, flags, rest] = m;
-  if (version === "ff" || (version === "00" && rest !== undefined)) return undefined;
+  const flagBits = Number.parseInt(flags, 16);
+  if (version === "ff" || (version === "00" && ((rest ?? "") !== "" || flagBits > 2))) {
+    return undefined;
+  }
   if (traceId === zeroTrace || spanId === zeroSpan) return undefined;
-  const sampled = Number.parseInt(flags, 16) & 1;
-  return `00-${traceId}-${spanId}-0${sampled}`;
+  return `00-${traceId}-${spanId}-0${flagBits & 1}`;
 }
 
 // tracestate keys: `simple` or `tenant@system`; values: printable ASCII but `,` and `=`.
@@ -42,22 +45,24 @@ const tenantKey = /^[a-z0-9][_0-9a-z\-*/]{0,240}@[a-z][_0-9a-z\-*/]{0,13}$/;
 const stateValue = /^[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]$/;
 const maxStateMembers = 32;
 
-/** The tracestate as given (members trimmed) when every member is valid, else undefined. */
+/**
+ * The tracestate as otel-go's `ParseTraceState` reads it (empty members skipped, a key's leading
+ * and a value's trailing spaces and tabs trimmed), when every member is valid, else undefined.
+ */
 export function normalizeTracestate(value: unknown): string | undefined {
-  if (typeof value !== "string" || value.trim() === "") return undefined;
+  if (typeof value !== "string" || value === "") return undefined;
   const members: string[] = [];
   const keys = new Set<string>();
-  for (const raw of value.split(",")) {
-    const member = raw.trim();
-    if (member === "") continue; // The W3C grammar allows empty list members.
+  for (const member of value.split(",")) {
+    if (member === "") continue;
     const eq = member.indexOf("=");
-    if (eq <= 0) return undefined;
-    const key = member.slice(0, eq);
-    const val = member.slice(eq + 1);
+    if (eq === -1) return undefined;
+    const key = member.slice(0, eq).replace(/^[ \t]+/, "");
+    const val = member.slice(eq + 1).replace(/[ \t]+$/, "");
     if (!(simpleKey.test(key) || tenantKey.test(key)) || !stateValue.test(val)) return undefined;
     if (keys.has(key)) return undefined;
     keys.add(key);
-    members.push(member);
+    members.push(`${key}=${val}`);
   }
   if (members.length === 0 || members.length > maxStateMembers) return undefined;
   return members.join(",");
@@ -66,33 +71,49 @@ export function normalizeTracestate(value: unknown): string | undefined {
 // baggage: key is an RFC 7230 token; value is baggage-octets or percent-encoded.
 const token = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const baggageValue = /^(?:[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]|%[0-9A-Fa-f]{2})*$/;
-const maxBaggageMembers = 64;
+// otel-go's limits: members after duplicates are resolved, bytes of one member, of the whole.
+const maxBaggageMembers = 180;
+const maxMemberBytes = 4096;
 const maxBaggageBytes = 8192;
+// Go's strings.TrimSpace: Unicode White_Space (U+0085 included, U+FEFF not, as JavaScript's).
+const goSpace =
+  "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const goTrimRx = new RegExp(`^${goSpace}+|${goSpace}+$`, "g");
+const goTrim = (s: string): string => s.replace(goTrimRx, "");
 
-function validProperty(raw: string): boolean {
-  const prop = raw.trim();
-  const eq = prop.indexOf("=");
-  if (eq === -1) return token.test(prop);
-  return token.test(prop.slice(0, eq).trim()) && baggageValue.test(prop.slice(eq + 1).trim());
+/** A baggage property as otel-go writes it back (`key` or `key=value`, trimmed); "" for none. */
+function propertyText(raw: string): string | undefined {
+  if (raw === "") return "";
+  const eq = raw.indexOf("=");
+  const key = goTrim(eq === -1 ? raw : raw.slice(0, eq));
+  if (!token.test(key)) return undefined;
+  if (eq === -1) return key;
+  const val = goTrim(raw.slice(eq + 1));
+  return baggageValue.test(val) ? `${key}=${val}` : undefined;
 }
 
-/** The baggage with members trimmed when every member is valid and within W3C's limits. */
+/**
+ * The baggage as otel-go's `baggage.Parse` reads it (trimmed; of duplicate keys the last, in its
+ * place), when every member is valid and within its limits, else undefined.
+ */
 export function normalizeBaggage(value: unknown): string | undefined {
-  if (typeof value !== "string" || value.trim() === "") return undefined;
+  if (typeof value !== "string" || value === "") return undefined;
   if (Buffer.byteLength(value) > maxBaggageBytes) return undefined;
-  const members: string[] = [];
+  const members = new Map<string, string>();
   for (const raw of value.split(",")) {
+    if (Buffer.byteLength(raw) > maxMemberBytes) return undefined;
     const [pair, ...props] = raw.split(";");
     const eq = pair.indexOf("=");
     if (eq === -1) return undefined;
-    const key = pair.slice(0, eq).trim();
-    const val = pair.slice(eq + 1).trim();
-    if (!token.test(key) || !baggageValue.test(val)) return undefined;
-    if (!props.every(validProperty)) return undefined;
-    members.push([`${key}=${val}`, ...props.map((p) => p.trim())].join(";"));
+    const key = goTrim(pair.slice(0, eq));
+    const val = goTrim(pair.slice(eq + 1));
+    const texts = props.map(propertyText);
+    if (!token.test(key) || !baggageValue.test(val) || texts.includes(undefined)) return undefined;
+    members.delete(key);
+    members.set(key, [`${key}=${val}`, ...texts].join(";"));
   }
-  if (members.length > maxBaggageMembers) return undefined;
-  return members.join(",");
+  if (members.size > maxBaggageMembers) return undefined;
+  return [...members.values()].join(",");
 }
 
 /** The trace context the plugins get; undefined (nothing passed) without a valid traceparent. */

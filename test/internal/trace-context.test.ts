@@ -19,17 +19,21 @@ const spanId = "b7ad6b7169203331";
 const valid = `00-${traceId}-${spanId}-01`;
 
 describe("normalizeTraceparent", () => {
-  it("keeps a valid one, blanks trimmed", () => {
+  it("keeps a valid one, as otel-go's Extract: no blanks around it, a trailing '-' allowed", () => {
     expect(normalizeTraceparent(valid)).toBe(valid);
-    expect(normalizeTraceparent(` ${valid}\t`)).toBe(valid);
     expect(normalizeTraceparent(`00-${traceId}-${spanId}-00`)).toBe(`00-${traceId}-${spanId}-00`);
+    expect(normalizeTraceparent(`${valid}-`)).toBe(valid);
+    expect(normalizeTraceparent(` ${valid}`)).toBeUndefined();
+    expect(normalizeTraceparent(`${valid}\n`)).toBeUndefined();
   });
 
   it("keeps only the sampled flag and writes version 00, as Go's inject", () => {
-    expect(normalizeTraceparent(`00-${traceId}-${spanId}-03`)).toBe(valid);
-    expect(normalizeTraceparent(`00-${traceId}-${spanId}-fe`)).toBe(`00-${traceId}-${spanId}-00`);
-    // A later version may carry more fields; they are not passed on.
-    expect(normalizeTraceparent(`01-${traceId}-${spanId}-01-extra`)).toBe(valid);
+    expect(normalizeTraceparent(`00-${traceId}-${spanId}-02`)).toBe(`00-${traceId}-${spanId}-00`);
+    // otel-go's Extract: version 00 takes no flag above 2; a later version any flags, and
+    // whatever follows them, not passed on.
+    expect(normalizeTraceparent(`00-${traceId}-${spanId}-03`)).toBeUndefined();
+    expect(normalizeTraceparent(`01-${traceId}-${spanId}-fe`)).toBe(`00-${traceId}-${spanId}-00`);
+    expect(normalizeTraceparent(`01-${traceId}-${spanId}-01-extra, with space`)).toBe(valid);
   });
 
   it.each([
@@ -49,8 +53,8 @@ describe("normalizeTraceparent", () => {
 });
 
 describe("normalizeTracestate", () => {
-  it("keeps valid members, trimmed, empty members skipped", () => {
-    expect(normalizeTracestate("congo=t61rcWkgMzE, rojo=00f067aa0ba902b7")).toBe(
+  it("keeps valid members, a key's leading and a value's trailing blanks trimmed, empty members skipped", () => {
+    expect(normalizeTracestate("congo=t61rcWkgMzE, rojo=00f067aa0ba902b7\t")).toBe(
       "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7",
     );
     expect(normalizeTracestate("tenant@vendor=x,,a=b")).toBe("tenant@vendor=x,a=b");
@@ -63,6 +67,8 @@ describe("normalizeTracestate", () => {
     ["a duplicate key", "a=1,a=2"],
     ["33 members", Array.from({ length: 33 }, (_, i) => `k${i}=v`).join(",")],
     ["blank", "  "],
+    ["a blank member", "a=1, ,b=2"],
+    ["a newline (Go trims spaces and tabs only)", "a=1\n"],
   ])("drops the whole tracestate for %s (Go's ParseTraceState)", (_what, value) => {
     expect(normalizeTracestate(value)).toBeUndefined();
   });
@@ -79,10 +85,24 @@ describe("normalizeBaggage", () => {
     ["a member without =", "userId"],
     ["a space inside a value", "a=b c"],
     ["a key with a space", "a b=c"],
-    ["65 members", Array.from({ length: 65 }, (_, i) => `k${i}=v`).join(",")],
+    ["181 members", Array.from({ length: 181 }, (_, i) => `k${i}=v`).join(",")],
+    ["a member over 4096 bytes", `a=${"x".repeat(5000)}`],
     ["more than 8192 bytes", `a=${"x".repeat(8192)}`],
   ])("drops the whole baggage for %s (Go's baggage.Parse)", (_what, value) => {
     expect(normalizeBaggage(value)).toBeUndefined();
+  });
+});
+
+describe("normalizeBaggage as otel-go's baggage.Parse", () => {
+  it("resolves duplicate keys to the last, allows 180 members and an empty property, trims as Go", () => {
+    expect(normalizeBaggage("a=1,b=2,a=3")).toBe("b=2,a=3");
+    const members = Array.from({ length: 180 }, (_, i) => `k${i}=v`).join(",");
+    expect(normalizeBaggage(members)).toBe(members);
+    expect(normalizeBaggage("a=1;")).toBe("a=1;");
+    expect(normalizeBaggage("a=1; p = v ")).toBe("a=1;p=v");
+    // Go's TrimSpace takes U+0085 and leaves U+FEFF, unlike JavaScript's trim.
+    expect(normalizeBaggage("a=1\u0085")).toBe("a=1");
+    expect(normalizeBaggage("a=1\ufeff")).toBeUndefined();
   });
 });
 
