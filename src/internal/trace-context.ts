@@ -32,9 +32,7 @@ export function normalizeTraceparent(value: unknown): string | undefined {
   if (m === null) return undefined;
   const [, version, traceId, spanId, flags, rest] = m;
   const flagBits = Number.parseInt(flags, 16);
-  if (version === "ff" || (version === "00" && ((rest ?? "") !== "" || flagBits > 2))) {
-    return undefined;
-  }
+  if (version === "ff" || (version === "00" && (rest || flagBits > 2))) return undefined;
   if (traceId === zeroTrace || spanId === zeroSpan) return undefined;
   return `00-${traceId}-${spanId}-0${flagBits & 1}`;
 }

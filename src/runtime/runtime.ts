@@ -120,8 +120,7 @@ export class RuntimeLocks {
 
 /** A valid pod's ID for GC (not checked as a name: an ID no record can have matches none). */
 function podID(ref: PodRef): string {
-  if (typeof ref === "string") return ref;
-  const id = (ref as { id?: unknown } | null)?.id;
+  const id = typeof ref === "string" ? ref : (ref as { id?: unknown } | null)?.id;
   if (typeof id === "string") return id;
   throw new InvalidArgumentError("validPods", "validPods must hold pod IDs or { id } objects");
 }
