@@ -14,7 +14,11 @@ export type ConfInput = Uint8Array | string;
 
 /** The bytes of an input, unchanged when they already are bytes (Go keeps the same slice). */
 export function inputBytes(input: ConfInput): Uint8Array {
-  return typeof input === "string" ? utf8Encode(input) : input;
+  if (typeof input === "string") return utf8Encode(input);
+  if (input instanceof Uint8Array) return input;
+  throw new ConfError(
+    `configuration must be bytes (a Uint8Array) or a string, got ${jsonKind(input)}`,
+  );
 }
 
 /** Runs `fn`, turning anything it throws into a ConfError `<prefix><message>` with the cause. */

@@ -8,7 +8,12 @@
 export const MAX_TIMER_MS = 0x7fffffff;
 
 function shown(value: unknown): string {
-  return typeof value === "number" ? String(value) : (JSON.stringify(value) ?? String(value));
+  if (typeof value === "number" || typeof value === "bigint") return String(value);
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return typeof value; // Cyclic: its kind is all the message needs.
+  }
 }
 
 /**

@@ -204,6 +204,11 @@ export class RawExec {
     options: ExecOptions = {},
   ): Promise<Uint8Array> {
     const { signal } = options;
+    // Caught here, before a run is queued: a wrong one would fail that run's listeners later.
+    if (!(stdin instanceof Uint8Array))
+      throw new InvalidArgumentError("stdin", "stdin must be a Uint8Array");
+    if (signal !== undefined && !(signal instanceof AbortSignal))
+      throw new InvalidArgumentError("signal", "signal must be an AbortSignal");
     // Diagnostics (libcni:exec, NODE_DEBUG): src/internal/diagnostics.ts; none without a subscriber.
     const traceContext = normalizeTraceContext(options.traceContext);
     // The start's own synchronous work (its environment) is a paced step like the stdin's:

@@ -104,7 +104,7 @@ function wrapperScript(options: FailpointOptions, name: string, log: string): st
     "else",
     "  n=$(record)",
     "fi",
-    `if ${options.verb === undefined ? "true" : `[ "$CNI_COMMAND" = ${options.verb} ]`} && ${triggers}; then`,
+    `if ${options.verb === undefined ? "true" : `[ "$CNI_COMMAND" = ${shellQuote(options.verb)} ]`} && ${triggers}; then`,
     ...actionLines(options, name).map((line) => `  ${line}`),
     "fi",
     `exec ${shellQuote(options.plugin)} "$@"`,
@@ -125,7 +125,8 @@ async function realPlugin(plugin: string, wrapperDir: string): Promise<string> {
  * `options.name`), with its call log beside it (`.<name>.calls`). Put `dir` first in the
  * plugin path (a {@link TestHost}'s `binDir` is): the library and any plugin delegating by
  * type (bridge to host-local) then run the wrapper, and the wrapper the real one.
- * @throws InvalidArgumentError for a `call` that is not a positive integer; the library's
+ * @throws InvalidArgumentError for a `call` that is not a positive integer, an unknown `action`,
+ *   a `verb` that is not a command, a `name` that is not a file name; the library's
  *   plugin lookup error when a plugin named by name is not installed.
  */
 export async function failpointPlugin(options: FailpointOptions): Promise<Failpoint> {
@@ -136,8 +137,27 @@ export async function failpointPlugin(options: FailpointOptions): Promise<Failpo
       `failpoint call must be a positive integer, got ${call}`,
     );
   }
+  // Written into a shell script and a path: a name stays in `dir`, neither breaks a line.
+  if (!["fail", "hang", "crash", "garbage"].includes(options.action)) {
+    throw new InvalidArgumentError(
+      "action",
+      `failpoint action ${String(options.action)} is none of fail, hang, crash, garbage`,
+    );
+  }
+  if (options.verb !== undefined && !/^[A-Z]+$/.test(options.verb)) {
+    throw new InvalidArgumentError(
+      "verb",
+      `failpoint verb must be a CNI command (ADD, DEL...), got ${JSON.stringify(options.verb)}`,
+    );
+  }
   const plugin = await realPlugin(options.plugin, options.dir);
   const name = options.name ?? basename(plugin);
+  if (!/^[^/\0\n\r]+$/.test(name) || name === "." || name === "..") {
+    throw new InvalidArgumentError(
+      "name",
+      `failpoint name must be a file name, got ${JSON.stringify(name)}`,
+    );
+  }
   const path = join(options.dir, name);
   const log = join(options.dir, `.${name}.calls`);
   await writeFile(log, "");

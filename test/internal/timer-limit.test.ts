@@ -37,6 +37,11 @@ describe("the rule", () => {
       "must be at most 2147483647 ms (about 24.8 days, the longest a Node timer waits), got 2147483648",
     );
     expect(durationProblem(-1)).toBe("must be a non-negative integer, got -1");
+    // What the message shows never throws itself (a bigint, a cyclic object).
+    expect(durationProblem(10n)).toBe("must be a non-negative integer, got 10");
+    const cyclic: { self?: unknown } = {};
+    cyclic.self = cyclic;
+    expect(durationProblem(cyclic)).toBe("must be a non-negative integer, got object");
     expect(durationProblem(1.5)).toBe("must be a non-negative integer, got 1.5");
     expect(durationProblem("5")).toBe('must be a non-negative integer, got "5"');
     expect(durationProblem(0, 1)).toBe("must be a positive integer, got 0");

@@ -184,6 +184,19 @@ describe("RawExec", () => {
     );
   });
 
+  it("refuses stdin that is not bytes and a signal that is not an AbortSignal, before a run is queued", async () => {
+    const none = undefined as unknown as Uint8Array;
+    expect((await rejection(execer.execPlugin(noopPath, none, environ))).message).toBe(
+      "stdin must be a Uint8Array",
+    );
+    // An AbortController given for its signal: refused, and nothing left to throw later.
+    const signal = new AbortController() as unknown as AbortSignal;
+    const error = await rejection(execer.execPlugin(noopPath, stdin, environ, { signal }));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe("signal must be an AbortSignal");
+    await new Promise((r) => setTimeout(r, 20));
+  });
+
   it("a bare name Go would look up in $PATH", async () => {
     const error = await rejection(execer.execPlugin("no-such-cni-plugin", stdin, environ));
     expect(error.message).toBe(

@@ -1,6 +1,6 @@
 // failpointPlugin's wrapper, run by the library's RawExec as a plugin would be (no root): a
 // tiny fake plugin stands for the real one and records that it ran.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -57,6 +57,20 @@ async function ran(): Promise<string[]> {
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 describe("failpointPlugin", () => {
+  it("refuses a name that would leave dir or break the script, a verb that is not a command, an unknown action", async () => {
+    for (const [options, argument] of [
+      [{ action: "fail", name: "../../escaped" }, "name"],
+      [{ action: "fail", name: "a\ntouch PWNED" }, "name"],
+      [{ action: "fail", verb: "x ] || touch PWNED; [ x" }, "verb"],
+      [{ action: "explode" }, "action"],
+    ] as const) {
+      const error = await failpoint(options as never).catch((e: unknown) => e);
+      expect((error as InvalidArgumentError).argument).toBe(argument);
+    }
+    expect(await readdir(root)).toEqual(["fp", "ran.log", "realplug"]);
+    expect(await readdir(join(root, "fp"))).toEqual([]);
+  });
+
   it("is named as the plugin, and runs it with the same stdin, env and args when not triggered", async () => {
     const fp = await failpoint({ verb: "DEL", action: "fail" });
     expect(fp.name).toBe("realplug");
