@@ -10,6 +10,7 @@ import { compareUTF8, EncodedJSON, marshal, marshalAsMap } from "../encoding/jso
 import { setOwn } from "../encoding/parse.js";
 import { foldsToOtherKey } from "../encoding/struct.js";
 import { utf8Encode } from "../internal/bytes.js";
+import { attempt } from "../internal/error-message.js";
 import type { Result } from "../types/index.js";
 import { decodePluginConf } from "../types/plugin-conf.js";
 import type { RuntimeConf } from "./types.js";
@@ -74,12 +75,8 @@ function reparsedCapabilities(
   values.set("name", "").set("cniVersion", "").set("prevResult", {});
   const probe: Record<string, unknown> = {};
   for (const key of [...values.keys()].sort(compareUTF8)) setOwn(probe, key, values.get(key));
-  try {
-    const { type, capabilities } = decodePluginConf(probe);
-    return type === "" ? undefined : { capabilities };
-  } catch {
-    return undefined;
-  }
+  const conf = attempt(() => decodePluginConf(probe));
+  return conf === undefined || conf.type === "" ? undefined : { capabilities: conf.capabilities };
 }
 
 /**

@@ -6,7 +6,6 @@
  */
 
 import {
-  type CacheRecord,
   type CacheRecordInput,
   CNICacheV1,
   decodeCacheRecord,
@@ -14,6 +13,7 @@ import {
   encodeCacheRecord,
   encodeCacheRecordText,
 } from "../cache/record.js";
+import { attempt } from "../internal/error-message.js";
 import { paced } from "../internal/pacer.js";
 import {
   encodeWithLongResult,
@@ -88,13 +88,10 @@ export async function cachedResultOf(bytes: Uint8Array): Promise<Result | undefi
   const kept = isLargeDocument(bytes.length)
     ? await parseLargeDocument(bytes, "result")
     : undefined;
-  let record: CacheRecord;
-  try {
-    record = kept === undefined ? decodeCacheRecord(bytes) : decodeCacheRecordValue(kept);
-  } catch {
-    return undefined;
-  }
-  if (record.kind !== CNICacheV1) return undefined;
+  const record = attempt(() =>
+    kept === undefined ? decodeCacheRecord(bytes) : decodeCacheRecordValue(kept),
+  );
+  if (record === undefined || record.kind !== CNICacheV1) return undefined;
   // Upstream re-marshals the record's result map and decodes that (Go: a nil map is "null");
   // the map is already what that parse would give, so it is decoded directly.
   if (kept !== undefined) return resultOfLargeDocument(record.result ?? null);

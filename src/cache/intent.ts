@@ -502,15 +502,12 @@ export async function podsWithIntents(
   options: { sweep?: boolean } = {},
 ): Promise<string[]> {
   const dir = intentsDir(cacheDir);
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
+  const names = await readdir(dir).catch((error: unknown) => {
     // No directory, no intent; one that cannot be listed is said, as upstream says a results
     // directory it cannot read.
     if (errnoCode(error) === "ENOENT") return [];
     throw new WrappedError(`list setup intents in ${dir}`, error);
-  }
+  });
   if (options.sweep) await sweepTempFiles(dir, names, STALE_TEMP_MS);
   // Only names this library writes: valid container IDs (no temp file, no intent set aside,
   // nothing foreign).

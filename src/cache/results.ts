@@ -20,6 +20,7 @@ import { InvalidArgumentError } from "../errors/base.js";
 import { CacheRecordRemoveError } from "../errors/cache.js";
 import { reportCacheRemoveFailed } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
+import { attempt } from "../internal/error-message.js";
 import { closeFd, fdatasyncFd, fstatFd, openFd } from "../internal/fs.js";
 import { goQuote } from "../internal/go-quote.js";
 import { attachmentNameError } from "./names.js";
@@ -268,13 +269,8 @@ function nameMayHold(name: string, containerID: string): boolean {
 
 /** The attachment a record's bytes hold, by upstream's listing rules; undefined when skipped. */
 function attachmentOf(bytes: Uint8Array, containerID: string): NetworkAttachment | undefined {
-  let record: ReturnType<typeof decodeCacheRecord>;
-  try {
-    record = decodeCacheRecord(bytes);
-  } catch {
-    return undefined;
-  }
-  if (record.kind !== CNICacheV1) return undefined;
+  const record = attempt(() => decodeCacheRecord(bytes));
+  if (record === undefined || record.kind !== CNICacheV1) return undefined;
   if (containerID !== "" && record.containerId !== containerID) return undefined;
   if (record.ifName === "" || record.networkName === "") return undefined;
   return {
@@ -297,13 +293,11 @@ async function listNames(
   containerID: string,
   sweep: boolean,
 ): Promise<{ names: string[]; candidates: string[] } | undefined> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
+  const names = await readdir(dir).catch((error: unknown) => {
     if (errnoCode(error) === "ENOENT") return undefined;
     throw error;
-  }
+  });
+  if (names === undefined) return undefined;
   if (sweep) await sweepTempFiles(dir, names, STALE_TEMP_MS);
   names.sort(compareUTF8);
   const candidates = names.filter((name) => !isTempName(name) && nameMayHold(name, containerID));

@@ -120,10 +120,8 @@ export function parseFlags(argv: readonly string[], flags: readonly FlagSpec[]):
     } else if (s === "--") {
       args.push(...rest);
       break;
-    } else if (s[1] === "-") {
-      rest = long(s, rest);
     } else {
-      rest = short(s, rest);
+      rest = s[1] === "-" ? long(s, rest) : short(s, rest);
     }
   }
   return { values, args };

@@ -12,7 +12,7 @@
  */
 import { parseJSON } from "../encoding/parse.js";
 import { JSONSyntaxError } from "../errors/go.js";
-import { messageOf } from "../internal/error-message.js";
+import { attempt, messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { type ConfInput, inputBytes } from "./bytes.js";
 import { normalizePluginKeys, restorePointer } from "./lint-plugin-keys.js";
@@ -93,14 +93,8 @@ function asSingleConf(document: unknown): Record<string, unknown> | undefined {
  */
 function confOfList(list: NetworkConfigList): Uint8Array | undefined {
   if (list.plugins.length !== 1) return undefined;
-  let outer: unknown;
-  let inner: unknown;
-  try {
-    outer = parseJSON(list.bytes);
-    inner = parseJSON(list.plugins[0].bytes);
-  } catch {
-    return undefined;
-  }
+  const outer = attempt(() => parseJSON(list.bytes));
+  const inner = outer === undefined ? undefined : attempt(() => parseJSON(list.plugins[0].bytes));
   if (!isJSONObject(outer) || !isJSONObject(inner)) return undefined;
   const keys = Object.keys(outer).sort().join(",");
   const made =

@@ -7,7 +7,7 @@
  */
 import diagnosticsChannel from "node:diagnostics_channel";
 import { debuglog } from "node:util";
-import { messageOf } from "./error-message.js";
+import { attempt, messageOf } from "./error-message.js";
 import type { TraceContext } from "./trace-context.js";
 
 /** The channel names, for `diagnostics_channel.tracingChannel(name)`. */
@@ -306,13 +306,10 @@ export class ExecTrace {
   /** Runs `fn` (the run with its retries) as this trace. */
   run(fn: () => Promise<Uint8Array>, signal: AbortSignal | undefined): Promise<Uint8Array> {
     const m = this.message;
-    const body = async (): Promise<Uint8Array> => {
-      try {
-        return await fn();
-      } finally {
+    const body = (): Promise<Uint8Array> =>
+      fn().finally(() => {
         m.aborted = m.aborted || signal?.aborted === true;
-      }
-    };
+      });
     return traceCall(execChannel, m, body, (_, outcome) => this.debugLine(outcome));
   }
 
@@ -339,13 +336,9 @@ export class ExecTrace {
 
 // The network is in the config, not the environment; read only for the debug line.
 function networkName(stdin: Uint8Array): string {
-  try {
-    const conf: unknown = JSON.parse(Buffer.from(stdin).toString());
-    const name = (conf as { name?: unknown } | null)?.name;
-    return typeof name === "string" ? name : "";
-  } catch {
-    return "";
-  }
+  const conf: unknown = attempt(() => JSON.parse(Buffer.from(stdin).toString()));
+  const name = (conf as { name?: unknown } | null | undefined)?.name;
+  return typeof name === "string" ? name : "";
 }
 
 /** What `libcni:cache-remove-failed` publishes: a record a DEL could not remove. */

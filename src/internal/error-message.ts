@@ -11,6 +11,15 @@ export function messageOf(error: unknown): string {
   }
 }
 
+/** `f()`, or undefined when it throws (for a function that never returns undefined). */
+export function attempt<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
+}
+
 /** A thrown value as an Error: itself when it is one, else an Error with its text. */
 export function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));

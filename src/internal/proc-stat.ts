@@ -46,9 +46,6 @@ export function isRunning(stat: ProcStat): boolean {
 
 /** The pids /proc lists; undefined where it cannot be listed (no /proc). */
 export async function listPids(): Promise<number[] | undefined> {
-  try {
-    return (await readdir("/proc")).filter((name) => /^\d+$/.test(name)).map(Number);
-  } catch {
-    return undefined;
-  }
+  const names = await readdir("/proc").catch(() => undefined);
+  return names?.filter((name) => /^\d+$/.test(name)).map(Number);
 }

@@ -4,6 +4,7 @@
  * and anything this path cannot decide exactly, takes the types' ordinary decoder and encoder.
  */
 import { foldsToOtherKey } from "../encoding/struct.js";
+import { attempt } from "../internal/error-message.js";
 import { findCreator } from "../types/create.js";
 import {
   defineLazySource,
@@ -66,12 +67,8 @@ async function decodeOnKeptText(
     stripped[name] = [];
     sources.push([name, source]);
   }
-  let result: Result100;
-  try {
-    result = decodeResult100(stripped, false);
-  } catch {
-    return undefined;
-  }
+  const result = attempt(() => decodeResult100(stripped, false));
+  if (result === undefined) return undefined;
   for (const [name, source] of sources) defineLazySource(result, name, source);
   return result;
 }

@@ -166,11 +166,7 @@ export interface AtomicWriteOptions {
 /** Flushes a directory's entries to disk, through the same callback fs calls as the steps. */
 export async function fsyncDir(dir: string): Promise<void> {
   const fd = await openFd(dir, "r");
-  try {
-    await fsyncFd(fd);
-  } finally {
-    await closeFd(fd);
-  }
+  await fsyncFd(fd).finally(() => closeFd(fd));
 }
 
 // Go's os.MkdirAll, step for step, so that its failures read as Go's do: a path that exists but

@@ -171,11 +171,7 @@ export class SpawnerInstance {
   /** Waits for the HELLO, keeping the process alive meanwhile (as a pending run would). */
   async handshake(): Promise<void> {
     this.retain();
-    try {
-      await this.ready;
-    } finally {
-      this.release();
-    }
+    await this.ready.finally(() => this.release());
   }
 
   /** How many runs are starting or running (a second helper started here is not one). */

@@ -5,7 +5,7 @@
  * entries, which Go decodes and its converters then crash on (containernetworking/cni#1191,
  * #1192). A result the decoder refuses for a reason result-sane names is result-sane's only.
  */
-import { messageOf } from "../../internal/error-message.js";
+import { attempt, messageOf } from "../../internal/error-message.js";
 import { isJSONObject } from "../../internal/json-kind.js";
 import { createResultForVersion, parseCIDR, parseIP } from "../../types/index.js";
 import { greaterThanOrEqualTo } from "../../version/index.js";
@@ -19,12 +19,8 @@ const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
 
 function cidrProblem(where: string, value: unknown): string | undefined {
   if (typeof value !== "string") return `${where} is not a string`;
-  try {
-    parseCIDR(value);
-    return undefined;
-  } catch {
-    return `${where} ${JSON.stringify(value)} is not an address with a prefix length`;
-  }
+  if (attempt(() => parseCIDR(value)) !== undefined) return undefined;
+  return `${where} ${JSON.stringify(value)} is not an address with a prefix length`;
 }
 
 const defined = (p: string | undefined): p is string => p !== undefined;

@@ -12,6 +12,7 @@ import {
   pluginStarter,
   selectLauncher,
 } from "../../engines/plugin-start.js";
+import { attempt } from "../../internal/error-message.js";
 import { callPlugin, type PluginCallOutcome } from "../../invoke/plugin-call.js";
 import { createNetns, execInNetns, removeNetns } from "../../netns/index.js";
 import { checkNamePrefix, labelledTestName, uniqueTestName } from "../names.js";
@@ -192,12 +193,7 @@ export class CheckSession {
     }
     const text = new TextDecoder();
     const stdout = text.decode(outcome.stdout);
-    let json: unknown;
-    try {
-      json = JSON.parse(stdout);
-    } catch {
-      json = undefined;
-    }
+    const json: unknown = attempt(() => JSON.parse(stdout));
     const result: CallOutcome = {
       spec,
       exitCode: outcome.startError === undefined ? outcome.exitCode : undefined,
