@@ -66,7 +66,10 @@ export interface RuntimeOptions extends LoadOptions {
   cacheDir?: string;
   /** Interface names `<prefix>0`, `<prefix>1`, ... (go-cni); default `eth0`, `net1`, `net2`, ... */
   interfacePrefix?: string;
-  /** Per-network time limit of every verb, in ms; default 0 (none); at most 2147483647. */
+  /**
+   * Per-network time limit of every verb, in ms; default 0 (none), but 10 s for `status()`'s
+   * VERSION and STATUS; at most 2147483647.
+   */
   timeout?: number;
   /** Bytes of the structured capability args: go-cni's (default) or ocicni's keys. */
   capabilityStyle?: CapabilityStyle;
