@@ -52,6 +52,14 @@ function optional(obj: Obj, key: string): unknown {
   return value === null ? undefined : value;
 }
 
+/** CNIConfig's options: an object, its `path` (when given) Go's `[]string`, not one string. */
+export function assertConfigOptions(options: unknown): void {
+  const path = optional(object(options, "options", "a CNIConfigOptions object"), "path");
+  if (path !== undefined && !(Array.isArray(path) && path.every((d) => typeof d === "string"))) {
+    fail("options.path", "an array of plugin directories (strings)", path);
+  }
+}
+
 /** A RuntimeConf: containerID, netNS and ifName strings; args pairs; capabilityArgs object. */
 export function assertRuntimeConf(rt: unknown, path = "rt"): asserts rt is RuntimeConf {
   const obj = object(rt, path, "a RuntimeConf object");

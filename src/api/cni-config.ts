@@ -12,7 +12,7 @@ import type { Exec } from "../invoke/exec.js";
 import { netnsOption } from "../invoke/netns-option.js";
 import type { Result } from "../types/result.js";
 import type { PluginInfo } from "../version/plugin-info.js";
-import { listChain, singleChain } from "./assert-args.js";
+import { assertConfigOptions, listChain, singleChain } from "./assert-args.js";
 import type { CachedConfig } from "./cached-result.js";
 import type { CallOptions, CNIConfigOptions, DelOptions, RecordOptions } from "./call-options.js";
 import type { CNIConfigEngine } from "./cni-engine.js";
@@ -36,6 +36,7 @@ export class CNIConfig {
   private verbs: Promise<() => Promise<CNIConfigEngine>> | undefined;
 
   constructor(options: CNIConfigOptions = {}) {
+    assertConfigOptions(options);
     this.path = options.path ?? [];
     this.cacheDir = options.cacheDir ?? "";
     if (options.pluginNetns !== undefined && options.exec !== undefined) {

@@ -16,9 +16,7 @@ export type ConfInput = Uint8Array | string;
 export function inputBytes(input: ConfInput): Uint8Array {
   if (typeof input === "string") return utf8Encode(input);
   if (input instanceof Uint8Array) return input;
-  throw new ConfError(
-    `configuration must be bytes (a Uint8Array) or a string, got ${jsonKind(input)}`,
-  );
+  throw new ConfError(`configuration must be a Uint8Array or a string, got ${jsonKind(input)}`);
 }
 
 /** Runs `fn`, turning anything it throws into a ConfError `<prefix><message>` with the cause. */

@@ -442,8 +442,7 @@ export async function delReversed(
         continue;
       }
       debug("teardown %s/%s: DEL said %s: taken as gone", a.network, a.ifName, messageOf(error));
-      const { containerID } = a.rt;
-      const path = cacheFilePath(cacheDirOf(ctx.cni), a.network, containerID, a.ifName);
+      const path = cacheFilePath(cacheDirOf(ctx.cni), a.network, a.rt.containerID, a.ifName);
       if (a.record !== undefined) await removeCacheRecord(path, { strict: true });
       outcome.done.push({ network: a.network, ifName: a.ifName });
     }

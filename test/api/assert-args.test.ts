@@ -37,6 +37,18 @@ function invalid(fn: () => unknown): InvalidArgumentError {
   throw new Error("did not throw");
 }
 
+describe("CNIConfig's options", () => {
+  it("refuses a path that is one string (Go's Path is []string) and options that are no object", () => {
+    const one = invalid(() => new CNIConfig({ path: "/opt/cni/bin" as unknown as string[] }));
+    expect(one.argument).toBe("options.path");
+    expect(one.message).toBe(
+      "options.path must be an array of plugin directories (strings), got a string",
+    );
+    expect(invalid(() => new CNIConfig(null as never)).argument).toBe("options");
+    expect(new CNIConfig({ path: ["/a", "/b"] }).path).toEqual(["/a", "/b"]);
+  });
+});
+
 describe("assertRuntimeConf", () => {
   it("accepts a RuntimeConf, with or without its optional fields", () => {
     assertRuntimeConf(rt);

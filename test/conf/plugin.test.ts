@@ -24,7 +24,7 @@ describe("configuration input that is not bytes", () => {
   it("is a ConfError at once, never read by its length (an array-like could be 4 GiB long)", () => {
     for (const bad of [{ length: 2 ** 32 - 1 }, {}, 42, new ArrayBuffer(4)]) {
       expect(() => networkPluginConfFromBytes(bad as never)).toThrow(
-        /^configuration must be bytes \(a Uint8Array\) or a string, got /,
+        /^configuration must be a Uint8Array or a string, got /,
       );
     }
   });
