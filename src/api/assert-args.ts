@@ -7,23 +7,14 @@
  * A checked list or plugin configuration becomes the {@link Chain} the verbs' body runs.
  */
 import type { NetworkConfigList, PluginConfig } from "../conf/index.js";
-import { InvalidArgumentError } from "../errors/base.js";
+import { wrongTypeError } from "../errors/base.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import type { GCArgs, RuntimeConf } from "./types.js";
 
 type Obj = Record<string, unknown>;
 
-/** How a value reads in a message: its JavaScript kind. */
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (value instanceof Uint8Array) return "a Uint8Array";
-  const t = typeof value;
-  return t === "object" ? "an object" : t === "undefined" ? "undefined" : `a ${t}`;
-}
-
 function fail(path: string, expected: string, value: unknown, hint = ""): never {
-  throw new InvalidArgumentError(path, `${path} must be ${expected}, got ${kindOf(value)}${hint}`);
+  throw wrongTypeError(path, expected, value, hint);
 }
 
 /** ` (it has "ifname": the field is spelled "ifName")` when a key differs from `key` only in case. */

@@ -194,6 +194,20 @@ export class InvalidArgumentError extends LibcniError {
   }
 }
 
+/** How a value reads in a message: its JavaScript kind. */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (value instanceof Uint8Array) return "a Uint8Array";
+  const t = typeof value;
+  return t === "object" ? "an object" : t === "undefined" ? "undefined" : `a ${t}`;
+}
+
+/** A JavaScript caller's value of the wrong type (api's argument guards, runtime's pod check). */
+export function wrongTypeError(path: string, expected: string, value: unknown, hint = "") {
+  return new InvalidArgumentError(path, `${path} must be ${expected}, got ${kindOf(value)}${hint}`);
+}
+
 /**
  * Asserts a duration option when it is given (`undefined` is the option's default): an integer
  * from `min` (1 for a limit that cannot be zero) to `MAX_TIMER_MS` (internal/timer-limit.ts),

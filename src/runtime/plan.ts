@@ -20,7 +20,7 @@ import type { NetworkAttachment, RuntimeConf } from "../api/index.js";
 import { assertPodID } from "../cache/names.js";
 import { MAX_CAPABILITY_DEPTH, nestsDeeperThan } from "../cache/record.js";
 import { maxNestingDepth, setOwn } from "../encoding/parse.js";
-import { InvalidArgumentError } from "../errors/base.js";
+import { InvalidArgumentError, wrongTypeError } from "../errors/base.js";
 import { CapabilityArgError, InterfaceNameError, NetworkNotFoundError } from "../errors/runtime.js";
 import { goQuote } from "../internal/go-quote.js";
 import { goStruct, parseCIDR, parseIP } from "../types/index.js";
@@ -245,34 +245,28 @@ function argPairs(args: PodArgs | undefined, argument: string): [string, string]
   if (args === null) throw new InvalidArgumentError(argument, `${argument} must not be null`);
   if (!Array.isArray(args)) {
     return Object.entries(args as Record<string, unknown>).map(([k, v]) => {
-      if (typeof v !== "string") throw shapeError(`${argument}.${k}`, "a string", v);
+      if (typeof v !== "string") throw wrongTypeError(`${argument}.${k}`, "a string", v);
       return [k, v];
     });
   }
   return args.map((p: unknown, i): [string, string] => {
     const pair = Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === "string");
-    if (!pair) throw shapeError(`${argument}[${i}]`, "a [key, value] pair of strings", p);
+    if (!pair) throw wrongTypeError(`${argument}[${i}]`, "a [key, value] pair of strings", p);
     return [p[0], p[1]];
   });
 }
 
-/** A value of the wrong JavaScript type where a pod says what to do: the caller's error. */
-function shapeError(argument: string, expected: string, value: unknown): InvalidArgumentError {
-  const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
-  return new InvalidArgumentError(argument, `${argument} must be ${expected}, got ${kind}`);
-}
-
 /** The pod's netns and network requests are of the types they must be, before they are read. */
 function assertPodShape(pod: Pod): void {
-  if (typeof pod.netns !== "string") throw shapeError("pod.netns", "a string", pod.netns);
+  if (typeof pod.netns !== "string") throw wrongTypeError("pod.netns", "a string", pod.netns);
   if (pod.networks === undefined) return;
-  if (!Array.isArray(pod.networks)) throw shapeError("pod.networks", "an array", pod.networks);
+  if (!Array.isArray(pod.networks)) throw wrongTypeError("pod.networks", "an array", pod.networks);
   pod.networks.forEach((r: unknown, i) => {
     if (typeof r === "string") return;
     const { name, ifName } = (r ?? {}) as { name?: unknown; ifName?: unknown };
-    if (typeof name !== "string") throw shapeError(`pod.networks[${i}].name`, "a string", name);
+    if (typeof name !== "string") throw wrongTypeError(`pod.networks[${i}].name`, "a string", name);
     if (ifName !== undefined && typeof ifName !== "string") {
-      throw shapeError(`pod.networks[${i}].ifName`, "a string", ifName);
+      throw wrongTypeError(`pod.networks[${i}].ifName`, "a string", ifName);
     }
   });
 }

@@ -121,7 +121,7 @@ describe("planPod: interface names and runtime confs", () => {
     const notAPair = bad({ networks: [{ name: "a", args: [["K", "v"], "K2=v2"] }] });
     expect(notAPair).toBeInstanceOf(InvalidArgumentError);
     expect(notAPair.argument).toBe("pod.networks[0].args[1]");
-    expect(notAPair.message).toContain("must be a [key, value] pair of strings, got string");
+    expect(notAPair.message).toContain("must be a [key, value] pair of strings, got a string");
     // The ID is checked first, as the other faults are.
     expect(bad({ id: "", args: null }).argument).toBe("pod.id");
     // Values that are not strings, a short pair, and what a pod's netns and requests must be:
