@@ -43,11 +43,23 @@ function optional(obj: Obj, key: string): unknown {
   return value === null ? undefined : value;
 }
 
-/** CNIConfig's options: an object, its `path` (when given) Go's `[]string`, not one string. */
+/**
+ * CNIConfig's options: an object, its `path` (when given) Go's `[]string`, not one string; its
+ * `cacheDir` a string (a number failed at the first call) and `durableCache` a boolean (`"no"`
+ * read as true).
+ */
 export function assertConfigOptions(options: unknown): void {
-  const path = optional(object(options, "options", "a CNIConfigOptions object"), "path");
+  const obj = object(options, "options", "a CNIConfigOptions object");
+  const path = optional(obj, "path");
   if (path !== undefined && !(Array.isArray(path) && path.every((d) => typeof d === "string"))) {
     fail("options.path", "an array of plugin directories (strings)", path);
+  }
+  for (const [key, type] of [
+    ["cacheDir", "string"],
+    ["durableCache", "boolean"],
+  ] as const) {
+    const value = optional(obj, key);
+    if (value !== undefined && typeof value !== type) fail(`options.${key}`, `a ${type}`, value);
   }
 }
 

@@ -16,7 +16,7 @@ import {
   setupRunning,
 } from "../cache/intent.js";
 import { assertPodID } from "../cache/names.js";
-import { assertDuration, InvalidArgumentError } from "../errors/base.js";
+import { assertDuration, InvalidArgumentError, wrongTypeError } from "../errors/base.js";
 import { InterruptedSetupError } from "../errors/runtime.js";
 import {
   type PodMessage,
@@ -416,8 +416,10 @@ export class CNIRuntime {
     if (typeof dryRun !== "boolean") {
       throw new InvalidArgumentError("dryRun", `dryRun must be a boolean, got ${typeof dryRun}`);
     }
-    if (validPods === null || validPods === undefined) {
-      throw new InvalidArgumentError("validPods", "validPods must be an iterable of pods");
+    // One pod ID is a string, an Iterable<string> to TypeScript: its characters would be the
+    // valid pods, and the pod meant to be kept would be torn down.
+    if (typeof validPods === "string" || typeof validPods?.[Symbol.iterator] !== "function") {
+      throw wrongTypeError("validPods", "an iterable of pods, not one pod ID", validPods);
     }
     const valid = new Set([...validPods].map(podID));
     // Filled as pods are collected: the diagnostics message says what a GC that fails collected.

@@ -1,7 +1,10 @@
 /**
  * The name validators of upstream pkg/utils (utils.go), with its exact error codes, messages
- * and details, returned rather than thrown as upstream returns `*types.Error` or nil.
+ * and details, returned rather than thrown as upstream returns `*types.Error` or nil. A name
+ * that is no string (Go's are) is thrown as an InvalidArgumentError: the regular expression
+ * would read `undefined` as the valid name "undefined".
  */
+import { wrongTypeError } from "../errors/base.js";
 import { CNIError } from "../errors/types.js";
 import {
   ErrInvalidEnvironmentVariables,
@@ -16,6 +19,10 @@ import { isGoSpace } from "./unicode-space.js";
  */
 const validName = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
 
+function assertString(name: unknown, argument: string): asserts name is string {
+  if (typeof name !== "string") throw wrongTypeError(argument, "a string", name);
+}
+
 /** Undefined for a valid name, else the error of `code` and `msg` with the name as details. */
 function invalidName(name: string, code: number, msg: string): CNIError | undefined {
   return validName.test(name) ? undefined : new CNIError(code, msg, name);
@@ -29,6 +36,7 @@ const MAX_INTERFACE_NAME_LENGTH = 15;
  * `[a-zA-Z0-9][a-zA-Z0-9_.-]*` (code 4 `invalid characters in containerID`, details = the ID).
  */
 export function validateContainerID(containerID: string): CNIError | undefined {
+  assertString(containerID, "containerID");
   if (containerID === "") return new CNIError(ErrUnknownContainer, "missing containerID", "");
   const text = "invalid characters in containerID";
   return invalidName(containerID, ErrInvalidEnvironmentVariables, text);
@@ -40,6 +48,7 @@ export function validateContainerID(containerID: string): CNIError | undefined {
  * `invalid characters found in network name`, details = the name).
  */
 export function validateNetworkName(networkName: string): CNIError | undefined {
+  assertString(networkName, "networkName");
   if (networkName === "") return new CNIError(ErrInvalidNetworkConfig, "missing network name:", "");
   const text = "invalid characters found in network name";
   return invalidName(networkName, ErrInvalidNetworkConfig, text);
@@ -54,6 +63,7 @@ export function validateNetworkName(networkName: string): CNIError | undefined {
  * (`interface name contains / or : or whitespace characters`).
  */
 export function validateInterfaceName(ifName: string): CNIError | undefined {
+  assertString(ifName, "ifName");
   const invalid = (msg: string, details = "") =>
     new CNIError(ErrInvalidEnvironmentVariables, msg, details);
   if (ifName.length === 0) return invalid("interface name is empty");

@@ -47,6 +47,16 @@ describe("CNIConfig's options", () => {
     expect(invalid(() => new CNIConfig(null as never)).argument).toBe("options");
     expect(new CNIConfig({ path: ["/a", "/b"] }).path).toEqual(["/a", "/b"]);
   });
+
+  it("refuses a cacheDir that is no string and a durableCache that is no boolean; null is the default", () => {
+    const dir = invalid(() => new CNIConfig({ cacheDir: 42 as unknown as string }));
+    expect(dir.message).toBe("options.cacheDir must be a string, got a number");
+    const durable = invalid(() => new CNIConfig({ durableCache: "no" as unknown as boolean }));
+    expect(durable.message).toBe("options.durableCache must be a boolean, got a string");
+    const defaults = new CNIConfig({ cacheDir: null, durableCache: null } as never);
+    expect(defaults.cacheDir).toBe("");
+    expect(new CNIConfig({ cacheDir: "/c", durableCache: false }).cacheDir).toBe("/c");
+  });
 });
 
 describe("assertRuntimeConf", () => {

@@ -96,7 +96,20 @@ it("values of the wrong type at the runtime's entries are the caller's typed err
   ).toBe("pod.args.UID");
   expect(await argumentOf(() => rt.gc(no))).toBe("validPods");
   expect(await argumentOf(() => rt.gc([no]))).toBe("validPods");
+  expect(await argumentOf(() => rt.gc(42 as never))).toBe("validPods");
   expect(await argumentOf(() => rt.status({ minReady: "x" as never }))).toBe("minReady");
   expect(t.fake.seq("ADD")).toEqual([]);
   expect(await intents()).toEqual([]);
+});
+
+it("GC given one pod ID (a string, an Iterable<string> to TypeScript) refuses it and DELs nothing", async () => {
+  const rt = await t.load();
+  await rt.setupPod({ id: "pod1", netns: "/n/p" });
+  // Read as its characters, "pod1" would keep pods "p", "o", "d" and "1" and tear pod1 down.
+  const e = await rt.gc("pod1").catch((x: unknown) => x);
+  expect(t.fake.seq("DEL")).toEqual([]);
+  expect(await rt.checkPod("pod1")).toHaveLength(2);
+  expect((e as InvalidArgumentError).message).toBe(
+    "validPods must be an iterable of pods, not one pod ID, got a string",
+  );
 });

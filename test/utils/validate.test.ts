@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CNIError } from "../../src/errors/index.js";
+import { CNIError, InvalidArgumentError } from "../../src/errors/index.js";
 import {
   validateContainerID,
   validateInterfaceName,
@@ -268,5 +268,22 @@ describe("isGoSpace (Go unicode.IsSpace)", () => {
     expect(/\s/.test("\ufeff")).toBe(true);
     expect(isGoSpace(0x85)).toBe(true);
     expect(/\s/.test("\u0085")).toBe(false);
+  });
+});
+
+describe("a name that is no string (a JavaScript caller's wrong type)", () => {
+  const validators = [
+    ["containerID", validateContainerID],
+    ["networkName", validateNetworkName],
+    ["ifName", validateInterfaceName],
+  ] as const;
+  it.each(
+    validators,
+  )("%s: thrown as InvalidArgumentError, never read as the name 'undefined'", (argument, validate) => {
+    for (const value of [undefined, null, 42, ["eth0"]]) {
+      const call = () => validate(value as unknown as string);
+      expect(call).toThrow(InvalidArgumentError);
+      expect(call).toThrow(`${argument} must be a string, got `);
+    }
   });
 });
