@@ -18,6 +18,7 @@ import { compareUTF8 } from "../encoding/json.js";
 import { CheckNotSupportedError, MultiError } from "../errors/api.js";
 import { WrappedError } from "../errors/base.js";
 import { CacheWriteError } from "../errors/cache.js";
+import { attempt } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 import { DefaultExec } from "../invoke/index.js";
 import type { Result } from "../types/index.js";
@@ -86,12 +87,8 @@ export class CNIConfigEngine {
   }
 
   private async cacheDel(at: Attachment, strict = false): Promise<void> {
-    let path: string;
-    try {
-      path = at.recordPath();
-    } catch {
-      return; // Upstream ignores a path error here.
-    }
+    const path = attempt(() => at.recordPath());
+    if (path === undefined) return; // Upstream ignores a path error here.
     await removeCacheRecord(path, { strict });
   }
 

@@ -123,11 +123,9 @@ async function gcPlugins(
       errors.push(new WrappedError(what, error));
       continue;
     }
-    try {
-      await ctx.runner.runWithoutAttachment("GC", conf, options);
-    } catch (error) {
+    await ctx.runner.runWithoutAttachment("GC", conf, options).catch((error: unknown) => {
       errors.push(new WrappedError(`failed to GC plugin ${plugin.network.type}`, error));
-    }
+    });
   }
 }
 

@@ -12,6 +12,7 @@ import {
   type VerbMethod,
   verbTraced,
 } from "../internal/diagnostics.js";
+import { attempt } from "../internal/error-message.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import type { RuntimeConf } from "./types.js";
 
@@ -37,6 +38,7 @@ const ofPlugin = (args: unknown[]): Fields => {
   return { network: name, cniVersion, rt: args[1] as RuntimeConf };
 };
 const ofListOnly = (args: unknown[]): Fields => ({ ...ofList(args), rt: undefined });
+const noFields: Fields = { network: "", cniVersion: "", rt: undefined };
 
 const specs: Record<VerbMethod, VerbSpec> = {
   addNetworkList: { verb: "ADD", optionsAt: 2, fields: ofList },
@@ -74,12 +76,7 @@ function traced(method: VerbMethod, spec: VerbSpec, original: VerbFn): VerbFn {
     if (!verbTraced()) return original.apply(this, args);
     const options = (args[spec.optionsAt] ?? {}) as CallOptionsLike;
     // A bad argument is the method's to report; the message makes do with what is there.
-    let fields: Fields;
-    try {
-      fields = spec.fields(args);
-    } catch {
-      fields = { network: "", cniVersion: "", rt: undefined };
-    }
+    const fields = attempt(() => spec.fields(args)) ?? noFields;
     const collected: CollectedAttachment[] | undefined = spec.verb === "GC" ? [] : undefined;
     const message: VerbMessage = {
       verb: spec.verb,

@@ -16,7 +16,7 @@ import { InvalidArgumentError, WrappedError } from "../errors/base.js";
 import { DamagedIntentError, MalformedIntentError } from "../errors/runtime.js";
 import { debug } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
-import { messageOf } from "../internal/error-message.js";
+import { attempt, messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { isRunning, listPids, type ProcStat, readProcStat } from "../internal/proc-stat.js";
 import { endGroups, endProcesses } from "../internal/process-group.js";
@@ -258,13 +258,9 @@ function decodeIntent(
   podID: string,
   bytes: Uint8Array,
 ): { attachments: NetworkAttachment[] } & IntentWriter {
-  let value: unknown;
-  try {
-    // V8's parser takes any depth; its message would quote the file's bytes, so it is dropped.
-    value = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    throw new MalformedIntentError("it is not valid JSON");
-  }
+  // V8's parser takes any depth; its message would quote the file's bytes, so it is dropped.
+  const value: unknown = attempt(() => JSON.parse(new TextDecoder().decode(bytes)));
+  if (value === undefined) throw new MalformedIntentError("it is not valid JSON");
   if (!isJSONObject(value) || value.kind !== SETUP_INTENT_KIND || value.containerId !== podID) {
     throw new MalformedIntentError(`not a ${SETUP_INTENT_KIND} record of pod ${podID}`);
   }

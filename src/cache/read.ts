@@ -8,7 +8,7 @@
  */
 import { constants } from "node:fs";
 import { errnoCode } from "../internal/errno.js";
-import { closeFd, fstatFd, openFd, readFd } from "../internal/fs.js";
+import { closeFd, fstatFd, kindName, openFd, readFd } from "../internal/fs.js";
 
 /**
  * The largest record read. A plugin's output is capped at 16 MiB by default and a record holds
@@ -39,14 +39,6 @@ export type RecordRead =
 
 function checkSignal(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason;
-}
-
-function kindName(stats: import("node:fs").BigIntStats): string {
-  if (stats.isFIFO()) return "a FIFO";
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
-  if (stats.isSocket()) return "a socket";
-  if (stats.isDirectory()) return "a directory";
-  return "not a regular file";
 }
 
 /**

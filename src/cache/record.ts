@@ -12,7 +12,7 @@ import { maxNestingDepth, parseJSON, setOwn } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
 import { UnmarshalTypeError } from "../errors/go.js";
 import { utf8Encode } from "../internal/bytes.js";
-import { jsonKind } from "../internal/json-kind.js";
+import { isJSONObject, jsonKind } from "../internal/json-kind.js";
 import { CNICacheV1 } from "./constants.js";
 
 export { CNICacheV1 } from "./constants.js";
@@ -50,9 +50,6 @@ export interface CacheRecordInput {
   capabilityArgs?: Record<string, unknown>;
   result?: unknown;
 }
-
-const isMap = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Encodes a record as Go's `json.Marshal(&cachedInfo)`. Upstream puts the result through a
@@ -184,7 +181,7 @@ function canonicalRecord(value: Record<string, unknown>): RawRecord | undefined 
       if (typeof item !== "string") return undefined;
     } else if (mapFields.has(key)) {
       if (item === null) continue;
-      if (!isMap(item)) return undefined;
+      if (!isJSONObject(item)) return undefined;
     } else if (!selfCheckedFields.has(key)) {
       return undefined;
     }
@@ -206,7 +203,7 @@ export function decodeCacheRecord(bytes: Uint8Array): CacheRecord {
 /** `decodeCacheRecord` of the record's JSON already parsed. */
 export function decodeCacheRecordValue(value: unknown): CacheRecord {
   // Go: `null` leaves the struct as it is; any other non-object names the package-qualified type.
-  if (value !== null && !isMap(value)) {
+  if (value !== null && !isJSONObject(value)) {
     throw new UnmarshalTypeError(jsonKind(value), "libcni.cachedInfo", "", "");
   }
   const raw: RawRecord =

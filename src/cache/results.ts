@@ -233,13 +233,11 @@ export async function removeCacheRecord(
   path: string,
   options: { strict?: boolean | undefined } = {},
 ): Promise<void> {
-  try {
-    await unlink(path);
-  } catch (error) {
+  await unlink(path).catch((error: unknown) => {
     if (errnoCode(error) === "ENOENT") return;
     if (options.strict) throw new CacheRecordRemoveError(path, error);
     reportCacheRemoveFailed(path, error);
-  }
+  });
 }
 
 async function mapLimit<T, R>(

@@ -123,11 +123,8 @@ export async function runCnitool(argv: string[], io: CnitoolIO): Promise<number>
 /** cobra's help command: the help of the command the words name, or the root usage on stderr. */
 function help(words: readonly string[], io: CnitoolIO): number {
   const found = find(words);
-  if (found.error !== undefined) {
-    io.stderr.write(`Unknown help topic ${backquoteList(words)}\n${rootUsage(false)}`);
-    return 0;
-  }
-  io.stdout.write(helpOf(found.command));
+  if (found.error === undefined) io.stdout.write(helpOf(found.command));
+  else io.stderr.write(`Unknown help topic ${backquoteList(words)}\n${rootUsage(false)}`);
   return 0;
 }
 

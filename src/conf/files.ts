@@ -4,7 +4,7 @@
  * (`NetworkPluginConfsFromFiles`). All asynchronous: a runtime's event loop never waits on disk.
  * conf/index.ts documents the public functions and loads this file on their first call.
  */
-import { close, constants, type Dirent, fstat, open, read, type Stats } from "node:fs";
+import { close, constants, type Dirent, fstat, open, read } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
@@ -12,6 +12,7 @@ import { readWhole } from "../engines/file-read.js";
 import { ConfError, ConfFileError } from "../errors/conf.js";
 import { errnoCode, goPathErrorText } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
+import { kindName } from "../internal/fs.js";
 import { goQuote } from "../internal/go-quote.js";
 import { networkConfFromBytes } from "./list.js";
 import { networkPluginConfFromBytes } from "./plugin.js";
@@ -22,13 +23,6 @@ export const MAX_CONF_FILE_BYTES = 16 * 1024 * 1024;
 
 // Never blocks on a FIFO or a tty; a symlink is followed (operators symlink conf files).
 const openFlags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
-
-function kindName(stats: Stats): string {
-  if (stats.isFIFO()) return "a FIFO";
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
-  if (stats.isSocket()) return "a socket";
-  return "not a regular file";
-}
 
 /**
  * Reads a conf file whole, as a cache record is read: a regular file only (a FIFO, a device,

@@ -11,6 +11,7 @@ import {
   open as openCallback,
   read as readCallback,
   rename as renameCallback,
+  type StatsBase,
   stat as statCallback,
   writeFile as writeFileCallback,
 } from "node:fs";
@@ -36,3 +37,12 @@ export const isDirectory = (path: string): Promise<boolean> =>
     (st) => st.isDirectory(),
     () => false,
   );
+
+/** What a file that is no regular file is, as a refusal to read it names it. */
+export function kindName(stats: StatsBase<unknown>): string {
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isDirectory()) return "a directory";
+  return "not a regular file";
+}

@@ -8,6 +8,7 @@ import { parseJSON } from "../encoding/parse.js";
 import { defineStruct } from "../encoding/struct.js";
 import { type JSONSyntaxError, UnmarshalTypeError } from "../errors/go.js";
 import { type PluginExecDetails, PluginExecError } from "../errors/invoke.js";
+import { attempt } from "../internal/error-message.js";
 import { goQuoteBytes } from "../internal/go-quote.js";
 import { ErrUnknown } from "../types/error-codes.js";
 
@@ -49,12 +50,9 @@ function decodeErrorObject(stdout: Uint8Array): Decoded {
     if (!(error instanceof UnmarshalTypeError)) throw error;
     // Go keeps decoding after a type error, so the fields that were fine are still set.
     const fields: ErrorFields = {};
+    // A field that throws is the one (or one of those) with the wrong type; Go leaves it zero.
     for (const { name, decoder } of singleFields) {
-      try {
-        Object.assign(fields, { [name]: decoder.decode(value)[name] });
-      } catch {
-        // This field is the one (or one of those) with the wrong type; Go leaves it zero.
-      }
+      attempt(() => Object.assign(fields, { [name]: decoder.decode(value)[name] }));
     }
     return { fields, error };
   }

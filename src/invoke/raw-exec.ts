@@ -14,7 +14,7 @@ import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import { isTimeoutReason, PluginAbortedError, PluginExecError } from "../errors/invoke.js";
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";
 import { errnoText } from "../internal/errno.js";
-import { messageOf } from "../internal/error-message.js";
+import { attempt, messageOf } from "../internal/error-message.js";
 import { abortText, exitStatusText, signalText, startErrorText } from "../internal/exec-text.js";
 import { paced } from "../internal/pacer.js";
 import {
@@ -226,7 +226,7 @@ export class RawExec {
     signal: AbortSignal | undefined,
     trace: ExecTrace | undefined,
   ): Promise<Uint8Array> {
-    for (let attempt = 0; ; attempt++) {
+    for (let tries = 0; ; tries++) {
       if (signal?.aborted) throw abortError(pluginPath, signal);
       const outcome = await runPlugin(pluginPath, {
         env,
@@ -240,7 +240,7 @@ export class RawExec {
       trace?.ended(outcome);
       const busy = outcome.startError?.code === "ETXTBSY";
       // The plugin file is being written (an upgrade in progress): wait for the writer to finish.
-      if (busy && attempt < this.textBusyRetries) {
+      if (busy && tries < this.textBusyRetries) {
         const waited = await delay(this.textBusyDelayMs, true, { signal }).catch(() => false);
         if (!waited && signal !== undefined) throw abortError(pluginPath, signal);
         continue;
@@ -281,14 +281,10 @@ export class RawExec {
     if (outcome.signal !== undefined || outcome.exitCode !== 0) {
       throw pluginErr({ ...info, reason: runText(outcome, undefined), cause: outcome.error });
     }
-    // Upstream copies a successful plugin's stderr to the caller; it is only informational.
-    if (this.stderr !== null && stderr.length > 0) {
-      try {
-        this.stderr.write(stderr);
-      } catch {
-        // A broken sink must not fail a plugin that succeeded.
-      }
-    }
+    // Upstream copies a successful plugin's stderr to the caller; it is only informational (a
+    // broken sink must not fail a plugin that succeeded).
+    const sink = this.stderr;
+    if (sink !== null && stderr.length > 0) attempt(() => sink.write(stderr));
     return stdout;
   }
 

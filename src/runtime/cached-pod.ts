@@ -49,7 +49,7 @@ import {
   PodTeardownError,
 } from "../errors/runtime.js";
 import { debug } from "../internal/diagnostics.js";
-import { messageOf } from "../internal/error-message.js";
+import { attempt, messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import { isNetns } from "../netns/check.js";
@@ -182,12 +182,8 @@ interface CachedAttachment {
 }
 
 function hasPluginsKey(bytes: Uint8Array): boolean {
-  try {
-    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
-    return typeof value === "object" && value !== null && Object.hasOwn(value, "plugins");
-  } catch {
-    return false;
-  }
+  const value: unknown = attempt(() => JSON.parse(new TextDecoder().decode(bytes)));
+  return typeof value === "object" && value !== null && Object.hasOwn(value, "plugins");
 }
 
 /**
@@ -308,13 +304,8 @@ async function undecodableRecords(
     const path = join(dir, name);
     const found = await readRecord(path);
     if (found.kind !== "bytes") continue;
-    let top: unknown;
-    try {
-      // V8's parser takes any depth, and only the top level is looked at.
-      top = JSON.parse(new TextDecoder().decode(found.bytes));
-    } catch {
-      continue;
-    }
+    // V8's parser takes any depth, and only the top level is looked at.
+    const top: unknown = attempt(() => JSON.parse(new TextDecoder().decode(found.bytes)));
     if (!isJSONObject(top) || top.kind !== CNICacheV1 || top.containerId !== podID) continue;
     let reason: string | undefined;
     try {
@@ -489,15 +480,10 @@ export async function deleteAll(ctx: CacheCallContext, pod: PodAttachments): Pro
     interrupted.failures.length === 0 &&
     !pod.interruptedUnusable
   ) {
-    try {
-      await removeIntent(intent.path);
-    } catch (error) {
-      failures.push({
-        network: "",
-        ifName: "",
-        error: new WrappedError("remove setup intent", error),
-      });
-    }
+    await removeIntent(intent.path).catch((cause: unknown) => {
+      const error = new WrappedError("remove setup intent", cause);
+      failures.push({ network: "", ifName: "", error });
+    });
   }
   return { done: [...interrupted.done, ...recorded.done], failures };
 }

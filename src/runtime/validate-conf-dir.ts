@@ -17,7 +17,7 @@ import { parseJSON } from "../encoding/parse.js";
 import { PluginVersionError } from "../errors/api.js";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import { ConfFileError } from "../errors/conf.js";
-import { messageOf } from "../internal/error-message.js";
+import { attempt, messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { type Exec, getVersionInfo } from "../invoke/index.js";
 import type { PluginInfo } from "../version/index.js";
@@ -224,14 +224,6 @@ async function dropInFiles(file: string, list: NetworkConfigList): Promise<strin
   return confFiles(join(dirname(file), list.name), [".conf"]).catch(() => []);
 }
 
-function parsed(bytes: Uint8Array): unknown {
-  try {
-    return parseJSON(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The findings of one conf file (and of its drop-in plugin files). */
 async function validateFile(v: Validation, file: string): Promise<void> {
   const isList = file.endsWith(".conflist");
@@ -242,7 +234,7 @@ async function validateFile(v: Validation, file: string): Promise<void> {
     v.add(file, "", "error", "load", `not loaded: ${withoutFile(messageOf(error), file)}`);
     return;
   }
-  const document = parsed(bytes);
+  const document = attempt(() => parseJSON(bytes));
   const top = isJSONObject(document) ? document : undefined;
 
   // The shape the extension does not read: a plugin in a .conflist, a list in a .conf.
@@ -296,7 +288,7 @@ async function validateFile(v: Validation, file: string): Promise<void> {
   const checks: Promise<void>[] = [];
   list.plugins.forEach((plugin, i) => {
     const place = placeOf(i);
-    const doc = parsed(plugin.bytes);
+    const doc = attempt(() => parseJSON(plugin.bytes));
     const object = isJSONObject(doc) ? doc : {};
     const type = plugin.network.type;
     const typePointer = pointerOf([...place.prefix, keyOf(object, "type") ?? "type"]);

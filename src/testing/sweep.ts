@@ -84,8 +84,7 @@ interface Mount {
 
 /** The mounts of this process (/proc/self/mountinfo); empty where there is none. */
 async function mounts(): Promise<Mount[]> {
-  const text = await readFile("/proc/self/mountinfo", "utf8").catch(() => undefined);
-  if (text === undefined) return [];
+  const text = await readFile("/proc/self/mountinfo", "utf8").catch(() => "");
   return text
     .split("\n")
     .filter((line) => line !== "")
@@ -140,12 +139,10 @@ export async function sweepTestLeftovers(
   for (const dir of unique(options.netnsDirs ?? [defaultNetnsDir])) {
     for (const name of await leftoversIn(dir, self, failed)) {
       const path = join(dir, name);
-      try {
-        await removeNetns(name, { dir, mechanism });
-        removed.push(path);
-      } catch (error) {
-        failed.push({ path, error: asError(error) });
-      }
+      await removeNetns(name, { dir, mechanism }).then(
+        () => removed.push(path),
+        (error: unknown) => failed.push({ path, error: asError(error) }),
+      );
     }
   }
   let mountList: Promise<Mount[]> | undefined;
