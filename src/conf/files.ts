@@ -9,6 +9,7 @@ import { readdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
 import { readWhole } from "../engines/file-read.js";
+import { wrongTypeError } from "../errors/base.js";
 import { ConfError, ConfFileError } from "../errors/conf.js";
 import { errnoCode, goPathErrorText } from "../internal/errno.js";
 import { messageOf } from "../internal/error-message.js";
@@ -90,6 +91,10 @@ function readConfFileHere(filename: string): Promise<Uint8Array> {
 
 export async function confFiles(dir: string, extensions: readonly string[]): Promise<string[]> {
   // Go's nil extensions match nothing; a JavaScript caller's undefined is taken the same way.
+  // One string is refused: its characters would be the extensions (".conflist" matches "c.").
+  if (extensions != null && !Array.isArray(extensions)) {
+    throw wrongTypeError("extensions", "an array", extensions);
+  }
   return (await confDirListing(dir, extensions ?? [])).files;
 }
 

@@ -4,6 +4,7 @@
  * the plugin directories. Only regular files (symlinks followed) count.
  */
 import { join, resolve, sep } from "node:path";
+import { wrongTypeError } from "../errors/base.js";
 import { PluginLookupError, PluginNotFoundError } from "../errors/invoke.js";
 import { statPath } from "../internal/fs.js";
 
@@ -33,6 +34,8 @@ export async function findInPath(plugin: string, paths: readonly string[]): Prom
     throw new PluginLookupError(`invalid plugin name: ${plugin}`);
   }
   // Go's nil slice is empty: a JavaScript caller's null or undefined is taken the same way.
+  // One string (an unsplit CNI_PATH) is refused: its characters would be the dirs searched.
+  if (paths != null && !Array.isArray(paths)) throw wrongTypeError("paths", "an array", paths);
   if ((paths ?? []).length === 0) throw new PluginLookupError("no paths provided");
 
   for (const dir of paths) {

@@ -25,7 +25,8 @@ export function netnsPathOf(name: string, dir: string = defaultNetnsDir): string
 /** The absolute directory of the `dir` option (default {@link defaultNetnsDir}). */
 export function netnsDirOf(dir: string | undefined): string {
   if (dir === undefined) return defaultNetnsDir;
-  if (typeof dir !== "string" || dir.includes("\0")) {
+  // "" would be the current directory, whose empty files removeNetns takes for stale pins.
+  if (typeof dir !== "string" || dir === "" || dir.includes("\0")) {
     throw new NetnsError(
       `invalid network namespace directory ${JSON.stringify(dir)}`,
       "invalid-name",

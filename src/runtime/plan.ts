@@ -237,6 +237,16 @@ export function planPodOfCheckedID(
 }
 
 /**
+ * A pair that reads back from `CNI_ARGS` as itself: `;` parts pairs and `=` ends a key, so a
+ * value `"web;K8S_POD_NAMESPACE=kube-system"` would hand the plugin a second pair.
+ */
+function cniArg(k: string, v: string, argument: string): [string, string] {
+  if (!k.includes(";") && !k.includes("=") && !v.includes(";")) return [k, v];
+  const text = `${argument}: ${JSON.stringify(`${k}=${v}`)} is not one CNI_ARGS pair`;
+  throw new InvalidArgumentError(argument, `${text} (";" parts pairs, "=" ends a key)`);
+}
+
+/**
  * `CNI_ARGS` as pairs: `[key, value]` arrays or a record. A pair that is not an array, or
  * `null` args, is the caller's typed error (it used to be a TypeError from deep inside).
  */
@@ -246,13 +256,13 @@ function argPairs(args: PodArgs | undefined, argument: string): [string, string]
   if (!Array.isArray(args)) {
     return Object.entries(args as Record<string, unknown>).map(([k, v]) => {
       if (typeof v !== "string") throw wrongTypeError(`${argument}.${k}`, "a string", v);
-      return [k, v];
+      return cniArg(k, v, argument);
     });
   }
   return args.map((p: unknown, i): [string, string] => {
     const pair = Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === "string");
     if (!pair) throw wrongTypeError(`${argument}[${i}]`, "a [key, value] pair of strings", p);
-    return [p[0], p[1]];
+    return cniArg(p[0], p[1], argument);
   });
 }
 

@@ -24,6 +24,7 @@ import {
   podTraced,
   tracePod,
 } from "../internal/diagnostics.js";
+import { isJSONObject } from "../internal/json-kind.js";
 import {
   acquireNested,
   KeyedLocks,
@@ -121,12 +122,22 @@ export class RuntimeLocks {
   }
 }
 
-/** A valid pod's ID for GC (not checked as a name: an ID no record can have matches none). */
-function podID(ref: PodRef): string {
+/**
+ * A valid pod's ID for GC, checked as setupPod checks one: an ID no record can have (`"pod1\r"`
+ * from a CRLF file, `""` from a trailing newline) would match none, and GC would tear down the
+ * pod it meant.
+ */
+function podID(ref: PodRef, i: number): string {
   const id = typeof ref === "string" ? ref : (ref as { id?: unknown } | null)?.id;
-  if (typeof id === "string") return id;
-  throw new InvalidArgumentError("validPods", "validPods must hold pod IDs or { id } objects");
+  if (typeof id !== "string") {
+    throw new InvalidArgumentError("validPods", "validPods must hold pod IDs or { id } objects");
+  }
+  assertPodID(id, `validPods[${i}]`);
+  return id;
 }
+
+/** GC's options: a `dryRun` misspelled, or a `true` in their place, would collect for real. */
+const gcOptionKeys = new Set(["signal", "traceContext", "timeout", "dryRun"]);
 const podNetns = (ref: PodRef): string | undefined =>
   typeof ref === "string" ? undefined : ref.netns;
 
@@ -407,10 +418,21 @@ export class CNIRuntime {
    * DELs the cached attachments of the pods not in `validPods` (cached config), then gives each
    * network's plugins GC with their valid attachments; exclusive with pod calls. `dryRun: true`
    * runs and touches nothing (docs/runtime.md, "Previewing a GC").
-   * @throws RuntimeGCError with every failure, after trying everything; InvalidArgumentError
-   *   for a `dryRun` that is not a boolean, before anything.
+   * @throws RuntimeGCError with every failure, after trying everything; InvalidArgumentError,
+   *   before anything, for options with another key (a misspelled `dryRun`) or a `dryRun` that
+   *   is not a boolean, and for `validPods` that is no list of valid pod IDs.
    */
   async gc(validPods: Iterable<PodRef>, options: GCOptions = {}): Promise<GCReport> {
+    const odd = isJSONObject(options) ? Object.keys(options).find((k) => !gcOptionKeys.has(k)) : "";
+    if (odd !== undefined) {
+      const hint = odd && ` (it has ${JSON.stringify(odd)})`;
+      throw wrongTypeError(
+        "options",
+        "GCOptions ({ signal, traceContext, timeout, dryRun })",
+        options,
+        hint,
+      );
+    }
     assertDuration("timeout", options.timeout);
     const dryRun = options.dryRun === undefined ? false : options.dryRun;
     if (typeof dryRun !== "boolean") {

@@ -144,6 +144,13 @@ describe("assertGCArgs", () => {
     );
   });
 
+  it("refuses another key: a misspelled validAttachments would make every attachment stale", () => {
+    const e = invalid(() => assertGCArgs({ validattachments: [] }));
+    expect(e.message).toBe(
+      'gcArgs must be { validAttachments }, got an object (it has "validattachments")',
+    );
+  });
+
   it.each([
     [null, "gcArgs"],
     [[], "gcArgs"],

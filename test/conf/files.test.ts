@@ -65,6 +65,14 @@ describe("confFiles", () => {
     expect(await confFiles(dir.path, undefined as unknown as string[])).toEqual([]);
   });
 
+  it("refuses one string of extensions, whose characters would be the extensions", async () => {
+    await dir.write("c.", "{}");
+    const one = ".conflist" as unknown as string[];
+    await expect(confFiles(dir.path, one)).rejects.toThrow(
+      "extensions must be an array, got a string",
+    );
+  });
+
   it("gives nothing for a missing directory", async () => {
     expect(await confFiles(join(dir.path, "missing"), [".conf"])).toEqual([]);
   });

@@ -4,7 +4,11 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PluginLookupError, PluginNotFoundError } from "../../src/errors/index.js";
+import {
+  InvalidArgumentError,
+  PluginLookupError,
+  PluginNotFoundError,
+} from "../../src/errors/index.js";
 import { executableFileExtensions, findInPath, splitList } from "../../src/invoke/find.js";
 import { makeTempDir, removeTempDir } from "./helpers.js";
 
@@ -42,6 +46,22 @@ describe("findInPath", () => {
     // Go's nil slice, as a JavaScript caller may pass it.
     const none = null as unknown as string[];
     await expect(findInPath(pluginName, none)).rejects.toThrow(/^no paths provided$/);
+  });
+
+  it("refuses one string of paths (an unsplit CNI_PATH), whose characters would be searched", async () => {
+    // "c" is one of the characters of "/tmp/cni": a c/ in the current directory would be searched.
+    const cwd = process.cwd();
+    await mkdir(join(pluginDir, "c"));
+    await writeFile(join(pluginDir, "c", pluginName), "");
+    process.chdir(pluginDir);
+    try {
+      const one = "/tmp/cni" as unknown as string[];
+      const e = await findInPath(pluginName, one).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(InvalidArgumentError);
+      expect((e as Error).message).toBe("paths must be an array, got a string");
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it("returns an error noting the plugin name wasn't provided", async () => {

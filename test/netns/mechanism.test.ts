@@ -3,6 +3,9 @@
  * name refused, its names before them ("helper", "commands") included (no namespace needed:
  * the option is read before anything is done).
  */
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NetnsError } from "../../src/errors/index.js";
 import type { LauncherName } from "../../src/invoke/index.js";
@@ -66,5 +69,25 @@ describe("the netns mechanism", () => {
       );
     }
     expect(() => mechanismOf({} as NetnsMechanism, "exec in", "/x")).toThrow(NetnsError);
+  });
+});
+
+describe("the dir option", () => {
+  it("refuses an empty dir: the current directory's empty files are no stale pins", async () => {
+    const cwd = process.cwd();
+    const here = await mkdtemp(join(tmpdir(), "lcni-netns-dir-"));
+    await writeFile(join(here, "lcni-x"), "");
+    process.chdir(here);
+    try {
+      for (const call of [removeNetns("lcni-x", { dir: "" }), createNetns("lcni-x", { dir: "" })]) {
+        const error = await call.catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(NetnsError);
+        expect((error as Error).message).toContain('invalid network namespace directory ""');
+      }
+      expect(await readdir(here)).toEqual(["lcni-x"]);
+    } finally {
+      process.chdir(cwd);
+      await rm(here, { recursive: true, force: true });
+    }
   });
 });

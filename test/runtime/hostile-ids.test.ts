@@ -127,10 +127,12 @@ describe("hostile pod IDs", () => {
     expect(fake.seq("DEL")).toEqual([]);
   });
 
-  it("GC's valid list takes any string: it only names pods to keep, and builds no path", async () => {
+  it("GC's valid list refuses a string no pod can have, before anything: no path, no DEL", async () => {
     await rt.setupPod({ id: "pod1", netns: "/run/netns/p" });
     const before = snapshot(d.base);
-    await rt.gc(["pod1", ...hostile]);
+    for (const id of hostile) {
+      await expect(rt.gc(["pod1", id])).rejects.toBeInstanceOf(InvalidArgumentError);
+    }
     expect(snapshot(d.base)).toEqual(before);
     expect(fake.seq("DEL")).toEqual([]);
   });

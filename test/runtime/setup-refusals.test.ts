@@ -94,6 +94,15 @@ it("values of the wrong type at the runtime's entries are the caller's typed err
   expect(
     await argumentOf(() => rt.setupPod({ id: "p", netns: "/n/p", args: { UID: 1 as never } })),
   ).toBe("pod.args.UID");
+  // A ";" in a value would hand the plugins a second pair: here a namespace of the caller's choosing.
+  const injected = { K8S_POD_NAME: "web;K8S_POD_NAMESPACE=kube-system" };
+  expect(await argumentOf(() => rt.setupPod({ id: "p", netns: "/n/p", args: injected }))).toBe(
+    "pod.args",
+  );
+  const keyed = [{ name: "a", args: [["IP=10.0.0.9", "x"]] as [string, string][] }];
+  expect(await argumentOf(() => rt.setupPod({ id: "p", netns: "/n/p", networks: keyed }))).toBe(
+    "pod.networks[0].args",
+  );
   expect(await argumentOf(() => rt.gc(no))).toBe("validPods");
   expect(await argumentOf(() => rt.gc([no]))).toBe("validPods");
   expect(await argumentOf(() => rt.gc(42 as never))).toBe("validPods");
@@ -112,4 +121,24 @@ it("GC given one pod ID (a string, an Iterable<string> to TypeScript) refuses it
   expect((e as InvalidArgumentError).message).toBe(
     "validPods must be an iterable of pods, not one pod ID, got a string",
   );
+});
+
+it("GC refuses what would make it collect a pod meant to be kept, or collect for real", async () => {
+  const rt = await t.load();
+  await rt.setupPod({ id: "pod1", netns: "/n/p" });
+  const refused = async (call: () => Promise<unknown>) =>
+    ((await call().catch((e: unknown) => e)) as InvalidArgumentError).message;
+  // A pod list read from a CRLF file, or with a trailing newline: IDs no record can have.
+  expect(await refused(() => rt.gc(["pod1\r"]))).toMatch(/^validPods\[0\] "pod1\\r": /);
+  expect(await refused(() => rt.gc(["pod1", ""]))).toMatch(/^validPods\[1\] "": /);
+  // A misspelled dryRun, or a true in the options' place: a real GC.
+  expect(await refused(() => rt.gc([], { dryrun: true } as never))).toBe(
+    'options must be GCOptions ({ signal, traceContext, timeout, dryRun }), got an object (it has "dryrun")',
+  );
+  expect(await refused(() => rt.gc([], true as never))).toMatch(
+    /^options must be GCOptions .*, got a boolean$/,
+  );
+  expect(t.fake.seq("DEL")).toEqual([]);
+  expect((await rt.gc([], { dryRun: true })).removed).toHaveLength(2);
+  expect(t.fake.seq("DEL")).toEqual([]);
 });
