@@ -7,7 +7,7 @@
  * A checked list or plugin configuration becomes the {@link Chain} the verbs' body runs.
  */
 import type { NetworkConfigList, PluginConfig } from "../conf/index.js";
-import { wrongTypeError } from "../errors/base.js";
+import { assertSpelled, nearKey, wrongTypeError } from "../errors/base.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import type { GCArgs, RuntimeConf } from "./types.js";
 
@@ -19,10 +19,7 @@ function fail(path: string, expected: string, value: unknown, hint = ""): never 
 
 /** ` (it has "ifname": the field is spelled "ifName")` when a key differs from `key` only in case. */
 function spellingHint(obj: Obj, key: string): string {
-  const wanted = key.toLowerCase();
-  const near = Object.keys(obj).find(
-    (k) => k !== key && (k.toLowerCase() === wanted || `${k.toLowerCase()}s` === wanted),
-  );
+  const near = nearKey(obj, key);
   return near === undefined
     ? ""
     : ` (it has ${JSON.stringify(near)}: the field is spelled ${JSON.stringify(key)})`;
@@ -50,6 +47,7 @@ function optional(obj: Obj, key: string): unknown {
  */
 export function assertConfigOptions(options: unknown): void {
   const obj = object(options, "options", "a CNIConfigOptions object");
+  assertSpelled(obj, ["path", "cacheDir", "exec", "pluginNetns", "durableCache"], "options");
   const path = optional(obj, "path");
   if (path !== undefined && !(Array.isArray(path) && path.every((d) => typeof d === "string"))) {
     fail("options.path", "an array of plugin directories (strings)", path);

@@ -208,6 +208,26 @@ export function wrongTypeError(path: string, expected: string, value: unknown, h
   return new InvalidArgumentError(path, `${path} must be ${expected}, got ${kindOf(value)}${hint}`);
 }
 
+/** The key of `obj` spelled as `key` but for case or a trailing "s" (`ifname`, `network`). */
+export function nearKey(obj: object, key: string): string | undefined {
+  const wanted = key.toLowerCase();
+  const near = (k: string) => k.toLowerCase() === wanted || `${k.toLowerCase()}s` === wanted;
+  return Object.keys(obj).find((k) => k !== key && near(k));
+}
+
+/**
+ * Refuses a key spelled as one of `keys` but for case (`cachedir`, `pluginNetNS`, `network`):
+ * ignored, it would mean the default cache, the host's namespace, every network.
+ */
+export function assertSpelled(obj: object, keys: readonly string[], path: string): void {
+  for (const key of keys) {
+    const near = Object.hasOwn(obj, key) ? undefined : nearKey(obj, key);
+    if (near === undefined) continue;
+    const message = `${path} has ${JSON.stringify(near)}: the field is spelled ${JSON.stringify(key)}`;
+    throw new InvalidArgumentError(`${path}.${key}`, message);
+  }
+}
+
 /**
  * Asserts a duration option when it is given (`undefined` is the option's default): an integer
  * from `min` (1 for a limit that cannot be zero) to `MAX_TIMER_MS` (internal/timer-limit.ts),

@@ -10,7 +10,7 @@ import {
   pluginStarter,
   selectLauncher,
 } from "../engines/plugin-start.js";
-import { assertDuration, InvalidArgumentError } from "../errors/base.js";
+import { assertDuration, assertSpelled, InvalidArgumentError } from "../errors/base.js";
 import { isTimeoutReason, PluginAbortedError, PluginExecError } from "../errors/invoke.js";
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";
 import { errnoText } from "../internal/errno.js";
@@ -182,6 +182,8 @@ export class RawExec {
    *   `textBusyDelayMs`) longer than a timer holds.
    */
   constructor(options: RawExecOptions = {}) {
+    const keys = ["stderr", "graceMs", "maxOutputBytes", "textBusyRetries", "textBusyDelayMs"];
+    assertSpelled(options, [...keys, "launcher", "netns"], "options");
     this.stderr = options.stderr === undefined ? process.stderr : options.stderr;
     this.graceMs = duration("graceMs", options.graceMs ?? defaultGraceMs);
     this.maxOutputBytes = count("maxOutputBytes", options.maxOutputBytes ?? defaultMaxOutputBytes);

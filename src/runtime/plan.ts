@@ -20,7 +20,7 @@ import type { NetworkAttachment, RuntimeConf } from "../api/index.js";
 import { assertPodID } from "../cache/names.js";
 import { MAX_CAPABILITY_DEPTH, nestsDeeperThan } from "../cache/record.js";
 import { maxNestingDepth, setOwn } from "../encoding/parse.js";
-import { InvalidArgumentError, wrongTypeError } from "../errors/base.js";
+import { assertSpelled, InvalidArgumentError, wrongTypeError } from "../errors/base.js";
 import { CapabilityArgError, InterfaceNameError, NetworkNotFoundError } from "../errors/runtime.js";
 import { goQuote } from "../internal/go-quote.js";
 import { goStruct, parseCIDR, parseIP } from "../types/index.js";
@@ -269,10 +269,12 @@ function argPairs(args: PodArgs | undefined, argument: string): [string, string]
 /** The pod's netns and network requests are of the types they must be, before they are read. */
 function assertPodShape(pod: Pod): void {
   if (typeof pod.netns !== "string") throw wrongTypeError("pod.netns", "a string", pod.netns);
+  assertSpelled(pod, ["id", "netns", "networks", "capabilities", "args"], "pod");
   if (pod.networks === undefined) return;
   if (!Array.isArray(pod.networks)) throw wrongTypeError("pod.networks", "an array", pod.networks);
   pod.networks.forEach((r: unknown, i) => {
     if (typeof r === "string") return;
+    assertSpelled(r ?? {}, ["name", "ifName", "capabilities", "args"], `pod.networks[${i}]`);
     const { name, ifName } = (r ?? {}) as { name?: unknown; ifName?: unknown };
     if (typeof name !== "string") throw wrongTypeError(`pod.networks[${i}].name`, "a string", name);
     if (ifName !== undefined && typeof ifName !== "string") {

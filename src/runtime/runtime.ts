@@ -16,7 +16,12 @@ import {
   setupRunning,
 } from "../cache/intent.js";
 import { assertPodID } from "../cache/names.js";
-import { assertDuration, InvalidArgumentError, wrongTypeError } from "../errors/base.js";
+import {
+  assertDuration,
+  assertSpelled,
+  InvalidArgumentError,
+  wrongTypeError,
+} from "../errors/base.js";
 import { InterruptedSetupError } from "../errors/runtime.js";
 import {
   type PodMessage,
@@ -135,6 +140,13 @@ function podID(ref: PodRef, i: number): string {
   assertPodID(id, `validPods[${i}]`);
   return id;
 }
+
+/** RuntimeOptions' keys, each checked for a look-alike (`cachedir`) that would be ignored. */
+const runtimeOptionKeys = [
+  ...["confDir", "binDirs", "maxNetworks", "defaultNetwork", "loopback", "exec", "pluginNetns"],
+  ...["cacheDir", "interfacePrefix", "timeout", "capabilityStyle", "durableCache", "checkNetns"],
+  "checkLoopback",
+];
 
 /** GC's options: a `dryRun` misspelled, or a `true` in their place, would collect for real. */
 const gcOptionKeys = new Set(["signal", "traceContext", "timeout", "dryRun"]);
@@ -500,6 +512,7 @@ export class CNIRuntime {
  * @throws InvalidArgumentError for bad options only.
  */
 export async function loadNetworks(options: RuntimeOptions = {}): Promise<CNIRuntime> {
+  assertSpelled(options, runtimeOptionKeys, "options");
   assertDuration("timeout", options.timeout);
   return new CNIRuntime(await loadNetworkSet(options), options);
 }

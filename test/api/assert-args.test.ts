@@ -57,6 +57,18 @@ describe("CNIConfig's options", () => {
     expect(defaults.cacheDir).toBe("");
     expect(new CNIConfig({ cacheDir: "/c", durableCache: false }).cacheDir).toBe("/c");
   });
+
+  it("refuses options spelled but for case, which would be ignored", () => {
+    for (const [given, key] of [
+      ["cachedir", "cacheDir"],
+      ["pluginNetNS", "pluginNetns"],
+      ["Path", "path"],
+    ]) {
+      const e = invalid(() => new CNIConfig({ [given]: "/x" } as never));
+      expect(e.argument).toBe(`options.${key}`);
+      expect(e.message).toBe(`options has "${given}": the field is spelled "${key}"`);
+    }
+  });
 });
 
 describe("assertRuntimeConf", () => {

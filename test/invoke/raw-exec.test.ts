@@ -258,4 +258,10 @@ describe("RawExec", () => {
     );
     expect(new RawExec({ graceMs: 0, maxOutputBytes: 0 }).graceMs).toBe(0);
   });
+
+  it("refuses an option spelled but for case: netNS would run the plugins in this namespace", () => {
+    expect(() => new RawExec({ netNS: "/run/netns/x" } as never)).toThrow(
+      'options has "netNS": the field is spelled "netns"',
+    );
+  });
 });

@@ -89,6 +89,17 @@ describe("loadNetworks", () => {
     await expect(load({ defaultNetwork: "" })).rejects.toMatchObject({
       argument: "defaultNetwork",
     });
+    // Ignored, a look-alike would mean the default conf dir or cache, shared with other runtimes.
+    const exec = fake.exec;
+    await expect(
+      loadNetworks({ confDir: d.confDir, exec, cachedir: "/c" } as never),
+    ).rejects.toMatchObject({
+      argument: "options.cacheDir",
+      message: 'options has "cachedir": the field is spelled "cacheDir"',
+    });
+    await expect(loadNetworks({ ConfDir: d.confDir, exec } as never)).rejects.toMatchObject({
+      argument: "options.confDir",
+    });
   });
 
   it("keeps at most maxNetworks usable networks (broken files do not count)", async () => {

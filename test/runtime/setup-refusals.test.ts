@@ -103,6 +103,11 @@ it("values of the wrong type at the runtime's entries are the caller's typed err
   expect(await argumentOf(() => rt.setupPod({ id: "p", netns: "/n/p", networks: keyed }))).toBe(
     "pod.networks[0].args",
   );
+  // { network: [...] } ignored would attach the pod to every network.
+  const one = { id: "p", netns: "/n/p", network: ["a"] } as never;
+  expect(await argumentOf(() => rt.setupPod(one))).toBe("pod.networks");
+  const request = { id: "p", netns: "/n/p", networks: [{ name: "a", ifname: "e1" }] } as never;
+  expect(await argumentOf(() => rt.setupPod(request))).toBe("pod.networks[0].ifName");
   expect(await argumentOf(() => rt.gc(no))).toBe("validPods");
   expect(await argumentOf(() => rt.gc([no]))).toBe("validPods");
   expect(await argumentOf(() => rt.gc(42 as never))).toBe("validPods");
