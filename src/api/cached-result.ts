@@ -2,20 +2,17 @@
  * Reading an attachment's cache record back (upstream `getCachedResult`, `getCachedConfig`),
  * with the tolerance of a corrupt record that DEL needs.
  */
-import { debuglog } from "node:util";
 import { type RecordRead, readRecord } from "../cache/read.js";
 import { type CacheRecord, CNICacheV1, decodeCacheRecord } from "../cache/record.js";
 import { checkValid } from "../encoding/parse.js";
 import { WrappedError } from "../errors/base.js";
 import { CachedConfigKindError, CorruptCacheRecordError } from "../errors/cache.js";
+import { debug } from "../internal/diagnostics.js";
 import { goQuote } from "../internal/go-quote.js";
 import { createResult, type Result } from "../types/index.js";
 import type { Attachment } from "./attachment.js";
 import type { RuntimeConf } from "./types.js";
 import { cachedResultOf } from "./verb-documents.js";
-
-/** Opt-in tracing and warnings: `NODE_DEBUG=libcni`. */
-export const debug = debuglog("libcni");
 
 /** How a caller treats a record that is not JSON at all. */
 export interface CachedResultOptions {

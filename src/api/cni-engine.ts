@@ -18,6 +18,7 @@ import { compareUTF8 } from "../encoding/json.js";
 import { CheckNotSupportedError, MultiError } from "../errors/api.js";
 import { WrappedError } from "../errors/base.js";
 import { CacheWriteError } from "../errors/cache.js";
+import { debug } from "../internal/diagnostics.js";
 import { attempt } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 import { DefaultExec } from "../invoke/index.js";
@@ -32,7 +33,7 @@ import {
   chainOf,
 } from "./assert-args.js";
 import { Attachment } from "./attachment.js";
-import { debug, getCachedConfig, getCachedResult } from "./cached-result.js";
+import { getCachedConfig, getCachedResult } from "./cached-result.js";
 import type { CallOptions, CNIConfigOptions, DelOptions, RecordOptions } from "./call-options.js";
 import { pluginChainError } from "./errors.js";
 import { collectGarbage } from "./gc.js";

@@ -92,15 +92,13 @@ async function gcPlugins(
   options: ExecOptions,
   errors: unknown[],
 ): Promise<void> {
-  let supported: boolean;
   try {
-    supported = greaterThanOrEqualTo(list.cniVersion, "1.1.0");
+    if (!greaterThanOrEqualTo(list.cniVersion, "1.1.0")) return;
   } catch (error) {
     // Upstream skips the plugins' GC silently on a version that does not parse.
     errors.push(error);
     return;
   }
-  if (!supported) return;
   const inject: Record<string, unknown> = { name: list.name, cniVersion: list.cniVersion };
   if (args !== undefined) {
     // Go injects the slice even when it is nil, which encodes as null (injectConf refuses a

@@ -26,8 +26,7 @@ import { validateContainerID } from "../utils/index.js";
 import { assertPodID } from "./names.js";
 import { readRecord } from "./read.js";
 import { MAX_CAPABILITY_DEPTH, nestsDeeperThan } from "./record.js";
-import type { NetworkAttachment } from "./results.js";
-import { STALE_TEMP_MS, writeCacheRecord } from "./results.js";
+import { type NetworkAttachment, STALE_TEMP_MS, writeCacheRecord } from "./results.js";
 
 /** The `kind` of an intent file. */
 export const SETUP_INTENT_KIND = "libcniSetupIntentV1";

@@ -18,11 +18,7 @@ import { marshalIndent } from "../encoding/json.js";
 import { ConfFileError } from "../errors/conf.js";
 import { messageOf } from "../internal/error-message.js";
 import { listOfFile } from "../runtime/load.js";
-import {
-  type ConfDirFinding,
-  type ConfDirReport,
-  validateConfDir,
-} from "../runtime/validate-conf-dir.js";
+import { type ConfDirFinding, validateConfDir } from "../runtime/validate-conf-dir.js";
 import type { CnitoolIO } from "./runtime-config.js";
 
 type ValidateIO = Pick<CnitoolIO, "stdout" | "stderr" | "signal">;
@@ -115,7 +111,7 @@ export async function validateDirCommand(
   target: { dir: string; binDirs: string[]; json: boolean },
   io: ValidateIO,
 ): Promise<number> {
-  const report: ConfDirReport = await validateConfDir({
+  const report = await validateConfDir({
     confDir: target.dir,
     binDirs: target.binDirs,
     signal: io.signal,

@@ -174,15 +174,12 @@ export async function networkPluginConfsFromFiles(
     );
   }
   const pluginConfPath = join(networkConfPath, networkName);
-  let files: string[];
-  try {
-    files = await confFiles(pluginConfPath, [".conf"]);
-  } catch (error) {
+  const files = await confFiles(pluginConfPath, [".conf"]).catch((error: unknown) => {
     throw new ConfError(
       `failed to read plugin config files in ${pluginConfPath}: ${messageOf(error)}`,
       { cause: error },
     );
-  }
+  });
   const plugins: PluginConfig[] = [];
   for (const file of files) {
     const bytes = await readConfFile(file);

@@ -6,6 +6,7 @@
 
 import { JSONSyntaxError, UnmarshalTypeError } from "../errors/go.js";
 import { toBytes, utf8Decode } from "../internal/bytes.js";
+import { attempt } from "../internal/error-message.js";
 import { goQuoteRune } from "../internal/go-quote.js";
 
 /** Go's limit on nesting depth in encoding/json. */
@@ -23,12 +24,9 @@ export function parseJSON(input: string | Uint8Array): unknown {
     const error = checkValid(toBytes(input));
     if (error) throw error;
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
+  const value: unknown = attempt(() => JSON.parse(text));
+  if (value === undefined)
     throw checkValid(toBytes(input)) ?? new JSONSyntaxError("invalid JSON", 0);
-  }
   // Both checks below are rare cases; a cheap look at the text spares the walk otherwise.
   // A bare top-level number is left to the caller, whose type check Go applies first.
   if (typeof value === "object" && mayOverflow.test(text)) rejectOverflow(value, text);
@@ -146,7 +144,7 @@ enum Ctx {
   ArrayValue,
 }
 
-const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+export const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isHex = (c: number): boolean =>
   isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);

@@ -27,9 +27,5 @@ export function asError(error: unknown): Error {
 
 /** True for the reason `AbortSignal.timeout()` aborts with (a `TimeoutError` DOMException). */
 export function isTimeoutReason(reason: unknown): boolean {
-  return (
-    typeof reason === "object" &&
-    reason !== null &&
-    (reason as { name?: unknown }).name === "TimeoutError"
-  );
+  return typeof reason === "object" && (reason as Error | null)?.name === "TimeoutError";
 }

@@ -84,13 +84,10 @@ export class KeyedLocks {
     const drop = (): void => {
       if (held.idle && this.locks.get(key) === held) this.locks.delete(key);
     };
-    let release: Release;
-    try {
-      release = await held.acquire(shared, signal);
-    } catch (error) {
+    const release = await held.acquire(shared, signal).catch((error: unknown) => {
       drop();
       throw error;
-    }
+    });
     return () => {
       release();
       drop();

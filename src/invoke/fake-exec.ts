@@ -3,6 +3,7 @@
  * passed wherever an {@link Exec} is accepted records what a plugin would get and scripts its
  * answer, without plugin executables on disk.
  */
+import { toBytes } from "../internal/bytes.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import { decodePluginInfo, type PluginInfo } from "../version/index.js";
 import type { CNIArgs } from "./args.js";
@@ -22,9 +23,6 @@ export interface FakeExecPluginCall {
   /** The call's trace context, if any (RawExec would pass it as `TRACEPARENT`, ...). */
   traceContext: TraceContext | undefined;
 }
-
-const toBytes = (value: string | Uint8Array): Uint8Array =>
-  typeof value === "string" ? new TextEncoder().encode(value) : value;
 
 /**
  * A scriptable {@link Exec}. Each method records what it received (the last call in

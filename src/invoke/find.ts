@@ -15,11 +15,7 @@ export const executableFileExtensions: readonly string[] =
 // The promisified callback stat (internal/fs.ts): this runs once per plugin per call.
 
 async function isRegularFile(path: string): Promise<boolean> {
-  try {
-    return (await statPath(path)).isFile();
-  } catch {
-    return false;
-  }
+  return (await statPath(path).catch(() => undefined))?.isFile() ?? false;
 }
 
 /**

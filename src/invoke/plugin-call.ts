@@ -8,6 +8,7 @@
 import { PluginEnv, type PluginStarter } from "../engines/plugin-start.js";
 import { assertDuration } from "../errors/base.js";
 import { isTimeoutReason } from "../errors/invoke.js";
+import { toBytes } from "../internal/bytes.js";
 import { defaultGraceMs, defaultMaxOutputBytes } from "./raw-exec.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
 
@@ -52,10 +53,7 @@ export async function callPlugin(
   const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   const outcome = await runPlugin(path, {
     env: PluginEnv.ofObject(options.env),
-    stdin:
-      typeof options.stdin === "string"
-        ? new TextEncoder().encode(options.stdin)
-        : (options.stdin ?? new Uint8Array()),
+    stdin: toBytes(options.stdin ?? new Uint8Array()),
     signal,
     graceMs: options.graceMs ?? defaultGraceMs,
     maxOutputBytes: options.maxOutputBytes ?? defaultMaxOutputBytes,

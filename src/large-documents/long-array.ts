@@ -10,8 +10,9 @@
  * whole document for Go's error. Every entry is parsed once here (and dropped), so a document
  * this accepts is one `parseJSON` accepts.
  */
-import { parseJSON, setOwn } from "../encoding/parse.js";
+import { isSpace, parseJSON, setOwn } from "../encoding/parse.js";
 import { utf8Decode } from "../internal/bytes.js";
+import { attempt } from "../internal/error-message.js";
 import { Slices } from "./slices.js";
 
 /** An array kept as text: this many entries at least (a shorter one is parsed as usual). */
@@ -59,8 +60,6 @@ const nonAsciiBit = 0x8000_0000;
 
 /** Thrown inside the parser to leave the fast path; never leaves this module. */
 const giveUp = Symbol("not for the fast path");
-
-const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /** A growable list of entry bounds. */
 class Bounds {
@@ -163,13 +162,8 @@ class Parser {
    */
   private parsed(start: number): unknown {
     const text = decodeRange(this.b, start, this.pos, !this.nonAscii);
-    let value: unknown;
-    try {
-      value = parseJSON(text);
-    } catch {
-      throw giveUp;
-    }
-    if (typeof value === "number" && !Number.isFinite(value)) throw giveUp;
+    const value = attempt(() => parseJSON(text));
+    if (value === undefined || (typeof value === "number" && !Number.isFinite(value))) throw giveUp;
     return value;
   }
 

@@ -181,11 +181,6 @@ interface CachedAttachment {
   readonly record?: Uint8Array | undefined;
 }
 
-function hasPluginsKey(bytes: Uint8Array): boolean {
-  const value: unknown = attempt(() => JSON.parse(new TextDecoder().decode(bytes)));
-  return typeof value === "object" && value !== null && Object.hasOwn(value, "plugins");
-}
-
 /**
  * A record's configuration by its kind: a list when it has plugins (or an explicit, empty
  * `plugins`), else a plugin's when it has a `type`. The list parser alone would take a plugin's
@@ -194,17 +189,16 @@ function hasPluginsKey(bytes: Uint8Array): boolean {
 function decodeCachedConfig(att: NetworkAttachment, bytes: Uint8Array): CachedConfig {
   const list = networkConfFromBytes(bytes);
   if (list.plugins.length > 0) return { kind: "list", list };
-  let plugin: PluginConfig;
   try {
-    plugin = networkPluginConfFromBytes(bytes);
+    return { kind: "plugin", plugin: networkPluginConfFromBytes(bytes) };
   } catch (error) {
-    if (hasPluginsKey(bytes)) return { kind: "list", list };
+    const value: unknown = attempt(() => JSON.parse(new TextDecoder().decode(bytes)));
+    if (isJSONObject(value) && Object.hasOwn(value, "plugins")) return { kind: "list", list };
     throw new LibcniError(
       `cached configuration of ${att.network}/${att.ifName} is neither a network list nor a plugin configuration: ${messageOf(error)}`,
       { cause: error },
     );
   }
-  return { kind: "plugin", plugin };
 }
 
 function configOf(att: NetworkAttachment, set: NetworkSet | undefined): CachedConfig {

@@ -145,17 +145,15 @@ export async function collectGarbage(
         if (kept.has(id) && at + 1 < rest.length) keep(id, rest.slice(at + 1));
       }
     }
-    try {
-      await withDeadline(n.name, "GC", ctx.timeout, ctx.signal, (signal) =>
-        ctx.cni.gcNetworkList(
-          n.config,
-          { validAttachments: [...valid.values()] },
-          { signal, traceContext: ctx.traceContext },
-        ),
-      );
-    } catch (error) {
+    await withDeadline(n.name, "GC", ctx.timeout, ctx.signal, (signal) =>
+      ctx.cni.gcNetworkList(
+        n.config,
+        { validAttachments: [...valid.values()] },
+        { signal, traceContext: ctx.traceContext },
+      ),
+    ).catch((error: unknown) => {
       failures.push({ network: n.name, ifName: "", error });
-    }
+    });
   }
   if (failures.length > 0) throw new RuntimeGCError(failures);
   return { removed, inFlightElsewhere };

@@ -105,13 +105,11 @@ export async function checkPodNetns(podID: string, netns: unknown): Promise<void
     throw new InvalidArgumentError("pod.netns", `pod.netns must be a string, got ${typeof netns}`);
   }
   if (netns === "") throw new PodNetnsError(podID, netns, "missing");
-  try {
-    await stat(netns);
-  } catch (error) {
+  await stat(netns).catch((error: unknown) => {
     const code = errnoCode(error);
     const reason = code === "ENOENT" || code === "ENOTDIR" ? "missing" : "unreadable";
     throw new PodNetnsError(podID, netns, reason, { cause: error });
-  }
+  });
   if (!(await isNetns(netns))) throw new PodNetnsError(podID, netns, "not-a-netns");
 }
 

@@ -3,7 +3,6 @@
  * namespace it runs in, so skel refuses when CNI_NETNS names the plugin's own netns.
  */
 
-import type { BigIntStats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { CNIError } from "../errors/types.js";
 import { ErrInvalidNetNS } from "../types/error-codes.js";
@@ -18,11 +17,8 @@ export async function isPluginNetNS(nsPath: string): Promise<boolean> {
   // bigint: inode numbers of nsfs are large; compare them exactly.
   const target = await stat(nsPath, { bigint: true }).catch(() => undefined);
   if (target === undefined) return false;
-  let own: BigIntStats;
-  try {
-    own = await stat("/proc/self/ns/net", { bigint: true });
-  } catch (error) {
+  const own = await stat("/proc/self/ns/net", { bigint: true }).catch((error: unknown) => {
     throw new CNIError(ErrInvalidNetNS, "get plugin's netns failed", "", { cause: error });
-  }
+  });
   return own.dev === target.dev && own.ino === target.ino;
 }

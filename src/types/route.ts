@@ -35,11 +35,7 @@ const routeDecoder = defineStruct<RawRoute>("route", {
   fields: {
     dst: { type: "raw" },
     gw: { type: "string", goType: "net.IP" },
-    mtu: { type: "int" },
-    advmss: { type: "int" },
-    priority: { type: "int" },
-    table: { type: "int" },
-    scope: { type: "int" },
+    ...Object.fromEntries(numberKeys.map((key) => [key, { type: "int" }] as const)),
   },
 });
 
