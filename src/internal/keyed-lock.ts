@@ -84,10 +84,13 @@ export class KeyedLocks {
     const drop = (): void => {
       if (held.idle && this.locks.get(key) === held) this.locks.delete(key);
     };
-    const release = await held.acquire(shared, signal).catch((error: unknown) => {
+    let release: Release;
+    try {
+      release = await held.acquire(shared, signal);
+    } catch (error) {
       drop();
       throw error;
-    });
+    }
     return () => {
       release();
       drop();
