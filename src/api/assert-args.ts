@@ -95,7 +95,8 @@ export function assertGCArgs(args: unknown, path = "gcArgs"): asserts args is GC
   const obj = object(args, path, "a GCArgs object or undefined");
   // Another key (`validattachments`) leaves the list undefined: every attachment would be stale.
   const other = Object.keys(obj).find((k) => k !== "validAttachments");
-  if (other !== undefined) fail(path, "{ validAttachments }", args, ` (it has "${other}")`);
+  if (other !== undefined)
+    fail(path, "{ validAttachments }", args, ` (it has ${JSON.stringify(other)})`);
   const valid = optional(obj, "validAttachments");
   if (valid === undefined) return;
   if (!Array.isArray(valid)) fail(`${path}.validAttachments`, "an array of GCAttachment", valid);
