@@ -16,7 +16,7 @@ import {
 import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
 import { compareUTF8 } from "../encoding/json.js";
 import { CheckNotSupportedError, MultiError } from "../errors/api.js";
-import { WrappedError } from "../errors/base.js";
+import { WrappedError, wrongTypeError } from "../errors/base.js";
 import { CacheWriteError } from "../errors/cache.js";
 import { debug } from "../internal/diagnostics.js";
 import { attempt } from "../internal/error-message.js";
@@ -100,6 +100,9 @@ export class CNIConfigEngine {
     { signal, cachedRecord }: DelOptions,
   ): Promise<Result | undefined> {
     if (!greaterThanOrEqualTo(cniVersion, "0.4.0")) return undefined;
+    // Read as a bad record, another type would have the record removed and DEL run without it.
+    if (cachedRecord !== undefined && !(cachedRecord instanceof Uint8Array))
+      throw wrongTypeError("options.cachedRecord", "a Uint8Array", cachedRecord);
     return getCachedResult(at, cniVersion, {
       tolerateCorrupt: true,
       // Upstream removes a record it cannot use before running the plugins.

@@ -438,12 +438,8 @@ export class CNIRuntime {
     const odd = isJSONObject(options) ? Object.keys(options).find((k) => !gcOptionKeys.has(k)) : "";
     if (odd !== undefined) {
       const hint = odd && ` (it has ${JSON.stringify(odd)})`;
-      throw wrongTypeError(
-        "options",
-        "GCOptions ({ signal, traceContext, timeout, dryRun })",
-        options,
-        hint,
-      );
+      const expected = "GCOptions { signal, traceContext, timeout, dryRun }";
+      throw wrongTypeError("options", expected, options, hint);
     }
     assertDuration("timeout", options.timeout);
     const dryRun = options.dryRun === undefined ? false : options.dryRun;

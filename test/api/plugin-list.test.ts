@@ -389,6 +389,16 @@ describe("delNetworkList", () => {
     expect(readdirSync(join(box.cacheDir, "results"))).toEqual([]);
   });
 
+  it("refuses a cachedRecord that is no bytes before any plugin runs, and keeps the record", async () => {
+    // A parsed record (a JavaScript caller's) read as a bad one: removed, DEL run without it.
+    const path = writeCacheFile(box, cacheName, marshal({ kind: "cniCacheV1", result: {} }));
+    const parsed = { kind: "cniCacheV1", result: JSON.parse(ipResult) } as never;
+    const error = await failure(cni.delNetworkList(list, rt, { cachedRecord: parsed }));
+    expect(error.message).toBe("options.cachedRecord must be a Uint8Array, got an object");
+    for (let i = 0; i < 3; i++) expect((await readDebug(plugins[i].debug)).command).toBe("");
+    expect(existsSync(path)).toBe(true);
+  });
+
   it("rejects when the record stays after the plugins and requireRecordRemoved is set", async () => {
     // A directory at the record's path: unlink fails (EISDIR), as on a read-only disk.
     const path = writeCacheFile(box, cacheName, "");

@@ -138,7 +138,7 @@ it("GC refuses what would make it collect a pod meant to be kept, or collect for
   expect(await refused(() => rt.gc(["pod1", ""]))).toMatch(/^validPods\[1\] "": /);
   // A misspelled dryRun, or a true in the options' place: a real GC.
   expect(await refused(() => rt.gc([], { dryrun: true } as never))).toBe(
-    'options must be GCOptions ({ signal, traceContext, timeout, dryRun }), got an object (it has "dryrun")',
+    'options must be GCOptions { signal, traceContext, timeout, dryRun }, got an object (it has "dryrun")',
   );
   expect(await refused(() => rt.gc([], true as never))).toMatch(
     /^options must be GCOptions .*, got a boolean$/,
