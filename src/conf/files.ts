@@ -207,7 +207,10 @@ export async function networkConfFromFileIn(
   if (
     !conf.loadOnlyInlinedPlugins &&
     isPathSafeName(conf.name) &&
-    (siblings === undefined || siblings.has(foldName(conf.name)))
+    // A name over NAME_MAX is in no listing, but Go's readdir of it fails: so must ours.
+    (siblings === undefined ||
+      siblings.has(foldName(conf.name)) ||
+      Buffer.byteLength(conf.name) > 255)
   ) {
     const plugins = await networkPluginConfsFromFiles(dirname(filename), conf.name);
     conf.plugins.push(...plugins);

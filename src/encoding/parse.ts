@@ -33,14 +33,17 @@ export function parseJSON(input: string | Uint8Array): unknown {
   return loneSurrogateEscape.test(text) ? replaceLoneSurrogates(value) : value;
 }
 
-// An exponent of 300 or more, or a run of 309 digits: the only ways past float64's range.
-const mayOverflow = /[eE]\+?0*[3-9]\d\d|\d{309}/;
-const numberLiteral = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+// Past float64's range a number needs 309 integer digits, less its exponent: an exponent of
+// 100 or more, or (exponents below 100) a run of 210 digits, is worth the walk.
+const mayOverflow = /[eE]\+?0*[1-9]\d\d|\d{210}/;
+// Strings are matched too, so that a number's text inside one (or in a key) is not taken.
+const stringOrNumber = /"[^"\\]*(?:\\.[^"\\]*)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
 /** Go cannot store a number beyond float64's range: `cannot unmarshal number 1e400 ...`. */
 function rejectOverflow(value: unknown, text: string): void {
   if (!containsInfinity(value)) return;
-  const literal = text.match(numberLiteral)?.find((n) => !Number.isFinite(Number(n))) ?? "";
+  const tokens = text.match(stringOrNumber) ?? [];
+  const literal = tokens.find((t) => t[0] !== '"' && !Number.isFinite(Number(t))) ?? "";
   throw new UnmarshalTypeError(`number ${literal}`, "float64", "", "");
 }
 

@@ -159,6 +159,15 @@ describe("LoadNetworkConf", () => {
       "subnet": "10.0.0.1/24"
   }`;
 
+  it("a name past NAME_MAX fails as Go's readdir of its drop-in directory fails", async () => {
+    // In no directory listing, yet not skipped as a name without a drop-in directory is.
+    const name = "n".repeat(300);
+    await dir.write("a.conflist", JSON.stringify({ name, plugins: [{ type: "t" }] }));
+    await expect(loadNetworkConf(dir.path, name)).rejects.toThrow(
+      `failed to read plugin config files in ${dir.path}/${name}: open ${dir.path}/${name}: file name too long`,
+    );
+  });
+
   it("finds the network config file, with the exact parsed structure", async () => {
     const listBytes = await writeList();
     const conf = await loadNetworkConf(dir.path, "some-network");

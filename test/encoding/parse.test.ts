@@ -154,9 +154,36 @@ describe("parseJSON: values Go's interface{} cannot hold as V8 does", () => {
     expect(() => parseJSON(`[-${"9".repeat(400)}]`)).toThrow(
       `cannot unmarshal number -${"9".repeat(400)}`,
     );
+    // Past the range by its digits, not its exponent (each was taken as Infinity).
+    for (const n of [
+      "89816413261806378887e291",
+      "17976931348623159e292",
+      `1${"0".repeat(250)}e60`,
+    ]) {
+      expect(() => parseJSON(`{"x":${n}}`)).toThrow(`cannot unmarshal number ${n} into`);
+    }
+    // The number is the one that overflows, not a number's text in a string or a key before it.
+    expect(() => parseJSON('{"note":"max is 1e309","1e999":2e308}')).toThrow(
+      "cannot unmarshal number 2e308 into",
+    );
+    expect(parseJSON('{"x":1.7976931348623157e308}')).toEqual({ x: Number.MAX_VALUE });
     // Alone, it is left to the caller's type check, which Go applies first.
     expect(parseJSON("1e400")).toBe(Number.POSITIVE_INFINITY);
     expect(parseJSON("[1e300, 5e-400]")).toEqual([1e300, 0]);
+  });
+
+  it("property: any number V8 reads as Infinity is refused, whatever its digits and exponent", () => {
+    const literal = fc
+      .tuple(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 0, max: 400 }))
+      .map(([digits, exp]) => `9${"7".repeat(digits - 1)}e${exp}`);
+    fc.assert(
+      fc.property(literal, (n) => {
+        const parse = () => parseJSON(`{"a":[${n}]}`);
+        if (Number.isFinite(Number(n))) expect(parse()).toEqual({ a: [Number(n)] });
+        else expect(parse).toThrow(`cannot unmarshal number ${n} into`);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it("decodes an escaped lone surrogate as U+FFFD, keys included; pairs stay", () => {

@@ -5,7 +5,6 @@
  * without the binary, another OS) the callers read with fs calls; NODE_DEBUG=libcni says which.
  */
 import { access, constants } from "node:fs/promises";
-import { resolve as resolvePath } from "node:path";
 import { debug } from "../../internal/diagnostics.js";
 import { messageOf } from "../../internal/error-message.js";
 import type { FileChannel } from "../spawner/files.js";
@@ -121,6 +120,10 @@ export function readWhole(
   });
 }
 
+// Absolute for the helper (its working directory is its own), but not resolved: `link/..` is
+// the kernel's to follow, as Go's os.ReadFile leaves it, not path.resolve's to drop.
+const absolute = (dir: string): string => (dir[0] === "/" ? dir : `${process.cwd()}/${dir}`);
+
 async function send(
   files: FileChannel | undefined | Promise<FileChannel | undefined>,
   key: string,
@@ -131,7 +134,7 @@ async function send(
   try {
     const channel = await files;
     if (channel !== undefined) {
-      got = await channel.read(resolvePath(batch.dir), batch.names, flag === "1", Number(most));
+      got = await channel.read(absolute(batch.dir), batch.names, flag === "1", Number(most));
     }
   } catch {
     // The helper went: every file is read by its caller.

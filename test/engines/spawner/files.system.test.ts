@@ -120,6 +120,25 @@ describe("the library's readers through the helper", () => {
     expect(stderr).toMatch(/file reads: spawner /);
   });
 
+  it("a path through a symlink and `..` names the file the kernel finds (Go's os.ReadFile)", async () => {
+    // link -> real/sub, so link/.. is real/, not the directory holding link (path.resolve's).
+    const sub = join(dir, "dotdot");
+    await mkdir(join(sub, "real/sub"), { recursive: true });
+    await symlink(join(sub, "real/sub"), join(sub, "link"));
+    await writeFile(join(sub, "real/net.conf"), "kernel");
+    await writeFile(join(sub, "net.conf"), "lexical");
+    for (const launcher of ["auto", "direct"]) {
+      const { stdout } = await node(
+        `const d = (b) => new TextDecoder().decode(b);
+        const a = await readConfFile(${JSON.stringify(`${sub}/link/../net.conf`)});
+        process.chdir(${JSON.stringify(sub)});
+        console.log(d(a) + " " + d(await readConfFile("link/../net.conf")));`,
+        { LIBCNI_LAUNCHER: launcher },
+      );
+      expect(stdout.trim()).toBe("kernel kernel");
+    }
+  });
+
   it("LIBCNI_LAUNCHER=direct keeps the reads fs calls", async () => {
     const sub = join(dir, "direct");
     await mkdir(sub);
