@@ -4,7 +4,11 @@
  */
 
 import { validateNames } from "../cache/names.js";
-import { listCachedAttachments } from "../cache/results.js";
+import {
+  listCachedAttachments,
+  type ValidFromListing,
+  validFromListing,
+} from "../cache/results.js";
 import { injectConf, type NetworkConfigList, type PluginConfig } from "../conf/index.js";
 import { EncodedJSON, quoteString, RawJSON } from "../encoding/json.js";
 import { WrappedError } from "../errors/base.js";
@@ -29,19 +33,11 @@ export interface GCContext {
 async function deleteStale(
   ctx: GCContext,
   list: NetworkConfigList,
+  attachments: readonly NetworkAttachment[],
   args: GCArgs | undefined,
   options: ExecOptions,
   errors: unknown[],
 ): Promise<void> {
-  let attachments: NetworkAttachment[];
-  try {
-    attachments = await listCachedAttachments(ctx.cacheDir, "", { sweep: true });
-  } catch (error) {
-    // Upstream main returns success here without GC-ing anything (its #1165, closed unmerged,
-    // returned the error and skipped the plugins' GC too); here the plugins' GC still runs.
-    errors.push(new WrappedError("failed to list cached attachments", error));
-    return;
-  }
   const key = (containerID: string, ifName: string): string => `${containerID}\0${ifName}`;
   const valid =
     args === undefined
@@ -135,7 +131,23 @@ export async function collectGarbage(
   options: ExecOptions,
 ): Promise<unknown[]> {
   const errors: unknown[] = [];
-  await deleteStale(ctx, list, args, options, errors);
+  const listed = await listCachedAttachments(ctx.cacheDir, "", { sweep: true }).catch(
+    (error: unknown) => {
+      // Upstream main returns success here without GC-ing anything (its #1165, closed unmerged,
+      // returned the error and skipped the plugins' GC too); here the plugins' GC still runs,
+      // unless the valid attachments were to come from this listing.
+      errors.push(new WrappedError("failed to list cached attachments", error));
+      return undefined;
+    },
+  );
+  const fromListing = (args as { [validFromListing]?: ValidFromListing } | undefined)?.[
+    validFromListing
+  ];
+  if (fromListing !== undefined) {
+    if (listed === undefined) return errors;
+    args = { validAttachments: await fromListing(listed) };
+  }
+  await deleteStale(ctx, list, listed ?? [], args, options, errors);
   await gcPlugins(ctx, list, args, options, errors);
   return errors;
 }

@@ -23,6 +23,7 @@ import { errnoCode } from "../internal/errno.js";
 import { attempt } from "../internal/error-message.js";
 import { closeFd, fdatasyncFd, fstatFd, openFd } from "../internal/fs.js";
 import { goQuote } from "../internal/go-quote.js";
+import type { GCAttachment } from "../types/gc.js";
 import { attachmentNameError } from "./names.js";
 import { MAX_CACHE_RECORD_BYTES, readRecord, recordOpenFlags } from "./read.js";
 import { CNICacheV1, decodeCacheRecord } from "./record.js";
@@ -322,6 +323,15 @@ export async function listCachedAttachments(
   });
   return found.filter((a): a is NetworkAttachment => a !== undefined);
 }
+
+/**
+ * The runtime's GC of a network (runtime/gc.ts): its valid attachments decided from the cached
+ * attachments the GC lists under the network's lock, so that a record written since the
+ * runtime's own listing (a setup that ended in between) is not DELeted as stale. A key of the
+ * GC args no caller can write; upstream's `GCArgs` has only `ValidAttachments`.
+ */
+export const validFromListing: unique symbol = Symbol("libcni gc valid from listing");
+export type ValidFromListing = (listed: readonly NetworkAttachment[]) => Promise<GCAttachment[]>;
 
 /** The record names `<cacheDir>/results` holds, temporary files left out, in byte order. */
 export async function listRecordNames(cacheDir: string): Promise<string[]> {

@@ -9,8 +9,9 @@
  * A dry run stops after the reads.
  */
 
-import { podsWithIntents, setupRunning } from "../cache/intent.js";
-import { listRecordNames } from "../cache/results.js";
+import type { GCArgs, NetworkAttachment } from "../api/index.js";
+import { podsWithIntents, readIntent, setupRunning } from "../cache/intent.js";
+import { listRecordNames, type ValidFromListing, validFromListing } from "../cache/results.js";
 import { LibcniError } from "../errors/base.js";
 import { type NetworkFailure, RuntimeGCError } from "../errors/runtime.js";
 import type { GCAttachment } from "../types/index.js";
@@ -118,43 +119,66 @@ export async function collectGarbage(
     }
   }
   if (dryRun) return { removed: preview, inFlightElsewhere, dryRun, unusable };
-  // Listed again: a setup in flight elsewhere or begun since keeps its records, which a network's
-  // GC would DEL (upstream's GCNetworkList DELs each attachment it is not told is valid). A kept
-  // pod's record that does not decode is its attachment still, told by its name
-  // (<network>-<pod>-<ifName>): else the plugins' GC frees what a running pod holds.
-  const [now, names] = await Promise.all([
-    ctx.cni.getCachedAttachments(""),
-    listRecordNames(cacheDirOf(ctx.cni)),
-  ]);
+  const cacheDir = cacheDirOf(ctx.cni);
   const kept = new Set([...validPodIDs, ...inFlightElsewhere]);
-  const decoded = new Set(now.map((a) => `${a.network}-${a.containerID}-${a.ifName}`));
   for (const n of ctx.set?.networks ?? []) {
-    const valid = new Map<string, GCAttachment>();
-    const keep = (containerID: string, ifname: string) =>
-      valid.set(`${containerID}\0${ifname}`, { containerID, ifname });
-    for (const a of now) {
-      if (a.network === n.name && !attempted.has(a.containerID)) keep(a.containerID, a.ifName);
-    }
-    const prefix = `${n.name}-`;
-    for (const name of names) {
-      if (decoded.has(name) || !name.startsWith(prefix)) continue;
-      const rest = name.slice(prefix.length);
-      // Each dash may end the pod's ID (IDs and interface names hold dashes): every kept one.
-      for (let at = rest.indexOf("-", 1); at !== -1; at = rest.indexOf("-", at + 1)) {
-        const id = rest.slice(0, at);
-        if (kept.has(id) && at + 1 < rest.length) keep(id, rest.slice(at + 1));
-      }
-    }
+    // Decided under the network's lock from its own listing: a setup in flight elsewhere or
+    // ended since keeps its records, which a listing of before would have the GC DEL.
+    const valid: ValidFromListing = (listed) =>
+      validAttachments(cacheDir, n.name, listed, attempted, kept);
     await withDeadline(n.name, "GC", ctx.timeout, ctx.signal, (signal) =>
-      ctx.cni.gcNetworkList(
-        n.config,
-        { validAttachments: [...valid.values()] },
-        { signal, traceContext: ctx.traceContext },
-      ),
+      ctx.cni.gcNetworkList(n.config, { [validFromListing]: valid } as GCArgs, {
+        signal,
+        traceContext: ctx.traceContext,
+      }),
     ).catch((error: unknown) => {
       failures.push({ network: n.name, ifName: "", error });
     });
   }
   if (failures.length > 0) throw new RuntimeGCError(failures);
   return { removed, inFlightElsewhere };
+}
+
+/**
+ * A network's valid attachments for its GC: every cached one of a pod this GC did not collect,
+ * and every one a pod's setup intent plans (a setup in flight, here or elsewhere: its plugins
+ * may hold what they reserved before any record is written). A kept pod's record that does not
+ * decode is its attachment still, told by its name (<network>-<pod>-<ifName>): else the
+ * plugins' GC frees what a running pod holds.
+ */
+async function validAttachments(
+  cacheDir: string,
+  network: string,
+  listed: readonly NetworkAttachment[],
+  attempted: ReadonlySet<string>,
+  kept: ReadonlySet<string>,
+): Promise<GCAttachment[]> {
+  const valid = new Map<string, GCAttachment>();
+  const keep = (containerID: string, ifname: string) =>
+    valid.set(`${containerID}\0${ifname}`, { containerID, ifname });
+  const [names, intents] = await Promise.all([
+    listRecordNames(cacheDir),
+    podsWithIntents(cacheDir).then((ids) =>
+      Promise.all(ids.filter((id) => !attempted.has(id)).map((id) => readIntent(cacheDir, id))),
+    ),
+  ]);
+  for (const a of listed) {
+    if (a.network === network && !attempted.has(a.containerID)) keep(a.containerID, a.ifName);
+  }
+  for (const intent of intents) {
+    if (intent.kind !== "attachments") continue;
+    for (const a of intent.attachments) if (a.network === network) keep(a.containerID, a.ifName);
+  }
+  const decoded = new Set(listed.map((a) => `${a.network}-${a.containerID}-${a.ifName}`));
+  const prefix = `${network}-`;
+  for (const name of names) {
+    if (decoded.has(name) || !name.startsWith(prefix)) continue;
+    const rest = name.slice(prefix.length);
+    // Each dash may end the pod's ID (IDs and interface names hold dashes): every kept one.
+    for (let at = rest.indexOf("-", 1); at !== -1; at = rest.indexOf("-", at + 1)) {
+      const id = rest.slice(0, at);
+      if (kept.has(id) && at + 1 < rest.length) keep(id, rest.slice(at + 1));
+    }
+  }
+  return [...valid.values()];
 }

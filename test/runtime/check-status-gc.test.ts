@@ -151,6 +151,72 @@ describe("checkPod, status, gc", () => {
       expect(await records()).toEqual(["a-keep-eth0", "b-keep-net1"]);
     });
 
+    it("a kept pod's setup that ends while the GC runs keeps its attachment (a runtime beside)", async () => {
+      // Two runtimes on one cache (a conf dir each, say): one sets up "new" while the other's
+      // GC, told "new" is valid, is at network a. b's record is written once a's GC has begun.
+      const [rt1, rt2] = [await load(), await load()];
+      await rt1.setupPod({ id: "running", netns: "/n/running" });
+      let releaseB = () => {};
+      const heldB = new Promise<void>((resolve) => {
+        releaseB = resolve;
+      });
+      let bArrived = () => {};
+      const bHeld = new Promise<void>((resolve) => {
+        bArrived = resolve;
+      });
+      let setup: Promise<unknown> = Promise.resolve();
+      fake.gate = async (call) => {
+        if (call.command === "ADD" && call.network === "b" && call.containerID === "new") {
+          bArrived();
+          await heldB;
+        }
+        if (call.command === "GC" && call.network === "a") {
+          releaseB();
+          await setup;
+        }
+      };
+      setup = rt1.setupPod({ id: "new", netns: "/n/new" });
+      await bHeld;
+      fake.calls.length = 0;
+      expect(await rt2.gc(["running", "new"])).toEqual({ removed: [], inFlightElsewhere: [] });
+      await setup;
+      expect(fake.seq("DEL")).toEqual([]);
+      expect(await records()).toEqual([
+        "a-new-eth0",
+        "a-running-eth0",
+        "b-new-net1",
+        "b-running-net1",
+      ]);
+      expect(validTold("b")).toEqual([
+        { containerID: "new", ifname: "net1" },
+        { containerID: "running", ifname: "net1" },
+      ]);
+    });
+
+    it("tells the plugins the attachments a setup in flight plans, before it writes a record", async () => {
+      const rt = await load();
+      await rt.setupPod({ id: "keep", netns: "/n/keep" });
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      fake.gate = (call) => (call.command === "ADD" ? held : Promise.resolve());
+      // Another runtime's setup of "new", its intent written, its first ADD not yet answered.
+      const other = await load();
+      const setup = other.setupPod({ id: "new", netns: "/n/new" });
+      while (!fake.calls.some((c) => c.command === "ADD"))
+        await new Promise((r) => setTimeout(r, 5));
+      fake.calls.length = 0;
+      // The GC runs to its end while that ADD is held (the plugin's GC is told of it now).
+      expect(await rt.gc(["keep", "new"])).toEqual({ removed: [], inFlightElsewhere: [] });
+      release();
+      await setup;
+      expect(validTold("b")).toEqual([
+        { containerID: "keep", ifname: "net1" },
+        { containerID: "new", ifname: "net1" },
+      ]);
+    });
+
     it("tells every pod a torn record's name may be of, when IDs hold dashes", async () => {
       const rt = await load();
       await rt.setupPod({ id: "keep", netns: "/n/keep" });
