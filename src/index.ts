@@ -47,12 +47,7 @@ export {
   CacheWriteError,
   CorruptCacheRecordError,
 } from "./errors/cache.js";
-export {
-  ConfError,
-  ConfFileError,
-  NoConfigsFoundError,
-  NotFoundError,
-} from "./errors/conf.js";
+export { ConfError, ConfFileError, NoConfigsFoundError, NotFoundError } from "./errors/conf.js";
 export {
   CorruptInputError,
   GoPathError,
@@ -79,11 +74,7 @@ export {
   UnmarshalableArgsError,
   UnsupportedResultVersionError,
 } from "./errors/types.js";
-export {
-  ErrorIncompatible,
-  PrevResultError,
-  VersionError,
-} from "./errors/version.js";
+export { ErrorIncompatible, PrevResultError, VersionError } from "./errors/version.js";
 export {
   type CacheRemoveFailedMessage,
   diagnosticsChannelNames,

@@ -161,10 +161,7 @@ const plugin: SchemaNode = {
   type: "object",
   "x-message": "a plugin must be an object",
   allOf: [
-    {
-      required: ["type"],
-      "x-message": 'missing "type": every plugin names its executable',
-    },
+    { required: ["type"], "x-message": 'missing "type": every plugin names its executable' },
     {
       properties: {
         type: {

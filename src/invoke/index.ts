@@ -25,13 +25,7 @@ export {
   PluginNotFoundError,
 } from "../errors/invoke.js";
 export { Args, type ArgsInit, argsFromEnv, type CNIArgs, DelegateArgs } from "./args.js";
-export {
-  delegateAdd,
-  delegateCheck,
-  delegateDel,
-  delegateGC,
-  delegateStatus,
-} from "./delegate.js";
+export { delegateAdd, delegateCheck, delegateDel, delegateGC, delegateStatus } from "./delegate.js";
 export {
   DefaultExec,
   defaultExec,

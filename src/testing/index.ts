@@ -44,11 +44,7 @@ export {
   requirePlugins,
   wellKnownPluginDirs,
 } from "./plugin-dirs.js";
-export {
-  type RootlessResult,
-  type RunRootlessOptions,
-  runRootless,
-} from "./rootless.js";
+export { type RootlessResult, type RunRootlessOptions, runRootless } from "./rootless.js";
 export { runInNetns } from "./run.js";
 export {
   allSpecVersions,
