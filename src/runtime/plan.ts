@@ -22,6 +22,7 @@ import { MAX_CAPABILITY_DEPTH, nestsDeeperThan } from "../cache/record.js";
 import { maxNestingDepth, setOwn } from "../encoding/parse.js";
 import { assertSpelled, InvalidArgumentError, wrongTypeError } from "../errors/base.js";
 import { CapabilityArgError, InterfaceNameError, NetworkNotFoundError } from "../errors/runtime.js";
+import { attempt } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 import { goStruct, parseCIDR, parseIP } from "../types/index.js";
 import { validateInterfaceName, validateNetworkName } from "../utils/index.js";
@@ -395,14 +396,7 @@ function fail(argument: string, message: string): never {
   throw new CapabilityArgError(argument, `${argument}: ${message}`);
 }
 
-function isCIDR(s: string): boolean {
-  try {
-    parseCIDR(s);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const isCIDR = (s: string): boolean => attempt(() => parseCIDR(s)) !== undefined;
 
 function assertIP(value: unknown, argument: string): void {
   if (typeof value !== "string" || parseIP(value) === undefined) {
