@@ -64,9 +64,7 @@ export function assertConfigOptions(options: unknown): void {
 /** A RuntimeConf: containerID, netNS and ifName strings; args pairs; capabilityArgs object. */
 export function assertRuntimeConf(rt: unknown, path = "rt"): asserts rt is RuntimeConf {
   const obj = object(rt, path, "a RuntimeConf object");
-  requiredString(obj, "containerID", path);
-  requiredString(obj, "netNS", path);
-  requiredString(obj, "ifName", path);
+  for (const key of ["containerID", "netNS", "ifName"]) requiredString(obj, key, path);
   const args = optional(obj, "args");
   if (args !== undefined) {
     if (!Array.isArray(args)) fail(`${path}.args`, "an array of [key, value] string pairs", args);
@@ -125,8 +123,7 @@ export function assertPluginConfig(net: unknown, path = "net"): asserts net is P
 /** A NetworkConfigList, as networkConfFromBytes (confListFromBytes) gives it. */
 export function assertNetworkList(list: unknown, path = "list"): asserts list is NetworkConfigList {
   const obj = object(list, path, "a NetworkConfigList object (from networkConfFromBytes)");
-  requiredString(obj, "name", path);
-  requiredString(obj, "cniVersion", path);
+  for (const key of ["name", "cniVersion"]) requiredString(obj, key, path);
   for (const key of ["disableCheck", "disableGC"]) {
     const value = obj[key];
     if (value !== undefined && typeof value !== "boolean")
