@@ -144,15 +144,11 @@ export async function listConfDir(confDir: string): Promise<string[] | NoNetwork
 
 /** Directories of the conf dir whose names end like conf files. */
 export async function confNamedDirs(confDir: string): Promise<string[]> {
-  try {
-    const entries = await readdir(confDir, { withFileTypes: true });
-    return entries
-      .filter((e) => e.isDirectory() && extensions.some((x) => e.name.endsWith(x)))
-      .map((e) => join(confDir, e.name))
-      .sort();
-  } catch {
-    return [];
-  }
+  const entries = await readdir(confDir, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((e) => e.isDirectory() && extensions.some((x) => e.name.endsWith(x)))
+    .map((e) => join(confDir, e.name))
+    .sort();
 }
 
 function assertOptions(options: LoadOptions): void {
@@ -188,21 +184,15 @@ export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> 
   const files = await listConfDir(confDir);
   // Upstream's listing skips directories silently; one named like a conf file is reported.
   for (const dir of files instanceof NoNetworksError ? [] : await confNamedDirs(confDir)) {
-    problems.push({
-      file: dir,
-      kind: "invalid",
-      error: new ConfFileError(dir, `${dir} is a directory, not a conf file`),
-    });
+    const error = new ConfFileError(dir, `${dir} is a directory, not a conf file`);
+    problems.push({ file: dir, kind: "invalid", error });
   }
   for (const file of files instanceof NoNetworksError ? [] : files) {
     if (max > 0 && networks.length >= max) break;
-    let config: NetworkConfigList;
-    try {
-      config = await loadFile(file);
-    } catch (error) {
+    const config = await loadFile(file).catch((error: unknown) => {
       problems.push({ file, kind: "invalid", error });
-      continue;
-    }
+    });
+    if (config === undefined) continue;
     if (seen.has(config.name) || config.name === loopback?.name) {
       const by = seen.has(config.name) ? undefined : "the runtime's loopback network (loopback)";
       const error = new DuplicateNetworkError(config.name, by);
