@@ -46,9 +46,7 @@ export function normalizePluginKeys(document: unknown): {
       copy ??= { ...plugin };
       copy[canonical] = copy[key];
       delete copy[key];
-      const map = renames.get(i) ?? new Map<string, string>();
-      map.set(canonical, key);
-      renames.set(i, map);
+      renames.set(i, (renames.get(i) ?? new Map<string, string>()).set(canonical, key));
     }
     return copy ?? plugin;
   });

@@ -167,8 +167,7 @@ export function lintNetworkList(input: ConfInput | NetworkConfigList): LintResul
   const placed =
     single === undefined ? kept : kept.map((f) => ({ ...f, pointer: fromSingle(f.pointer) }));
   const byKey = new Map(placed.map((f) => [`${f.severity}\0${f.pointer}\0${f.message}`, f]));
-  const unique = [...byKey.values()];
-  unique.sort(byDocumentOrder);
+  const unique = [...byKey.values()].sort(byDocumentOrder);
   return {
     errors: unique.filter((f) => f.severity === "error"),
     warnings: unique.filter((f) => f.severity === "warning"),
