@@ -251,15 +251,12 @@ async function validateFile(v: Validation, file: string): Promise<void> {
     v.add(file, "/plugins", "error", "wrong-extension", message);
   }
 
-  let list: NetworkConfigList;
-  try {
-    list = await loadFile(file);
-  } catch (error) {
+  const list = await loadFile(file).catch((error: unknown) => {
     const where = error instanceof ConfFileError ? error.file : file;
     v.add(where, "", "error", "load", `not loaded: ${withoutFile(messageOf(error), where)}`);
     addLint(v, lintNetworkList(bytes), { file, inline: Number.POSITIVE_INFINITY, dropIns: [] });
-    return;
-  }
+  });
+  if (list === undefined) return;
 
   const inline = isList && top !== undefined && Array.isArray(top.plugins) ? top.plugins.length : 0;
   const dropIns = isList ? await dropInFiles(file, list) : [];
