@@ -301,19 +301,16 @@ async function undecodableRecords(
     // V8's parser takes any depth, and only the top level is looked at.
     const top: unknown = attempt(() => JSON.parse(new TextDecoder().decode(found.bytes)));
     if (!isJSONObject(top) || top.kind !== CNICacheV1 || top.containerId !== podID) continue;
-    let reason: string | undefined;
     try {
       decodeCacheRecord(found.bytes);
+      // Decoded after all: written since the listing, or without a name (skipped as upstream).
     } catch (error) {
-      reason = `cannot be decoded: ${messageOf(error)}`;
+      out.push({
+        network: typeof top.networkName === "string" ? top.networkName : "",
+        ifName: typeof top.ifName === "string" ? top.ifName : "",
+        error: new CorruptCacheRecordError(path, `cannot be decoded: ${messageOf(error)}`),
+      });
     }
-    // Decoded after all: written since the listing, or without a name (skipped as upstream).
-    if (reason === undefined) continue;
-    out.push({
-      network: typeof top.networkName === "string" ? top.networkName : "",
-      ifName: typeof top.ifName === "string" ? top.ifName : "",
-      error: new CorruptCacheRecordError(path, reason),
-    });
   }
   return out;
 }
