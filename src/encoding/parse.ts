@@ -341,11 +341,8 @@ class Scanner {
       this.pos++;
       if (!isDigit(this.peek())) this.fail("in numeric literal");
     }
-    if (this.peek() === 0x30) {
-      this.pos++;
-    } else {
-      while (isDigit(this.peek())) this.pos++;
-    }
+    if (this.peek() === 0x30) this.pos++;
+    else while (isDigit(this.peek())) this.pos++;
     if (this.peek() === 0x2e) {
       this.pos++;
       if (!isDigit(this.peek())) this.fail("after decimal point in numeric literal");
