@@ -146,9 +146,7 @@ export async function confDirListing(
     const dot = entry.name.lastIndexOf(".");
     const ext = dot < 0 ? "" : entry.name.slice(dot);
     // One push per matching extension, as upstream's nested loop does.
-    for (const wanted of extensions) {
-      if (ext === wanted) files.push(join(dir, entry.name));
-    }
+    for (const wanted of extensions) if (ext === wanted) files.push(join(dir, entry.name));
   }
   return { files, entries: names };
 }

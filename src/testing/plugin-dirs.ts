@@ -34,9 +34,7 @@ export async function findPluginDirs(options: FindPluginDirsOptions = {}): Promi
   const fromEnv = (env.CNI_PATH ?? "").split(delimiter).filter((dir) => dir !== "");
   const candidates = [...fromEnv, ...(options.candidates ?? wellKnownPluginDirs)];
   const found: string[] = [];
-  for (const dir of new Set(candidates)) {
-    if (await isDirectory(dir)) found.push(dir);
-  }
+  for (const dir of new Set(candidates)) if (await isDirectory(dir)) found.push(dir);
   return found;
 }
 

@@ -75,9 +75,7 @@ function parseExact(version: string): readonly [bigint, bigint, bigint] {
 export function compareVersions(a: string, b: string): number {
   const first = parseExact(a);
   const second = parseExact(b);
-  for (let i = 0; i < 3; i++) {
-    if (first[i] !== second[i]) return first[i] < second[i] ? -1 : 1;
-  }
+  for (let i = 0; i < 3; i++) if (first[i] !== second[i]) return first[i] < second[i] ? -1 : 1;
   return 0;
 }
 
