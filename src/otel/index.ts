@@ -195,11 +195,7 @@ const describeExec = (m: ExecMessage): Described => {
       "cni.container.id": m.containerID,
       "cni.ifname": m.ifName,
     } as OTelAttributes,
-    metric: {
-      "cni.kind": "plugin",
-      "cni.operation": m.command,
-      "cni.plugin.type": type,
-    } as OTelAttributes,
+    metric: { "cni.kind": "plugin", "cni.operation": m.command, "cni.plugin.type": type },
   };
 };
 
