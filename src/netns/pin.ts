@@ -84,11 +84,8 @@ const removing = new Map<string, Promise<unknown>>();
  */
 export async function removeNetns(pathOrName: string, options: NetnsOptions = {}): Promise<void> {
   if (typeof pathOrName !== "string") {
-    throw new NetnsError(
-      `invalid network namespace path ${String(pathOrName)}`,
-      "invalid-name",
-      String(pathOrName),
-    );
+    const name = String(pathOrName);
+    throw new NetnsError(`invalid network namespace path ${name}`, "invalid-name", name);
   }
   const dir = netnsDirOf(options.dir);
   const path = pathOrName.includes("/")
