@@ -424,8 +424,9 @@ export async function delReversed(
         continue;
       }
       debug("teardown %s/%s: DEL said %s: taken as gone", a.network, a.ifName, messageOf(error));
+      // Its record goes too: one read, or one its setup wrote (a rollback's, read by nobody).
       const path = cacheFilePath(cacheDirOf(ctx.cni), a.network, a.rt.containerID, a.ifName);
-      if (a.record !== undefined) await removeCacheRecord(path, { strict: true });
+      await removeCacheRecord(path, { strict: true });
       outcome.done.push({ network: a.network, ifName: a.ifName });
     }
   }

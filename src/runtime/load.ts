@@ -91,6 +91,10 @@ export async function loadFile(file: string): Promise<NetworkConfigList> {
   return list;
 }
 
+/** The executables a network runs: each plugin's type, then its IPAM plugin's when it names one. */
+export const pluginTypes = (list: NetworkConfigList): string[] =>
+  list.plugins.flatMap(({ network: { type, ipam } }) => (ipam?.type ? [type, ipam.type] : [type]));
+
 /** Finds a plugin in `binDirs`, through `exec` when one is given. */
 export function findPlugin(
   pluginType: string,
@@ -200,9 +204,9 @@ export async function loadNetworkSet(options: LoadOptions): Promise<NetworkSet> 
       continue;
     }
     seen.add(config.name);
-    for (const plugin of config.plugins) {
+    for (const type of pluginTypes(config)) {
       try {
-        await findPlugin(plugin.network.type, binDirs, options.exec);
+        await findPlugin(type, binDirs, options.exec);
       } catch (error) {
         problems.push({ file, network: config.name, kind: "missing-plugin", error });
       }

@@ -36,6 +36,7 @@ import {
   plannedAttachments,
   withDeadline,
 } from "./cached-pod.js";
+import { pluginTypes } from "./load.js";
 import { intentOf, type PlannedAttachment } from "./plan.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
 
@@ -114,8 +115,9 @@ export async function checkPodNetns(podID: string, netns: unknown): Promise<void
 }
 
 /**
- * Looks up every plugin of the plan before anything runs: the first one missing fails the
- * setup with nothing to undo.
+ * Looks up every plugin of the plan, IPAM plugins too, before anything runs: the first one
+ * missing fails the setup with nothing to undo (a missing IPAM plugin fails the ADD and the
+ * rollback's DEL alike, leaving the pod stuck).
  * @throws PodSetupError whose failure's error is the lookup's (a PluginNotFoundError).
  */
 export async function checkPluginsInstalled(
@@ -124,9 +126,9 @@ export async function checkPluginsInstalled(
   find: (pluginType: string) => Promise<unknown>,
 ): Promise<void> {
   for (const a of plan) {
-    for (const plugin of a.network.config.plugins) {
+    for (const type of pluginTypes(a.network.config)) {
       try {
-        await find(plugin.network.type);
+        await find(type);
       } catch (error) {
         throw new PodSetupError(podID, failureOf(a, error), [], [], []);
       }

@@ -214,6 +214,17 @@ describe("setupPod", () => {
     ]);
   });
 
+  it("a rollback DEL answered 'not found' counts as done, and the record its ADD wrote goes", async () => {
+    fake.fail.set("c/ADD", "c add");
+    fake.fail.set("b/DEL", "link not found");
+    const e = (await rt.setupPod(pod).catch((x: unknown) => x)) as PodSetupError;
+    expect(e.rollbackFailures).toEqual([]);
+    expect(e.rolledBack).toContainEqual({ network: "b", ifName: "net1" });
+    // The pod has nothing left: no record for podStatus or checkPod to take as attached.
+    expect(await records()).toEqual([]);
+    expect(await rt.interruptedSetups()).toEqual([]);
+  });
+
   it("a plugin not installed fails the setup before any plugin runs, with nothing to undo", async () => {
     const real = fake.exec.findInPath.bind(fake.exec);
     fake.exec.findInPath = (plugin, paths) =>
@@ -226,6 +237,23 @@ describe("setupPod", () => {
     expect(e.rolledBack).toEqual([]);
     expect(e.message).toMatch(/\(nothing to undo\)$/);
     expect(fake.calls).toEqual([]);
+  });
+
+  it("an IPAM plugin not installed fails the setup as its plugin's would, before anything runs", async () => {
+    // Its plugin would fail ADD and the rollback's DEL alike (the IPAM delegation), leaving the
+    // pod's intent for ever: looked up with the plugins, it is reported at load too.
+    await writeNetwork(d.confDir, "30-c.conflist", "c", [{ type: "ptp", ipam: { type: "dhcp" } }]);
+    const real = fake.exec.findInPath.bind(fake.exec);
+    fake.exec.findInPath = (plugin, paths) =>
+      plugin === "dhcp" ? findInPath(plugin, [join(d.base, "no-bin")]) : real(plugin, paths);
+    rt = await loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
+    expect(rt.problems).toMatchObject([{ network: "c", kind: "missing-plugin" }]);
+    const e = (await rt.setupPod(pod).catch((x: unknown) => x)) as PodSetupError;
+    expect(e.failure).toMatchObject({ network: "c", ifName: "net2" });
+    expect(e.failure.error).toBeInstanceOf(PluginNotFoundError);
+    expect(e.message).toMatch(/failed to find plugin "dhcp".*\(nothing to undo\)$/);
+    expect(fake.calls).toEqual([]);
+    expect(await rt.interruptedSetups()).toEqual([]);
   });
 
   it("a network whose time ran out before its first plugin started gets no DEL", async () => {
