@@ -3,7 +3,7 @@
  * at once (ocicni asks the default network only, go-cni stops at the first failure), after each
  * plugin (and IPAM plugin, which gets the same version by delegation) is looked up and asked
  * VERSION: STATUS run into a missing or unsupporting plugin would hide the cause behind its own
- * error (`missing containerID`). The default and loopback networks must be usable (go-cni#133).
+ * error (`missing containerID`). The default and loopback networks must be ready (go-cni#133).
  */
 
 import { stat } from "node:fs/promises";
@@ -28,8 +28,8 @@ export interface NetworkStatus {
 /** The runtime's readiness. */
 export interface StatusReport {
   /**
-   * The runtime has its networks, the default network's (and the loopback's) plugins are usable,
-   * and at least `minReady` networks are ready.
+   * The runtime has its networks, the default network (and the loopback) is ready, its plugins
+   * usable and its STATUS answered, and at least `minReady` networks are ready.
    */
   ready: boolean;
   /** Why the runtime is not ready, whenever it is not (docs/runtime.md, "Ready for pods"). */
@@ -196,10 +196,12 @@ export async function networkStatus(ctx: StatusContext, minReady: number): Promi
     defaultReady: statuses.some((s) => s.network === defaultNetwork?.name && s.ready),
     networks: statuses,
   };
-  const required = networks.filter((n) => n.loopback || n === defaultNetwork);
-  const unusable = required.flatMap((n) => {
-    const p = problems.get(n);
-    return p === undefined ? [] : [`${networkLabel(n)}: ${p.text}`];
+  // The default and loopback networks must be ready, STATUS too: counted among minReady alone,
+  // the loopback (no STATUS below 1.1.0) made a runtime whose one network says 50 ready.
+  const unusable = networks.flatMap((n, i) => {
+    const { ready, error } = statuses[i];
+    if (ready || !(n.loopback || n === defaultNetwork)) return [];
+    return [`${networkLabel(n)}: ${problems.get(n)?.text ?? `not ready: ${messageOf(error)}`}`];
   });
   if (set?.notReady !== undefined) {
     report.reason = set.notReady.message;

@@ -130,7 +130,24 @@ describe("checkPod, status, gc", () => {
       fake.fail.set("a/STATUS", "down");
       const down = await rtA.status();
       expect(down.defaultReady).toBe(false);
-      expect(down.ready).toBe(true);
+      // The default network must be ready: minReady counts the others on top of it.
+      expect(down.ready).toBe(false);
+      expect(down.reason).toMatch(/^default network "a" \(.*10-a\.conflist\): not ready: .*down/);
+    });
+
+    it("the loopback network ready does not make a runtime ready whose one network is not", async () => {
+      await rm(join(d.confDir, "20-b.conflist"));
+      fake.fail.set("a/STATUS", "code 50");
+      const rt = await loadNetworks({
+        confDir: d.confDir,
+        cacheDir: d.cacheDir,
+        exec: fake.exec,
+        loopback: true,
+      });
+      const report = await rt.status();
+      expect(report.networks.map((n) => n.ready)).toEqual([true, false]);
+      expect(report.ready).toBe(false);
+      expect(report.reason).toMatch(/^default network "a" .*: not ready: .*code 50/);
     });
   });
 
