@@ -148,6 +148,12 @@ const runtimeOptionKeys = [
   "checkLoopback",
 ];
 
+/** A call's options, an object (`null` failed as a TypeError), and their `timeout`. */
+function assertCallOptions(options: { timeout?: number | undefined } | WatchOptions): void {
+  if (!isJSONObject(options)) throw wrongTypeError("options", "an options object", options);
+  assertDuration("timeout", options.timeout);
+}
+
 /** GC's options: a `dryRun` misspelled, or a `true` in their place, would collect for real. */
 const gcOptionKeys = new Set(["signal", "traceContext", "timeout", "dryRun"]);
 const podNetns = (ref: PodRef): string | undefined =>
@@ -271,6 +277,7 @@ export class CNIRuntime {
     if (typeof pod !== "object" || pod === null) {
       throw new InvalidArgumentError("pod", "pod must be a Pod object");
     }
+    assertCallOptions(options);
     return this.traced("setup", pod.id, options, (o) => this.setup(pod, o), {
       netns: pod.netns,
       parallel: options.parallel ?? false,
@@ -278,7 +285,6 @@ export class CNIRuntime {
   }
 
   private async setup(pod: Pod, options: SetupOptions): Promise<PodSetupResult> {
-    assertDuration("timeout", options.timeout);
     const set = this.current;
     // Not ready for this pod: the runtime's state, said before the pod is looked at.
     if (set.notReady !== undefined && (pod.networks === undefined || set.networks.length === 0)) {
@@ -342,7 +348,7 @@ export class CNIRuntime {
     options: TeardownOptions = {},
   ): Promise<TornDownAttachment[]> {
     const id = podRefID(pod);
-    assertDuration("timeout", options.timeout);
+    assertCallOptions(options);
     assertTeardownOptions(options);
     return this.traced(
       "teardown",
@@ -370,7 +376,7 @@ export class CNIRuntime {
    */
   async checkPod(pod: PodRef, options: PodCallOptions = {}): Promise<CheckedAttachment[]> {
     const id = podRefID(pod);
-    assertDuration("timeout", options.timeout);
+    assertCallOptions(options);
     return this.traced(
       "check",
       id,
@@ -395,7 +401,7 @@ export class CNIRuntime {
    */
   async podStatus(pod: PodRef, options: PodCallOptions = {}): Promise<PodStatus> {
     const id = podRefID(pod);
-    assertDuration("timeout", options.timeout);
+    assertCallOptions(options);
     return withLock(this.locks.pod(id, options.signal), () =>
       podStatusFromCache(this.context(this.current, options, pod), id),
     );
@@ -406,7 +412,7 @@ export class CNIRuntime {
    * usable and `minReady` (default 1) networks ready; `reason` says why not (docs/runtime.md).
    */
   async status(options: PodCallOptions & { minReady?: number } = {}): Promise<StatusReport> {
-    assertDuration("timeout", options.timeout);
+    assertCallOptions(options);
     const { minReady } = options;
     if (minReady !== undefined && !(Number.isSafeInteger(minReady) && minReady >= 0)) {
       throw new InvalidArgumentError("minReady", "minReady must be a non-negative integer");
@@ -441,7 +447,7 @@ export class CNIRuntime {
       const expected = "GCOptions { signal, traceContext, timeout, dryRun }";
       throw wrongTypeError("options", expected, options, hint);
     }
-    assertDuration("timeout", options.timeout);
+    assertCallOptions(options);
     const dryRun = options.dryRun === undefined ? false : options.dryRun;
     if (typeof dryRun !== "boolean") {
       throw new InvalidArgumentError("dryRun", `dryRun must be a boolean, got ${typeof dryRun}`);
@@ -497,6 +503,7 @@ export class CNIRuntime {
    *   2147483647.
    */
   watch(options: WatchOptions = {}): NetworkWatcher {
+    assertCallOptions(options);
     return new NetworkWatcher(this, this.options, options);
   }
 }

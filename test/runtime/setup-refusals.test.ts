@@ -112,6 +112,18 @@ it("values of the wrong type at the runtime's entries are the caller's typed err
   expect(await argumentOf(() => rt.gc([no]))).toBe("validPods");
   expect(await argumentOf(() => rt.gc(42 as never))).toBe("validPods");
   expect(await argumentOf(() => rt.status({ minReady: "x" as never }))).toBe("minReady");
+  // null options (not undefined: no default) were a TypeError in each.
+  const pod = { id: "p", netns: "/n/p" };
+  for (const call of [
+    () => rt.setupPod(pod, no),
+    () => rt.teardownPod("p", no),
+    () => rt.checkPod("p", no),
+    () => rt.podStatus("p", no),
+    () => rt.status(no),
+    async () => rt.watch(no),
+  ]) {
+    await expect(call()).rejects.toThrow("options must be an options object, got null");
+  }
   expect(t.fake.seq("ADD")).toEqual([]);
   expect(await intents()).toEqual([]);
 });
