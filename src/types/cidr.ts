@@ -41,7 +41,8 @@ class IPNetValue implements IPNet {
 
 /** Upstream's copy of a `types.IPNet`: the address and mask copied. */
 export function copyIPNet(n: IPNet): IPNet {
-  return new IPNetValue(copyIP(n.ip), n.mask.slice());
+  // A result built in JavaScript may lack the field or a part of it: Go's zero values then.
+  return new IPNetValue(n?.ip ? copyIP(n.ip) : newIP(0), n?.mask?.slice() ?? new Uint8Array(0));
 }
 
 /** Go's zero `net.IPNet{}`: what a missing `address` or `dst` decodes to; prints as "<nil>". */
@@ -95,7 +96,8 @@ function networkNumberAndMask(n: IPNet): [Uint8Array, Uint8Array] | undefined {
  * IPv4, a non-canonical mask in hex, Go's zero value "<nil>".
  */
 export function ipNetToString(n: IPNet): string {
-  const { ip, mask } = n;
+  const { ip, mask } = (n ?? {}) as Partial<IPNet>; // as copyIPNet: Go's zero value, "<nil>"
+  if (ip === undefined || mask === undefined) return "<nil>";
   if (mask.length === IPv4len && (ip.length === IPv4len || isV4Mapped(ip))) {
     // The common IPv4 case without the views networkNumberAndMask makes (same text).
     const o = ip.length - IPv4len;

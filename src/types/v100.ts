@@ -231,7 +231,9 @@ function convertFrom100To040(from: Result, toVersion: string): Result040 {
       if (i.sandbox !== undefined) out.sandbox = i.sandbox;
       return out;
     }),
-    ips: r.ips.map((ip) => copyIPConfigFields(ip, { version: ipTo4(ip.address.ip) ? "4" : "6" })),
+    ips: r.ips.map((ip) =>
+      copyIPConfigFields(ip, { version: ip.address?.ip && ipTo4(ip.address.ip) ? "4" : "6" }),
+    ),
     routes: r.routes.map(copyRoute),
     dns: copyDNS(r.dns),
   });
