@@ -4,7 +4,7 @@
  * records are replaced atomically and durably, and every path is built from validated names,
  * so a hostile name (`../../etc`, `a/b`) never reaches a file outside `<cacheDir>/results`.
  */
-import { readdir, unlink } from "node:fs/promises";
+import { readdir, rmdir, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { compareUTF8 } from "../encoding/json.js";
 import { readWhole } from "../engines/file-read.js";
@@ -234,11 +234,14 @@ export async function removeCacheRecord(
   path: string,
   options: { strict?: boolean | undefined } = {},
 ): Promise<void> {
-  await unlink(path).catch((error: unknown) => {
-    if (errnoCode(error) === "ENOENT") return;
-    if (options.strict) throw new CacheRecordRemoveError(path, error);
-    reportCacheRemoveFailed(path, error);
-  });
+  // Go's os.Remove: an empty directory at the path goes too (rmdir after unlink's EISDIR).
+  await unlink(path)
+    .catch((e: unknown) => (errnoCode(e) === "EISDIR" ? rmdir(path) : Promise.reject(e)))
+    .catch((error: unknown) => {
+      if (errnoCode(error) === "ENOENT") return;
+      if (options.strict) throw new CacheRecordRemoveError(path, error);
+      reportCacheRemoveFailed(path, error);
+    });
 }
 
 async function mapLimit<T, R>(

@@ -262,6 +262,16 @@ describe("readCacheFile and removeCacheRecord", () => {
     await removeCacheRecord(path);
     expect(readdirSync(resultsDir(cacheDir))).toEqual([]);
   });
+
+  it("removes an empty directory at the path, as Go's os.Remove does; not a full one", async () => {
+    // Left by a DEL, it failed the next ADD's write (EISDIR) after its plugins had run.
+    const path = cacheFilePath(cacheDir, "n", "c", "eth0");
+    mkdirSync(path, { recursive: true });
+    await removeCacheRecord(path, { strict: true });
+    expect(readdirSync(resultsDir(cacheDir))).toEqual([]);
+    mkdirSync(join(path, "kept"), { recursive: true });
+    await expect(removeCacheRecord(path, { strict: true })).rejects.toThrow(/ENOTEMPTY/);
+  });
 });
 
 describe("listCachedAttachments (upstream GetCachedAttachments)", () => {
