@@ -5,15 +5,11 @@
  * entries, which Go decodes and its converters then crash on (containernetworking/cni#1191,
  * #1192). A result the decoder refuses for a reason result-sane names is result-sane's only.
  */
+import { pointerOf } from "../../conf/lint-pointer.js";
 import { attempt, messageOf } from "../../internal/error-message.js";
 import { isJSONObject } from "../../internal/json-kind.js";
 import { createResultForVersion, parseCIDR, parseIP } from "../../types/index.js";
 import { greaterThanOrEqualTo } from "../../version/index.js";
-
-/** A JSON pointer (RFC 6901) of a path. */
-function pointer(...path: (string | number)[]): string {
-  return path.map((p) => `/${String(p).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
-}
 
 const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
 
@@ -106,20 +102,20 @@ export function resultProblems(
 /** A list of the result: a finding when it is no list, or for each entry that is no object. */
 function listFindings(path: (string | number)[], list: unknown, what: string): string[] {
   if (list === undefined || list === null) return [];
-  if (!Array.isArray(list)) return [`${pointer(...path)}: ${shown(list)} is not a list`];
+  if (!Array.isArray(list)) return [`${pointerOf(path)}: ${shown(list)} is not a list`];
   return list.flatMap((v, i) =>
     v === null
-      ? [`${pointer(...path, i)}: a null entry in ${what}`]
+      ? [`${pointerOf([...path, i])}: a null entry in ${what}`]
       : isJSONObject(v)
         ? []
-        : [`${pointer(...path, i)}: ${shown(v)} is not an object`],
+        : [`${pointerOf([...path, i])}: ${shown(v)} is not an object`],
   );
 }
 
 function ipFinding(path: (string | number)[], value: unknown, what: string): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value === "string" && parseIP(value) !== undefined) return undefined;
-  return `${pointer(...path)}: ${what} ${shown(value)} is not an IP address`;
+  return `${pointerOf(path)}: ${what} ${shown(value)} is not an IP address`;
 }
 
 function routesFindings(path: (string | number)[], routes: unknown): string[] {
@@ -134,22 +130,22 @@ function routesFindings(path: (string | number)[], routes: unknown): string[] {
 /** `dns`: an object of `nameservers` (IP addresses), `domain`, `search` and `options`. */
 function dnsFindings(dns: unknown): string[] {
   if (dns === undefined || dns === null) return [];
-  if (!isJSONObject(dns)) return [`${pointer("dns")}: ${shown(dns)} is not an object`];
+  if (!isJSONObject(dns)) return [`${pointerOf(["dns"])}: ${shown(dns)} is not an object`];
   const findings: string[] = [];
   if (dns.domain !== undefined && dns.domain !== null && typeof dns.domain !== "string")
-    findings.push(`${pointer("dns", "domain")}: ${shown(dns.domain)} is not a string`);
+    findings.push(`${pointerOf(["dns", "domain"])}: ${shown(dns.domain)} is not a string`);
   for (const key of ["nameservers", "search", "options"]) {
     const list = dns[key];
     if (list === undefined || list === null) continue;
     if (!Array.isArray(list)) {
-      findings.push(`${pointer("dns", key)}: ${shown(list)} is not a list of strings`);
+      findings.push(`${pointerOf(["dns", key])}: ${shown(list)} is not a list of strings`);
       continue;
     }
     list.forEach((v, i) => {
       if (typeof v !== "string")
-        findings.push(`${pointer("dns", key, i)}: ${shown(v)} is not a string`);
+        findings.push(`${pointerOf(["dns", key, i])}: ${shown(v)} is not a string`);
       else if (key === "nameservers" && parseIP(v) === undefined)
-        findings.push(`${pointer("dns", key, i)}: nameserver ${shown(v)} is not an IP address`);
+        findings.push(`${pointerOf(["dns", key, i])}: nameserver ${shown(v)} is not an IP address`);
     });
   }
   return findings;
@@ -164,7 +160,7 @@ export function sanityFindings(json: unknown, version: string): string[] {
       const ip = json[key];
       if (ip === undefined || ip === null) continue;
       if (!isJSONObject(ip)) {
-        findings.push(`${pointer(key)}: ${shown(ip)} is not an object`);
+        findings.push(`${pointerOf([key])}: ${shown(ip)} is not an object`);
         continue;
       }
       findings.push(...[ipFinding([key, "gateway"], ip.gateway, "the gateway")].filter(defined));
@@ -186,7 +182,7 @@ export function sanityFindings(json: unknown, version: string): string[] {
     if (first === undefined) seen.set(key, i);
     else
       findings.push(
-        `${pointer("interfaces", i, "name")}: a second interface ${shown(iface.name)} in the same sandbox (as ${pointer("interfaces", first)})`,
+        `${pointerOf(["interfaces", i, "name"])}: a second interface ${shown(iface.name)} in the same sandbox (as ${pointerOf(["interfaces", first])})`,
       );
   }
   for (const [ip, i] of objectsOf(json.ips)) {
@@ -195,11 +191,11 @@ export function sanityFindings(json: unknown, version: string): string[] {
     if (n === undefined) continue;
     if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n >= interfaces.length) {
       findings.push(
-        `${pointer("ips", i, "interface")}: ${shown(n)} is not an index of interfaces (${interfaces.length} ${interfaces.length === 1 ? "entry" : "entries"})`,
+        `${pointerOf(["ips", i, "interface"])}: ${shown(n)} is not an index of interfaces (${interfaces.length} ${interfaces.length === 1 ? "entry" : "entries"})`,
       );
     } else if (!isJSONObject(interfaces[n])) {
       findings.push(
-        `${pointer("ips", i, "interface")}: ${n} is the index of ${pointer("interfaces", n)}, which is no interface`,
+        `${pointerOf(["ips", i, "interface"])}: ${n} is the index of ${pointerOf(["interfaces", n])}, which is no interface`,
       );
     }
   }
