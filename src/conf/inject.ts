@@ -18,11 +18,6 @@ import { networkConfFromBytes } from "./list.js";
 import { networkPluginConfFromBytes } from "./plugin.js";
 import type { NetworkConfigList, PluginConfig } from "./types.js";
 
-/** Go's `json.Marshal`, its errors (NaN, a cycle, a function) as ConfErrors. */
-function marshalConf(value: unknown): string {
-  return wrapErrors("", () => marshal(value));
-}
-
 /**
  * Returns a new PluginConfig whose bytes are the original's with `newValues` set at the top
  * level, re-encoded as Go's `json.Marshal` of a map (byte-identical to upstream), and parsed
@@ -55,7 +50,8 @@ export function injectConf(
     }
     setOwn(config, key, value);
   }
-  return networkPluginConfFromBytes(utf8Encode(marshalConf(config)));
+  // Go's json.Marshal; its errors (NaN, a cycle, a function) as ConfErrors.
+  return networkPluginConfFromBytes(utf8Encode(wrapErrors("", () => marshal(config))));
 }
 
 /**
@@ -81,5 +77,5 @@ export function confListFromConf(original: PluginConfig): NetworkConfigList {
     cniVersion: original.network.cniVersion,
     plugins: [rawConfig],
   };
-  return networkConfFromBytes(utf8Encode(marshalConf(rawConfigList)));
+  return networkConfFromBytes(utf8Encode(wrapErrors("", () => marshal(rawConfigList))));
 }
