@@ -57,7 +57,7 @@ import type { Result100 } from "../types/index.js";
 import { validateContainerID } from "../utils/index.js";
 import { greaterThanOrEqualTo } from "../version/index.js";
 import type { NetworkSet } from "./load.js";
-import { type PlannedAttachment, planPodOfCheckedID } from "./plan.js";
+import { type PlannedAttachment, planPod } from "./plan.js";
 import { type AttachmentOutcome, type PodSetupResult, summarize } from "./summary.js";
 import type { CapabilityStyle, IfNoRecords, Pod, PodRef, TeardownOptions } from "./types.js";
 
@@ -494,7 +494,7 @@ export function assertTeardownOptions(options: TeardownOptions): void {
  * set), to tear down a pod with no record (go-cni's `Remove`, ocicni's `TearDownPod` fallback).
  * @throws NoNetworksError when the set cannot say which networks (not ready and the pod names
  *   none, or no network at all), as go-cni's `Status` check and ocicni's `networksAvailable`;
- *   setupPod's argument errors (but the ID's: the verb's entry checked it).
+ *   setupPod's argument errors (the ID is valid: the verb's entry checked it).
  */
 function currentAttachments(
   set: NetworkSet,
@@ -510,7 +510,7 @@ function currentAttachments(
     throw set.notReady;
   }
   const { networks, capabilities, args } = given;
-  const plan = planPodOfCheckedID(
+  const plan = planPod(
     set,
     { id, netns: netns ?? "", networks, capabilities, args },
     style.interfacePrefix,

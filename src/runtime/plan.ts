@@ -193,19 +193,6 @@ export function planPod(
   style: CapabilityStyle = "go-cni",
 ): PlannedAttachment[] {
   assertPodID(pod.id);
-  return planPodOfCheckedID(set, pod, interfacePrefix, style);
-}
-
-/**
- * {@link planPod} for a caller that has checked the pod's ID already (a verb's entry does, as
- * teardown's current-config path): the rest is checked the same.
- */
-export function planPodOfCheckedID(
-  set: NetworkSet,
-  pod: Pod,
-  interfacePrefix: string | undefined,
-  style: CapabilityStyle = "go-cni",
-): PlannedAttachment[] {
   assertPodShape(pod);
   const requests = requestsOf(set, pod);
   const checked = validatePod(set, pod, requests);
