@@ -417,7 +417,6 @@ export async function delReversed(
   for (const a of [...list].reverse()) {
     try {
       await runCached(ctx, a, "DEL");
-      outcome.done.push({ network: a.network, ifName: a.ifName });
     } catch (error) {
       if (!alreadyGone(error, a.rt.netNS)) {
         outcome.failures.push({ network: a.network, ifName: a.ifName, error });
@@ -427,8 +426,8 @@ export async function delReversed(
       // Its record goes too: one read, or one its setup wrote (a rollback's, read by nobody).
       const path = cacheFilePath(cacheDirOf(ctx.cni), a.network, a.rt.containerID, a.ifName);
       await removeCacheRecord(path, { strict: true });
-      outcome.done.push({ network: a.network, ifName: a.ifName });
     }
+    outcome.done.push({ network: a.network, ifName: a.ifName });
   }
   return outcome;
 }
