@@ -139,11 +139,6 @@ export function assertNetworkList(list: unknown, path = "list"): asserts list is
   if (!(obj.bytes instanceof Uint8Array)) fail(`${path}.bytes`, "a Uint8Array", obj.bytes);
 }
 
-/** A plain string argument (a plugin type, a container ID). */
-export function assertString(value: unknown, path: string): asserts value is string {
-  if (typeof value !== "string") fail(path, "a string", value);
-}
-
 /**
  * What a verb runs: a list, or a single plugin configuration as a chain of one (upstream's
  * `*Network` verbs). The two differ only where upstream's do: a list's plugin errors name the

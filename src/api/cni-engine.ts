@@ -24,14 +24,9 @@ import { goQuote } from "../internal/go-quote.js";
 import { DefaultExec } from "../invoke/index.js";
 import type { Result } from "../types/index.js";
 import { validateNetworkName } from "../utils/index.js";
+import { assertString } from "../utils/validate.js";
 import { greaterThanOrEqualTo, type PluginInfo } from "../version/index.js";
-import {
-  assertGCArgs,
-  assertNetworkList,
-  assertString,
-  type Chain,
-  chainOf,
-} from "./assert-args.js";
+import { assertGCArgs, assertNetworkList, type Chain, chainOf } from "./assert-args.js";
 import { Attachment } from "./attachment.js";
 import { getCachedConfig, getCachedResult } from "./cached-result.js";
 import type { CallOptions, CNIConfigOptions, DelOptions, RecordOptions } from "./call-options.js";

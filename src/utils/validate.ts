@@ -19,7 +19,8 @@ import { isGoSpace } from "./unicode-space.js";
  */
 const validName = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
 
-function assertString(name: unknown, argument: string): asserts name is string {
+/** A plain string argument (a plugin type, a container ID). */
+export function assertString(name: unknown, argument: string): asserts name is string {
   if (typeof name !== "string") throw wrongTypeError(argument, "a string", name);
 }
 
