@@ -128,13 +128,11 @@ function encode(root: unknown, asMap: boolean): string {
         out += "[";
         stack.push({ items: object, entries: noEntries, next: 0, wrote: false, owners });
       } else {
-        let entries: [string, unknown][];
-        if (object instanceof Map) {
-          entries = sortEntries([...object.entries()].map(([k, v]) => [String(k), v]));
-        } else {
-          entries = Object.entries(object);
-          if (asMap || !(structMarker in object)) sortEntries(entries);
-        }
+        const map = object instanceof Map;
+        const entries: [string, unknown][] = map
+          ? [...object.entries()].map(([k, v]) => [String(k), v])
+          : Object.entries(object);
+        if (map || asMap || !(structMarker in object)) entries.sort(byKey);
         out += "{";
         stack.push({ items: undefined, entries, next: 0, wrote: false, owners });
       }
@@ -175,9 +173,7 @@ function encode(root: unknown, asMap: boolean): string {
   }
 }
 
-function sortEntries(entries: [string, unknown][]): [string, unknown][] {
-  return entries.sort((a, b) => compareUTF8(a[0], b[0]));
-}
+const byKey = (a: [string, unknown], b: [string, unknown]) => compareUTF8(a[0], b[0]);
 
 /**
  * Orders strings by their UTF-8 bytes, as Go sorts map keys. UTF-16 order differs only where
