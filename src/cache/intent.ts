@@ -210,6 +210,7 @@ export async function writeIntent(
           ...(runID !== undefined && { run: runID }),
         }),
       }),
+      ...(how === "disowned" && { disowned: true }),
       attachments: entries,
     }),
   );
@@ -231,6 +232,8 @@ const isPairs = (v: unknown): v is [string, string][] =>
 interface IntentWriter {
   owner: SetupOwner | undefined;
   runID: string | undefined;
+  /** Written after its setup ended (a rollback's DEL failed): nothing of it runs any more. */
+  disowned?: boolean;
 }
 
 /** The owner an intent names and its run ID. */
@@ -297,7 +300,7 @@ function decodeIntent(
       capabilityArgs: e.capabilityArgs as Record<string, unknown> | undefined,
     };
   });
-  return { attachments, ...writer };
+  return { attachments, ...writer, disowned: value.disowned === true };
 }
 
 /** What the pod's intent holds: nothing, its attachments (and its path), or why it cannot be used. */
@@ -454,7 +457,9 @@ export async function settleIntent(
   podID: string,
   intent: IntentRead,
 ): Promise<DamagedIntentError | undefined> {
-  if (intent.kind === "attachments") await endOrphanedRuns({ podID, ...intent });
+  // A disowned intent names no run: what matches its pod now is another runtime's, not its.
+  if (intent.kind === "attachments" && !intent.disowned)
+    await endOrphanedRuns({ podID, ...intent });
   if (intent.kind !== "unusable") return undefined;
   const { path, reason } = intent.error;
   // A leading dot, which no pod ID has.

@@ -4,6 +4,7 @@
  * a runtime's), in its live owner, or nowhere (an interrupted setup, or a rollback whose DEL
  * failed: its owner is dropped). A setup that ran nothing leaves no intent.
  */
+import { spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, it, vi } from "vitest";
@@ -71,6 +72,29 @@ it("a rollback whose DEL failed leaves an intent that names no owner", async () 
   expect(intent.owner).toBeUndefined();
   expect(intent.attachments.map((a: { networkName: string }) => a.networkName)).toEqual(["a", "b"]);
   expect(await rt.interruptedSetups()).toEqual(["p"]);
+});
+
+it("recovering a disowned intent signals nothing: a process of the pod's now is another run's", async () => {
+  // Another runtime (its own cache dir) running a plugin for the same pod, netns and interface:
+  // the disowned intent has no run ID to tell it apart, and nothing of its own setup runs.
+  const rt = await t.load();
+  t.fake.fail.set("b/ADD", "b add").set("a/DEL", "a del");
+  await expect(rt.setupPod({ id: "p", netns: "/n/p" })).rejects.toBeInstanceOf(PodSetupError);
+  const env = { CNI_COMMAND: "ADD", CNI_CONTAINERID: "p", CNI_NETNS: "/n/p", CNI_IFNAME: "eth0" };
+  const other = spawn("sleep", ["30"], {
+    env: { ...env, CNI_ARGS: "" },
+    stdio: "ignore",
+    detached: true, // the leader of a group of its own, as a plugin started by a runtime
+  });
+  try {
+    await new Promise((resolve) => other.once("spawn", resolve));
+    t.fake.fail.clear();
+    await rt.teardownPod("p");
+    expect(other.exitCode === null && other.signalCode === null).toBe(true);
+    expect(await intents()).toEqual([]);
+  } finally {
+    other.kill("SIGKILL");
+  }
 });
 
 it("an intent whose write failed after its rename is removed: nothing ran, the next setup runs", async () => {
