@@ -4,9 +4,11 @@
  * leaves"). `<start>` is the owner's start time (field 22 of /proc/<pid>/stat, base 36), which
  * tells a later process with the same pid apart; `<ns>` a digest of its pid and time
  * namespaces, where alone a pid and a start time mean something; `<n>` a per-process counter,
- * so parallel test files never pick the same name. An owner that cannot be told (no /proc, or
+ * so parallel test files never pick the same name (`<thread>t<n>` in a worker thread, whose
+ * counter is its own). An owner that cannot be told (no /proc, or
  * one of another pid namespace) is written `0.0`, which no sweep matches.
  */
+import { threadId } from "node:worker_threads";
 import { readProcStat } from "../internal/proc-stat.js";
 import { namespaceDigest } from "../internal/process-identity.js";
 
@@ -30,25 +32,23 @@ export interface ParsedTestName {
   readonly prefix: string;
   readonly owner: TestNameOwner;
   readonly n: number;
+  /** The worker thread that made it (`threadId`), 0 for the main thread. */
+  readonly thread: number;
   /** What follows the counter (a label, a temp dir's random suffix), without the dash. */
   readonly rest: string | undefined;
 }
 
 const namePattern = new RegExp(
-  `^(${testNamePrefix}|${checkNamePrefix})-([1-9][0-9]{0,9})-([0-9a-z]{1,13})\\.([0-9a-z]{8})-([1-9][0-9]{0,15})(?:-(.+))?$`,
+  `^(${testNamePrefix}|${checkNamePrefix})-([1-9][0-9]{0,9})-([0-9a-z]{1,13})\\.([0-9a-z]{8})-(?:([1-9][0-9]{0,9})t)?([1-9][0-9]{0,15})(?:-(.+))?$`,
 );
 
 /** A name of the scheme taken apart; undefined for any other (`0.0` included): never swept. */
 export function parseTestName(name: string): ParsedTestName | undefined {
   const match = namePattern.exec(name);
   if (match === null) return undefined;
-  const [, prefix, pid, start36, ns, n, rest] = match;
-  return {
-    prefix,
-    owner: { pid: Number(pid), start: base36ToDecimal(start36), ns },
-    n: Number(n),
-    rest,
-  };
+  const [, prefix, pid, start36, ns, thread, n, rest] = match;
+  const owner = { pid: Number(pid), start: base36ToDecimal(start36), ns };
+  return { prefix, owner, n: Number(n), thread: Number(thread ?? 0), rest };
 }
 
 function base36ToDecimal(text: string): string {
@@ -97,7 +97,8 @@ export async function uniqueTestName(
   const owner = await thisOwner();
   const n = (counterHolder[counterKey] ?? 0) + 1;
   counterHolder[counterKey] = n;
-  return labelledTestName(`${prefix}-${ownerPart(owner)}-${n}`, label);
+  const counter = threadId === 0 ? `${n}` : `${threadId}t${n}`;
+  return labelledTestName(`${prefix}-${ownerPart(owner)}-${counter}`, label);
 }
 
 /** `<name>-<label>`: another thing of the same owner and counter (a pod's netns beside its ID). */

@@ -4,6 +4,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { NetnsError } from "../../src/errors/index.js";
 import {
@@ -63,8 +64,37 @@ describe("the names", () => {
       prefix: testNamePrefix,
       owner: own,
       n: expect.any(Number),
+      thread: 0,
       rest: "host",
     });
+  });
+
+  it("a worker thread's names are its own: its counter starts over, its thread ID beside it", async () => {
+    // Each thread's counter starts at 1: without the thread, two workers named alike (EEXIST).
+    const dir = await mkdtemp(join(tmpdir(), "libcni-names-"));
+    const names = new URL("../../build/testing/names.js", import.meta.url).href;
+    const script = join(dir, "worker.mjs");
+    await writeFile(
+      script,
+      `import { parentPort } from "node:worker_threads";
+      const { uniqueTestName } = await import(${JSON.stringify(names)});
+      parentPort.postMessage([await uniqueTestName("w"), await uniqueTestName("w")]);`,
+    );
+    const run = () =>
+      new Promise<{ names: string[]; id: number }>((resolve, reject) => {
+        const w = new Worker(script);
+        w.once("message", (m: string[]) => resolve({ names: m, id: w.threadId }));
+        w.once("error", reject);
+      });
+    try {
+      const [a, b] = await Promise.all([run(), run()]);
+      const all = [...a.names, ...b.names];
+      expect(new Set(all).size).toBe(4);
+      expect(parseTestName(a.names[1])).toMatchObject({ thread: a.id, n: 2, rest: "w" });
+      expect(a.names[0]).toMatch(new RegExp(`^lcnitest-${process.pid}-[0-9a-z.]+-${a.id}t1-w$`));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("are one scheme with one counter for the helpers and the checker", async () => {
