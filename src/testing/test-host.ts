@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CNIConfig } from "../api/index.js";
+import { InvalidArgumentError } from "../errors/base.js";
 import { DefaultExec, findInPath, type RawExecOptions } from "../invoke/index.js";
 import type { NetnsMechanism } from "../netns/index.js";
 import { type Failpoint, type FailpointOptions, failpointPlugin } from "./failpoint.js";
@@ -133,8 +134,15 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
         return failpointPlugin({ ...fp, plugin, dir: binDir });
       },
       pod: async (label = "pod") => {
+        const gone = () => new InvalidArgumentError("host", "host.pod() after host.remove()");
+        if (removal !== undefined) throw gone();
         const pod = await tempNetns({ ...nsOptions, label });
-        // Removed before the host: the cleanups run in reverse order of creation.
+        // Removed before the host (the cleanups run in reverse order of creation); made while
+        // the host's removal ran, at once: the cleanups were taken already.
+        if (removal !== undefined) {
+          await pod.remove();
+          throw gone();
+        }
         cleanups.push(() => pod.remove());
         return pod;
       },

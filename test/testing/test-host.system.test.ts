@@ -154,6 +154,21 @@ describe("testHost", () => {
     expect(await exists(root)).toBe(false);
   });
 
+  it("a pod asked for while, or after, the host is removed is refused, and no namespace is left", async () => {
+    const host = await testHost();
+    const dir = join(host.netns.path, "..");
+    // One made while the removal runs (its cleanup would go in a list already taken), one after.
+    const during = host.pod("late");
+    const removed = host.remove();
+    const refusals = await Promise.all([during, host.pod("after")].map((p) => p.catch((e) => e)));
+    await removed;
+    for (const e of refusals)
+      expect((e as Error).message).toContain("host.pod() after host.remove()");
+    const mine = (n: string) => n === host.netns.name || /-\d+t?\d*-(late|after)$/.test(n);
+    const left = (await readdir(dir)).filter((n) => n.includes(`-${process.pid}-`) && mine(n));
+    expect(left).toEqual([]);
+  });
+
   it("leaves IP forwarding off when asked", async () => {
     await using host = await testHost({ ipForward: false });
     const { stdout } = await host.netns.run(["cat", "/proc/sys/net/ipv4/ip_forward"]);
