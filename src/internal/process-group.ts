@@ -12,10 +12,15 @@ import { isRunning, listPids, readProcStat } from "./proc-stat.js";
 // Windows has no process groups; the direct child is the best that can be done there.
 const target = (pgid: number): number => (process.platform === "win32" ? pgid : -pgid);
 
-/** Sends `signal` to every process of the group `pgid`; a group already gone is not an error. */
-export function killGroup(pgid: number, signal: NodeJS.Signals): void {
+/**
+ * Sends `signal` to every process of the group `pgid`; a group already gone is not an error.
+ * `leaderReaped`: its leader has exited and been waited for, so a process of its pid now is
+ * another's (the pid reused), whose group is left alone; while the group has members left the
+ * kernel keeps the pid from reuse, so a group with no such process is still the run's.
+ */
+export function killGroup(pgid: number, signal: NodeJS.Signals, leaderReaped = false): void {
   // 0 would be this process's own group, 1 init's: never a plugin's.
-  if (!Number.isInteger(pgid) || pgid <= 1) return;
+  if (!Number.isInteger(pgid) || pgid <= 1 || (leaderReaped && exists(pgid))) return;
   try {
     process.kill(target(pgid), signal);
   } catch (error) {
@@ -23,15 +28,17 @@ export function killGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** True while any process of the group exists, zombies included. */
-export function groupExists(pgid: number): boolean {
+/** True while the process (or, negative, any process of the group) exists, zombies included. */
+function exists(pidOrGroup: number): boolean {
   try {
-    process.kill(target(pgid), 0);
+    process.kill(pidOrGroup, 0);
     return true;
   } catch (error) {
     return errnoCode(error) === "EPERM";
   }
 }
+
+export const groupExists = (pgid: number): boolean => exists(target(pgid));
 
 /** The process groups among `pgids` that have a process still running (zombies aside). */
 async function liveGroups(pgids: ReadonlySet<number>): Promise<Set<number>> {

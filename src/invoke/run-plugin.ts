@@ -170,14 +170,16 @@ async function supervise(child: LaunchedChild, options: RunOptions): Promise<Run
     child.stderr?.destroy();
   };
 
+  // Once the plugin is reaped its pid may be another process's: killGroup then spares that one.
+  let exited = false;
   const terminate = (): void => {
     if (terminating || pid === undefined) return;
     terminating = true;
-    killGroup(pid, "SIGTERM");
+    killGroup(pid, "SIGTERM", exited);
     timers.push(
       setTimeout(() => {
         killed = true;
-        killGroup(pid, "SIGKILL");
+        killGroup(pid, "SIGKILL", exited);
         timers.push(setTimeout(closePipes, afterKillSettleMs));
       }, graceMs),
     );
@@ -208,12 +210,13 @@ async function supervise(child: LaunchedChild, options: RunOptions): Promise<Run
   // this timer is cleared: what the plugin left without its pipes is not the call's to end.
   let lingered = false;
   child.once("exit", () => {
+    exited = true;
     if (terminating || pid === undefined) return;
     timers.push(
       setTimeout(() => {
         if (terminating) return;
         lingered = true;
-        killGroup(pid, "SIGKILL");
+        killGroup(pid, "SIGKILL", true);
         timers.push(setTimeout(closePipes, afterKillSettleMs));
       }, graceMs),
     );

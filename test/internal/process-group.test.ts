@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { endProcesses } from "../../src/internal/process-group.js";
+import { endProcesses, killGroup } from "../../src/internal/process-group.js";
 
 const startOf = async (pid: number): Promise<string> => {
   const stat = await readFile(`/proc/${pid}/stat`, "latin1");
@@ -49,5 +49,48 @@ describe("endProcesses", () => {
   it("resolves to what it did not see end within its wait", async () => {
     const pid = sleeper();
     expect(await endProcesses(new Map([[pid, await startOf(pid)]]), 0)).toEqual([pid]);
+  });
+});
+
+describe("killGroup after its leader was reaped", () => {
+  const pids: number[] = [];
+  afterEach(() => {
+    for (const pid of pids.splice(0)) {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {}
+    }
+  });
+  const exitOf = (child: ReturnType<typeof spawn>) =>
+    new Promise((resolve) => child.once("exit", resolve));
+
+  it("spares a process that has the pid now (reused) and its group", async () => {
+    // What a reused pid looks like: a live process leading a group of that number.
+    const other = spawn("sleep", ["30"], { stdio: "ignore", detached: true });
+    pids.push(other.pid as number);
+    killGroup(other.pid as number, "SIGKILL", true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(runs(other.pid as number)).toBe(true);
+    killGroup(other.pid as number, "SIGKILL");
+    await exitOf(other);
+  });
+
+  it("signals what is left of the run's group: no process has the leader's pid", async () => {
+    const leader = spawn("sh", ["-c", "sleep 30 & echo $!"], {
+      stdio: ["ignore", "pipe", "ignore"],
+      detached: true,
+    });
+    pids.push(leader.pid as number);
+    const left = Number(
+      (await new Promise<Buffer>((r) => leader.stdout?.once("data", r))).toString(),
+    );
+    await exitOf(leader);
+    expect(runs(left)).toBe(true);
+    killGroup(leader.pid as number, "SIGKILL", true);
+    while (
+      runs(left) &&
+      !/\) Z /.test(await readFile(`/proc/${left}/stat`, "latin1").catch(() => ") Z "))
+    )
+      await new Promise((resolve) => setTimeout(resolve, 5));
   });
 });
