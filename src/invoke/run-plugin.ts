@@ -106,6 +106,7 @@ function start(pluginPath: string, options: RunOptions): Promise<RunOutcome> {
       maxOutputBytes: options.maxOutputBytes,
       args: options.args,
       netns: options.netns,
+      signal: options.signal,
     });
   } catch (error) {
     // Node throws at once for start errors it does not expect at run time (ETXTBSY, ENOTDIR,
@@ -116,7 +117,9 @@ function start(pluginPath: string, options: RunOptions): Promise<RunOutcome> {
   if (launched instanceof Promise) {
     return launched.then(
       (child) => supervise(child, options),
-      (error: unknown) => notStarted(options.signal?.aborted === true, asError(error)),
+      // Aborted while the launcher queued it (the helper's slots all taken): never started.
+      (error: unknown) =>
+        options.signal?.aborted ? notStarted(true) : notStarted(false, asError(error)),
     );
   }
   return supervise(launched, options);

@@ -85,9 +85,7 @@ export class SpawnerLauncher extends OwnLauncher {
     entries: readonly string[],
     run: LaunchRun | undefined,
   ): Promise<LaunchedChild> {
-    if (this.inFlight >= this.maxInFlight) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
+    if (this.inFlight >= this.maxInFlight) await this.slot(run?.signal);
     this.inFlight++;
     // The RUN frame waits in the pipe if the helper has not said HELLO yet.
     const launch = () => this.instance().launch(path, entries, run);
@@ -111,6 +109,20 @@ export class SpawnerLauncher extends OwnLauncher {
   /** Closes every helper's control pipe; they exit (tests, and a runtime shutting down). */
   stop(): void {
     for (const instance of this.instances.splice(0)) instance.stop();
+  }
+
+  /** A free slot; rejected (and out of the queue) once `signal` aborts: nothing started. */
+  private slot(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const take = () => resolve(signal?.removeEventListener("abort", abort));
+      const abort = () => {
+        this.waiting.splice(this.waiting.indexOf(take), 1);
+        reject(signal?.reason);
+      };
+      if (signal?.aborted) return reject(signal.reason);
+      this.waiting.push(take);
+      signal?.addEventListener("abort", abort, { once: true });
+    });
   }
 
   private done(): void {

@@ -88,6 +88,8 @@ export interface LaunchRun {
    * fail the start).
    */
   readonly netns?: string | undefined;
+  /** The call's signal: a launcher that queues the start gives it up (rejecting) on abort. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**

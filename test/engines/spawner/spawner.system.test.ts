@@ -203,6 +203,33 @@ describe("spawner helper", () => {
   });
 });
 
+describe("a run waiting for a free slot", () => {
+  it("is rejected as soon as its signal aborts, and its plugin never starts", async () => {
+    // Every slot taken by a plugin that holds it until told; the next run waits its turn.
+    const spawner = launcher({ maxInFlight: 1 });
+    const exec = new RawExec({ stderr: null, launcher: spawner });
+    const log = join(dir, "started.log");
+    const plugin = join(dir, "logs-its-start");
+    await writeFile(plugin, `#!/bin/sh\nread l\necho "$l" >> ${log}\nexec sleep 30\n`, {
+      mode: 0o755,
+    });
+    const held = new AbortController();
+    const holder = exec
+      .execPlugin(plugin, new TextEncoder().encode("holder\n"), [], { signal: held.signal })
+      .catch((e: unknown) => e);
+    const started = Date.now();
+    const waiting = exec.execPlugin(plugin, new TextEncoder().encode("waiting\n"), [], {
+      signal: AbortSignal.timeout(200),
+    });
+    const error = (await waiting.catch((e: unknown) => e)) as PluginExecError;
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(error.aborted).toBe(true);
+    held.abort();
+    await holder;
+    expect((await readFile(log, "utf8")).split("\n").filter(Boolean)).toEqual(["holder"]);
+  });
+});
+
 describe("the helper's replies", () => {
   it("holds the EOFs of pipes closed before the exit and sends them with the EXIT, in one write", async () => {
     // The plugin writes, closes its stdout and stderr, then runs on for a while: the EOFs are
