@@ -9,29 +9,32 @@ import type { NetworkConfigList } from "../conf/index.js";
 import { marshalIndent } from "../encoding/json.js";
 import { InvalidArgumentError } from "../errors/base.js";
 import { goQuote } from "../internal/go-quote.js";
-import { validateNetworkName } from "../utils/index.js";
+import { validateContainerID, validateInterfaceName, validateNetworkName } from "../utils/index.js";
 import { flagIsTrue, type ParsedFlags } from "./flags.js";
 import type { CnitoolIO } from "./runtime-config.js";
 
 const key = (containerID: string, ifName: string): string => `${containerID}\0${ifName}`;
 
 /**
- * `--valid cid:ifname,...` into GC args: the attachments to keep. An empty value keeps none
- * (plugins then receive `[]` where upstream's cnitool sends `null`).
- * @throws InvalidArgumentError for an entry that is not `<container-id>:<ifname>`.
+ * `--valid cid:ifname,...` into GC args: the attachments to keep, split at commas or newlines
+ * (a dry run's lines). An empty value keeps none (plugins then receive `[]` where upstream's
+ * cnitool sends `null`).
+ * @throws InvalidArgumentError for an entry that is not `<container-id>:<ifname>`, each a valid
+ *   name: `" B:eth0"` (after `, `) would match nothing, and GC would DEL what it was to keep.
  */
 function parseValid(text: string): GCArgs {
-  const entries = text === "" ? [] : text.split(",");
+  const entries = text === "" ? [] : text.split(/[,\n]/);
   return {
     validAttachments: entries.map((entry) => {
       const at = entry.lastIndexOf(":");
-      if (at <= 0 || at === entry.length - 1) {
+      const [containerID, ifname] = [entry.slice(0, at), entry.slice(at + 1)];
+      if (at <= 0 || validateContainerID(containerID) || validateInterfaceName(ifname)) {
         throw new InvalidArgumentError(
           "--valid",
           `invalid --valid attachment ${goQuote(entry)}: want <container-id>:<ifname>`,
         );
       }
-      return { containerID: entry.slice(0, at), ifname: entry.slice(at + 1) };
+      return { containerID, ifname };
     }),
   };
 }

@@ -195,6 +195,10 @@ describe("gc", () => {
     ":eth0",
     "cid:",
     "a:b,,c:d",
+    // Names that no record holds: kept by nothing, they made GC DEL what they were to keep.
+    "a:eth0, b:eth0",
+    "a:b:eth0",
+    "a:eth 0",
   ])("--valid %j is refused, exit 1, nothing collected", async (valid) => {
     const r = await box.run(["--cache-dir", box.cache, "gc", "--valid", valid, "net", blue]);
     expect(r.code).toBe(1);
@@ -204,10 +208,14 @@ describe("gc", () => {
     expect((await cachedRecords()).length).toBe(2);
   });
 
-  it("a container ID holding a colon splits at the last one", async () => {
-    await box.run(["--cache-dir", box.cache, "gc", "--valid", "a:b:eth0", "net", blue]);
+  it("entries split at commas or newlines (a dry run's lines)", async () => {
+    await box.run(["--cache-dir", box.cache, "gc", "--valid", "a:eth0\nb-1:net1,c:d", "net", blue]);
     const gc = JSON.parse(stdinText(await box.lastCall()));
-    expect(gc["cni.dev/valid-attachments"]).toEqual([{ containerID: "a:b", ifname: "eth0" }]);
+    expect(gc["cni.dev/valid-attachments"]).toEqual([
+      { containerID: "a", ifname: "eth0" },
+      { containerID: "b-1", ifname: "net1" },
+      { containerID: "c", ifname: "d" },
+    ]);
   });
 });
 
