@@ -15,7 +15,7 @@ import { sweepTempFiles } from "../engines/file-write.js";
 import { InvalidArgumentError, WrappedError } from "../errors/base.js";
 import { DamagedIntentError, MalformedIntentError } from "../errors/runtime.js";
 import { debug } from "../internal/diagnostics.js";
-import { errnoCode } from "../internal/errno.js";
+import { errnoCode, undefinedIfMissing } from "../internal/errno.js";
 import { attempt, messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
 import { isRunning, listPids, type ProcStat, readProcStat } from "../internal/proc-stat.js";
@@ -475,9 +475,7 @@ export async function settleIntent(
 
 /** Removes an intent file read before; a missing one is removed already. Rejects when it stays. */
 export async function removeIntent(path: string): Promise<void> {
-  await unlink(path).catch((error: unknown) => {
-    if (errnoCode(error) !== "ENOENT") throw error;
-  });
+  await unlink(path).catch(undefinedIfMissing);
 }
 
 /**

@@ -19,7 +19,7 @@ import {
 import { InvalidArgumentError } from "../errors/base.js";
 import { CacheRecordRemoveError } from "../errors/cache.js";
 import { reportCacheRemoveFailed } from "../internal/diagnostics.js";
-import { errnoCode } from "../internal/errno.js";
+import { errnoCode, undefinedIfMissing } from "../internal/errno.js";
 import { attempt } from "../internal/error-message.js";
 import { closeFd, fdatasyncFd, fstatFd, openFd } from "../internal/fs.js";
 import { goQuote } from "../internal/go-quote.js";
@@ -128,10 +128,8 @@ function ensureDir(dir: string, durable: boolean): { ready: Promise<unknown>; fr
     known === undefined
       ? mkdirDurable(dir, 0o700, durable)
       : known.ready.then(async (created) => {
-          await flushCreatedDirs(created).catch((error) => {
-            // Removed meanwhile: the write fails on it and makes it again, durably.
-            if (errnoCode(error) !== "ENOENT") throw error;
-          });
+          // Removed meanwhile: the write fails on it and makes it again, durably.
+          await flushCreatedDirs(created).catch(undefinedIfMissing);
           return created;
         });
   const entry: KnownDir = { ready, durable };
@@ -295,10 +293,7 @@ async function listNames(
   containerID: string,
   sweep: boolean,
 ): Promise<{ names: string[]; candidates: string[] } | undefined> {
-  const names = await readdir(dir).catch((error: unknown) => {
-    if (errnoCode(error) === "ENOENT") return undefined;
-    throw error;
-  });
+  const names = await readdir(dir).catch(undefinedIfMissing);
   if (names === undefined) return undefined;
   if (sweep) await sweepTempFiles(dir, names, STALE_TEMP_MS);
   names.sort(compareUTF8);

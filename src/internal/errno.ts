@@ -58,6 +58,12 @@ export function errnoCode(error: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
+/** A `.catch` handler: a missing file (ENOENT) gives undefined, any other error is rethrown. */
+export function undefinedIfMissing(error: unknown): undefined {
+  if (errnoCode(error) === "ENOENT") return undefined;
+  throw error;
+}
+
 /** Go's text for an errno: Go's own wording, else the system's description, else the name. */
 export function errnoText(code: string | undefined, errno?: number): string {
   if (code !== undefined && goErrnoTexts[code] !== undefined) return goErrnoTexts[code];

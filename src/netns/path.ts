@@ -3,7 +3,7 @@ import type { Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { NetnsError, type NetnsFailure } from "../errors/netns.js";
-import { errnoCode } from "../internal/errno.js";
+import { errnoCode, undefinedIfMissing } from "../internal/errno.js";
 
 /** Where `ip netns` pins namespaces (iproute2's NETNS_RUN_DIR), and so the default here. */
 export const defaultNetnsDir = "/run/netns";
@@ -78,10 +78,7 @@ export function netnsErrorOf(action: string, path: string, error: unknown): Netn
  * link points to (another's live namespace, say) is not the caller's to unpin.
  */
 export async function entryAt(action: string, path: string): Promise<Stats | undefined> {
-  const entry = await lstat(path).catch((error: unknown) => {
-    if (errnoCode(error) === "ENOENT") return undefined;
-    throw error;
-  });
+  const entry = await lstat(path).catch(undefinedIfMissing);
   if (entry?.isSymbolicLink()) {
     throw new NetnsError(
       `${action} ${path}: a symbolic link, not a network namespace (neither it nor what it points to is removed)`,
