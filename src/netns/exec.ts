@@ -102,7 +102,7 @@ function startFailure(
  * The start error the program would meet, told before `nsenter` runs it (nsenter would only
  * exit 126 or 127 for it, as the program itself could): it is not executable, or missing.
  */
-async function executableError(path: string): Promise<NodeJS.ErrnoException | undefined> {
+export async function executableError(path: string): Promise<NodeJS.ErrnoException | undefined> {
   try {
     if (!(await stat(path)).isFile()) {
       return Object.assign(new Error(`spawn ${path} EACCES`), { code: "EACCES", path });

@@ -1,8 +1,8 @@
 /** `checkPlugin`: a plugin binary through the rules (rules.ts), for every version it claims. */
-import { access, constants, stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { assertDuration, InvalidArgumentError } from "../../errors/base.js";
 import { isJSONObject } from "../../internal/json-kind.js";
+import { executableError } from "../../netns/exec.js";
 import { greaterThanOrEqualTo, all as knownVersions } from "../../version/index.js";
 import { compareVersions } from "../../version/parse.js";
 import { countsOf } from "./report.js";
@@ -127,20 +127,6 @@ async function claimedVersions(
 }
 
 /**
- * True for a regular file (a link followed) this process may execute. X_OK alone passes a
- * directory (its search bit), which every call would then fail to start with EACCES.
- */
-async function isExecutableFile(path: string): Promise<boolean> {
-  try {
-    if (!(await stat(path)).isFile()) return false;
-    await access(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
  * Checks a plugin against the spec's rules, for each version it claims (or `versions`), and
  * resolves to the report; a failing rule is a result, not an error, and so is a plugin that
  * hangs (on VERSION too: version-output says so) or claims no version there is. Needs root
@@ -156,7 +142,9 @@ export async function checkPlugin(
 ): Promise<ConformanceReport> {
   assertDuration("callTimeoutMs", options.callTimeoutMs, { min: 1 });
   const path = resolve(plugin);
-  if (!(await isExecutableFile(path))) {
+  // A regular file (a link followed) this process may execute: X_OK alone passes a directory
+  // (its search bit), which every call would then fail to start with EACCES.
+  if ((await executableError(path)) !== undefined) {
     throw new InvalidArgumentError("plugin", `${plugin} is not an executable file`);
   }
   const unknown = unknownRulesText(options.rules ?? []);
