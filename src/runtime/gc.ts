@@ -59,12 +59,13 @@ export async function collectGarbage(
   dryRun: boolean,
   removed: CollectedAttachment[] = [],
 ): Promise<GCReport> {
+  const cacheDir = cacheDirOf(ctx.cni);
   const failures: NetworkFailure[] = [];
   const unusable: NetworkFailure[] = [];
   const [all, interrupted] = await Promise.all([
     ctx.cni.getCachedAttachments(""),
     // Intents that cannot be listed are this GC's failure; the records are collected still.
-    podsWithIntents(cacheDirOf(ctx.cni), { sweep: !dryRun }).catch((error: unknown) => {
+    podsWithIntents(cacheDir, { sweep: !dryRun }).catch((error: unknown) => {
       (dryRun ? unusable : failures).push({ podID: "", network: "", ifName: "", error });
       return [];
     }),
@@ -93,10 +94,7 @@ export async function collectGarbage(
     try {
       const pod = await cachedAttachments(ctx.cni, podID, ctx.set);
       const { intent } = pod;
-      if (
-        intent.kind === "attachments" &&
-        (await setupRunning(cacheDirOf(ctx.cni), podID, intent.owner))
-      ) {
+      if (intent.kind === "attachments" && (await setupRunning(cacheDir, podID, intent.owner))) {
         inFlightElsewhere.push(podID);
         attempted.delete(podID);
         continue;
@@ -119,7 +117,6 @@ export async function collectGarbage(
     }
   }
   if (dryRun) return { removed: preview, inFlightElsewhere, dryRun, unusable };
-  const cacheDir = cacheDirOf(ctx.cni);
   const kept = new Set([...validPodIDs, ...inFlightElsewhere]);
   for (const n of ctx.set?.networks ?? []) {
     // Decided under the network's lock from its own listing: a setup in flight elsewhere or
