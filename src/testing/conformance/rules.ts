@@ -51,6 +51,8 @@ const warn = (evidence: string): Verdict => ({ status: "warn", evidence, level: 
 const notApplicable = (evidence: string): Verdict => ({ status: "n/a", evidence });
 const passUnless = (problems: string[]) =>
   problems.length === 0 ? pass() : fail(problems.join("; "));
+/** A call that must succeed: its failure, told, is the verdict. */
+const succeeded = (call: CallOutcome): Verdict => (call.exitCode === 0 ? pass() : fail(told(call)));
 
 function add(ctx: RuleContext, pod: Pod): Promise<CallOutcome> {
   return ctx.session.call({ command: "ADD", stdin: ctx.config(pod), ...pod });
@@ -272,11 +274,7 @@ const checkAfterAdd: Rule = {
   title: "CHECK with the ADD's result as prevResult succeeds",
   scope: "version",
   since: "0.4.0",
-  run: (ctx) =>
-    judgeAdded(ctx, async (pod, add) => {
-      const call = await check(ctx, { pod, add });
-      return call.exitCode === 0 ? pass() : fail(told(call));
-    }),
+  run: (ctx) => judgeAdded(ctx, async (pod, add) => succeeded(await check(ctx, { pod, add }))),
 };
 
 /** The result with its first address moved, or its first interface's MAC changed. */
@@ -350,9 +348,7 @@ const delWithoutAdd: Rule = {
   title: "DEL of an attachment never added succeeds",
   scope: "version",
   async run(ctx) {
-    const pod = await ctx.session.pod();
-    const call = await del(ctx, pod);
-    return call.exitCode === 0 ? pass() : fail(told(call));
+    return succeeded(await del(ctx, await ctx.session.pod()));
   },
 };
 
@@ -367,8 +363,7 @@ const delNetnsGone: Rule = {
     if (isVerdict(done)) return done;
     const { pod, add: call } = done;
     await ctx.session.removePod(pod);
-    const gone = await del(ctx, pod, call.json);
-    return gone.exitCode === 0 ? pass() : fail(told(gone));
+    return succeeded(await del(ctx, pod, call.json));
   },
 };
 
