@@ -19,6 +19,7 @@ import { ConfFileError } from "../errors/conf.js";
 import { messageOf } from "../internal/error-message.js";
 import { listOfFile } from "../runtime/load.js";
 import { type ConfDirFinding, validateConfDir } from "../runtime/validate-conf-dir.js";
+import { plural } from "../testing/conformance/report.js";
 import type { CnitoolIO } from "./runtime-config.js";
 
 type ValidateIO = Pick<CnitoolIO, "stdout" | "stderr" | "signal">;
@@ -101,11 +102,6 @@ function findingLine(f: ConfDirFinding): string {
   return `${where}: ${f.severity}: ${f.message}\n`;
 }
 
-/** The count of `n` things, `1 error`, `2 errors`. */
-function count(n: number, what: string): string {
-  return `${n} ${what}${n === 1 ? "" : "s"}`;
-}
-
 /** Runs `validate --dir`; resolves to 1 when a finding is an error, else 0. */
 export async function validateDirCommand(
   target: { dir: string; binDirs: string[]; json: boolean },
@@ -131,7 +127,7 @@ export async function validateDirCommand(
   );
   if (!target.json) {
     io.stderr.write(
-      `${count(report.files.length, "conf file")}: ${count(errors, "error")}, ${count(warnings, "warning")}\n`,
+      `${plural(report.files.length, "conf file")}: ${plural(errors, "error")}, ${plural(warnings, "warning")}\n`,
     );
   }
   return errors > 0 ? 1 : 0;

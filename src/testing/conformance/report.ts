@@ -4,7 +4,8 @@ import type { ConformanceReport, FormatReportOptions, RuleResult, VersionCounts 
 
 const marks = { pass: "PASS", fail: "FAIL", warn: "WARN", "n/a": "n/a " } as const;
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** The count of `n` things: `1 warning`, `2 warnings`. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The results of `version` counted; of every version for "total". */
 function tally(results: readonly RuleResult[], version: string): VersionCounts {
