@@ -118,8 +118,9 @@ describe("a setup in flight in another process", () => {
   });
 
   it("is taken over once its owner is a zombie (dead, never reaped)", async () => {
-    // `sleep 0` exits under a parent that has become `sleep 30`, which never reaps it.
-    other = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"], {
+    // `sleep 0.3` exits under a parent that has become `sleep 30`, which never reaps it (one
+    // that ended before the exec could be reaped by the shell: its pid gone, not a zombie).
+    other = spawn("sh", ["-c", "sleep 0.3 & echo $!; exec sleep 30"], {
       stdio: ["ignore", "pipe", "ignore"],
     });
     const pid = Number(
