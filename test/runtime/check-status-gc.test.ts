@@ -221,7 +221,7 @@ describe("checkPod, status, gc", () => {
       // Another runtime's setup of "new", its intent written, its first ADD not yet answered.
       const other = await load();
       const setup = other.setupPod({ id: "new", netns: "/n/new" });
-      while (!fake.calls.some((c) => c.command === "ADD"))
+      while (!fake.calls.some((c) => c.command === "ADD" && c.containerID === "new"))
         await new Promise((r) => setTimeout(r, 5));
       fake.calls.length = 0;
       // The GC runs to its end while that ADD is held (the plugin's GC is told of it now).
