@@ -210,30 +210,6 @@ describe("checkPod, status, gc", () => {
       ]);
     });
 
-    it("tells the plugins the attachments a setup in flight plans, before it writes a record", async () => {
-      const rt = await load();
-      await rt.setupPod({ id: "keep", netns: "/n/keep" });
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      fake.gate = (call) => (call.command === "ADD" ? held : Promise.resolve());
-      // Another runtime's setup of "new", its intent written, its first ADD not yet answered.
-      const other = await load();
-      const setup = other.setupPod({ id: "new", netns: "/n/new" });
-      while (!fake.calls.some((c) => c.command === "ADD" && c.containerID === "new"))
-        await new Promise((r) => setTimeout(r, 5));
-      fake.calls.length = 0;
-      // The GC runs to its end while that ADD is held (the plugin's GC is told of it now).
-      expect(await rt.gc(["keep", "new"])).toEqual({ removed: [], inFlightElsewhere: [] });
-      release();
-      await setup;
-      expect(validTold("b")).toEqual([
-        { containerID: "keep", ifname: "net1" },
-        { containerID: "new", ifname: "net1" },
-      ]);
-    });
-
     it("tells every pod a torn record's name may be of, when IDs hold dashes", async () => {
       const rt = await load();
       await rt.setupPod({ id: "keep", netns: "/n/keep" });

@@ -95,6 +95,22 @@ describe("a setup in flight in another process", () => {
     ]);
   });
 
+  it.each([
+    [[], ["busy"]],
+    [["busy"], []],
+  ])("before any record (valid pods %j), its planned attachments are told valid to the networks' GC", async (valid, elsewhere) => {
+    // Its plugins may hold what they reserved already: a GC-capable IPAM would free it.
+    other = spawn("sleep", ["30"], { stdio: "ignore" });
+    const pid = other.pid as number;
+    await writeOwnedIntent("busy", { pid, start: await startOf(pid) });
+    expect(await rt.gc(valid)).toEqual({ removed: [], inFlightElsewhere: elsewhere });
+    expect(fake.seq("DEL")).toEqual([]);
+    const gc = fake.calls.find((c) => c.command === "GC");
+    expect(gc?.config["cni.dev/valid-attachments"]).toEqual([
+      { containerID: "busy", ifname: "eth0" },
+    ]);
+  });
+
   it("is taken over when its owner ran in an earlier boot, whatever now has its pid", async () => {
     other = spawn("sleep", ["30"], { stdio: "ignore" });
     const pid = other.pid as number;
