@@ -31,6 +31,9 @@ export async function pluginMain(
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const exit = options.exit ?? ((code: number) => process.exit(code));
+  // A callback's own write to a stdout nobody reads (EPIPE) is also the stream's "error" event:
+  // heard here, or it is an uncaught exception (skel's writes report their own failure).
+  (stdout as Partial<NodeJS.EventEmitter>).on?.("error", () => {});
   const error = await pluginMainWithError(funcs, versionInfo, about, options);
   if (error) {
     try {

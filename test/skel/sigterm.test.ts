@@ -1,6 +1,8 @@
 // Upstream issue #684: callbacks get an abort signal that fires on SIGTERM. Real processes,
 // real signals: a plugin built with skel is started, and signalled once its ADD is running.
+import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { pluginMainWithError } from "../../src/skel/index.js";
 import { abortOnSigterm } from "../../src/skel/sigterm.js";
@@ -8,6 +10,7 @@ import { pluginSupports } from "../../src/version/index.js";
 import { Collector } from "./harness.js";
 import { type RunningPlugin, reap, requireBuild, startPlugin } from "./spawn.js";
 
+const run = promisify(execFile);
 const plugin = fileURLToPath(new URL("./fixtures/signal-plugin.mjs", import.meta.url));
 const addEnv = {
   CNI_COMMAND: "ADD",
@@ -94,5 +97,19 @@ describe("abortOnSigterm (in-process: the handler is called directly, no signal 
     expect(during).toBe(before + 1);
     expect(abortedBySigterm).toBe(true);
     expect(process.listenerCount("SIGTERM")).toBe(before);
+  });
+});
+
+describe("a callback's own write to a stdout nobody reads", () => {
+  it("is no uncaught exception: the plugin ends as its callback does", async () => {
+    // The pipe's reader is gone (`| true`): the write fails with EPIPE, which Node emits as
+    // the stream's "error" event too; without a listener that was an uncaught exception.
+    const own = fileURLToPath(new URL("./fixtures/own-write-plugin.mjs", import.meta.url));
+    const env = Object.entries({ ...addEnv, PATH: process.env.PATH ?? "" })
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ");
+    const script = `echo '${config}' | env -i ${env} ${process.execPath} ${own} | true; echo "exit \${PIPESTATUS[1]}" >&2`;
+    const { stderr } = await run("bash", ["-c", script]);
+    expect(stderr).toBe("exit 0\n");
   });
 });
