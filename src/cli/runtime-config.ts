@@ -9,6 +9,7 @@ import path from "node:path";
 import { parseJSON } from "../encoding/parse.js";
 import { UnmarshalTypeError } from "../errors/go.js";
 import { ArgsError } from "../errors/types.js";
+import { attempt } from "../internal/error-message.js";
 import { goQuote } from "../internal/go-quote.js";
 import { isJSONObject, jsonKind } from "../internal/json-kind.js";
 
@@ -72,7 +73,8 @@ export function resolveIfName(flag: string | undefined, env: CnitoolEnv): string
  * the same container ID as with the Go tool), else the physical path.
  */
 export async function goWorkingDirectory(env: CnitoolEnv): Promise<string> {
-  const physical = process.cwd();
+  // A deleted directory has none (uv_cwd ENOENT): "" leaves a relative path's resolve to fail.
+  const physical = attempt(() => process.cwd()) ?? "";
   const pwd = env.PWD;
   if (!pwd || !path.isAbsolute(pwd)) return physical;
   try {

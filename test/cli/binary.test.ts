@@ -27,6 +27,14 @@ describe("cnitool binary", () => {
     expect(r.stdout.startsWith("CNI Tool is a simple program")).toBe(true);
   });
 
+  it("runs in a deleted working directory (it has none): --help, exit 0, no crash", async () => {
+    const gone = join(box.root, "gone");
+    const script = `mkdir ${gone} && cd ${gone} && rmdir ${gone} && exec "$0" "$1" --help`;
+    const r = await execa("sh", ["-c", script, process.execPath, cnitoolBin], { reject: false });
+    expect({ code: r.exitCode, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(r.stdout.startsWith("CNI Tool is a simple program")).toBe(true);
+  });
+
   it("add: the result on stdout without a trailing newline, exit 0, the record in --cache-dir", async () => {
     const r = await box.exec([
       "add",
