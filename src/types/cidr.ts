@@ -97,7 +97,7 @@ function networkNumberAndMask(n: IPNet): [Uint8Array, Uint8Array] | undefined {
  */
 export function ipNetToString(n: IPNet): string {
   const { ip, mask } = (n ?? {}) as Partial<IPNet>; // as copyIPNet: Go's zero value, "<nil>"
-  if (ip === undefined || mask === undefined) return "<nil>";
+  if (ip == null || mask == null) return "<nil>";
   if (mask.length === IPv4len && (ip.length === IPv4len || isV4Mapped(ip))) {
     // The common IPv4 case without the views networkNumberAndMask makes (same text).
     const o = ip.length - IPv4len;

@@ -157,15 +157,22 @@ describe("a result built in JavaScript without an address, a mask or a route's d
   // Go's zero net.IPNet prints "<nil>" (and is IPv6 to the 0.4.0 converter); these were
   // TypeErrors in the converters and in print, a skel plugin's code 999.
   it("prints and converts as Go's zero values do", () => {
-    const ips = [{ interface: 0 }, { address: { ip: parseIP("10.0.0.2") } }] as never;
+    // JSON's null (a plugin's own decoding, say) is Go's nil too.
+    const nulls = [
+      { address: { ip: null, mask: null } },
+      { address: { ip: parseIP("10.0.0.3"), mask: null } },
+    ];
+    const ips = [{ interface: 0 }, { address: { ip: parseIP("10.0.0.2") } }, ...nulls] as never;
     const r = new Result100({ cniVersion: "1.1.0", ips, routes: [{}] as never });
     expect(JSON.parse(r.getAsVersion("1.1.0").print())).toEqual({
       cniVersion: "1.1.0",
-      ips: [{ address: "<nil>", interface: 0 }, { address: "<nil>" }],
+      ips: [{ address: "<nil>", interface: 0 }, ...Array(3).fill({ address: "<nil>" })],
       routes: [{ dst: "<nil>" }],
     });
     expect(JSON.parse(r.getAsVersion("0.4.0").print()).ips).toEqual([
       { version: "6", interface: 0, address: "<nil>" },
+      { version: "4", address: "<nil>" },
+      { version: "6", address: "<nil>" },
       { version: "4", address: "<nil>" },
     ]);
     const v020 = new Result020({ cniVersion: "0.2.0", ip4: {} as never });
