@@ -416,18 +416,18 @@ export async function delReversed(
   const outcome: WalkOutcome = { done: [], failures: [] };
   for (const a of [...list].reverse()) {
     try {
-      await runCached(ctx, a, "DEL");
+      await runCached(ctx, a, "DEL").catch(async (error) => {
+        if (!alreadyGone(error, a.rt.netNS)) throw error;
+        debug("teardown %s/%s: DEL said %s: taken as gone", a.network, a.ifName, messageOf(error));
+        // Its record goes too: one read, or one its setup wrote (a rollback's, read by nobody);
+        // a record that cannot go is this attachment's failure, and the walk goes on.
+        const path = cacheFilePath(cacheDirOf(ctx.cni), a.network, a.rt.containerID, a.ifName);
+        await removeCacheRecord(path, { strict: true });
+      });
+      outcome.done.push({ network: a.network, ifName: a.ifName });
     } catch (error) {
-      if (!alreadyGone(error, a.rt.netNS)) {
-        outcome.failures.push({ network: a.network, ifName: a.ifName, error });
-        continue;
-      }
-      debug("teardown %s/%s: DEL said %s: taken as gone", a.network, a.ifName, messageOf(error));
-      // Its record goes too: one read, or one its setup wrote (a rollback's, read by nobody).
-      const path = cacheFilePath(cacheDirOf(ctx.cni), a.network, a.rt.containerID, a.ifName);
-      await removeCacheRecord(path, { strict: true });
+      outcome.failures.push({ network: a.network, ifName: a.ifName, error });
     }
-    outcome.done.push({ network: a.network, ifName: a.ifName });
   }
   return outcome;
 }

@@ -1,7 +1,7 @@
-import { readdir } from "node:fs/promises";
+import { mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { PluginChainError, PluginNotFoundError } from "../../src/index.js";
+import { CacheRecordRemoveError, PluginChainError, PluginNotFoundError } from "../../src/index.js";
 import { findInPath } from "../../src/invoke/index.js";
 import {
   type CNIRuntime,
@@ -223,6 +223,20 @@ describe("setupPod", () => {
     // The pod has nothing left: no record for podStatus or checkPod to take as attached.
     expect(await records()).toEqual([]);
     expect(await rt.interruptedSetups()).toEqual([]);
+  });
+
+  it("a record the rollback cannot remove is that attachment's failure, and the rollback goes on", async () => {
+    // b's record path is a directory with something in it: its ADD's write fails, its DEL says
+    // "not found", and its record cannot go. That was thrown out of the rollback: a stayed.
+    await mkdir(join(d.cacheDir, "results", "b-pod1-net1", "x"), { recursive: true });
+    fake.fail.set("b/DEL", "link not found");
+    const e = (await rt.setupPod(pod).catch((x: unknown) => x)) as PodSetupError;
+    expect(e).toBeInstanceOf(PodSetupError);
+    expect(e.rollbackFailures).toEqual([
+      { network: "b", ifName: "net1", error: expect.any(CacheRecordRemoveError) },
+    ]);
+    expect(e.rolledBack).toEqual([{ network: "a", ifName: "eth0" }]);
+    expect(fake.seq("DEL").slice(0, 2)).toEqual(["DEL b:net1", "DEL a:eth0"]);
   });
 
   it("a plugin not installed fails the setup before any plugin runs, with nothing to undo", async () => {
