@@ -29,7 +29,7 @@ export function parseJSON(input: string | Uint8Array): unknown {
     throw checkValid(toBytes(input)) ?? new JSONSyntaxError("invalid JSON", 0);
   // Both checks below are rare cases; a cheap look at the text spares the walk otherwise.
   // A bare top-level number is left to the caller, whose type check Go applies first.
-  if (typeof value === "object" && mayOverflow.test(text)) rejectOverflow(value, text);
+  if (typeof value === "object" && mayOverflow.test(text)) rejectOverflow(text);
   return loneSurrogateEscape.test(text) ? replaceLoneSurrogates(value) : value;
 }
 
@@ -39,29 +39,20 @@ const mayOverflow = /[eE]\+?0*[1-9]\d\d|\d{210}/;
 // Strings are matched too, so that a number's text inside one (or in a key) is not taken.
 const stringOrNumber = /"[^"\\]*(?:\\.[^"\\]*)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
-/** Go cannot store a number beyond float64's range: `cannot unmarshal number 1e400 ...`. */
-function rejectOverflow(value: unknown, text: string): void {
-  if (!containsInfinity(value)) return;
-  const tokens = text.match(stringOrNumber) ?? [];
-  const literal = tokens.find((t) => t[0] !== '"' && !Number.isFinite(Number(t))) ?? "";
-  throw new UnmarshalTypeError(`number ${literal}`, "float64", "", "");
-}
-
-// The walks below keep their own stack: a value may nest 10,000 levels deep (Go's limit),
-// deeper than the call stack allows a recursive walk.
-
-function containsInfinity(root: unknown): boolean {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value === "number") {
-      if (!Number.isFinite(value)) return true;
-    } else if (typeof value === "object" && value !== null) {
-      for (const item of Object.values(value)) stack.push(item);
-    }
+/**
+ * Go cannot store a number beyond float64's range: `cannot unmarshal number 1e400 ...`. Read
+ * from the text, not the value: a later duplicate key hides a number from JSON.parse, not from
+ * Go's decoder.
+ */
+function rejectOverflow(text: string): void {
+  for (const [token] of text.matchAll(stringOrNumber)) {
+    if (token[0] !== '"' && !Number.isFinite(Number(token)))
+      throw new UnmarshalTypeError(`number ${token}`, "float64", "", "");
   }
-  return false;
 }
+
+// The walk below keeps its own stack: a value may nest 10,000 levels deep (Go's limit), deeper
+// than the call stack allows a recursive walk.
 
 const loneSurrogateEscape = /\\u[dD][89a-fA-F]/;
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

@@ -166,6 +166,10 @@ describe("parseJSON: values Go's interface{} cannot hold as V8 does", () => {
     expect(() => parseJSON('{"note":"max is 1e309","1e999":2e308}')).toThrow(
       "cannot unmarshal number 2e308 into",
     );
+    // A later duplicate key hides the number from JSON.parse's value, not from Go's decoder.
+    for (const text of ['{"a":1e400,"a":1}', '{"p":[{"mtu":{"x":[2e308]},"mtu":1}]}']) {
+      expect(() => parseJSON(text)).toThrow(/cannot unmarshal number (1e400|2e308) into/);
+    }
     expect(parseJSON('{"x":1.7976931348623157e308}')).toEqual({ x: Number.MAX_VALUE });
     // Alone, it is left to the caller's type check, which Go applies first.
     expect(parseJSON("1e400")).toBe(Number.POSITIVE_INFINITY);
