@@ -85,8 +85,9 @@ export class SpawnerLauncher extends OwnLauncher {
     entries: readonly string[],
     run: LaunchRun | undefined,
   ): Promise<LaunchedChild> {
-    if (this.inFlight >= this.maxInFlight) await this.slot(run?.signal);
-    this.inFlight++;
+    // A freed slot is handed to the run that waited (done), so no run started meanwhile takes it.
+    if (this.inFlight < this.maxInFlight) this.inFlight++;
+    else await this.slot(run?.signal);
     // The RUN frame waits in the pipe if the helper has not said HELLO yet.
     const launch = () => this.instance().launch(path, entries, run);
     let child: LaunchedChild;
@@ -111,7 +112,7 @@ export class SpawnerLauncher extends OwnLauncher {
     for (const instance of this.instances.splice(0)) instance.stop();
   }
 
-  /** A free slot; rejected (and out of the queue) once `signal` aborts: nothing started. */
+  /** The slot a finished run hands over; rejected (out of the queue) once `signal` aborts. */
   private slot(signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
       const take = () => resolve(signal?.removeEventListener("abort", abort));
@@ -126,8 +127,9 @@ export class SpawnerLauncher extends OwnLauncher {
   }
 
   private done(): void {
-    this.inFlight--;
-    this.waiting.shift()?.();
+    const next = this.waiting.shift();
+    if (next === undefined) this.inFlight--;
+    else next();
   }
 
   /**

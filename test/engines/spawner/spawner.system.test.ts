@@ -230,6 +230,50 @@ describe("a run waiting for a free slot", () => {
   });
 });
 
+describe("a slot freed", () => {
+  it("goes to the run that waited for it, before a run started later", async () => {
+    // A run started in the freeing run's close listener came in between: two in flight with a
+    // bound of one, and it started before the run that had waited.
+    const spawner = launcher({ maxInFlight: 1 });
+    const started: string[] = [];
+    let active = 0;
+    let most = 0;
+    const start = async (name: string) => {
+      const child = await spawner.launch(
+        "/bin/sh",
+        { PATH: "/usr/bin:/bin" },
+        {
+          args: ["-c", "cat >/dev/null"],
+          stdin: new Uint8Array(),
+          maxOutputBytes: 1 << 20,
+        },
+      );
+      started.push(name);
+      most = Math.max(most, ++active);
+      return new Promise<void>((resolve) => child.once("close", () => resolve(void active--)));
+    };
+    const first = spawner.launch(
+      "/bin/sh",
+      { PATH: "/usr/bin:/bin" },
+      {
+        args: ["-c", "sleep 0.2"],
+        stdin: new Uint8Array(),
+        maxOutputBytes: 1 << 20,
+      },
+    );
+    const waited = start("waited");
+    let later: Promise<void> | undefined;
+    (await first).once("close", () => {
+      later = start("later");
+    });
+    await waited;
+    await until("the later run was started", () => later !== undefined);
+    await later;
+    expect(started).toEqual(["waited", "later"]);
+    expect(most).toBe(1);
+  });
+});
+
 describe("the helper's replies", () => {
   it("holds the EOFs of pipes closed before the exit and sends them with the EXIT, in one write", async () => {
     // The plugin writes, closes its stdout and stderr, then runs on for a while: the EOFs are
