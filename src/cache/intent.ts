@@ -10,6 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { readdir, readFile, readlink, rename, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { threadId } from "node:worker_threads";
 import { goStruct, marshal } from "../encoding/json.js";
 import { sweepTempFiles } from "../engines/file-write.js";
 import { InvalidArgumentError, WrappedError } from "../errors/base.js";
@@ -45,8 +46,8 @@ export function intentPath(cacheDir: string, podID: string): string {
   return join(intentsDir(cacheDir), podID);
 }
 
-// The setups in flight in this process, whatever runtime runs them, by cache dir and pod: their
-// intents name this process, so only this tells one that runs from one that was interrupted.
+// The setups in flight in this thread (module state is per thread), whatever runtime runs them,
+// by cache dir and pod: only this tells one of its intents that runs from an interrupted one.
 const settingUp = new Set<string>();
 const setupKey = (cacheDir: string, podID: string): string => `${resolve(cacheDir)}\0${podID}`;
 
@@ -73,6 +74,8 @@ export interface SetupOwner {
   readonly ns?: string | undefined;
   /** The boot it ran in (undefined in earlier versions' intents). */
   readonly boot?: string | undefined;
+  /** The worker thread that wrote it (`threadId`, never 0); undefined for the main thread. */
+  readonly thread?: number | undefined;
 }
 
 /** The variable every plugin a runtime starts (through its own Exec) carries. */
@@ -162,12 +165,14 @@ async function isThisProcess(owner: SetupOwner): Promise<boolean> {
 }
 
 /**
- * True when the owner is another process that still runs: the setup is in flight there, and
- * nothing implicit (GC, the list of interrupted setups) may undo it.
+ * True when the owner is another process that still runs, or another thread of this one (whose
+ * setups this thread's `settingUp` does not hold; a dead thread's intent waits for a teardown or
+ * a later process, as Node never reuses a threadId): the setup is in flight there, and nothing
+ * implicit (GC, the list of interrupted setups) may undo it.
  */
 export async function ownedElsewhere(owner: SetupOwner | undefined): Promise<boolean> {
   if (owner === undefined || process.platform !== "linux") return false;
-  return !(await isThisProcess(owner)) && (await ownerAlive(owner));
+  return (await isThisProcess(owner)) ? (owner.thread ?? 0) !== threadId : ownerAlive(owner);
 }
 
 /**
@@ -207,6 +212,7 @@ export async function writeIntent(
           start: owner.start,
           ...(owner.ns !== undefined && { ns: owner.ns }),
           ...(owner.boot !== undefined && { boot: owner.boot }),
+          ...(threadId !== 0 && { thread: threadId }),
           ...(runID !== undefined && { run: runID }),
         }),
       }),
@@ -247,12 +253,14 @@ function decodeOwner(value: unknown): IntentWriter {
     !/^\d+$/.test(value.start) ||
     (value.ns !== undefined && (typeof value.ns !== "string" || !/^[0-9a-z]{8}$/.test(value.ns))) ||
     (value.boot !== undefined && (typeof value.boot !== "string" || value.boot === "")) ||
+    (value.thread !== undefined &&
+      (typeof value.thread !== "number" || !Number.isInteger(value.thread) || value.thread < 1)) ||
     (value.run !== undefined && !isRunID(value.run))
   ) {
     throw new MalformedIntentError("its owner is malformed");
   }
-  const { pid, start, ns, boot } = value;
-  return { owner: { pid, start, ns, boot }, runID: value.run };
+  const { pid, start, ns, boot, thread } = value;
+  return { owner: { pid, start, ns, boot, thread }, runID: value.run };
 }
 
 /** An intent's attachments, as the cache's attachments are listed; a bad entry is an error. */

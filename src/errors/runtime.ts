@@ -378,7 +378,7 @@ export class InterruptedSetupError extends LibcniError {
   readonly podID: string;
   /** The intent's path. */
   readonly path: string;
-  /** True when its setup runs: in another runtime of this process, or in its live owner. */
+  /** True when its setup runs: in another runtime or thread of this process, or its live owner. */
   readonly inFlightElsewhere: boolean;
   constructor(podID: string, path: string, inFlightElsewhere: boolean) {
     super(

@@ -545,7 +545,7 @@ export async function teardownPodWith(
 
 /**
  * The pod's records for CHECK and status, and its problems: what cannot be used, and a setup
- * intent (the pod is not whole: its setup was interrupted, or runs in another process).
+ * intent (the pod is not whole: its setup was interrupted, or runs in another thread or process).
  * @throws PodNotFoundError when the cache holds nothing of the pod.
  */
 async function recordedAndProblems(ctx: CacheCallContext, podID: string) {

@@ -34,7 +34,7 @@ export interface CollectedAttachment extends RemovedAttachment {
 export interface GCReport {
   /** Stale attachments DELeted (a dry run: those a GC would DEL), per pod, in DEL order. */
   removed: CollectedAttachment[];
-  /** Pods not valid whose setup is in flight in another live process: left to it. */
+  /** Pods not valid whose setup is in flight in another live process or thread: left to it. */
   inFlightElsewhere: string[];
   /** True for a dry run (nothing was run, removed or written); absent for a GC. */
   dryRun?: true;

@@ -309,7 +309,7 @@ export class CNIRuntime {
       runID: this.runID,
     };
     return withLock(this.locks.pod(pod.id, options.signal), async () => {
-      // Another runtime of this process may be setting the same pod up over the same cache dir.
+      // Another runtime of this thread may be setting the same pod up over the same cache dir.
       const done = await asSetupHere(ctx.cacheDir, pod.id, () =>
         setupAttachments(ctx, pod.id, plan),
       );
@@ -320,8 +320,8 @@ export class CNIRuntime {
 
   /**
    * The pods whose setup was interrupted (the runtime died, or a rollback DEL failed): their
-   * intent is on disk and no setup of theirs runs in this process (any runtime), nor in a live
-   * process that wrote it.
+   * intent is on disk and no setup of theirs runs in this thread (any runtime), nor in another
+   * thread of this process or a live process that wrote it.
    */
   async interruptedSetups(): Promise<string[]> {
     const cacheDir = cacheDirOf(this.cni);
