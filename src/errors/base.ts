@@ -242,3 +242,10 @@ export function assertDuration(
   const problem = durationProblem(value, min);
   if (problem !== undefined) throw new InvalidArgumentError(argument, `${subject} ${problem}`);
 }
+
+/** A list argument: one string is an Iterable<string> to TypeScript, its characters the items. */
+export function assertIterable(value: unknown, argument: string, expected: string): void {
+  if (typeof value === "string" || typeof Object(value)[Symbol.iterator] !== "function") {
+    throw wrongTypeError(argument, expected, value);
+  }
+}

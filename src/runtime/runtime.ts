@@ -18,6 +18,7 @@ import {
 import { assertPodID } from "../cache/names.js";
 import {
   assertDuration,
+  assertIterable,
   assertSpelled,
   InvalidArgumentError,
   wrongTypeError,
@@ -452,11 +453,8 @@ export class CNIRuntime {
     if (typeof dryRun !== "boolean") {
       throw new InvalidArgumentError("dryRun", `dryRun must be a boolean, got ${typeof dryRun}`);
     }
-    // One pod ID is a string, an Iterable<string> to TypeScript: its characters would be the
-    // valid pods, and the pod meant to be kept would be torn down.
-    if (typeof validPods === "string" || typeof validPods?.[Symbol.iterator] !== "function") {
-      throw wrongTypeError("validPods", "an iterable of pods, not one pod ID", validPods);
-    }
+    // One pod ID's characters would be the valid pods: the pod meant to be kept torn down.
+    assertIterable(validPods, "validPods", "an iterable of pods, not one pod ID");
     const valid = new Set([...validPods].map(podID));
     // Filled as pods are collected: the diagnostics message says what a GC that fails collected.
     const collected: CollectedAttachment[] = [];

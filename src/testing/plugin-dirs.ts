@@ -6,6 +6,7 @@
  */
 import { access, constants } from "node:fs/promises";
 import { delimiter, join } from "node:path";
+import { assertIterable } from "../errors/base.js";
 import { MissingPluginsError } from "../errors/testing.js";
 import { isDirectory } from "../internal/fs.js";
 
@@ -52,12 +53,14 @@ async function installed(plugin: string, dirs: readonly string[]): Promise<boole
 /**
  * The plugin dirs ({@link findPluginDirs}) when every plugin of `plugins` is in one of them;
  * otherwise throws, so a test fails and says what to install rather than skipping.
- * @throws MissingPluginsError naming the plugins missing, the dirs searched and the packages.
+ * @throws MissingPluginsError naming the plugins missing, the dirs searched and the packages;
+ *   InvalidArgumentError for `plugins` that is one name (a string).
  */
 export async function requirePlugins(
   plugins: readonly string[],
   options: FindPluginDirsOptions = {},
 ): Promise<string[]> {
+  assertIterable(plugins, "plugins", "a list of plugin names, not one name");
   const dirs = await findPluginDirs(options);
   const missing: string[] = [];
   for (const plugin of plugins) if (!(await installed(plugin, dirs))) missing.push(plugin);

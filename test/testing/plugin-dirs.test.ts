@@ -4,6 +4,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { InvalidArgumentError } from "../../src/errors/index.js";
 import {
   findPluginDirs,
   MissingPluginsError,
@@ -90,5 +91,26 @@ describe("requirePlugins", () => {
     expect(missing.dirs).toEqual([a]);
     expect(missing.message).toContain(`CNI plugins not found: bridge, portmap (searched: ${a};`);
     expect(missing.message).toContain("containernetworking-plugins");
+  });
+
+  it("refuses one name (a string: its characters would be the plugins) and any non-list", async () => {
+    // Executables named as the letters of "bridge": a string read as a list would pass.
+    const [a] = await dirs("a");
+    for (const letter of new Set("bridge")) {
+      await writeFile(join(a, letter), "#!/bin/sh\n");
+      await chmod(join(a, letter), 0o755);
+    }
+    const options = { env: { CNI_PATH: a }, candidates: [] };
+    expect(await requirePlugins([..."bridge"], options)).toEqual([a]);
+    for (const plugins of ["bridge", null, 5, { bridge: true }]) {
+      const error = await requirePlugins(plugins as unknown as string[], options).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect((error as InvalidArgumentError).argument).toBe("plugins");
+      expect((error as Error).message).toMatch(
+        /^plugins must be a list of plugin names, not one name, got (a string|null|a number|an object)$/,
+      );
+    }
   });
 });
