@@ -1,5 +1,5 @@
 /** /proc/<pid>/stat, read in one place for the few fields the library uses. */
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, readlink } from "node:fs/promises";
 
 export interface ProcStat {
   /** Field 3: R, S, D, Z (zombie), X (dead)... */
@@ -42,6 +42,11 @@ export async function readProcStat(pid: number | string): Promise<ProcStat | und
 /** True for a process that still runs: neither a zombie nor dead. */
 export function isRunning(stat: ProcStat): boolean {
   return stat.state !== "Z" && stat.state !== "X";
+}
+
+/** True when /proc is of this process's pid namespace (not so under `unshare -p` alone). */
+export async function procIsOurs(): Promise<boolean> {
+  return (await readlink("/proc/self").catch(() => undefined)) === String(process.pid);
 }
 
 /** The pids /proc lists; undefined where it cannot be listed (no /proc). */

@@ -12,7 +12,7 @@ import { readFile } from "node:fs/promises";
 import { constants } from "node:os";
 import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import { RootlessError } from "../errors/testing.js";
-import { listPids, readProcStat } from "../internal/proc-stat.js";
+import { listPids, procIsOurs, readProcStat } from "../internal/proc-stat.js";
 import { BoundedSink } from "../invoke/bounded-sink.js";
 
 /** Options of {@link runRootless}. */
@@ -193,8 +193,9 @@ export async function rootlessFailure(
   );
 }
 
-/** The processes the sandbox's pid 1 runs (the command), by their pid here. */
+/** The processes the sandbox's pid 1 runs (the command), by pid here; none if /proc is not ours. */
 async function commandPids(sandboxPid: number): Promise<number[]> {
+  if (!(await procIsOurs())) return [];
   const parents = new Map<number, number>();
   await Promise.all(
     ((await listPids()) ?? []).map(async (pid) => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { isRunning, listPids, parseProcStat, readProcStat } from "../../src/internal/proc-stat.js";
+import {
+  isRunning,
+  listPids,
+  parseProcStat,
+  procIsOurs,
+  readProcStat,
+} from "../../src/internal/proc-stat.js";
 
 // A stat line of 52 fields: the command name holds spaces and parentheses.
 const line = (comm: string, state = "S") =>
@@ -41,5 +47,19 @@ describe("readProcStat", () => {
 describe("listPids", () => {
   it("lists this process among /proc's pids", async () => {
     expect(await listPids()).toContain(process.pid);
+  });
+});
+
+describe("procIsOurs", () => {
+  it("is true here, and false when /proc/self names another pid than process.pid", async () => {
+    expect(await procIsOurs()).toBe(true);
+    // What `unshare -p` without a new /proc gives (test/testing/rootless-procns.system.test.ts).
+    const pid = Object.getOwnPropertyDescriptor(process, "pid")!;
+    Object.defineProperty(process, "pid", { ...pid, value: process.pid + 1 });
+    try {
+      expect(await procIsOurs()).toBe(false);
+    } finally {
+      Object.defineProperty(process, "pid", pid);
+    }
   });
 });
