@@ -1,5 +1,6 @@
 /** The base of the error model (./index.ts); the errors and argument guard all areas share. */
 import { messageOf } from "../internal/error-message.js";
+import { isJSONObject } from "../internal/json-kind.js";
 import { durationProblem } from "../internal/timer-limit.js";
 
 const brandKey = Symbol.for("libcni.error.ids");
@@ -241,6 +242,12 @@ export function assertDuration(
   if (value === undefined) return;
   const problem = durationProblem(value, min);
   if (problem !== undefined) throw new InvalidArgumentError(argument, `${subject} ${problem}`);
+}
+
+/** An options argument: an object (`null` was a TypeError), its `durations` checked as above. */
+export function assertOptions(options: unknown, ...durations: string[]): void {
+  if (!isJSONObject(options)) throw wrongTypeError("options", "an options object", options);
+  for (const key of durations) assertDuration(key, options[key]);
 }
 
 /** A list argument: one string is an Iterable<string> to TypeScript, its characters the items. */

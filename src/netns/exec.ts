@@ -5,6 +5,7 @@
 
 import { access, constants, stat } from "node:fs/promises";
 import { pluginStarter, selectLauncher } from "../engines/plugin-start.js";
+import { assertOptions } from "../errors/base.js";
 import { NetnsError } from "../errors/netns.js";
 import { errnoCode, errnoText } from "../internal/errno.js";
 import { MAX_TIMER_MS } from "../internal/timer-limit.js";
@@ -129,6 +130,7 @@ export async function execInNetns(
   argv: readonly string[],
   options: ExecInNetnsOptions = {},
 ): Promise<ExecInNetnsResult> {
+  assertOptions(options);
   const nsPath = absoluteNetnsPath(netnsPath);
   if (!Array.isArray(argv)) throw badArgument(nsPath, "argv must be an array of strings");
   if (argv.some((arg) => typeof arg !== "string" || arg.includes("\0"))) {

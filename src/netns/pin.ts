@@ -6,6 +6,7 @@ import type { Stats } from "node:fs";
 import { lstat, mkdir, open, unlink } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LauncherName } from "../engines/plugin-start.js";
+import { assertOptions } from "../errors/base.js";
 import { NetnsError } from "../errors/netns.js";
 import { errnoCode } from "../internal/errno.js";
 import { isNetns } from "./check.js";
@@ -45,6 +46,7 @@ async function createMountPoint(path: string): Promise<void> {
  *   is left behind on failure.
  */
 export async function createNetns(name: string, options: NetnsOptions = {}): Promise<string> {
+  assertOptions(options);
   const action = "create network namespace";
   const path = netnsPathOf(name, netnsDirOf(options.dir));
   const helper = await spawnerPinner(mechanismOf(options.mechanism, action, path));
@@ -87,6 +89,7 @@ export async function removeNetns(pathOrName: string, options: NetnsOptions = {}
     const name = String(pathOrName);
     throw new NetnsError(`invalid network namespace path ${name}`, "invalid-name", name);
   }
+  assertOptions(options);
   const dir = netnsDirOf(options.dir);
   const path = pathOrName.includes("/")
     ? absoluteNetnsPath(pathOrName)

@@ -17,8 +17,8 @@ import {
 } from "../cache/intent.js";
 import { assertPodID } from "../cache/names.js";
 import {
-  assertDuration,
   assertIterable,
+  assertOptions,
   assertSpelled,
   InvalidArgumentError,
   wrongTypeError,
@@ -149,12 +149,6 @@ const runtimeOptionKeys = [
   "checkLoopback",
 ];
 
-/** A call's options, an object (`null` failed as a TypeError), and their `timeout`. */
-function assertCallOptions(options: { timeout?: number | undefined } | WatchOptions): void {
-  if (!isJSONObject(options)) throw wrongTypeError("options", "an options object", options);
-  assertDuration("timeout", options.timeout);
-}
-
 /** GC's options: a `dryRun` misspelled, or a `true` in their place, would collect for real. */
 const gcOptionKeys = new Set(["signal", "traceContext", "timeout", "dryRun"]);
 const podNetns = (ref: PodRef): string | undefined =>
@@ -278,7 +272,7 @@ export class CNIRuntime {
     if (typeof pod !== "object" || pod === null) {
       throw new InvalidArgumentError("pod", "pod must be a Pod object");
     }
-    assertCallOptions(options);
+    assertOptions(options, "timeout");
     return this.traced("setup", pod.id, options, (o) => this.setup(pod, o), {
       netns: pod.netns,
       parallel: options.parallel ?? false,
@@ -349,7 +343,7 @@ export class CNIRuntime {
     options: TeardownOptions = {},
   ): Promise<TornDownAttachment[]> {
     const id = podRefID(pod);
-    assertCallOptions(options);
+    assertOptions(options, "timeout");
     assertTeardownOptions(options);
     return this.traced(
       "teardown",
@@ -377,7 +371,7 @@ export class CNIRuntime {
    */
   async checkPod(pod: PodRef, options: PodCallOptions = {}): Promise<CheckedAttachment[]> {
     const id = podRefID(pod);
-    assertCallOptions(options);
+    assertOptions(options, "timeout");
     return this.traced(
       "check",
       id,
@@ -402,7 +396,7 @@ export class CNIRuntime {
    */
   async podStatus(pod: PodRef, options: PodCallOptions = {}): Promise<PodStatus> {
     const id = podRefID(pod);
-    assertCallOptions(options);
+    assertOptions(options, "timeout");
     return withLock(this.locks.pod(id, options.signal), () =>
       podStatusFromCache(this.context(this.current, options, pod), id),
     );
@@ -413,7 +407,7 @@ export class CNIRuntime {
    * usable and `minReady` (default 1) networks ready; `reason` says why not (docs/runtime.md).
    */
   async status(options: PodCallOptions & { minReady?: number } = {}): Promise<StatusReport> {
-    assertCallOptions(options);
+    assertOptions(options, "timeout");
     const { minReady } = options;
     if (minReady !== undefined && !(Number.isSafeInteger(minReady) && minReady >= 0)) {
       throw new InvalidArgumentError("minReady", "minReady must be a non-negative integer");
@@ -448,7 +442,7 @@ export class CNIRuntime {
       const expected = "GCOptions { signal, traceContext, timeout, dryRun }";
       throw wrongTypeError("options", expected, options, hint);
     }
-    assertCallOptions(options);
+    assertOptions(options, "timeout");
     const dryRun = options.dryRun === undefined ? false : options.dryRun;
     if (typeof dryRun !== "boolean") {
       throw new InvalidArgumentError("dryRun", `dryRun must be a boolean, got ${typeof dryRun}`);
@@ -501,7 +495,7 @@ export class CNIRuntime {
    *   2147483647.
    */
   watch(options: WatchOptions = {}): NetworkWatcher {
-    assertCallOptions(options);
+    assertOptions(options, "timeout");
     return new NetworkWatcher(this, this.options, options);
   }
 }
@@ -513,7 +507,7 @@ export class CNIRuntime {
  * @throws InvalidArgumentError for bad options only.
  */
 export async function loadNetworks(options: RuntimeOptions = {}): Promise<CNIRuntime> {
+  assertOptions(options, "timeout");
   assertSpelled(options, runtimeOptionKeys, "options");
-  assertDuration("timeout", options.timeout);
   return new CNIRuntime(await loadNetworkSet(options), options);
 }

@@ -4,7 +4,7 @@
  * flaky, so the check is retried until it passes or a deadline.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { assertDuration } from "../errors/base.js";
+import { assertOptions } from "../errors/base.js";
 import { EventuallyError } from "../errors/testing.js";
 import { messageOf } from "../internal/error-message.js";
 
@@ -32,8 +32,7 @@ export async function eventually<T>(
   fn: () => T | Promise<T>,
   options: EventuallyOptions = {},
 ): Promise<T> {
-  assertDuration("timeoutMs", options.timeoutMs);
-  assertDuration("intervalMs", options.intervalMs);
+  assertOptions(options, "timeoutMs", "intervalMs");
   const timeoutMs = options.timeoutMs ?? 5_000;
   const intervalMs = options.intervalMs ?? 100;
   const start = Date.now();

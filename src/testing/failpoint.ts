@@ -5,7 +5,7 @@
  */
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { InvalidArgumentError } from "../errors/base.js";
+import { assertOptions, InvalidArgumentError } from "../errors/base.js";
 import { findInPath } from "../invoke/find.js";
 import { findPluginDirs } from "./plugin-dirs.js";
 
@@ -130,6 +130,7 @@ async function realPlugin(plugin: string, wrapperDir: string): Promise<string> {
  *   plugin lookup error when a plugin named by name is not installed.
  */
 export async function failpointPlugin(options: FailpointOptions): Promise<Failpoint> {
+  assertOptions(options);
   const { call } = options;
   if (call !== undefined && (!Number.isSafeInteger(call) || call < 1)) {
     throw new InvalidArgumentError(

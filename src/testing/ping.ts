@@ -2,7 +2,7 @@
  * Reachability from inside a namespace, as upstream's `testutils.Ping` checks it: ICMP echo
  * with iputils `ping`, run in the namespace.
  */
-import { assertDuration, InvalidArgumentError } from "../errors/base.js";
+import { assertOptions, InvalidArgumentError } from "../errors/base.js";
 import { MAX_TIMER_MS } from "../internal/timer-limit.js";
 import { execInNetns } from "../netns/index.js";
 
@@ -40,7 +40,7 @@ export async function ping(
   address: string,
   options: PingOptions = {},
 ): Promise<PingResult> {
-  assertDuration("timeoutMs", options.timeoutMs);
+  assertOptions(options, "timeoutMs");
   const count = options.count ?? 1;
   const waitSeconds = Math.max(1, Math.ceil((options.timeoutMs ?? 2_000) / 1000));
   // ping ends by itself; the bound only guards a ping that never does, and must fit a timer.

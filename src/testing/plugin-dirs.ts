@@ -6,7 +6,7 @@
  */
 import { access, constants } from "node:fs/promises";
 import { delimiter, join } from "node:path";
-import { assertIterable } from "../errors/base.js";
+import { assertIterable, assertOptions } from "../errors/base.js";
 import { MissingPluginsError } from "../errors/testing.js";
 import { isDirectory } from "../internal/fs.js";
 
@@ -31,6 +31,7 @@ export interface FindPluginDirsOptions {
  * order. Empty when there are none: {@link requirePlugins} fails with what to install.
  */
 export async function findPluginDirs(options: FindPluginDirsOptions = {}): Promise<string[]> {
+  assertOptions(options);
   const env = options.env ?? process.env;
   const fromEnv = (env.CNI_PATH ?? "").split(delimiter).filter((dir) => dir !== "");
   const candidates = [...fromEnv, ...(options.candidates ?? wellKnownPluginDirs)];
@@ -54,7 +55,7 @@ async function installed(plugin: string, dirs: readonly string[]): Promise<boole
  * The plugin dirs ({@link findPluginDirs}) when every plugin of `plugins` is in one of them;
  * otherwise throws, so a test fails and says what to install rather than skipping.
  * @throws MissingPluginsError naming the plugins missing, the dirs searched and the packages;
- *   InvalidArgumentError for `plugins` that is one name (a string).
+ *   InvalidArgumentError for `plugins` that is one name (a string), and for options not an object.
  */
 export async function requirePlugins(
   plugins: readonly string[],

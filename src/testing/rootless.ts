@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { constants } from "node:os";
-import { assertDuration, InvalidArgumentError } from "../errors/base.js";
+import { assertDuration, assertOptions, InvalidArgumentError } from "../errors/base.js";
 import { RootlessError } from "../errors/testing.js";
 import { listPids, procIsOurs, readProcStat } from "../internal/proc-stat.js";
 import { BoundedSink } from "../invoke/bounded-sink.js";
@@ -208,6 +208,7 @@ async function commandPids(sandboxPid: number): Promise<number[]> {
 }
 
 function checkOptions(argv: readonly string[], options: RunRootlessOptions): void {
+  assertOptions(options);
   if (
     !Array.isArray(argv) ||
     argv.length === 0 ||

@@ -7,6 +7,7 @@
 import { lstat, readdir, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
+import { assertOptions } from "../errors/base.js";
 import { debug } from "../internal/diagnostics.js";
 import { errnoCode } from "../internal/errno.js";
 import { asError, messageOf } from "../internal/error-message.js";
@@ -128,6 +129,7 @@ async function removeTempDir(
 export async function sweepTestLeftovers(
   options: SweepTestLeftoversOptions = {},
 ): Promise<SweptTestLeftovers> {
+  assertOptions(options);
   const removed: string[] = [];
   const failed: SweepFailure[] = [];
   const self = await thisOwner();

@@ -2,6 +2,7 @@
  * A disposable network namespace for a test (upstream's `testutils.NewNS`): uniquely named,
  * removed by `await using` when the test ends, whether it passed or threw.
  */
+import { assertOptions } from "../errors/base.js";
 import {
   createNetns,
   type ExecInNetnsOptions,
@@ -50,6 +51,7 @@ export interface TempNetns {
  *   is left behind then, nor when bringing `lo` up fails.
  */
 export async function tempNetns(options: TempNetnsOptions = {}): Promise<TempNetns> {
+  assertOptions(options);
   const netnsOptions = { dir: options.dir, mechanism: options.mechanism };
   await sweepLeftoversOnce({ netnsDir: options.dir, mechanism: options.mechanism });
   const name = await uniqueTestName(options.label);

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CNIConfig } from "../api/index.js";
-import { InvalidArgumentError } from "../errors/base.js";
+import { assertOptions, InvalidArgumentError } from "../errors/base.js";
 import { DefaultExec, findInPath, type RawExecOptions } from "../invoke/index.js";
 import type { NetnsMechanism } from "../netns/index.js";
 import { type Failpoint, type FailpointOptions, failpointPlugin } from "./failpoint.js";
@@ -97,6 +97,7 @@ async function undo(cleanups: (() => Promise<void>)[]): Promise<void> {
  * @throws NetnsError without CAP_SYS_ADMIN; nothing is left behind on any failure.
  */
 export async function testHost(options: TestHostOptions = {}): Promise<TestHost> {
+  assertOptions(options);
   const cleanups: (() => Promise<void>)[] = [];
   const nsOptions: TempNetnsOptions = { dir: options.netnsDir, mechanism: options.mechanism };
   await sweepLeftoversOnce({ netnsDir: options.netnsDir, mechanism: options.mechanism });

@@ -11,6 +11,7 @@ import { afterEach, expect, it, vi } from "vitest";
 import type { InvalidArgumentError } from "../../src/errors/index.js";
 import {
   InterruptedSetupError,
+  loadNetworks,
   type PodCheckError,
   PodSetupError,
 } from "../../src/runtime/index.js";
@@ -136,9 +137,10 @@ it("values of the wrong type at the runtime's entries are the caller's typed err
   expect(await argumentOf(() => rt.gc([no]))).toBe("validPods");
   expect(await argumentOf(() => rt.gc(42 as never))).toBe("validPods");
   expect(await argumentOf(() => rt.status({ minReady: "x" as never }))).toBe("minReady");
-  // null options (not undefined: no default) were a TypeError in each.
+  // null options (not undefined: no default) were a TypeError in each (loadNetworks' too).
   const pod = { id: "p", netns: "/n/p" };
   for (const call of [
+    () => loadNetworks(no),
     () => rt.setupPod(pod, no),
     () => rt.teardownPod("p", no),
     () => rt.checkPod("p", no),

@@ -1,6 +1,6 @@
 /** `checkPlugin`: a plugin binary through the rules (rules.ts), for every version it claims. */
 import { basename, resolve } from "node:path";
-import { assertDuration, InvalidArgumentError } from "../../errors/base.js";
+import { assertDuration, assertOptions, InvalidArgumentError } from "../../errors/base.js";
 import { isJSONObject } from "../../internal/json-kind.js";
 import { executableError } from "../../netns/exec.js";
 import { greaterThanOrEqualTo, all as knownVersions } from "../../version/index.js";
@@ -140,6 +140,7 @@ export async function checkPlugin(
   plugin: string,
   options: CheckPluginOptions = {},
 ): Promise<ConformanceReport> {
+  assertOptions(options);
   assertDuration("callTimeoutMs", options.callTimeoutMs, { min: 1 });
   const path = resolve(plugin);
   // A regular file (a link followed) this process may execute: X_OK alone passes a directory

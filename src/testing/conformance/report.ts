@@ -1,5 +1,6 @@
 /** The checker's reports, as text and as Markdown (FormatReportOptions). */
 import { basename } from "node:path";
+import { assertOptions } from "../../errors/base.js";
 import type { ConformanceReport, FormatReportOptions, RuleResult, VersionCounts } from "./types.js";
 
 const marks = { pass: "PASS", fail: "FAIL", warn: "WARN", "n/a": "n/a " } as const;
@@ -140,5 +141,6 @@ function formatMarkdown(report: ConformanceReport): string {
 
 /** The report as text (the default) or as Markdown (`format: "markdown"`, for a README). */
 export function formatReport(report: ConformanceReport, options: FormatReportOptions = {}): string {
+  assertOptions(options);
   return options.format === "markdown" ? formatMarkdown(report) : formatText(report);
 }
