@@ -5,7 +5,13 @@
  */
 import { readFile, readlink } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import { isRunning, listPids, type ProcStat, readProcStat } from "../../internal/proc-stat.js";
+import {
+  isRunning,
+  listPids,
+  type ProcStat,
+  procIsOurs,
+  readProcStat,
+} from "../../internal/proc-stat.js";
 import { groupExists } from "../../internal/process-group.js";
 
 /** One process a call left running. */
@@ -132,7 +138,8 @@ export async function endLeftovers(
   groups: readonly PluginGroup[],
   namespaces: ReadonlyMap<string, "host" | "pod">,
 ): Promise<Leftover[]> {
-  if (process.platform !== "linux") return [];
+  // Where /proc is not this pid namespace's, its pids would name others to `kill`.
+  if (process.platform !== "linux" || !(await procIsOurs())) return [];
   const all = new Map<number, Leftover>();
   for (let round = 0; round < 5; round++) {
     const { found, proven } = await look(groups, namespaces);

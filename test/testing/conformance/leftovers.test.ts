@@ -116,6 +116,19 @@ describe("the checker's leftover hunt", () => {
     expect(await running(g.member)).toBe(true);
   });
 
+  it("ends nothing where /proc is not of this pid namespace (its pids name others to kill)", async () => {
+    const g = await group(607);
+    // What `unshare -p` without a new /proc gives: /proc/self is not process.pid.
+    const pid = Object.getOwnPropertyDescriptor(process, "pid") as PropertyDescriptor;
+    Object.defineProperty(process, "pid", { ...pid, value: process.pid + 1 });
+    try {
+      expect(await hunt([{ pgid: g.pgid, start: await startOf(g.pgid) }])).toEqual([]);
+    } finally {
+      Object.defineProperty(process, "pid", pid);
+    }
+    expect(await running(g.member)).toBe(true);
+  });
+
   it("ends and reports the members of a group whose live leader is the one recorded", async () => {
     const g = await group(603);
     const found = await hunt([{ pgid: g.pgid, start: await startOf(g.pgid) }]);
