@@ -30,3 +30,27 @@ export function durationProblem(value: unknown, min: 0 | 1 = 0): string | undefi
   }
   return undefined;
 }
+
+/**
+ * A signal that aborts when `signal` does (with its reason) or after `ms` (with `reason()`,
+ * by default AbortSignal.timeout()'s), and `end()`, which clears the timer and the listener on
+ * `signal`. Not AbortSignal.any: on Node 20 each of its signals stays listed on its sources for
+ * as long as they live, and a runtime passes one shutdown signal to every call for days.
+ */
+export function limitedSignal(
+  signal: AbortSignal | undefined,
+  ms: number,
+  reason = (): unknown =>
+    new DOMException("The operation was aborted due to timeout", "TimeoutError"),
+): { signal: AbortSignal; end(): void } {
+  const limit = new AbortController();
+  const forward = () => limit.abort(signal?.reason);
+  const timer = setTimeout(() => limit.abort(reason()), ms);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener("abort", forward, { once: true });
+  const end = () => {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", forward);
+  };
+  return { signal: limit.signal, end };
+}

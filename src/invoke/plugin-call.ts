@@ -9,6 +9,7 @@ import { PluginEnv, type PluginStarter } from "../engines/plugin-start.js";
 import { assertDuration } from "../errors/base.js";
 import { isTimeoutReason } from "../errors/invoke.js";
 import { toBytes } from "../internal/bytes.js";
+import { limitedSignal } from "../internal/timer-limit.js";
 import { defaultGraceMs, defaultMaxOutputBytes } from "./raw-exec.js";
 import { type RunOutcome, runPlugin } from "./run-plugin.js";
 
@@ -48,9 +49,8 @@ export async function callPlugin(
   assertDuration("timeoutMs", options.timeoutMs);
   assertDuration("graceMs", options.graceMs);
   const limit =
-    options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
-  const signals = [options.signal, limit].filter((s): s is AbortSignal => s !== undefined);
-  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    options.timeoutMs === undefined ? undefined : limitedSignal(options.signal, options.timeoutMs);
+  const signal = limit?.signal ?? options.signal;
   const outcome = await runPlugin(path, {
     env: PluginEnv.ofObject(options.env),
     stdin: toBytes(options.stdin ?? new Uint8Array()),
@@ -60,7 +60,7 @@ export async function callPlugin(
     launcher: options.launcher,
     args: options.args,
     netns: options.netns,
-  });
-  // AbortSignal.any takes the reason of the first signal that fired.
+  }).finally(() => limit?.end());
+  // The limit's signal takes the reason of whichever fired first.
   return { ...outcome, timedOut: outcome.aborted && isTimeoutReason(signal?.reason) };
 }

@@ -19,6 +19,7 @@ import { assertDuration, InvalidArgumentError } from "../errors/base.js";
 import { ConfFileError } from "../errors/conf.js";
 import { attempt, messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
+import { limitedSignal } from "../internal/timer-limit.js";
 import { type Exec, getVersionInfo } from "../invoke/index.js";
 import type { PluginInfo } from "../version/index.js";
 import {
@@ -160,17 +161,16 @@ class Validation {
 
   /** The plugin's VERSION, within the limit; rejects only when the caller aborted. */
   private async askVersion(path: string): Promise<Answer> {
-    const limit = new AbortController();
-    const timer = this.timeout > 0 ? setTimeout(() => limit.abort(), this.timeout) : undefined;
-    const signal =
-      this.signal === undefined ? limit.signal : AbortSignal.any([this.signal, limit.signal]);
+    const limit = this.timeout > 0 ? limitedSignal(this.signal, this.timeout, () => 0) : undefined;
     try {
-      return { info: await getVersionInfo(path, this.exec, { signal }) };
+      return {
+        info: await getVersionInfo(path, this.exec, { signal: limit?.signal ?? this.signal }),
+      };
     } catch (error) {
       if (this.signal?.aborted) throw this.signal.reason;
-      return limit.signal.aborted ? { timedOut: this.timeout } : { error };
+      return limit?.signal.aborted ? { timedOut: this.timeout } : { error };
     } finally {
-      clearTimeout(timer);
+      limit?.end();
     }
   }
 

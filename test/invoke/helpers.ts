@@ -92,3 +92,16 @@ export async function rejection(promise: Promise<unknown>): Promise<Error> {
   }
   throw new Error("expected a rejection, but the promise resolved");
 }
+
+/**
+ * The composites Node's AbortSignal.any keeps listed on `signal` (0 where Node keeps none): a
+ * signal a runtime passes to every call must not collect them (test/runtime/shared-signal).
+ */
+export function abortDependants(signal: AbortSignal): number {
+  const key = Object.getOwnPropertySymbols(signal).find(
+    (s) => s.description === "kDependantSignals",
+  );
+  const set =
+    key === undefined ? undefined : (signal as unknown as Record<symbol, Set<unknown>>)[key];
+  return set?.size ?? 0;
+}

@@ -3,10 +3,12 @@
  * env and stdin as given, the caller's signal and the time limit combined, and "timed out"
  * meaning a time limit stopped the run (as PluginAbortedError's `timedOut`), not any abort.
  */
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { pluginStarter } from "../../src/engines/start/launcher.js";
 import { selectLauncher } from "../../src/engines/start/select.js";
 import { callPlugin } from "../../src/invoke/plugin-call.js";
+import { abortDependants } from "./helpers.js";
 
 const launcher = pluginStarter(selectLauncher("direct"));
 const sh = (script: string) => ({ launcher, args: ["-c", script], graceMs: 200 });
@@ -54,6 +56,21 @@ describe("callPlugin", () => {
       signal: AbortSignal.timeout(100),
     });
     expect([run.aborted, run.timedOut]).toEqual([true, true]);
+  });
+
+  it("leaves nothing on the caller's signal, which may outlive many runs", async () => {
+    const { signal } = new AbortController();
+    for (let i = 0; i < 5; i++) {
+      const run = await callPlugin("/bin/sh", {
+        ...sh("exit 0"),
+        env: {},
+        signal,
+        timeoutMs: 30_000,
+      });
+      expect(run.exitCode).toBe(0);
+    }
+    expect(abortDependants(signal)).toBe(0);
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 
   it("a run that ends before its limit is neither", async () => {
