@@ -17,7 +17,7 @@ import {
 } from "../cache/intent.js";
 import { cacheFilePath, ensureResultsDir, syncRecords } from "../cache/results.js";
 import { PluginChainError } from "../errors/api.js";
-import { InvalidArgumentError, WrappedError } from "../errors/base.js";
+import { WrappedError } from "../errors/base.js";
 import { PluginAbortedError, PluginExecError, PluginLookupError } from "../errors/invoke.js";
 import {
   InterruptedSetupError,
@@ -99,12 +99,8 @@ function isStartFailure(cause: unknown): boolean {
 /**
  * Throws PodNetnsError unless `netns` exists and is a network namespace, as upstream plugins'
  * `ns.GetNS` would find it (nsfs for a pinned namespace, a process's `/proc/<pid>/ns/net`).
- * @throws InvalidArgumentError when `netns` is not a string (a JavaScript caller's mistake).
  */
-export async function checkPodNetns(podID: string, netns: unknown): Promise<void> {
-  if (typeof netns !== "string") {
-    throw new InvalidArgumentError("pod.netns", `pod.netns must be a string, got ${typeof netns}`);
-  }
+export async function checkPodNetns(podID: string, netns: string): Promise<void> {
   if (netns === "") throw new PodNetnsError(podID, netns, "missing");
   await stat(netns).catch((error: unknown) => {
     const code = errnoCode(error);
