@@ -83,11 +83,9 @@ export function parseFlags(argv: readonly string[], flags: readonly FlagSpec[]):
     let remaining = rest;
     while (shorthands.length > 0) {
       const c = shorthands[0];
+      const where = `${goQuoteRune(c.codePointAt(0) ?? 0)} in -${shorthands}`;
       const flag = flags.find((f) => f.short === c);
-      if (!flag)
-        throw new FlagError(
-          `unknown shorthand flag: ${goQuoteRune(c.codePointAt(0) ?? 0)} in -${shorthands}`,
-        );
+      if (!flag) throw new FlagError(`unknown shorthand flag: ${where}`);
       if (shorthands.length > 2 && shorthands[1] === "=") {
         set(flag, shorthands.slice(2));
         shorthands = "";
@@ -103,9 +101,7 @@ export function parseFlags(argv: readonly string[], flags: readonly FlagSpec[]):
         remaining = rest.slice(1);
         shorthands = "";
       } else {
-        throw new FlagError(
-          `flag needs an argument: ${goQuoteRune(c.codePointAt(0) ?? 0)} in -${shorthands}`,
-        );
+        throw new FlagError(`flag needs an argument: ${where}`);
       }
     }
     return remaining;
