@@ -115,23 +115,25 @@ const recordDecoder = defineStruct<RawRecord>("cachedInfo", {
   },
 });
 
+/** Go's error for a value of the wrong kind in the record's `field` (`integer`: jsonKind's). */
+const typeError = (field: string, v: unknown, goType: string, integer = false) =>
+  new UnmarshalTypeError(jsonKind(v, integer), goType, "cachedInfo", field);
+
 /**
  * Go's decoding of a JSON value into `[][2]string`: each pair padded or cut to two strings
  * (what is past the second is skipped unread, whatever its type).
  */
 function decodeCniArgs(value: unknown): [string, string][] | undefined {
   if (value === undefined || value === null) return undefined;
-  const typeError = (v: unknown, goType: string): UnmarshalTypeError =>
-    new UnmarshalTypeError(jsonKind(v), goType, "cachedInfo", "cniArgs");
-  if (!Array.isArray(value)) throw typeError(value, "[][2]string");
+  if (!Array.isArray(value)) throw typeError("cniArgs", value, "[][2]string");
   return value.map((pair): [string, string] => {
     if (pair === null) return ["", ""];
-    if (!Array.isArray(pair)) throw typeError(pair, "[2]string");
+    if (!Array.isArray(pair)) throw typeError("cniArgs", pair, "[2]string");
     const out: [string, string] = ["", ""];
     for (let i = 0; i < Math.min(pair.length, 2); i++) {
       const item: unknown = pair[i];
       if (item === null) continue;
-      if (typeof item !== "string") throw typeError(item, "string");
+      if (typeof item !== "string") throw typeError("cniArgs", item, "string");
       out[i] = item;
     }
     return out;
@@ -149,15 +151,12 @@ function decodeConfig(value: unknown): Uint8Array | undefined {
     if (canonicalBase64.test(value)) return new Uint8Array(Buffer.from(value, "base64"));
     return decodeStdBase64(utf8Encode(value));
   }
-  if (!Array.isArray(value)) {
-    throw new UnmarshalTypeError(jsonKind(value), "[]uint8", "cachedInfo", "config");
-  }
+  if (!Array.isArray(value)) throw typeError("config", value, "[]uint8");
   return Uint8Array.from(value, (item: unknown) => {
     if (item === null) return 0;
-    if (typeof item !== "number")
-      throw new UnmarshalTypeError(jsonKind(item), "uint8", "cachedInfo", "config");
+    if (typeof item !== "number") throw typeError("config", item, "uint8");
     if (!Number.isInteger(item) || item < 0 || item > 255) {
-      throw new UnmarshalTypeError(jsonKind(item, true), "uint8", "cachedInfo", "config");
+      throw typeError("config", item, "uint8", true);
     }
     return item;
   });
