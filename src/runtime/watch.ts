@@ -123,12 +123,7 @@ export class NetworkWatcher extends EventEmitter {
     this.fsEvents = options.fsEvents ?? true;
     this.dir = resolve(load.confDir ?? "/etc/cni/net.d");
     if (this.fsEvents) {
-      try {
-        this.armAnchor();
-      } catch (error) {
-        // An inotify limit, say: the poll follows the dir still.
-        this.report(error);
-      }
+      this.armAnchor();
       this.armDir();
     }
     const poll = options.poll ?? 2000;
@@ -203,8 +198,11 @@ export class NetworkWatcher extends EventEmitter {
     return w;
   }
 
-  /** Watches the nearest existing ancestor of the conf dir (its parent, normally). */
-  private armAnchor(): void {
+  /**
+   * Watches the nearest existing ancestor of the conf dir (its parent, normally); false when
+   * none can be (an inotify limit, say: reported, and the poll follows the dir still).
+   */
+  private armAnchor(): boolean {
     let parent = dirname(this.dir);
     for (;;) {
       try {
@@ -223,10 +221,13 @@ export class NetworkWatcher extends EventEmitter {
         this.anchorWatcher?.close();
         this.anchorWatcher = w;
         this.anchor = parent;
-        return;
+        return true;
       } catch (error) {
         const up = dirname(parent);
-        if (up === parent) throw new WrappedError(`watch ${this.dir}`, error);
+        if (up === parent) {
+          this.report(new WrappedError(`watch ${this.dir}`, error));
+          return false;
+        }
         parent = up;
       }
     }
@@ -256,14 +257,8 @@ export class NetworkWatcher extends EventEmitter {
       this.dirPathChanged = false;
       this.dirIno = this.armDir() ? ino : undefined;
     }
-    try {
-      if (this.anchor !== dirname(this.dir) || ino === undefined) this.armAnchor();
-      return true;
-    } catch (error) {
-      // An inotify limit, say: reported, and the load goes on (the poll follows the dir).
-      this.report(error);
-      return false;
-    }
+    if (this.anchor === dirname(this.dir) && ino !== undefined) return true;
+    return this.armAnchor();
   }
 
   private schedule(): void {
