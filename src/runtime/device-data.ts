@@ -6,6 +6,7 @@
  */
 import { InvalidArgumentError } from "../errors/base.js";
 import { NetworkDeviceDataError, type NetworkDeviceDataFailure } from "../errors/runtime.js";
+import { isJSONObject } from "../internal/json-kind.js";
 import { ipToString, parseIP } from "../types/index.js";
 import type { InterfaceSummary, PodSetupResult } from "./summary.js";
 
@@ -67,10 +68,8 @@ const quote = (value: unknown): string => JSON.stringify(value) ?? String(value)
 
 /** The first rule `data` breaks, as [field, reason, message], or undefined. */
 function firstProblem(data: unknown): [string, NetworkDeviceDataFailure, string] | undefined {
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    return ["networkData", "invalid", "must be an object"];
-  }
-  const { interfaceName, ips, hardwareAddress } = data as Record<string, unknown>;
+  if (!isJSONObject(data)) return ["networkData", "invalid", "must be an object"];
+  const { interfaceName, ips, hardwareAddress } = data;
   for (const [field, value, max] of [
     ["interfaceName", interfaceName, interfaceNameMaxBytes],
     ["hardwareAddress", hardwareAddress, hardwareAddressMaxBytes],
@@ -143,26 +142,23 @@ const kindOf = (value: unknown): string =>
 function interfacesOf(pod: unknown): readonly InterfaceSummary[] {
   const bad = (argument: string, what: string, value: unknown) =>
     new InvalidArgumentError(argument, `${argument} must be ${what}, got ${kindOf(value)}`);
-  if (typeof pod !== "object" || pod === null || Array.isArray(pod)) {
+  if (!isJSONObject(pod)) {
     throw bad("pod", "a setup result or a pod status (an object with interfaces)", pod);
   }
-  const { interfaces } = pod as { interfaces?: unknown };
+  const { interfaces } = pod;
   if (!Array.isArray(interfaces)) throw bad("pod.interfaces", "an array", interfaces);
   for (const [i, iface] of interfaces.entries()) {
     const at = `pod.interfaces[${i}]`;
-    if (typeof iface !== "object" || iface === null || Array.isArray(iface)) {
-      throw bad(at, "an object", iface);
-    }
-    const fields = iface as Record<string, unknown>;
+    if (!isJSONObject(iface)) throw bad(at, "an object", iface);
     for (const field of ["name", "network", "sandbox", "mac"]) {
-      const value = fields[field];
+      const value = iface[field];
       const optional = field === "sandbox" || field === "mac";
       if (typeof value !== "string" && !(optional && value === undefined)) {
         throw bad(`${at}.${field}`, "a string", value);
       }
     }
-    if (!Array.isArray(fields.ips)) throw bad(`${at}.ips`, "an array", fields.ips);
-    for (const [j, ip] of fields.ips.entries()) {
+    if (!Array.isArray(iface.ips)) throw bad(`${at}.ips`, "an array", iface.ips);
+    for (const [j, ip] of iface.ips.entries()) {
       const address =
         typeof ip === "object" && ip !== null ? (ip as { address?: unknown }).address : ip;
       if (typeof ip !== "object" || ip === null || typeof address !== "string") {

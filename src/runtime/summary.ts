@@ -3,6 +3,7 @@
  * go-cni's `Result` gives Go runtimes: per interface its IPs, MAC and sandbox, plus each
  * network's DNS and the routes. The raw per-network results stay on the non-enumerable `raw`.
  */
+import { isDNSEmpty } from "../types/dns.js";
 import {
   convertResult,
   type DNS,
@@ -131,10 +132,7 @@ export function summarize(podID: string, results: readonly AttachmentOutcome[]):
       (indexed ?? podInterface(interfaces, outcome)).ips.push(entry);
     }
     summary.interfaces.push(...interfaces);
-    const dns = r.dns;
-    if (dns.nameservers?.length || dns.domain || dns.search?.length || dns.options?.length) {
-      summary.dns.push({ network, ...dns });
-    }
+    if (!isDNSEmpty(r.dns)) summary.dns.push({ network, ...r.dns });
     for (const route of r.routes) {
       const s: RouteSummary = { network, dst: ipNetToString(route.dst) };
       if (route.gw) s.gw = ipToString(route.gw);
