@@ -146,16 +146,14 @@ export async function conformanceCommand(
   try {
     format = formatOf(parsed);
     const timeout = parsed.values.get("timeout");
-    const callTimeoutMs = timeout ? parseTimeout(timeout) : undefined;
-    const versions = checkedVersions(parsed);
-    const rules = checkedRules(parsed);
+    // In the order the flags are checked: the first usage error is the one told.
     options = {
+      callTimeoutMs: timeout ? parseTimeout(timeout) : undefined,
+      versions: checkedVersions(parsed),
+      rules: checkedRules(parsed),
       config: await configOf(parsed.values.get("config"), io.cwd),
-      versions,
-      rules,
       path,
     };
-    if (callTimeoutMs !== undefined) options.callTimeoutMs = callTimeoutMs;
   } catch (error) {
     return fail(messageOf(error));
   }

@@ -85,10 +85,9 @@ export async function gcCommand(
   if (dryRun) {
     const invalid = list.disableGC ? undefined : validateNetworkName(list.name);
     if (invalid) throw invalid;
-    print(await staleAttachments(cni, list, args, io.signal));
-    return;
   }
   const stale = await staleAttachments(cni, list, args, io.signal);
+  if (dryRun) return print(stale);
   const failure = await cni.gcNetworkList(list, args, { signal: io.signal }).then(
     () => undefined,
     (error: unknown) => ({ error }),
