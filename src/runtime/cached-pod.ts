@@ -129,8 +129,8 @@ export interface PodStatus extends PodSetupResult {
 
 /** How the runtime plans a pod (its options), for the interface names and capability bytes. */
 export interface PlanStyle {
-  readonly interfacePrefix: string | undefined;
-  readonly capabilityStyle: CapabilityStyle | undefined;
+  readonly interfacePrefix?: string | undefined;
+  readonly capabilityStyle?: CapabilityStyle | undefined;
 }
 
 /**

@@ -352,10 +352,8 @@ export class CNIRuntime {
       (o) =>
         withLock(this.locks.pod(id, o.signal), () => {
           const set = this.current;
-          return teardownPodWith({ ...this.context(set, o, pod), set }, pod, id, o.ifNoRecords, {
-            interfacePrefix: this.options.interfacePrefix,
-            capabilityStyle: this.options.capabilityStyle,
-          });
+          const ctx = { ...this.context(set, o, pod), set };
+          return teardownPodWith(ctx, pod, id, o.ifNoRecords, this.options);
         }),
       { netns: podNetns(pod) },
     );
