@@ -43,13 +43,10 @@ async function firstInOrder<T>(
 ): Promise<T | undefined> {
   const pending: Promise<Loaded<T>>[] = [];
   let started = 0;
-  const fill = (upTo: number): void => {
-    for (; started < files.length && started < upTo; started++) {
+  for (let i = 0; i < files.length; i++) {
+    for (; started < files.length && started < i + READ_AHEAD; started++) {
       pending.push(settle(load(files[started])));
     }
-  };
-  for (let i = 0; i < files.length; i++) {
-    fill(i + READ_AHEAD);
     const loaded = await pending[i];
     // Release the examined outcome: a long directory keeps only the window in memory.
     pending[i] = DONE;

@@ -12,12 +12,6 @@ import { statPath } from "../internal/fs.js";
 export const executableFileExtensions: readonly string[] =
   process.platform === "win32" ? [".exe", ""] : [""];
 
-// The promisified callback stat (internal/fs.ts): this runs once per plugin per call.
-
-async function isRegularFile(path: string): Promise<boolean> {
-  return (await statPath(path).catch(() => undefined))?.isFile() ?? false;
-}
-
 /**
  * The absolute path of `plugin` in the first of `paths` that holds it as a regular file (a
  * relative dir is taken from the current directory, so what runs is the file found here).
@@ -37,9 +31,10 @@ export async function findInPath(plugin: string, paths: readonly string[]): Prom
   for (const dir of paths) {
     for (const ext of executableFileExtensions) {
       const fullPath = join(dir, plugin) + ext;
-      // Absolute: a relative dir ("", ".", "a/..") would otherwise give a bare name, which
-      // spawn looks up in $PATH (Go's exec.Command does too): another file than this one.
-      if (await isRegularFile(fullPath)) return resolve(fullPath);
+      // A regular file (internal/fs.ts' callback stat: this runs per plugin per call), made
+      // absolute: a relative dir ("", ".", "a/..") would otherwise give a bare name, which spawn
+      // looks up in $PATH (Go's exec.Command does too): another file than this one.
+      if ((await statPath(fullPath).catch(() => undefined))?.isFile()) return resolve(fullPath);
     }
   }
   throw new PluginNotFoundError(plugin, paths);

@@ -373,14 +373,12 @@ export function instrument(
     m.traceContext = traceContextOf(ctx) ?? m.traceContext;
     return ctx;
   };
-  const onPod = (m: PodMessage) => beginTraced(m, describePod(m, goCNI));
-  const onVerb = (m: VerbMessage) =>
-    beginTraced(m, describeVerb(m, goCNI ? podStore.getStore() : undefined));
-  const onExec = (m: ExecMessage): object | undefined => begin(m, describeExec(m));
-  pod.start.bindStore(store, onPod);
+  pod.start.bindStore(store, (m) => beginTraced(m, describePod(m, goCNI)));
   if (goCNI) pod.start.bindStore(podStore, (m: PodMessage) => m);
-  verb.start.bindStore(store, onVerb);
-  exec.start.bindStore(store, onExec);
+  verb.start.bindStore(store, (m) =>
+    beginTraced(m, describeVerb(m, goCNI ? podStore.getStore() : undefined)),
+  );
+  exec.start.bindStore(store, (m) => begin(m, describeExec(m)));
 
   // The span ends (and the call is measured) at asyncEnd, which follows `error` on failure.
   const noop = (): void => {};

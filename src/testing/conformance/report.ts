@@ -85,13 +85,11 @@ function formatMarkdown(report: ConformanceReport): string {
   const name = basename(report.plugin);
   const columns = ["", ...report.versions];
   const ruleIds = [...new Set(report.results.map((r) => r.rule))];
-  const byRule = (rule: string) => report.results.filter((r) => r.rule === rule);
-  const label = (version: string) => (version === "" ? "plugin" : version);
   const cell = (r: RuleResult | undefined) => (r === undefined ? "" : marks[r.status].trim());
-  const header = ["rule", "level", ...columns.map(label)];
+  const header = ["rule", "level", ...columns.map((v) => (v === "" ? "plugin" : v))];
   const rows = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
   for (const rule of ruleIds) {
-    const results = byRule(rule);
+    const results = report.results.filter((r) => r.rule === rule);
     // A rule's level is its passes'; a warning of a "must" rule is about a "should" part.
     const level = results.some((r) => r.level === "must") ? "must" : "should";
     const cells = columns.map((v) => cell(results.find((r) => r.version === v)));
