@@ -13,20 +13,25 @@ export function unescapeField(field: string): string {
   );
 }
 
-/**
- * The kind of namespace pinned at `mountPoint` as this mount namespace's mountinfo says it
- * (its root is `net:[<inode>]` for a network namespace); undefined when it is not listed.
- */
-async function pinnedKind(mountPoint: string): Promise<string | undefined> {
+/** One mount of this mount namespace, as /proc/self/mountinfo lists it. */
+export interface Mount {
+  /** Its root: `net:[<inode>]` for a pinned network namespace. */
+  root: string;
+  point: string;
+  fsType: string;
+}
+
+/** The mounts of this mount namespace (/proc/self/mountinfo), in its order. */
+export async function mounts(): Promise<Mount[]> {
   const info = await readFile("/proc/self/mountinfo", "utf8");
-  let kind: string | undefined;
-  for (const line of info.split("\n")) {
-    const fields = line.split(" ");
-    // The last mount on a point is the one seen there.
-    if (fields.length > 4 && unescapeField(fields[4]) === mountPoint)
-      kind = fields[3].split(":")[0];
-  }
-  return kind;
+  return info
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => {
+      const [left, right = ""] = line.split(" - ");
+      const [, , , root = "", point = ""] = left.split(" ");
+      return { root, point: unescapeField(point), fsType: right.split(" ")[0] ?? "" };
+    });
 }
 
 /**
@@ -43,7 +48,9 @@ export async function isNetns(path: string): Promise<boolean> {
     if (link !== undefined && /^[a-z_]+:\[/.test(link)) return link.startsWith("net:[");
     // Any other procfs file (`/proc/self/status`) is no namespace.
     if (type === PROC_SUPER_MAGIC) return false;
-    const kind = await pinnedKind(await realpath(path));
+    // The kind pinned there, as the root of the last mount on it says (none listed: not told).
+    const point = await realpath(path);
+    const kind = (await mounts()).findLast((m) => m.point === point)?.root.split(":")[0];
     return kind === undefined || kind === "net";
   } catch {
     return false;
