@@ -14,6 +14,7 @@
 import { join } from "node:path";
 import {
   CacheDir,
+  type CallOptions,
   type CNIConfig,
   type NetworkAttachment,
   type RuntimeConf,
@@ -134,18 +135,18 @@ export interface PlanStyle {
 }
 
 /**
- * Runs `fn` with a signal that aborts on `signal` or after `timeout` ms (0: no limit), which
- * stops the network's plugin; the call then rejects with a NetworkTimeoutError whose `cause` is
- * what the plugin run ended with.
+ * Runs `fn` with the call's options: its trace context, and a signal that aborts on the call's
+ * or after `ctx.timeout` ms (0: no limit), which stops the network's plugin; the call then
+ * rejects with a NetworkTimeoutError whose `cause` is what the plugin run ended with.
  */
 export async function withDeadline<T>(
+  ctx: CacheCallContext,
   network: string,
   verb: string,
-  timeout: number,
-  signal: AbortSignal | undefined,
-  fn: (signal: AbortSignal | undefined) => Promise<T>,
+  fn: (options: CallOptions) => Promise<T>,
 ): Promise<T> {
-  if (!(timeout > 0)) return fn(signal);
+  const { timeout, signal, traceContext } = ctx;
+  if (!(timeout > 0)) return fn({ signal, traceContext });
   const limit = new AbortController();
   const timer = setTimeout(
     () => limit.abort(new NetworkTimeoutError(network, verb, timeout)),
@@ -153,7 +154,7 @@ export async function withDeadline<T>(
   );
   const combined = signal === undefined ? limit.signal : AbortSignal.any([signal, limit.signal]);
   try {
-    return await fn(combined);
+    return await fn({ signal: combined, traceContext });
   } catch (error) {
     if (limit.signal.aborted && !signal?.aborted) {
       if (error instanceof NetworkTimeoutError) throw error;
@@ -389,10 +390,9 @@ async function runCached(
   const skipped = verb === "CHECK" ? checkSkipped(a.config) : undefined;
   if (skipped !== undefined) return skipped;
   const { config, rt } = a;
-  await withDeadline(a.network, verb, ctx.timeout, ctx.signal, (signal) => {
+  await withDeadline(ctx, a.network, verb, (callOptions) => {
     const options = {
-      signal,
-      traceContext: ctx.traceContext,
+      ...callOptions,
       cachedRecord: a.record,
       requireRecordRemoved: verb === "DEL" && a.record !== undefined,
     };

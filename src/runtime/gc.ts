@@ -123,11 +123,8 @@ export async function collectGarbage(
     // ended since keeps its records, which a listing of before would have the GC DEL.
     const valid: ValidFromListing = (listed) =>
       validAttachments(cacheDir, n.name, listed, attempted, kept);
-    await withDeadline(n.name, "GC", ctx.timeout, ctx.signal, (signal) =>
-      ctx.cni.gcNetworkList(n.config, { [validFromListing]: valid } as GCArgs, {
-        signal,
-        traceContext: ctx.traceContext,
-      }),
+    await withDeadline(ctx, n.name, "GC", (options) =>
+      ctx.cni.gcNetworkList(n.config, { [validFromListing]: valid } as GCArgs, options),
     ).catch((error: unknown) => {
       failures.push({ network: n.name, ifName: "", error });
     });

@@ -52,8 +52,8 @@ export interface SetupContext extends CacheCallContext {
 }
 
 function add(ctx: SetupContext, a: PlannedAttachment): Promise<Result | undefined> {
-  return withDeadline(a.network.name, "ADD", ctx.timeout, ctx.signal, (signal) =>
-    ctx.cni.addNetworkList(a.network.config, a.rt, { signal, traceContext: ctx.traceContext }),
+  return withDeadline(ctx, a.network.name, "ADD", (options) =>
+    ctx.cni.addNetworkList(a.network.config, a.rt, options),
   );
 }
 

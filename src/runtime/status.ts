@@ -107,7 +107,7 @@ async function checkPlugin(
   role: string,
   plugin: string,
   version: string,
-  signal: AbortSignal | undefined,
+  options: CallOptions,
 ): Promise<PluginProblem | undefined> {
   const what = `${role} ${quoted(plugin)}`;
   let path: string;
@@ -120,12 +120,9 @@ async function checkPlugin(
   }
   let info: PluginInfo;
   try {
-    info = await ctx.versions.get(ctx.cni, plugin, path, {
-      signal,
-      traceContext: ctx.traceContext,
-    });
+    info = await ctx.versions.get(ctx.cni, plugin, path, options);
   } catch (error) {
-    if (signal?.aborted) throw error;
+    if (options.signal?.aborted) throw error;
     return { error, text: `${what} (${path}) did not answer VERSION: ${messageOf(error)}` };
   }
   const supported = info.supportedVersions();
@@ -143,14 +140,14 @@ async function checkPlugin(
 async function pluginProblem(
   ctx: StatusContext,
   n: Network,
-  signal: AbortSignal | undefined,
+  options: CallOptions,
 ): Promise<PluginProblem | undefined> {
   const version = n.config.cniVersion;
   const checks = n.config.plugins.flatMap((p) => {
     const ipam = p.network.ipam?.type ?? "";
     return [
-      checkPlugin(ctx, "plugin", p.network.type, version, signal),
-      ...(ipam === "" ? [] : [checkPlugin(ctx, "IPAM plugin", ipam, version, signal)]),
+      checkPlugin(ctx, "plugin", p.network.type, version, options),
+      ...(ipam === "" ? [] : [checkPlugin(ctx, "IPAM plugin", ipam, version, options)]),
     ];
   });
   const problems = await Promise.all(checks);
@@ -172,16 +169,16 @@ export async function networkStatus(ctx: StatusContext, minReady: number): Promi
   const statuses = await Promise.all(
     networks.map(async (n): Promise<NetworkStatus> => {
       try {
-        const problem = await withDeadline(n.name, "VERSION", ctx.timeout, ctx.signal, (signal) =>
-          pluginProblem(ctx, n, signal),
+        const problem = await withDeadline(ctx, n.name, "VERSION", (options) =>
+          pluginProblem(ctx, n, options),
         );
         if (problem !== undefined) {
           problems.set(n, problem);
           return { network: n.name, ready: false, error: problem.error };
         }
         // Below 1.1.0 this runs no plugin and succeeds, as upstream's (the verb is still traced).
-        await withDeadline(n.name, "STATUS", ctx.timeout, ctx.signal, (signal) =>
-          ctx.cni.getStatusNetworkList(n.config, { signal, traceContext: ctx.traceContext }),
+        await withDeadline(ctx, n.name, "STATUS", (options) =>
+          ctx.cni.getStatusNetworkList(n.config, options),
         );
         return { network: n.name, ready: true };
       } catch (error) {
