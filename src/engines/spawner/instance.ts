@@ -33,12 +33,8 @@ import {
 /** An errno error as Node's spawn makes it (`code`, negative `errno`, `syscall`, `path`). */
 function spawnError(path: string, errno: number): NodeJS.ErrnoException {
   const code = errnoName(errno);
-  const error: NodeJS.ErrnoException = new Error(`spawn ${path} ${code}`);
-  error.code = code;
-  error.errno = -errno;
-  error.syscall = `spawn ${path}`;
-  error.path = path;
-  return error;
+  const syscall = `spawn ${path}`;
+  return Object.assign(new Error(`${syscall} ${code}`), { code, errno: -errno, syscall, path });
 }
 
 interface Starting {
