@@ -61,12 +61,11 @@ export async function collectGarbage(
 ): Promise<GCReport> {
   const cacheDir = cacheDirOf(ctx.cni);
   const failures: NetworkFailure[] = [];
-  const unusable: NetworkFailure[] = [];
   const [all, interrupted] = await Promise.all([
     ctx.cni.getCachedAttachments(""),
     // Intents that cannot be listed are this GC's failure; the records are collected still.
     podsWithIntents(cacheDir, { sweep: !dryRun }).catch((error: unknown) => {
-      (dryRun ? unusable : failures).push({ podID: "", network: "", ifName: "", error });
+      failures.push({ podID: "", network: "", ifName: "", error });
       return [];
     }),
   ]);
@@ -87,7 +86,7 @@ export async function collectGarbage(
         const error = new LibcniError(
           `cached attachment ${network}/${ifName} names no container ID`,
         );
-        (dryRun ? unusable : failures).push({ podID, network, ifName, error });
+        failures.push({ podID, network, ifName, error });
       }
       continue;
     }
@@ -104,7 +103,7 @@ export async function collectGarbage(
         for (const a of [...[...pod.interrupted].reverse(), ...[...pod.usable].reverse()]) {
           preview.push({ podID, network: a.network, ifName: a.ifName });
         }
-        unusable.push(...pod.unusable.map((u) => ({ ...u, podID })));
+        failures.push(...pod.unusable.map((u) => ({ ...u, podID })));
         continue;
       }
       const outcome = await deleteAll(ctx, pod);
@@ -113,10 +112,10 @@ export async function collectGarbage(
     } catch (error) {
       // An abort ends the GC; anything else is this pod's failure, and the next pod is tried.
       if (ctx.signal?.aborted) throw error;
-      (dryRun ? unusable : failures).push({ podID, network: "", ifName: "", error });
+      failures.push({ podID, network: "", ifName: "", error });
     }
   }
-  if (dryRun) return { removed: preview, inFlightElsewhere, dryRun, unusable };
+  if (dryRun) return { removed: preview, inFlightElsewhere, dryRun, unusable: failures };
   const kept = new Set([...validPodIDs, ...inFlightElsewhere]);
   for (const n of ctx.set?.networks ?? []) {
     // Decided under the network's lock from its own listing: a setup in flight elsewhere or
