@@ -95,7 +95,7 @@ export class StdinTemplate {
    */
   private readonly members: ReadonlyMap<string, EncodedJSON> | undefined;
   /** True when a key other than `cniVersion` folds to it (Go's decoder may read that one). */
-  private readonly otherVersionKey: boolean;
+  private readonly otherVersionKey: boolean = true;
   /** The capabilities Go's second step reads: from the bytes, not the caller's `network`. */
   readonly capabilities: Readonly<Record<string, boolean>> | undefined;
   /** A copy of the bytes it was prepared from (see {@link StdinTemplate.preparedFrom}). */
@@ -103,22 +103,18 @@ export class StdinTemplate {
 
   constructor(readonly net: PluginConfig) {
     this.source = net.bytes.slice();
-    let members: Map<string, EncodedJSON> | undefined;
-    let otherVersionKey = true;
     try {
       const config = unmarshalMap(net.bytes);
       const reparsed = config === null ? undefined : reparsedCapabilities(config);
       if (config !== null && reparsed !== undefined) {
         const keys = Object.keys(config);
-        members = new Map(keys.map((k) => [k, new EncodedJSON(marshal(config[k]))]));
-        otherVersionKey = keys.some((k) => foldsToOtherKey(k, "cniVersion"));
+        this.members = new Map(keys.map((k) => [k, new EncodedJSON(marshal(config[k]))]));
+        this.otherVersionKey = keys.some((k) => foldsToOtherKey(k, "cniVersion"));
         this.capabilities = reparsed.capabilities;
       }
     } catch {
-      members = undefined;
+      // Not prepared (`members` undefined): every call takes upstream's steps.
     }
-    this.members = members;
-    this.otherVersionKey = otherVersionKey;
   }
 
   /**
