@@ -186,24 +186,19 @@ export async function checkPlugin(
     const results: RuleResult[] = [];
     const newest = versions.at(-1) ?? claimedKnown.at(-1) ?? "1.1.0";
     const plugin = (r: Rule) => r.scope === "plugin";
-    if (pluginsDoing) {
-      // Nothing else can be asked of the plugin: why is reported (version-output's and
-      // version-honest's verdicts, asked for or not), with the rules reading the calls made.
-      const why = allRules.filter((r) => r.id === "version-output" || r.id === "version-honest");
-      const readers = selected.filter((r) => r.last === true);
-      for (const rule of [...why, ...readers])
-        results.push(await runRule(rule, context(newest), ""));
-    } else {
-      for (const rule of selected.filter((r) => plugin(r) && r.last !== true))
-        results.push(await runRule(rule, context(newest), ""));
-      for (const version of versions) {
-        const ctx = context(version);
-        for (const rule of selected.filter((r) => !plugin(r)))
-          results.push(await runRule(rule, ctx));
-      }
-      for (const rule of selected.filter((r) => r.last === true))
-        results.push(await runRule(rule, context(newest), ""));
+    // A plugin claiming no known version (`versions` is then empty) can be asked nothing else:
+    // why is reported (version-output's and version-honest's verdicts, asked for or not), with
+    // the rules reading the calls made.
+    const first = pluginsDoing
+      ? allRules.filter((r) => r.id === "version-output" || r.id === "version-honest")
+      : selected.filter((r) => plugin(r) && r.last !== true);
+    for (const rule of first) results.push(await runRule(rule, context(newest), ""));
+    for (const version of versions) {
+      const ctx = context(version);
+      for (const rule of selected.filter((r) => !plugin(r))) results.push(await runRule(rule, ctx));
     }
+    for (const rule of selected.filter((r) => r.last === true))
+      results.push(await runRule(rule, context(newest), ""));
     return {
       plugin: path,
       supportedVersions,
