@@ -40,6 +40,12 @@ function optional(obj: Obj, key: string): unknown {
   return value === null ? undefined : value;
 }
 
+/** `obj[key]`, when given (not null or undefined), of JavaScript type `type`. */
+function optionalOfType(obj: Obj, key: string, type: "string" | "boolean", path: string): void {
+  const value = optional(obj, key);
+  if (value !== undefined && typeof value !== type) fail(`${path}.${key}`, `a ${type}`, value);
+}
+
 /**
  * CNIConfig's options: an object, its `path` (when given) Go's `[]string`, not one string; its
  * `cacheDir` a string (a number failed at the first call) and `durableCache` a boolean (`"no"`
@@ -52,13 +58,8 @@ export function assertConfigOptions(options: unknown): void {
   if (path !== undefined && !(Array.isArray(path) && path.every((d) => typeof d === "string"))) {
     fail("options.path", "an array of plugin directories (strings)", path);
   }
-  for (const [key, type] of [
-    ["cacheDir", "string"],
-    ["durableCache", "boolean"],
-  ] as const) {
-    const value = optional(obj, key);
-    if (value !== undefined && typeof value !== type) fail(`options.${key}`, `a ${type}`, value);
-  }
+  optionalOfType(obj, "cacheDir", "string", "options");
+  optionalOfType(obj, "durableCache", "boolean", "options");
 }
 
 /** A RuntimeConf: containerID, netNS and ifName strings; args pairs; capabilityArgs object. */
@@ -81,10 +82,7 @@ export function assertRuntimeConf(rt: unknown, path = "rt"): asserts rt is Runti
   if (caps !== undefined && !isJSONObject(caps)) {
     fail(`${path}.capabilityArgs`, "an object of capability arguments", caps);
   }
-  const cacheDir = optional(obj, "cacheDir");
-  if (cacheDir !== undefined && typeof cacheDir !== "string") {
-    fail(`${path}.cacheDir`, "a string", cacheDir);
-  }
+  optionalOfType(obj, "cacheDir", "string", path);
 }
 
 /** GC's args: undefined, or `{ validAttachments?: { containerID, ifname }[] }`. */
