@@ -22,8 +22,8 @@ interface CommandSpec {
   readonly flags?: readonly FlagSpec[];
 }
 
-function stringFlag(name: string, usage: string, defValue = ""): FlagSpec {
-  return { name, kind: "string", usage, defValue };
+function stringFlag(name: string, usage: string, defValue = "", short?: string): FlagSpec {
+  return { name, short, kind: "string", usage, defValue };
 }
 
 function boolFlag(name: string, usage: string): FlagSpec {
@@ -33,10 +33,7 @@ function boolFlag(name: string, usage: string): FlagSpec {
 /** The flags every command accepts (cobra persistent flags of the root). */
 const globalFlags: readonly FlagSpec[] = [
   stringFlag("cache-dir", "Result cache directory, shared with Go runtimes", "/var/lib/cni"),
-  {
-    ...stringFlag("ifname", "Interface name (defaults to env var CNI_IFNAME or 'eth0')"),
-    short: "i",
-  },
+  stringFlag("ifname", "Interface name (defaults to env var CNI_IFNAME or 'eth0')", "", "i"),
 ];
 
 /** cobra's help flag, per command. */
