@@ -25,11 +25,6 @@ export class BoundedSink {
     return true;
   }
 
-  /** True once more than `limit` bytes were offered. */
-  get overflowed(): boolean {
-    return this.full;
-  }
-
   bytes(): Uint8Array {
     if (this.chunks.length === 1) return Uint8Array.from(this.chunks[0]);
     const out = new Uint8Array(this.size);

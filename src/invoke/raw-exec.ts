@@ -107,7 +107,6 @@ function abortError(
       signal: outcome?.signal,
       stdout: outcome?.stdout ?? new Uint8Array(),
       stderr: outcome?.stderr ?? new Uint8Array(),
-      aborted: true,
       cause: signal.reason,
     },
   );
