@@ -52,6 +52,7 @@ import {
 import { debug } from "../internal/diagnostics.js";
 import { attempt, messageOf } from "../internal/error-message.js";
 import { isJSONObject } from "../internal/json-kind.js";
+import { limitedSignal } from "../internal/timer-limit.js";
 import type { TraceContext } from "../internal/trace-context.js";
 import { isNetns } from "../netns/check.js";
 import type { Result100 } from "../types/index.js";
@@ -147,14 +148,13 @@ export async function withDeadline<T>(
 ): Promise<T> {
   const { timeout, signal, traceContext } = ctx;
   if (!(timeout > 0)) return fn({ signal, traceContext });
-  const limit = new AbortController();
-  const timer = setTimeout(
-    () => limit.abort(new NetworkTimeoutError(network, verb, timeout)),
+  const limit = limitedSignal(
+    signal,
     timeout,
+    () => new NetworkTimeoutError(network, verb, timeout),
   );
-  const combined = signal === undefined ? limit.signal : AbortSignal.any([signal, limit.signal]);
   try {
-    return await fn({ signal: combined, traceContext });
+    return await fn({ signal: limit.signal, traceContext });
   } catch (error) {
     if (limit.signal.aborted && !signal?.aborted) {
       if (error instanceof NetworkTimeoutError) throw error;
@@ -162,7 +162,7 @@ export async function withDeadline<T>(
     }
     throw error;
   } finally {
-    clearTimeout(timer);
+    limit.end();
   }
 }
 
