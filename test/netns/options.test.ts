@@ -5,9 +5,10 @@
  * bad too, so without the check nothing would be done either); `undefined` is the defaults.
  */
 import { describe, expect, it } from "vitest";
-import { InvalidArgumentError, NetnsError } from "../../src/errors/index.js";
+import { NetnsError } from "../../src/errors/index.js";
 import * as netns from "../../src/netns/index.js";
 import { createNetns, execInNetns, type NetnsOptions, removeNetns } from "../../src/netns/index.js";
+import { expectOptionsRefused } from "../errors/options-refusal.js";
 
 const calls: [string, (options: NetnsOptions | undefined) => Promise<unknown>][] = [
   ["createNetns", (options) => createNetns("bad/name", options)],
@@ -25,17 +26,7 @@ describe("libcni/netns options", () => {
   });
 
   it.each(calls)("%s refuses options that are no object", async (_, call) => {
-    for (const [options, kind] of [
-      [null, "null"],
-      [5, "a number"],
-      ["fast", "a string"],
-      [[], "an array"],
-    ] as const) {
-      const error = await call(options as unknown as NetnsOptions).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(InvalidArgumentError);
-      expect((error as InvalidArgumentError).argument).toBe("options");
-      expect((error as Error).message).toBe(`options must be an options object, got ${kind}`);
-    }
+    await expectOptionsRefused(call);
   });
 
   it.each(calls)("%s takes undefined options: the next argument is checked", async (_, call) => {
