@@ -55,6 +55,8 @@ function readConfFileHere(filename: string): Promise<Uint8Array> {
         return;
       }
       const done = (finish: () => void): void => close(fd, () => finish());
+      const tooLarge = (): void =>
+        done(() => fail(`${filename} is larger than ${MAX_CONF_FILE_BYTES} bytes`));
       fstat(fd, (statError, stats) => {
         if (statError) return done(() => fail(goPathErrorText(statError, filename), statError));
         // A directory fails as Go's read of it does (EISDIR); the kinds Go would block on or
@@ -63,9 +65,7 @@ function readConfFileHere(filename: string): Promise<Uint8Array> {
         if (!stats.isFile()) {
           return done(() => fail(`${filename} is ${kindName(stats)}, not a regular file`));
         }
-        if (stats.size > MAX_CONF_FILE_BYTES) {
-          return done(() => fail(`${filename} is larger than ${MAX_CONF_FILE_BYTES} bytes`));
-        }
+        if (stats.size > MAX_CONF_FILE_BYTES) return tooLarge();
         // One byte more than the size: a file that grew since fstat is still read to its cap.
         const buffer = Buffer.allocUnsafe(Math.min(stats.size + 1, MAX_CONF_FILE_BYTES + 1));
         let filled = 0;
@@ -73,9 +73,7 @@ function readConfFileHere(filename: string): Promise<Uint8Array> {
           read(fd, buffer, filled, buffer.length - filled, null, (readError, n) => {
             if (readError) return done(() => fail(goPathErrorText(readError, filename), readError));
             filled += n;
-            if (filled > MAX_CONF_FILE_BYTES) {
-              return done(() => fail(`${filename} is larger than ${MAX_CONF_FILE_BYTES} bytes`));
-            }
+            if (filled > MAX_CONF_FILE_BYTES) return tooLarge();
             if (n === 0 || filled === buffer.length) {
               // A plain Uint8Array view: the same bytes, equal to any other Uint8Array.
               return done(() => resolve(new Uint8Array(buffer.buffer, buffer.byteOffset, filled)));
@@ -127,11 +125,7 @@ export async function confDirListing(
     if (errnoCode(error) === "ENOENT") return { files: [], entries: new Set() };
     // Go opens the dir, then lists it: a path through a file fails at the open, not the listing.
     const atOpen =
-      errnoCode(error) === "ENOTDIR" &&
-      (await stat(dir).then(
-        () => false,
-        () => true,
-      ));
+      errnoCode(error) === "ENOTDIR" && (await stat(dir).catch(() => undefined)) === undefined;
     const text = goPathErrorText(error, dir);
     throw new ConfError(atOpen ? text.replace(/^readdirent/, "open") : text, { cause: error });
   }
