@@ -116,11 +116,9 @@ export function summarize(podID: string, results: readonly AttachmentOutcome[]):
     summary.attachments.push({ network, ifName });
     const interfaces: InterfaceSummary[] = r.interfaces.map((i) => {
       const s: InterfaceSummary = { name: i.name, network, ips: [] };
-      if (i.mac) s.mac = i.mac;
-      if (i.sandbox) s.sandbox = i.sandbox;
-      if (i.mtu) s.mtu = i.mtu;
-      if (i.pciID) s.pciID = i.pciID;
-      if (i.socketPath) s.socketPath = i.socketPath;
+      for (const k of ["mac", "sandbox", "mtu", "pciID", "socketPath"] as const) {
+        if (i[k]) Object.assign(s, { [k]: i[k] });
+      }
       return s;
     });
     for (const ip of r.ips) {
