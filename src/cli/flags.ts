@@ -64,12 +64,8 @@ export function parseFlags(argv: readonly string[], flags: readonly FlagSpec[]):
     const name = eq < 0 ? body : body.slice(0, eq);
     const flag = flags.find((f) => f.name === name);
     if (!flag) throw new FlagError(`unknown flag: --${name}`);
-    if (eq >= 0) {
-      set(flag, body.slice(eq + 1));
-      return rest;
-    }
-    if (flag.kind === "bool") {
-      set(flag, "true");
+    if (eq >= 0 || flag.kind === "bool") {
+      set(flag, eq >= 0 ? body.slice(eq + 1) : "true");
       return rest;
     }
     if (rest.length === 0) throw new FlagError(`flag needs an argument: ${s}`);
