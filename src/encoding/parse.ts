@@ -34,21 +34,29 @@ export function parseJSON(input: string | Uint8Array): unknown {
 }
 
 // Past float64's range a number needs 309 integer digits, less its exponent: an exponent of
-// 100 or more, or (exponents below 100) a run of 210 digits, is worth the walk.
+// 100 or more, or (exponents below 100) a run of 210 digits, is worth a look.
 const mayOverflow = /[eE]\+?0*[1-9]\d\d|\d{210}/;
 // Strings are matched too, so that a number's text inside one (or in a key) is not taken.
 const stringOrNumber = /"[^"\\]*(?:\\.[^"\\]*)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+// The texts of numbers that may be past the range, wherever they are (strings too).
+const bigLiteral = /\d+(?:\.\d+)?[eE][+-]?\d+|\d{210,}(?:\.\d+)?/g;
+
+/** The first match of the global `pattern` in `text` that `keep` holds for. */
+function firstMatch(text: string, pattern: RegExp, keep: (match: string) => boolean) {
+  for (const [match] of text.matchAll(pattern)) if (keep(match)) return match;
+  return undefined;
+}
 
 /**
  * Go cannot store a number beyond float64's range: `cannot unmarshal number 1e400 ...`. Read
  * from the text, not the value: a later duplicate key hides a number from JSON.parse, not from
- * Go's decoder.
+ * Go's decoder. Such a text is rare, and only then are strings told apart from numbers.
  */
 function rejectOverflow(text: string): void {
-  for (const [token] of text.matchAll(stringOrNumber)) {
-    if (token[0] !== '"' && !Number.isFinite(Number(token)))
-      throw new UnmarshalTypeError(`number ${token}`, "float64", "", "");
-  }
+  const infinite = (t: string) => t[0] !== '"' && !Number.isFinite(Number(t));
+  if (firstMatch(text, bigLiteral, infinite) === undefined) return;
+  const literal = firstMatch(text, stringOrNumber, infinite);
+  if (literal !== undefined) throw new UnmarshalTypeError(`number ${literal}`, "float64", "", "");
 }
 
 // The walk below keeps its own stack: a value may nest 10,000 levels deep (Go's limit), deeper
