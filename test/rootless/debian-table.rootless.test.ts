@@ -40,4 +40,4 @@ it("docs/conformance.md is what the checker finds in Debian's plugins, rootless"
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}, 300_000);
+}, 900_000);
