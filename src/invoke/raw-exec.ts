@@ -10,7 +10,12 @@ import {
   pluginStarter,
   selectLauncher,
 } from "../engines/plugin-start.js";
-import { assertDuration, assertSpelled, InvalidArgumentError } from "../errors/base.js";
+import {
+  assertDuration,
+  assertOptions,
+  assertSpelled,
+  InvalidArgumentError,
+} from "../errors/base.js";
 import { isTimeoutReason, PluginAbortedError, PluginExecError } from "../errors/invoke.js";
 import { ExecTrace, execTraced } from "../internal/diagnostics.js";
 import { errnoText } from "../internal/errno.js";
@@ -182,6 +187,7 @@ export class RawExec {
    */
   constructor(options: RawExecOptions = {}) {
     const keys = ["stderr", "graceMs", "maxOutputBytes", "textBusyRetries", "textBusyDelayMs"];
+    assertOptions(options);
     assertSpelled(options, [...keys, "launcher", "netns"], "options");
     this.stderr = options.stderr === undefined ? process.stderr : options.stderr;
     this.graceMs = duration("graceMs", options.graceMs ?? defaultGraceMs);
@@ -204,6 +210,7 @@ export class RawExec {
     env: string[] | undefined,
     options: ExecOptions = {},
   ): Promise<Uint8Array> {
+    assertOptions(options);
     const { signal } = options;
     // Caught here, before a run is queued: a wrong one would fail that run's listeners later.
     if (!(stdin instanceof Uint8Array))

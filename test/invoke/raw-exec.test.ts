@@ -7,6 +7,7 @@ import type { PluginExecError } from "../../src/errors/index.js";
 import { CNIError, InvalidArgumentError } from "../../src/errors/index.js";
 import { paced, pacer } from "../../src/internal/pacer.js";
 import { RawExec } from "../../src/invoke/raw-exec.js";
+import { expectOptionsRefused } from "../errors/options-refusal.js";
 import {
   type NoopScript,
   noopPath,
@@ -257,6 +258,11 @@ describe("RawExec", () => {
       InvalidArgumentError,
     );
     expect(new RawExec({ graceMs: 0, maxOutputBytes: 0 }).graceMs).toBe(0);
+  });
+
+  it("refuses options that are no object, at construction and per call, with one error", async () => {
+    await expectOptionsRefused(async (options) => new RawExec(options));
+    await expectOptionsRefused((options) => execer.execPlugin(noopPath, stdin, environ, options));
   });
 
   it("refuses an option spelled but for case: netNS would run the plugins in this namespace", () => {
