@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { CNIConfig } from "../../src/api/index.js";
@@ -135,14 +136,25 @@ describe.each([
       expect(slow.aborted).toBe(true);
       expect(slow.signal).toBe("SIGTERM");
 
-      // The caller's own abort is an abort, not a timeout (as PluginAbortedError says).
+      // The caller's own abort is an abort, not a timeout (as PluginAbortedError says). Aborted
+      // once the program runs (it says so in a file): an abort before the start starts nothing.
       const controller = new AbortController();
-      setTimeout(() => controller.abort(new Error("enough")), 200);
-      const stopped = await execInNetns(path, ["sleep", "30"], {
+      const dir = await mkdtemp(join(tmpdir(), "libcni-exec-abort-"));
+      const marker = join(dir, "started");
+      const running = execInNetns(path, ["sh", "-c", ': > "$1"; exec sleep 30', "sh", marker], {
         signal: controller.signal,
         timeoutMs: 30_000,
         mechanism,
       });
+      while (
+        !(await stat(marker).then(
+          () => true,
+          () => false,
+        ))
+      )
+        await delay(20);
+      controller.abort(new Error("enough"));
+      const stopped = await running.finally(() => rm(dir, { recursive: true, force: true }));
       expect([stopped.aborted, stopped.timedOut, stopped.signal]).toEqual([true, false, "SIGTERM"]);
     } finally {
       await removeNetns(path, { mechanism });
