@@ -14,7 +14,7 @@ import type { CaseVerdict } from "./harness/compare.js";
 import { buildDriver } from "./harness/go-runner.js";
 import { knownDifferences } from "./harness/known-differences.js";
 import { runCase } from "./harness/run-case.js";
-import { makeTempRoot, removeDir, repoRoot } from "./harness/sandbox.js";
+import { buildRecorder, makeTempRoot, removeDir, repoRoot } from "./harness/sandbox.js";
 
 /** CONFORMANCE_FILTER=<regex> runs only the matching case ids (for debugging; the count check then fails). */
 const filter = process.env.CONFORMANCE_FILTER;
@@ -85,7 +85,7 @@ function harnessFailure(id: string, e: unknown): CaseVerdict {
 
 describe("differential: Go libcni 1.1.2 vs the TypeScript port", () => {
   beforeAll(async () => {
-    await buildDriver();
+    await Promise.all([buildDriver(), buildRecorder()]);
     parent = await makeTempRoot();
   }, 180_000);
 

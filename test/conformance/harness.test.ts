@@ -13,46 +13,64 @@ import { compareCase } from "./harness/compare.js";
 import { as100, goSideCase } from "./harness/go-runner.js";
 import { knownDifferences, modernEscapes } from "./harness/known-differences.js";
 import { parseTree, serializeTree, sortKeysDeep } from "./harness/ordered-json.js";
-import { makeTempRoot, recorderPath, removeDir, repoRoot } from "./harness/sandbox.js";
+import {
+  buildRecorder,
+  makeTempRoot,
+  recorderPath,
+  recorderScript,
+  removeDir,
+  repoRoot,
+} from "./harness/sandbox.js";
 
 const execFileP = promisify(execFile);
 const b64 = (s: string): string => Buffer.from(s).toString("base64");
 
-describe("recorder plugin", () => {
+describe.each([
+  ["the script", recorderScript],
+  ["compiled", recorderPath],
+])("recorder plugin, %s", (_, recorder) => {
   let dir = "";
   beforeAll(async () => {
+    await buildRecorder();
     dir = await makeTempRoot();
   });
   afterAll(async () => {
     await removeDir(dir);
   });
 
+  /** Runs the recorder installed as bin/<name> with `env` and `stdin`: how it ended. */
+  async function call(name: string, env: Record<string, string>, stdin: string) {
+    await symlink(recorder, join(dir, "bin", name)).catch(() => undefined);
+    const run = execFileP(join(dir, "bin", name), [], { env: { PATH: process.env.PATH, ...env } });
+    run.child.stdin?.end(stdin);
+    return run.then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+  }
+
   it("logs stdin and sorted CNI_* env, and replays the scripted stdout, stderr and exit code", async () => {
     await mkdir(join(dir, "bin"), { recursive: true });
     await mkdir(join(dir, "rec/script"), { recursive: true });
-    await symlink(recorderPath, join(dir, "bin/my-plugin"));
     await writeFile(join(dir, "rec/script/my-plugin.ADD.out"), '{"cniVersion":"1.0.0"}');
     await writeFile(join(dir, "rec/script/my-plugin.ADD.err"), "warn");
     await writeFile(join(dir, "rec/script/my-plugin.ADD.code"), "3");
-    const run = execFileP(join(dir, "bin/my-plugin"), [], {
-      env: {
-        PATH: process.env.PATH,
-        CNI_COMMAND: "ADD",
-        CNI_ARGS: "a=b;c",
-        CNI_PATH: "/x",
-        OTHER: "1",
-      },
-    });
-    run.child.stdin?.end("stdin \u0000 bytes");
-    const err = await run.then(
-      () => undefined,
-      (e: { code: number; stdout: string; stderr: string }) => e,
-    );
+    const env = { CNI_COMMAND: "ADD", CNI_ARGS: "a=b;c", CNI_PATH: "/x", OTHER: "1" };
+    const err = await call("my-plugin", env, "stdin \u0000 bytes");
     expect(err).toMatchObject({ code: 3, stdout: '{"cniVersion":"1.0.0"}', stderr: "warn" });
+    // Numbered by the calls so far; no script: nothing printed, exit 0; no command: NONE. A
+    // name the shell does not import (a dash) is not passed on by the script: left out alike.
+    const env2 = { CNI_COMMAND: "DEL", "CNI_A-B": "1", CNI_E: "", CNI_D: "x\ny" };
+    expect(await call("other", env2, "")).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(await call("other", {}, "x")).toEqual({ code: 0, stdout: "", stderr: "" });
     const log = join(dir, "rec/log");
     expect((await readdir(log)).sort()).toEqual([
       "0000-my-plugin-ADD.env",
       "0000-my-plugin-ADD.stdin",
+      "0001-other-DEL.env",
+      "0001-other-DEL.stdin",
+      "0002-other-NONE.env",
+      "0002-other-NONE.stdin",
     ]);
     expect(await readFile(join(log, "0000-my-plugin-ADD.stdin"), "utf8")).toBe(
       "stdin \u0000 bytes",
@@ -60,6 +78,10 @@ describe("recorder plugin", () => {
     expect(await readFile(join(log, "0000-my-plugin-ADD.env"), "utf8")).toBe(
       "CNI_ARGS=a=b;c\u0000CNI_COMMAND=ADD\u0000CNI_PATH=/x\u0000",
     );
+    expect(await readFile(join(log, "0001-other-DEL.env"), "utf8")).toBe(
+      "CNI_COMMAND=DEL\u0000CNI_D=x\ny\u0000CNI_E=\u0000",
+    );
+    expect(await readFile(join(log, "0002-other-NONE.stdin"), "utf8")).toBe("x");
   });
 });
 

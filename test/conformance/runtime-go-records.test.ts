@@ -14,7 +14,7 @@ import { loadNetworks } from "../../src/runtime/index.js";
 import { buildDriver, driverPath, runJSONProgram } from "./harness/go-runner.js";
 import { mapMember, v130Result } from "./harness/known-differences.js";
 import { serializeTree, tryParseTree } from "./harness/ordered-json.js";
-import { recorderPath } from "./harness/sandbox.js";
+import { recorderScript } from "./harness/sandbox.js";
 
 const conf = JSON.stringify({
   cniVersion: "1.0.0",
@@ -51,7 +51,7 @@ describe("records written by Go's AddNetwork, served by libcni/runtime", () => {
     root = await mkdtemp(join(tmpdir(), "libcni-go-records-"));
     await mkdir(bin());
     await mkdir(join(rec(), "script"), { recursive: true });
-    await symlink(recorderPath, join(bin(), "macvlan"));
+    await symlink(recorderScript, join(bin(), "macvlan"));
     await writeFile(join(rec(), "script", "macvlan.ADD.out"), addResult);
   });
   afterAll(async () => {

@@ -6,16 +6,47 @@
  *   <root>/rec/log/...         what the plugins received
  *   <root>/cache/              the libcni cache dir
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import type { ConformanceCase, FileObservation, ScriptedReply } from "./case.js";
+
+const execFileP = promisify(execFile);
 
 /** The repository root. */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-/** The recording plugin every case installs under its plugin names. */
-export const recorderPath = join(repoRoot, "test/fixtures/plugins/recorder");
+/** The recording plugin as a shell script: its behaviour's reference (harness.test.ts). */
+export const recorderScript = join(repoRoot, "test/fixtures/plugins/recorder");
+/**
+ * The same plugin compiled ({@link buildRecorder}), which every case installs under its plugin
+ * names: the suite's ten thousand calls cost a fork each instead of the script's five.
+ */
+export const recorderPath = join(repoRoot, "test/conformance/.build/recorder");
+
+/** Compiles test/fixtures/plugins/recorder.c to {@link recorderPath} (gcc: Debian's gcc). */
+export async function buildRecorder(): Promise<string> {
+  await mkdir(dirname(recorderPath), { recursive: true });
+  // Concurrent suites may build it at once: each writes its own file, then renames it.
+  const temp = `${recorderPath}.${process.pid}`;
+  await execFileP("gcc", ["-O2", "-o", temp, `${recorderScript}.c`]).catch((error: Error) => {
+    throw new Error(`cannot build the recorder (apt-get install gcc libc6-dev): ${error.message}`);
+  });
+  await rename(temp, recorderPath);
+  return recorderPath;
+}
 
 /** The directories of one case's sandbox. */
 export interface Sandbox {
