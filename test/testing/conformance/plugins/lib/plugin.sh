@@ -30,7 +30,10 @@ fi
 # array and object also as `n<PATH><TAB><number of members>`. PATH is a chain of ["key"] and
 # [index]; "" is the whole text. Exits 2 on text that is not one JSON value. The lookups below
 # read its lines with the shell's own pattern matching: a call forks one awk, not one a field.
+# It also prints the attachment's hash (`h<TAB>`, of CNI_CONTAINERID/CNI_IFNAME) and the host
+# end's name from it (`H<TAB>vr` and 8 hex digits), which the shell cannot make without forks.
 JSON_AWK='
+BEGIN { for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i }
 function ws() { while (p <= n && index(" \t\r\n", substr(s, p, 1)) > 0) p++ }
 function str(   c) {
   p++
@@ -91,16 +94,20 @@ END {
   if (!value("")) exit 2
   ws()
   if (p <= n) exit 2
-  printf "%s", lines
+  id = ENVIRON["CNI_CONTAINERID"] "/" ENVIRON["CNI_IFNAME"]
+  h = 0
+  for (i = 1; i <= length(id); i++) h = (h * 31 + ord[substr(id, i, 1)]) % 4294967296
+  printf "%sh\t%.0f\nH\tvr%08x\n", lines, h, h
 }'
 
 NL='
 '
 TAB=$(printf '\t')
-# Parses stdin ($IN) once; false when it is not one JSON value (FLAT is then empty).
+# Parses stdin once (read by awk itself: one fork); false when it is not one JSON value (FLAT
+# is then empty).
 parse() {
   FLAT=
-  flat=$(printf '%s' "$IN" | awk "$JSON_AWK") || return 1
+  flat=$(awk "$JSON_AWK") || return 1
   FLAT="$NL$flat"
 }
 # `jget PATH` sets J to the raw text at PATH (empty when absent); `jlen PATH` to the number of
@@ -121,15 +128,17 @@ jstr() {
   jget "$1"
   case $J in \"*\") J=${J#\"} J=${J%\"} ;; *) J= ;; esac
 }
-# The lines of an attachment's record: R_ADDR, R_NETNS, R_ID, R_IFNAME, R_LINK (see record()).
+# The lines of an attachment's record: R_ADDR, R_NETNS, R_ID, R_IFNAME, R_LINK, R_HOST (see
+# record()).
 read_record() {
-  R_ADDR= R_NETNS= R_ID= R_IFNAME= R_LINK=
+  R_ADDR= R_NETNS= R_ID= R_IFNAME= R_LINK= R_HOST=
   {
     IFS= read -r R_ADDR
     IFS= read -r R_NETNS
     IFS= read -r R_ID
     IFS= read -r R_IFNAME
     IFS= read -r R_LINK
+    IFS= read -r R_HOST
   } <"$1"
 }
 
@@ -152,11 +161,8 @@ need() {
 
 ns() { nsenter --net="$NETNS" "$@"; }
 
-# The host end of an attachment's veth pair: vr and 8 hex digits of cksum(containerID/ifname).
-hash() { printf '%s/%s' "$1" "$2" | cksum | cut -d' ' -f1; }
-host_end() { printf 'vr%08x' "$1"; }
-
-# The attachment's record: address, netns, containerID, ifname, link name, one a line.
+# The attachment's record: address, netns, containerID, ifname, link name, the host end's name
+# (vr and 8 hex digits of a hash of containerID/ifname), one a line.
 record() {
   jstr '["dataDir"]'
   DATADIR=$J
@@ -178,9 +184,11 @@ cmd_add() {
   need CNI_CONTAINERID CNI_NETNS CNI_IFNAME
   record
   NETNS=$CNI_NETNS
-  h=$(hash "$CNI_CONTAINERID" "$CNI_IFNAME")
+  lookup h "" 0
+  h=$J
   addr="10.250.$((h / 250 % 256)).$((h % 250 + 2))/24"
-  host=$(host_end "$h")
+  lookup H "" ""
+  host=$J
   err=$(ip link add "$host" type veth peer name "$IFN" netns "$CNI_NETNS" 2>&1) ||
     fail 999 "cannot add $IFN in $CNI_NETNS: $err"
   if ! err=$(ip link set "$host" up 2>&1 && ns ip addr add "$addr" dev "$IFN" 2>&1 &&
@@ -188,9 +196,11 @@ cmd_add() {
     ip link del "$host" 2>/dev/null
     fail 999 "cannot set $IFN up with $addr: $err"
   fi
-  mac=$(ns ip -o link show dev "$IFN" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
-  mkdir -p "$STATE" && printf '%s\n%s\n%s\n%s\n%s\n' "$addr" "$CNI_NETNS" "$CNI_CONTAINERID" \
-    "$CNI_IFNAME" "$IFN" >"$REC" || fail 999 "cannot write $REC"
+  link=$(ns ip -o link show dev "$IFN")
+  mac=
+  case $link in *"link/ether "*) mac=${link#*link/ether } mac=${mac%% *} ;; esac
+  mkdir -p "$STATE" && printf '%s\n%s\n%s\n%s\n%s\n%s\n' "$addr" "$CNI_NETNS" "$CNI_CONTAINERID" \
+    "$CNI_IFNAME" "$IFN" "$host" >"$REC" || fail 999 "cannot write $REC"
   if [ "$BREAK" = no-leftover-processes ]; then
     # A daemon in a session of its own, and a child of the plugin's group, stdio on /dev/null.
     setsid sleep 7201 </dev/null >/dev/null 2>&1 &
@@ -289,7 +299,7 @@ cmd_check() {
 remove() {
   NETNS=$1
   read_record "$3"
-  host=$(host_end "$(hash "$R_ID" "$2")")
+  host=$R_HOST
   link=${R_LINK:-$2}
   # The DEL rules' bugs are DEL's, not GC's.
   bug=
@@ -378,7 +388,8 @@ cmd_status() {
 }
 
 main() {
-  IN=$(cat)
+  parse
+  parsed=$?
   VER=
   cmd=${CNI_COMMAND:-}
   case $cmd in
@@ -389,7 +400,7 @@ main() {
     ;;
   esac
   # input-malformed's bug: text that is no JSON object goes on, read as having no fields.
-  parse && jget '' && case $J in "{"*) ;; *) false ;; esac ||
+  [ "$parsed" = 0 ] && jget '' && case $J in "{"*) ;; *) false ;; esac ||
     [ "$BREAK" = input-malformed ] ||
     fail 6 "failed to decode the configuration: not a JSON object"
   jstr '["cniVersion"]'
