@@ -46,9 +46,14 @@ export function intentPath(cacheDir: string, podID: string): string {
   return join(intentsDir(cacheDir), podID);
 }
 
-// The setups in flight in this thread (module state is per thread), whatever runtime runs them,
-// by cache dir and pod: only this tells one of its intents that runs from an interrupted one.
-const settingUp = new Set<string>();
+// The setups in flight in this thread (globals are per thread), whatever runtime runs them, by
+// cache dir and pod: only this tells one of its intents that runs from an interrupted one. On
+// globalThis, so that two copies of the library in one thread (two versions of the package)
+// share it: else each took the other's setups in flight for interrupted ones, and undid them.
+const settingUpKey = Symbol.for("libcni.cache.setupsInFlight.v1");
+const holder = globalThis as { [settingUpKey]?: Set<string> };
+holder[settingUpKey] ??= new Set<string>();
+const settingUp = holder[settingUpKey];
 const setupKey = (cacheDir: string, podID: string): string => `${resolve(cacheDir)}\0${podID}`;
 
 /** Runs the pod's setup as in flight here; undefined (nothing run) when one is already. */
