@@ -86,7 +86,11 @@ export async function gcCommand(
     const invalid = list.disableGC ? undefined : validateNetworkName(list.name);
     if (invalid) throw invalid;
   }
-  const stale = await staleAttachments(cni, list, args, io.signal);
+  // A listing that fails is the GC's to report (upstream's text), and the plugins' GC still runs.
+  const stale = await staleAttachments(cni, list, args, io.signal).catch((error: unknown) => {
+    if (dryRun) throw error;
+    return [];
+  });
   if (dryRun) return print(stale);
   const failure = await cni.gcNetworkList(list, args, { signal: io.signal }).then(
     () => undefined,

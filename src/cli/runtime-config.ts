@@ -87,6 +87,8 @@ export async function goWorkingDirectory(env: CnitoolEnv): Promise<string> {
 
 /** Go's `filepath.Abs`: joined onto the working directory when relative, then cleaned. */
 export function absolutePath(p: string, cwd: string): string {
+  // In a deleted directory ("" above) Go's os.Getwd fails, in its words.
+  if (cwd === "" && !path.isAbsolute(p)) throw new Error("getwd: no such file or directory");
   return path.resolve(cwd, p);
 }
 

@@ -35,6 +35,16 @@ describe("cnitool binary", () => {
     expect(r.stdout.startsWith("CNI Tool is a simple program")).toBe(true);
   });
 
+  it("a relative netns in a deleted working directory: Go's getwd error, exit 1, no plugin run", async () => {
+    const gone = join(box.root, "gone");
+    const script = `mkdir ${gone} && cd ${gone} && rmdir ${gone} && exec "$0" "$1" --cache-dir "$2" add net ns1`;
+    const argv = ["-c", script, process.execPath, cnitoolBin, box.cache];
+    const r = await execa("sh", argv, { reject: false, env: box.env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.split("\n").at(-1)).toBe("getwd: no such file or directory");
+    expect((await box.lastCall()).command).toBe("");
+  });
+
   it("add: the result on stdout without a trailing newline, exit 0, the record in --cache-dir", async () => {
     const r = await box.exec([
       "add",

@@ -4,7 +4,7 @@
  * fixture's debug file, rewritten on every call, stays as it was) and no file touched (the
  * cache dir compared before and after).
  */
-import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resultJSON, Sandbox } from "./helpers.js";
@@ -107,5 +107,15 @@ describe("cnitool gc output", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^Error: failed to delete stale attachment .*plugin down/);
     expect((await readdir(join(box.cache, "results"))).length).toBe(2);
+  });
+
+  it("a results dir it cannot list: the GC's own error, and the plugins' GC still runs", async () => {
+    await rm(join(box.cache, "results"), { recursive: true });
+    await writeFile(join(box.cache, "results"), "");
+    const r = await gc();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^Error: failed to list cached attachments: ENOTDIR/);
+    expect((await box.lastCall()).command).toBe("GC");
   });
 });
