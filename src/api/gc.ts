@@ -144,10 +144,11 @@ export async function collectGarbage(
     validFromListing
   ];
   if (fromListing !== undefined) {
+    // The runtime's GC has DELeted its stale pods with their cached configs; a DEL of theirs
+    // that failed is not run again here with today's config, which would drop its record.
     if (listed === undefined) return errors;
     args = { validAttachments: await fromListing(listed) };
-  }
-  await deleteStale(ctx, list, listed ?? [], args, options, errors);
+  } else await deleteStale(ctx, list, listed ?? [], args, options, errors);
   await gcPlugins(ctx, list, args, options, errors);
   return errors;
 }

@@ -15,6 +15,7 @@ import { listRecordNames, type ValidFromListing, validFromListing } from "../cac
 import { LibcniError } from "../errors/base.js";
 import { type NetworkFailure, RuntimeGCError } from "../errors/runtime.js";
 import type { GCAttachment } from "../types/index.js";
+import { validateContainerID } from "../utils/index.js";
 import {
   type CacheCallContext,
   cacheDirOf,
@@ -79,13 +80,12 @@ export async function collectGarbage(
   const attempted = new Set<string>();
   for (const podID of stalePods) {
     attempted.add(podID);
-    if (podID === "") {
-      // A record that names no container (no pod has the empty ID) is reported, never taken
-      // for the listing's "every pod", which would DEL the valid pods too.
-      for (const { network, ifName } of all.filter((a) => a.containerID === "")) {
-        const error = new LibcniError(
-          `cached attachment ${network}/${ifName} names no container ID`,
-        );
+    // A record that names no container (the listing's "" is "every pod", valid ones too) or an
+    // ID no pod can have (a path, say) is reported, never taken for a pod's.
+    const bad = podID === "" ? "no container ID" : validateContainerID(podID)?.message;
+    if (bad !== undefined) {
+      for (const { network, ifName } of all.filter((a) => a.containerID === podID)) {
+        const error = new LibcniError(`cached attachment ${network}/${ifName} names ${bad}`);
         failures.push({ podID, network, ifName, error });
       }
       continue;
@@ -116,12 +116,11 @@ export async function collectGarbage(
     }
   }
   if (dryRun) return { removed: preview, inFlightElsewhere, dryRun, unusable: failures };
-  const kept = new Set([...validPodIDs, ...inFlightElsewhere]);
   for (const n of ctx.set?.networks ?? []) {
     // Decided under the network's lock from its own listing: a setup in flight elsewhere or
     // ended since keeps its records, which a listing of before would have the GC DEL.
     const valid: ValidFromListing = (listed) =>
-      validAttachments(cacheDir, n.name, listed, attempted, kept);
+      validAttachments(cacheDir, n.name, listed, attempted);
     await withDeadline(ctx, n.name, "GC", (options) =>
       ctx.cni.gcNetworkList(n.config, { [validFromListing]: valid } as GCArgs, options),
     ).catch((error: unknown) => {
@@ -135,26 +134,26 @@ export async function collectGarbage(
 /**
  * A network's valid attachments for its GC: every cached one of a pod this GC did not collect,
  * and every one a pod's setup intent plans (a setup in flight, here or elsewhere: its plugins
- * may hold what they reserved before any record is written). A kept pod's record that does not
- * decode is its attachment still, told by its name (<network>-<pod>-<ifName>): else the
- * plugins' GC frees what a running pod holds.
+ * may hold what they reserved before any record is written). A record the listing did not
+ * decode (written since, or torn) of such a pod is its attachment still, told by its name
+ * (<network>-<pod>-<ifName>): else the plugins' GC frees what a running pod holds.
  */
 async function validAttachments(
   cacheDir: string,
   network: string,
   listed: readonly NetworkAttachment[],
   attempted: ReadonlySet<string>,
-  kept: ReadonlySet<string>,
 ): Promise<GCAttachment[]> {
   const valid = new Map<string, GCAttachment>();
   const keep = (containerID: string, ifname: string) =>
     valid.set(`${containerID}\0${ifname}`, { containerID, ifname });
-  const [names, intents] = await Promise.all([
-    listRecordNames(cacheDir),
-    podsWithIntents(cacheDir).then((ids) =>
-      Promise.all(ids.filter((id) => !attempted.has(id)).map((id) => readIntent(cacheDir, id))),
-    ),
-  ]);
+  // The intents, then the names: a setup writes its records before its intent goes, so the
+  // names hold what a setup that ended in between no longer has in its intent.
+  const ids = await podsWithIntents(cacheDir);
+  const intents = await Promise.all(
+    ids.filter((id) => !attempted.has(id)).map((id) => readIntent(cacheDir, id)),
+  );
+  const names = await listRecordNames(cacheDir);
   for (const a of listed) {
     if (a.network === network && !attempted.has(a.containerID)) keep(a.containerID, a.ifName);
   }
@@ -170,7 +169,7 @@ async function validAttachments(
     // Each dash may end the pod's ID (IDs and interface names hold dashes): every kept one.
     for (let at = rest.indexOf("-", 1); at !== -1; at = rest.indexOf("-", at + 1)) {
       const id = rest.slice(0, at);
-      if (kept.has(id) && at + 1 < rest.length) keep(id, rest.slice(at + 1));
+      if (!attempted.has(id) && at + 1 < rest.length) keep(id, rest.slice(at + 1));
     }
   }
   return [...valid.values()];

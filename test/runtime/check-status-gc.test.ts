@@ -318,14 +318,34 @@ describe("checkPod, status, gc", () => {
       await rt.setupPod({ id: "leak", netns: "/n/leak" });
       fake.fail.set("b/DEL", "stuck");
       fake.fail.set("a/GC", "gc failed");
+      fake.calls.length = 0;
       const e = (await rt.gc([]).catch((x: unknown) => x)) as RuntimeGCError;
       expect(e).toBeInstanceOf(RuntimeGCError);
-      expect(e.failures.map((f) => `${f.network}:${f.ifName}`)).toEqual([
-        "b:net1",
-        "a:",
-        // b's own GC found the record still there and tried to DEL it again.
-        "b:",
-      ]);
+      expect(e.failures.map((f) => `${f.network}:${f.ifName}`)).toEqual(["b:net1", "a:"]);
+      // b's own GC left the record it failed to DEL alone: the next GC tries it again.
+      expect(fake.seq()).toEqual(["DEL b:net1", "DEL a:eth0", "GC a:", "GC b:"]);
+      expect(await records()).toEqual(["b-leak-net1"]);
+      fake.fail.clear();
+      expect((await rt.gc([])).removed).toEqual([{ podID: "leak", network: "b", ifName: "net1" }]);
+    });
+
+    it("a DEL that failed is retried with the cached config, never with an edited network's", async () => {
+      const rt = await load();
+      await rt.setupPod({ id: "leak", netns: "/n/leak" });
+      // Network b now runs another plugin; the leaked attachment was made by macvlan.
+      await writeNetwork(d.confDir, "20-b.conflist", "b", ["ipvlan"], "1.1.0");
+      await rt.reload();
+      fake.fail.set("b/DEL", "busy");
+      fake.calls.length = 0;
+      await expect(rt.gc([])).rejects.toBeInstanceOf(RuntimeGCError);
+      const dels = () => fake.calls.filter((c) => c.command === "DEL").map((c) => c.type);
+      expect(dels()).toEqual(["macvlan", "bridge"]);
+      expect(await records()).toEqual(["b-leak-net1"]);
+      fake.fail.clear();
+      fake.calls.length = 0;
+      await rt.gc([]);
+      expect(dels()).toEqual(["macvlan"]);
+      expect(await records()).toEqual([]);
     });
   });
 });

@@ -119,10 +119,11 @@ describe("hostile pod IDs", () => {
     await writeFile(join(d.cacheDir, "results", "a-planted-eth0"), record);
     const before = snapshot(join(d.base, "outside"));
     const error = await rt.gc([]).catch((e: unknown) => e);
-    // The record is refused by CNIConfig's validation (in the network's GC) and reported.
+    // The record is refused for its ID before anything reads or runs for it, and reported.
     expect(error).toBeInstanceOf(RuntimeGCError);
-    expect(String(error)).toContain("gc: a: failed to delete stale attachment");
-    expect(String(error)).not.toContain("()");
+    expect(String(error)).toContain(
+      `cached attachment a/eth0 names invalid characters in containerID; ${victimID}`,
+    );
     expect(snapshot(join(d.base, "outside"))).toEqual(before);
     expect(fake.seq("DEL")).toEqual([]);
   });
