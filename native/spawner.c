@@ -498,6 +498,7 @@ static void read_control(void) {
 		request(rbuf[off + 4], get32(rbuf + off + 5), rbuf + off + 9, flen - 5);
 		off += 4 + flen;
 	}
+	if (off == 0) return; /* a frame still arriving: moved once it is complete, not per read */
 	memmove(rbuf, rbuf + off, rlen - off);
 	rlen -= off;
 }
@@ -730,6 +731,7 @@ static void *io_main(void *arg) {
 			pthread_mutex_unlock(&queue_lock);
 			off += 4 + flen;
 		}
+		if (off == 0) continue;
 		memmove(buf, buf + off, len - off);
 		len -= off;
 	}

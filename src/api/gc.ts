@@ -144,8 +144,7 @@ export async function collectGarbage(
     validFromListing
   ];
   if (fromListing !== undefined) {
-    // The runtime's GC has DELeted its stale pods with their cached configs; a DEL of theirs
-    // that failed is not run again here with today's config, which would drop its record.
+    // The runtime's GC DELeted its stale pods with their cached configs: none again with today's.
     if (listed === undefined) return errors;
     args = { validAttachments: await fromListing(listed) };
   } else await deleteStale(ctx, list, listed ?? [], args, options, errors);

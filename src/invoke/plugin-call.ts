@@ -6,7 +6,7 @@
  */
 
 import { PluginEnv, type PluginStarter } from "../engines/plugin-start.js";
-import { assertDuration } from "../errors/base.js";
+import { assertOptions } from "../errors/base.js";
 import { isTimeoutReason } from "../errors/invoke.js";
 import { toBytes } from "../internal/bytes.js";
 import { limitedSignal } from "../internal/timer-limit.js";
@@ -46,8 +46,7 @@ export async function callPlugin(
   path: string,
   options: PluginCallOptions,
 ): Promise<PluginCallOutcome> {
-  assertDuration("timeoutMs", options.timeoutMs);
-  assertDuration("graceMs", options.graceMs);
+  assertOptions(options, "timeoutMs", "graceMs");
   const limit =
     options.timeoutMs === undefined ? undefined : limitedSignal(options.signal, options.timeoutMs);
   const signal = limit?.signal ?? options.signal;

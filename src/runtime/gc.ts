@@ -149,10 +149,8 @@ async function validAttachments(
     valid.set(`${containerID}\0${ifname}`, { containerID, ifname });
   // The intents, then the names: a setup writes its records before its intent goes, so the
   // names hold what a setup that ended in between no longer has in its intent.
-  const ids = await podsWithIntents(cacheDir);
-  const intents = await Promise.all(
-    ids.filter((id) => !attempted.has(id)).map((id) => readIntent(cacheDir, id)),
-  );
+  const ids = (await podsWithIntents(cacheDir)).filter((id) => !attempted.has(id));
+  const intents = await Promise.all(ids.map((id) => readIntent(cacheDir, id)));
   const names = await listRecordNames(cacheDir);
   for (const a of listed) {
     if (a.network === network && !attempted.has(a.containerID)) keep(a.containerID, a.ifName);

@@ -54,12 +54,16 @@ export function encodeEmpty(type: number, id: number): Buffer {
   return buf;
 }
 
-/** STDIN with `data`, then STDIN_END, in one buffer (one write). */
+/** STDIN frames with `data`, then STDIN_END, in one buffer (one write). */
 export function encodeStdin(id: number, data: Uint8Array): Buffer {
-  const buf = Buffer.allocUnsafe(headerBytes * 2 + data.length);
+  const buf = Buffer.allocUnsafe(stdinFramesBytes(data.length));
   writeStdin(buf, id, data);
   return buf;
 }
+
+// Stdin in frames of at most 1 MiB, as the helper's own (one over 256 MiB kills the helper).
+const stdinFrameBytes = maxFrameBytes - 5;
+const stdinFramesBytes = (n: number) => headerBytes * (Math.ceil(n / stdinFrameBytes) + 1) + n;
 
 /** Writes `text` at `at` as a u32 length and its bytes; returns where the next field goes. */
 function putText(buf: Buffer, at: number, text: string): number {
@@ -69,9 +73,14 @@ function putText(buf: Buffer, at: number, text: string): number {
 }
 
 function writeStdin(buf: Buffer, id: number, data: Uint8Array): void {
-  header(buf, Req.stdin, id, data.length);
-  buf.set(data, headerBytes);
-  header(buf.subarray(headerBytes + data.length), Req.stdinEnd, id, 0);
+  let at = 0;
+  for (let from = 0; from < data.length; from += stdinFrameBytes) {
+    const chunk = data.subarray(from, from + stdinFrameBytes);
+    header(buf.subarray(at), Req.stdin, id, chunk.length);
+    buf.set(chunk, at + headerBytes);
+    at += headerBytes + chunk.length;
+  }
+  header(buf.subarray(at), Req.stdinEnd, id, 0);
 }
 
 /** The most an output cap can say in a RUN frame (u32); larger caps are this one. */
@@ -109,7 +118,7 @@ export function encodeRun(
     bytes += 8 + Buffer.byteLength(netns ?? "");
     for (const arg of args) bytes += 4 + Buffer.byteLength(arg);
   }
-  const stdinBytes = stdin === undefined ? 0 : headerBytes * 2 + stdin.length;
+  const stdinBytes = stdin === undefined ? 0 : stdinFramesBytes(stdin.length);
   const buf = Buffer.allocUnsafe(headerBytes + bytes + stdinBytes);
   header(buf, Req.run, id, bytes);
   let at = putText(buf, headerBytes, path);

@@ -121,6 +121,27 @@ describe("spawner protocol", () => {
     ]);
   });
 
+  it("splits stdin into frames of at most 1 MiB (the helper dies on one over 256 MiB)", () => {
+    const data = new Uint8Array(2.5 * 2 ** 20).map((_, i) => i % 251);
+    for (const buf of [
+      encodeStdin(4, data),
+      encodeRun(4, "/p", [], { outputCap: 1, stdin: data }),
+    ]) {
+      const got = frames(buf).filter((f) => f.type !== Req.run);
+      // A frame's length counts its type and ID (5 bytes) too.
+      const most = 2 ** 20 - 5;
+      expect(got.map((f) => [f.type, f.id, f.payload.length])).toEqual([
+        [Req.stdin, 4, most],
+        [Req.stdin, 4, most],
+        [Req.stdin, 4, data.length - 2 * most],
+        [Req.stdinEnd, 4, 0],
+      ]);
+      expect(Buffer.concat(got.map((f) => f.payload)).equals(data)).toBe(true);
+    }
+    // No stdin: its end alone.
+    expect(frames(encodeStdin(5, new Uint8Array())).map((f) => f.type)).toEqual([Req.stdinEnd]);
+  });
+
   it("reassembles frames split across chunks at any byte", () => {
     const all = Buffer.concat([
       encodeEmpty(Req.close, 1),

@@ -175,6 +175,19 @@ describe("spawner helper", () => {
     expect(await fdCount(helperPid)).toBe(5); // as above: 0-2, the file channel, signalfd
   });
 
+  it("a stdin over 256 MiB (the most one frame may carry) reaches the plugin whole, beside another run", async () => {
+    const exec = new RawExec({ stderr: null, launcher: launcher({ maxInstances: 1 }) });
+    const count = join(dir, "count");
+    await writeFile(count, "#!/bin/sh\nwc -c\n", { mode: 0o755 });
+    const pidfile = join(dir, "beside.pid");
+    const env = envWith({ FIXTURE_PIDFILE: pidfile, SLEEP_SECONDS: "8" });
+    const beside = exec.execPlugin(fixture("sleep"), stdin, env);
+    leftovers.push(...(await readPids(pidfile, 1)));
+    const big = new Uint8Array(257 * 2 ** 20).fill(0x20);
+    expect(text(await exec.execPlugin(count, big, envWith({}))).trim()).toBe(String(big.length));
+    await beside;
+  });
+
   it("a burst of 100 runs: each its own output, two helpers (both this process's children), never more in flight than the bound", async () => {
     const spawner = launcher({ maxInFlight: 8, burstInFlight: 2 });
     const exec = new RawExec({ stderr: null, launcher: spawner });
