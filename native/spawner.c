@@ -428,6 +428,9 @@ static void start_run(uint32_t id, const unsigned char *p, size_t len) {
 	memset(r, 0, sizeof *r);
 	r->id = id; r->pid = pid; r->in = in[1]; r->out = out[0]; r->err = err[0]; r->cap = cap;
 	reply32(A_STARTED, id, (uint32_t)pid);
+	/* Sent at once, not with the turn's other replies: a helper killed before the STARTED
+	 * went out leaves a plugin nobody knows of (its run is retried on another helper). */
+	flush();
 }
 
 /* Writes what it can of the plugin's stdin; a plugin that exits unread gives EPIPE, which

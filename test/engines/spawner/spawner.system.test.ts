@@ -318,6 +318,47 @@ describe("the helper's replies", () => {
   });
 });
 
+describe("the helper's STARTED", () => {
+  it("goes out as soon as its plugin is spawned, before the next run of the same read (strace)", async () => {
+    // A helper killed between a spawn and its STARTED leaves a plugin the library never knew
+    // of: so the write comes right after each spawn, not once for a burst's starts.
+    const log = join(dir, "strace.log");
+    const traced = spawn(
+      "strace",
+      ["-f", "-qq", "-e", "trace=clone,clone3,vfork,writev", "-o", log, spawnerBinaryPath()],
+      { stdio: ["pipe", "pipe", "ignore"] },
+    );
+    let started = 0;
+    const reader = new FrameReader();
+    traced.stdout.on("data", (chunk: Buffer) =>
+      reader.push(chunk, (f) => {
+        if (f.type === Rep.started) started++;
+      }),
+    );
+    const env = ["PATH=/usr/bin:/bin"];
+    const runs = [1, 2, 3].map((id) => encodeRun(id, "/bin/true", env, { outputCap: 1, stdin }));
+    traced.stdin.write(Buffer.concat(runs));
+    await until("three runs started", () => started === 3);
+    traced.stdin.end();
+    await new Promise((resolve) => traced.once("close", resolve));
+    const lines = (await readFile(log, "utf8")).split("\n");
+    const helperPid = lines[0]?.split(" ")[0];
+    // The helper's own spawns and its writes to the library (fd 1), in order.
+    const events = lines
+      .filter((l) => l.startsWith(`${helperPid} `) && !l.includes("CLONE_THREAD"))
+      .map((l) => (/ (clone3?|vfork)\(/.test(l) ? "spawn" : / writev\(1,/.test(l) ? "write" : ""))
+      .filter((e) => e !== "");
+    expect(events.slice(events.indexOf("spawn"), events.indexOf("spawn") + 6)).toEqual([
+      "spawn",
+      "write",
+      "spawn",
+      "write",
+      "spawn",
+      "write",
+    ]);
+  });
+});
+
 describe("spawner helper lifetime (the built package, npm run build)", () => {
   const distPool = join(root, "build/engines/spawner/pool.js");
   const distInvoke = join(root, "dist/invoke/index.js");
