@@ -82,15 +82,12 @@ export async function gcCommand(
     }));
     io.stdout.write(`${marshalIndent({ network: list.name, dryRun, collected })}\n`);
   };
-  if (dryRun) {
-    const invalid = list.disableGC ? undefined : validateNetworkName(list.name);
-    if (invalid) throw invalid;
-  }
+  const invalid = dryRun && !list.disableGC ? validateNetworkName(list.name) : undefined;
+  if (invalid) throw invalid;
   // A listing that fails is the GC's to report (upstream's text), and the plugins' GC still runs.
-  const stale = await staleAttachments(cni, list, args, io.signal).catch((error: unknown) => {
-    if (dryRun) throw error;
-    return [];
-  });
+  const stale = await staleAttachments(cni, list, args, io.signal).catch((error: unknown) =>
+    dryRun ? Promise.reject(error) : [],
+  );
   if (dryRun) return print(stale);
   const failure = await cni.gcNetworkList(list, args, { signal: io.signal }).then(
     () => undefined,

@@ -74,14 +74,14 @@ async function waitForEnd<T>(
 }
 
 /**
- * SIGKILLs every group of `pgids` and resolves once none has a running process (or after
- * `maxWaitMs`, to the groups that still have one): a run that ends with its owner is known
- * dead before anything undoes it.
+ * SIGKILLs every group of `pgids` (but a `reaped` leader's whose pid a process has again: it is
+ * another's) and resolves once none has a running process, or after 5 s to the groups that
+ * still have one: a run that ends with its owner is known dead before anything undoes it.
  */
-export async function endGroups(pgids: Iterable<number>, maxWaitMs = 5000): Promise<number[]> {
-  const groups = [...new Set(pgids)];
+export async function endGroups(pgids: Iterable<number>, reaped = new Set<number>()) {
+  const groups = [...new Set(pgids)].filter((pgid) => !(reaped.has(pgid) && exists(pgid)));
   for (const pgid of groups) killGroup(pgid, "SIGKILL");
-  return waitForEnd(groups, async (left) => [...(await liveGroups(new Set(left)))], maxWaitMs);
+  return waitForEnd(groups, async (left) => [...(await liveGroups(new Set(left)))], 5000);
 }
 
 /** True while `pid` is the process that started at `start` and has not ended. */

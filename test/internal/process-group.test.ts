@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { endProcesses, killGroup } from "../../src/internal/process-group.js";
+import { endGroups, endProcesses, killGroup } from "../../src/internal/process-group.js";
 
 const startOf = async (pid: number): Promise<string> => {
   const stat = await readFile(`/proc/${pid}/stat`, "latin1");
@@ -52,7 +52,7 @@ describe("endProcesses", () => {
   });
 });
 
-describe("killGroup after its leader was reaped", () => {
+describe("killGroup and endGroups after a leader was reaped", () => {
   const pids: number[] = [];
   afterEach(() => {
     for (const pid of pids.splice(0)) {
@@ -73,6 +73,19 @@ describe("killGroup after its leader was reaped", () => {
     expect(runs(other.pid as number)).toBe(true);
     killGroup(other.pid as number, "SIGKILL");
     await exitOf(other);
+  });
+
+  it("endGroups spares a reaped leader's group whose pid a process has again, and does not wait for it", async () => {
+    // A helper that dies with a run whose plugin was reaped (a grandchild holds its pipes).
+    const other = spawn("sleep", ["30"], { stdio: "ignore", detached: true });
+    const pid = other.pid as number;
+    pids.push(pid);
+    expect(await endGroups([pid], new Set([pid]))).toEqual([]);
+    expect(runs(pid)).toBe(true);
+    // Not reaped: the group is the run's, and ends.
+    const exited = exitOf(other);
+    expect(await endGroups([pid])).toEqual([]);
+    await exited;
   });
 
   it("signals what is left of the run's group: no process has the leader's pid", async () => {

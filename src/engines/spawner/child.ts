@@ -69,7 +69,8 @@ export class SpawnedChild extends EventEmitter implements LaunchedChild {
   readonly stdin: Stdin;
   readonly stdout: Output;
   readonly stderr: Output;
-  private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  /** How the plugin ended, once the helper reaped it (a process of its pid may be another's). */
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private closed = false;
   private closeSent = false;
   // Frames that arrive before the caller had its turn to wire its listeners (the launch

@@ -325,7 +325,9 @@ export class SpawnerInstance {
     const lost = [...this.running.values()];
     this.running.clear();
     if (lost.length > 0) {
-      void endGroups(lost.map((child) => child.pid)).then(() => {
+      const pids = lost.map((child) => child.pid);
+      const reaped = new Set(lost.filter((child) => child.exit !== undefined).map((c) => c.pid));
+      void endGroups(pids, reaped).then(() => {
         for (const child of lost) child.onLost(error);
       });
     }

@@ -115,6 +115,34 @@ describe("spawner helper", () => {
     expect(spawner.helpers[0].pid).not.toBe(helperPid);
   });
 
+  it("killed after its plugin was reaped: the plugin's pid, now another process's, is left alone", async () => {
+    // The plugin exits, but a grandchild in a session of its own holds its pipes, so the run is
+    // still open when the helper dies; meanwhile the pid went to an unrelated session leader.
+    const spawner = launcher();
+    const exec = new RawExec({ stderr: null, launcher: spawner });
+    const leaver = join(dir, "leaver");
+    await writeFile(leaver, `#!/bin/sh\nsetsid sleep 30 &\necho $$ $! > "$FIXTURE_PIDFILE"\n`, {
+      mode: 0o755,
+    });
+    const pidfile = join(dir, "leaver.pid");
+    const call = exec.execPlugin(leaver, stdin, envWith({ FIXTURE_PIDFILE: pidfile }));
+    const [plugin, grandchild] = await readPids(pidfile, 2);
+    leftovers.push(grandchild);
+    await until("the plugin is reaped", () => processGone(plugin));
+    let other: ReturnType<typeof spawn> | undefined;
+    for (let i = 0; i < 200 && other?.pid !== plugin; i++) {
+      if (other !== undefined) killQuietly([other.pid as number]);
+      await writeFile("/proc/sys/kernel/ns_last_pid", String(plugin - 1));
+      other = spawn("sleep", ["30"], { stdio: "ignore", detached: true });
+    }
+    leftovers.push(other?.pid as number);
+    expect(other?.pid).toBe(plugin);
+    spawner.helpers[0].kill();
+    expect(await rejection(call)).toBeInstanceOf(PluginExecError);
+    await sleep(100);
+    expect(await processGone(plugin)).toBe(false);
+  });
+
   it("killed while idle: runs sent before its exit is seen start on a new helper, none fails", async () => {
     const spawner = launcher({ maxInstances: 1 });
     const exec = new RawExec({ stderr: null, launcher: spawner });
