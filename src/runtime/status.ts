@@ -135,14 +135,14 @@ async function checkPlugin(
 
 /**
  * The first plugin of the network (in list order, each before its IPAM plugin) that cannot
- * serve it, or undefined.
+ * serve its version (none is 0.1.0, as plugins read it), or undefined.
  */
 async function pluginProblem(
   ctx: StatusContext,
   n: Network,
   options: CallOptions,
 ): Promise<PluginProblem | undefined> {
-  const version = n.config.cniVersion;
+  const version = n.config.cniVersion || "0.1.0";
   const checks = n.config.plugins.flatMap((p) => {
     const ipam = p.network.ipam?.type ?? "";
     return [

@@ -160,6 +160,18 @@ esac
     expect(await commands()).toEqual(["bridge VERSION"]);
   });
 
+  it("a list without a cniVersion is 0.1.0 to its plugins: ready when they support that", async () => {
+    await plugin("bridge", ["0.1.0", ...all]);
+    const list = { name: "pods", plugins: [{ type: "bridge" }] };
+    await writeFile(join(d.confDir, "10-pods.conflist"), JSON.stringify(list));
+    const rt = await load();
+    expect(await rt.status()).toMatchObject({ ready: true, defaultReady: true });
+    await plugin("bridge");
+    expect((await rt.status()).reason).toMatch(
+      /plugin "bridge" \(.*\) does not support the network's cniVersion 0\.1\.0 \(it supports 0\.3\.0,/,
+    );
+  });
+
   it("the loopback's plugin missing: not ready, the loopback named", async () => {
     await plugin("bridge");
     await writeNetwork(d.confDir, "10-pods.conflist", "pods", ["bridge"], "1.1.0");
