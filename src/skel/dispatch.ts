@@ -119,17 +119,15 @@ async function call(
   const { signal, dispose } = options.signal
     ? { signal: options.signal, dispose: () => {} }
     : abortOnSigterm();
-  const ctx: PluginContext = {
-    signal,
-    stdout: options.stdout,
-    stderr: options.stderr,
-    traceContext: traceContextFromEnv(env),
-  };
+  const { stdout, stderr } = options;
+  const ctx: PluginContext = { signal, stdout, stderr, traceContext: traceContextFromEnv(env) };
   // Signal listeners do not keep Node alive: a callback awaiting only its signal would let the
   // event loop drain and the process exit mid-call with no output. Hold it open until settled.
   const keepAlive = setInterval(() => {}, 0x7fffffff);
   try {
-    await callback(args, ctx);
+    // A returned error (Go's `return types.NewError(...)`, ported) fails as a thrown one does.
+    const returned: unknown = await callback(args, ctx);
+    if (returned instanceof Error) throw returned;
     return undefined;
   } catch (error) {
     // Don't wrap a CNI error in another (upstream: "don't wrap Error in Error").

@@ -873,6 +873,18 @@ describe("when the callback returns an error", () => {
       });
     });
 
+    it("fails with an error the callback returns, as Go's skel with a returned error", async () => {
+      const typed = new CNIError(7, "returned");
+      funcs.add = async () => typed as never;
+      expect(await dispatch()).toBe(typed);
+      funcs.add = async () => new Error("plain, returned") as never;
+      expect(wire(await dispatch())).toEqual({
+        code: ErrInternal,
+        msg: "plain, returned",
+        details: "",
+      });
+    });
+
     it("catches a callback that throws synchronously", async () => {
       funcs.add = () => {
         throw new Error("sync boom");
