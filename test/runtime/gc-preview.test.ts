@@ -19,7 +19,7 @@ import {
 import type { PodMessage, VerbMessage } from "../../src/index.js";
 import { type CNIRuntime, loadNetworks, planPod } from "../../src/runtime/index.js";
 import { intentOf } from "../../src/runtime/plan.js";
-import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+import { type Dirs, dirs, FakePlugins, oneNetwork, writeNetwork } from "./helpers.js";
 
 /** Every entry under `root`: its kind, size, modification time and content. */
 async function tree(root: string): Promise<Record<string, string>> {
@@ -177,17 +177,11 @@ describe("gc(valid, { dryRun: true })", () => {
 });
 
 describe("libcni:verb of a GC", () => {
-  let d: Dirs;
-  let fake: FakePlugins;
-  beforeEach(async () => {
-    d = await dirs();
-    fake = new FakePlugins();
-    await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge"], "1.1.0");
-  });
-  afterEach(() => d.cleanup());
+  const t = oneNetwork();
 
   it("lists the attachments the GC DELeted; the other verbs have no list", async () => {
-    const rt = await loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
+    const { fake } = t;
+    const rt = await t.load();
     await rt.setupPod({ id: "p1", netns: "/n/p1" });
     await rt.setupPod({ id: "p2", netns: "/n/p2" });
     const list = rt.networks[0].config;

@@ -9,9 +9,8 @@ import { execFile } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import { loadNetworks } from "../../src/runtime/index.js";
-import { type Dirs, dirs, FakePlugins, writeNetwork } from "./helpers.js";
+import { expect, it, vi } from "vitest";
+import { oneNetwork } from "./helpers.js";
 
 const root = join(import.meta.dirname, "../..");
 const run = promisify(execFile);
@@ -46,17 +45,11 @@ vi.mock("../../src/cache/results.js", async (importOriginal) => {
   };
 });
 
-let d: Dirs;
-let fake: FakePlugins;
-beforeEach(async () => {
-  d = await dirs();
-  fake = new FakePlugins();
-  await writeNetwork(d.confDir, "10-a.conflist", "a", ["bridge"], "1.1.0");
-});
-afterEach(() => d.cleanup());
+const t = oneNetwork();
 
 it("a setup that ends during a network's listing keeps its attachment: the plugins' GC is told", async () => {
-  const rt = await loadNetworks({ confDir: d.confDir, cacheDir: d.cacheDir, exec: fake.exec });
+  const { d, fake } = t;
+  const rt = await t.load();
   await rt.setupPod({ id: "keep", netns: "/n/keep" });
   afterListing.hook = async () => {
     await run(process.execPath, ["--input-type=module", "-e", otherProcess, d.confDir, d.cacheDir]);

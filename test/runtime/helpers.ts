@@ -155,22 +155,32 @@ export interface TwoNetworks {
 }
 
 /**
- * Before each test: temporary dirs, FakePlugins, network a (bridge) and network b (macvlan);
+ * Before each test: temporary dirs, FakePlugins and the networks `write` puts in the conf dir;
  * the dirs removed after it. Call at a suite's top level.
  */
-export function twoNetworks(): TwoNetworks {
+function fakeFixture(write: (confDir: string) => Promise<unknown>): TwoNetworks {
   const t = {
     load: () => loadNetworks({ confDir: t.d.confDir, cacheDir: t.d.cacheDir, exec: t.fake.exec }),
   } as TwoNetworks;
   beforeEach(async () => {
     t.d = await dirs();
     t.fake = new FakePlugins();
-    await writeNetwork(t.d.confDir, "10-a.conflist", "a", ["bridge"]);
-    await writeNetwork(t.d.confDir, "20-b.conflist", "b", ["macvlan"]);
+    await write(t.d.confDir);
   });
   afterEach(() => t.d.cleanup());
   return t;
 }
+
+/** {@link fakeFixture} with network a (bridge) and network b (macvlan), at 1.0.0. */
+export const twoNetworks = (): TwoNetworks =>
+  fakeFixture(async (confDir) => {
+    await writeNetwork(confDir, "10-a.conflist", "a", ["bridge"]);
+    await writeNetwork(confDir, "20-b.conflist", "b", ["macvlan"]);
+  });
+
+/** {@link fakeFixture} with network a (bridge) at 1.1.0, the version whose plugins GC. */
+export const oneNetwork = (): TwoNetworks =>
+  fakeFixture((confDir) => writeNetwork(confDir, "10-a.conflist", "a", ["bridge"], "1.1.0"));
 
 /** {@link Dirs} with network "net" of one real plugin, `rec`, that records its calls. */
 export interface RecordingDirs extends Dirs {

@@ -61,7 +61,7 @@ export function encodeStdin(id: number, data: Uint8Array): Buffer {
   return buf;
 }
 
-// Stdin in frames of at most 1 MiB, as the helper's own (one over 256 MiB kills the helper).
+// Stdin in frames no longer than the helper's own: one over its MAX_FRAME kills the helper.
 const stdinFrameBytes = maxFrameBytes - 5;
 const stdinFramesBytes = (n: number) => headerBytes * (Math.ceil(n / stdinFrameBytes) + 1) + n;
 
