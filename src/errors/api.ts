@@ -49,14 +49,13 @@ export class PluginChainError extends LibcniError {
 /** ValidateNetwork(List): a plugin does not support the configuration's version. */
 export class PluginVersionError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_PLUGIN_VERSION";
-  /** The plugin's `type`. */
-  readonly pluginType: string;
-  /** The configuration version it does not support. */
-  readonly cniVersion: string;
-  constructor(pluginType: string, cniVersion: string) {
+  constructor(
+    /** The plugin's `type`. */
+    readonly pluginType: string,
+    /** The configuration version it does not support. */
+    readonly cniVersion: string,
+  ) {
     super(`plugin ${pluginType} does not support config version ${goQuote(cniVersion)}`);
-    this.pluginType = pluginType;
-    this.cniVersion = cniVersion;
   }
 }
 

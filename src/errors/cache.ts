@@ -16,17 +16,17 @@ export interface AttachmentKey {
 /** Every plugin of an ADD succeeded but the result could not be cached: up, uncached. */
 export class CacheWriteError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_CACHE_WRITE";
-  /** The attachment that is configured but not recorded. */
-  readonly attachment: AttachmentKey;
-  /** The result the plugins returned (a `Result`), which nothing recorded. */
-  readonly result: unknown;
-  constructor(attachment: AttachmentKey, result: unknown, cause: unknown) {
+  constructor(
+    /** The attachment that is configured but not recorded. */
+    readonly attachment: AttachmentKey,
+    /** The result the plugins returned (a `Result`), which nothing recorded. */
+    readonly result: unknown,
+    cause: unknown,
+  ) {
     super(
       `failed to set network ${goQuote(attachment.network)} cached result: ${messageOf(cause)} (the plugins succeeded: the attachment is up but uncached; DEL it with the same configuration)`,
       { cause },
     );
-    this.attachment = attachment;
-    this.result = result;
   }
 }
 

@@ -55,24 +55,18 @@ export class CorruptInputError extends LibcniError {
 /** A failed file operation with Go's `*os.PathError` text, which upstream's messages embed. */
 export class GoPathError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_PATH";
-  /** The errno name (`ENOTDIR`, `EACCES`, ...). */
-  readonly errno: string | undefined;
-  /** The operation (`mkdir`). */
-  readonly syscall: string;
-  /** The path the operation failed on. */
-  readonly path: string;
   /** `syscall` on `path` failed with `errno`, as `text` (Go's `*os.PathError` message). */
   constructor(
-    errno: string | undefined,
-    syscall: string,
-    path: string,
+    /** The errno name (`ENOTDIR`, `EACCES`, ...). */
+    readonly errno: string | undefined,
+    /** The operation (`mkdir`). */
+    readonly syscall: string,
+    /** The path the operation failed on. */
+    readonly path: string,
     text: string,
     cause?: unknown,
   ) {
     super(text, { cause });
-    this.errno = errno;
-    this.syscall = syscall;
-    this.path = path;
   }
 }
 

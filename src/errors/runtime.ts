@@ -151,16 +151,13 @@ export type PodNetnsProblem = "missing" | "not-a-netns" | "unreadable";
  */
 export class PodNetnsError extends InvalidArgumentError {
   static override readonly id: string = "LIBCNI_ERR_POD_NETNS";
-  /** The pod's ID. */
-  readonly podID: string;
-  /** The netns path given (`CNI_NETNS`). */
-  readonly netns: string;
-  /** What is wrong with it. */
-  readonly reason: PodNetnsProblem;
   constructor(
-    podID: string,
-    netns: string,
-    reason: PodNetnsProblem,
+    /** The pod's ID. */
+    readonly podID: string,
+    /** The netns path given (`CNI_NETNS`). */
+    readonly netns: string,
+    /** What is wrong with it. */
+    readonly reason: PodNetnsProblem,
     options: LibcniErrorOptions = {},
   ) {
     const what =
@@ -178,9 +175,6 @@ export class PodNetnsError extends InvalidArgumentError {
       `set up pod ${podID}: ${what} (nothing was run; checkNetns: false if the plugins create it)`,
       options,
     );
-    this.podID = podID;
-    this.netns = netns;
-    this.reason = reason;
   }
 }
 
@@ -285,28 +279,26 @@ export class PodSetupError extends LibcniError {
 /** Tearing a pod down left attachments behind: each failed DEL, after trying every one. */
 export class PodTeardownError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_POD_TEARDOWN";
-  /** The pod's ID. */
-  readonly podID: string;
-  /** Each attachment whose DEL failed. */
-  readonly failures: readonly NetworkFailure[];
-  constructor(podID: string, failures: readonly NetworkFailure[]) {
+  constructor(
+    /** The pod's ID. */
+    readonly podID: string,
+    /** Each attachment whose DEL failed. */
+    readonly failures: readonly NetworkFailure[],
+  ) {
     super(`tear down pod ${podID}: ${failureLines(failures)}`, { cause: failures[0]?.error });
-    this.podID = podID;
-    this.failures = failures;
   }
 }
 
 /** CHECK of a pod failed on one or more of its attachments. */
 export class PodCheckError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_POD_CHECK";
-  /** The pod's ID. */
-  readonly podID: string;
-  /** Each attachment whose CHECK failed. */
-  readonly failures: readonly NetworkFailure[];
-  constructor(podID: string, failures: readonly NetworkFailure[]) {
+  constructor(
+    /** The pod's ID. */
+    readonly podID: string,
+    /** Each attachment whose CHECK failed. */
+    readonly failures: readonly NetworkFailure[],
+  ) {
     super(`check pod ${podID}: ${failureLines(failures)}`, { cause: failures[0]?.error });
-    this.podID = podID;
-    this.failures = failures;
   }
 }
 
@@ -374,21 +366,19 @@ export class DamagedIntentError extends LibcniError {
  */
 export class InterruptedSetupError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_SETUP_INTERRUPTED";
-  /** The pod's ID. */
-  readonly podID: string;
-  /** The intent's path. */
-  readonly path: string;
-  /** True when its setup runs: in another runtime or thread of this process, or its live owner. */
-  readonly inFlightElsewhere: boolean;
-  constructor(podID: string, path: string, inFlightElsewhere: boolean) {
+  constructor(
+    /** The pod's ID. */
+    readonly podID: string,
+    /** The intent's path. */
+    readonly path: string,
+    /** True when its setup runs: in another runtime or thread of this process, or its live owner. */
+    readonly inFlightElsewhere: boolean,
+  ) {
     super(
       inFlightElsewhere
         ? `pod ${podID} is being set up by another runtime or process (setup intent ${path})`
         : `pod ${podID} has an interrupted setup (setup intent ${path}): tear the pod down before setting it up again`,
     );
-    this.podID = podID;
-    this.path = path;
-    this.inFlightElsewhere = inFlightElsewhere;
   }
 }
 

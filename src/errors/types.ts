@@ -79,16 +79,15 @@ export class UnsupportedResultVersionError extends LibcniError {
 /** The JSON's `cniVersion` is not one the chosen result type supports. */
 export class ResultVersionMismatchError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_RESULT_VERSION_MISMATCH";
-  /** The versions the result type supports. */
-  readonly supported: readonly string[];
-  /** The version found in the JSON. */
-  readonly version: string;
-  constructor(supported: readonly string[], version: string) {
+  constructor(
+    /** The versions the result type supports. */
+    readonly supported: readonly string[],
+    /** The version found in the JSON. */
+    readonly version: string,
+  ) {
     super(
       `result type supports [${supported.join(" ")}] but unmarshalled CNIVersion is ${goQuote(version)}`,
     );
-    this.supported = supported;
-    this.version = version;
   }
 }
 
@@ -108,14 +107,13 @@ export class DecodeVersionError extends LibcniError {
 /** An IP address or CIDR could not be parsed (`invalid CIDR address: x`). */
 export class ParseError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_PARSE";
-  /** What was being parsed ("IP address", "CIDR address"). */
-  readonly type: string;
-  /** The text that failed to parse. */
-  readonly text: string;
-  constructor(type: string, text: string) {
+  constructor(
+    /** What was being parsed ("IP address", "CIDR address"). */
+    readonly type: string,
+    /** The text that failed to parse. */
+    readonly text: string,
+  ) {
     super(`invalid ${type}: ${text}`);
-    this.type = type;
-    this.text = text;
   }
 }
 
