@@ -52,7 +52,8 @@ interface Pending<T> {
   reject(error: unknown): void;
 }
 
-// How long the helper may take to say HELLO before it counts as unrunnable.
+// How long the helper may take to say HELLO before it counts as unrunnable; and how long it
+// may stay silent, once a start it left unanswered was given up, before it counts as stuck.
 const helloTimeoutMs = 5000;
 
 type Handle = { ref(): void; unref(): void };
@@ -80,6 +81,8 @@ export class SpawnerInstance {
   private readonly requests = new Map<number, Pending<number>>();
   private nextId = 1;
   private refs = 0;
+  /** Chunks read from the helper: a stopped helper's count stands still. */
+  private heard = 0;
   private gone: Error | undefined;
   /** The helper's file channel; undefined where the runtime could not give it an fd 3. */
   readonly files: FileChannel | undefined;
@@ -134,6 +137,7 @@ export class SpawnerInstance {
       // EPIPE when the helper died; its exit is handled below.
     });
     output.on("data", (chunk: Buffer) => {
+      this.heard++;
       try {
         this.reader.push(chunk, (frame) => {
           if (frame.type === Rep.hello) {
@@ -188,7 +192,16 @@ export class SpawnerInstance {
   launch(path: string, env: readonly string[], run?: LaunchRun): Promise<SpawnedChild> {
     if (this.gone !== undefined) return Promise.reject(this.gone);
     const id = this.takeId();
-    return new Promise<SpawnedChild>((resolve, reject) => {
+    // A start given up on that the helper leaves unanswered, silent all along (stopped, say),
+    // kills it: its runs fail, the caller settles, and the RUN frame can start nothing later.
+    const signal = run?.signal;
+    const onAbort = () => {
+      const heard = this.heard;
+      setTimeout(() => {
+        if (this.starting.has(id) && this.heard === heard) this.kill();
+      }, helloTimeoutMs).unref();
+    };
+    const started = new Promise<SpawnedChild>((resolve, reject) => {
       const stdinSent = run !== undefined;
       this.starting.set(id, { path, netns: run?.netns, resolve, reject, stdinSent });
       this.retain();
@@ -201,6 +214,11 @@ export class SpawnerInstance {
         }),
       );
     });
+    if (signal === undefined) return started;
+    const settled = () => signal.removeEventListener("abort", onAbort);
+    signal.addEventListener("abort", onAbort, { once: true });
+    started.then(settled, settled);
+    return started;
   }
 
   /**

@@ -95,7 +95,9 @@ export class SpawnerLauncher extends OwnLauncher {
       child = await launch().catch((error: unknown) => {
         // The helper went before the plugin started (killed while idle, say, its exit not yet
         // seen when the run was sent): nothing ran, so the run goes to a new helper, once.
-        if (!(error instanceof SpawnerExitedError && !error.pluginStarted)) throw error;
+        // Not a run given up on: its helper may be gone because it was (instance.ts).
+        if (!(error instanceof SpawnerExitedError && !error.pluginStarted) || run?.signal?.aborted)
+          throw error;
         debug("spawner %s: %s; starting the run on a new helper", this.binaryPath, error.message);
         return launch();
       });

@@ -118,3 +118,35 @@ describe("the pool's second helper", () => {
     expect(launcher.helpers[1]).not.toBe(second);
   });
 });
+
+describe("a helper that stops answering (SIGSTOP)", () => {
+  it("is killed once a start it left unanswered was given up: the run settles unstarted, no other helper takes it", async () => {
+    const launcher = pool();
+    await runs(launcher, 1);
+    const [helper] = launcher.helpers;
+    const helperPid = helper.pid as number;
+    process.kill(helperPid, "SIGSTOP");
+    try {
+      const abort = new AbortController();
+      const run = { stdin: new Uint8Array(), maxOutputBytes: 1024, signal: abort.signal };
+      const start = launcher.launch("/bin/true", { PATH: "/usr/bin:/bin" }, run);
+      const outcome = Promise.resolve(start).then(
+        () => "started",
+        () => "rejected",
+      );
+      await sleep(100);
+      abort.abort();
+      const t0 = Date.now();
+      // Within the helper's silence limit (5 s) and its exit, not when it is continued.
+      expect(await outcome).toBe("rejected");
+      expect(Date.now() - t0).toBeLessThan(9000);
+      expect(await processGone(helperPid)).toBe(true);
+      // The given-up run went to no new helper; a run started now does, and starts.
+      expect(launcher.helpers).toEqual([]);
+      await runs(launcher, 1);
+      expect(launcher.helpers).toHaveLength(1);
+    } finally {
+      helper.kill(); // a no-op once it has exited (its pid may be another's by then)
+    }
+  }, 20_000);
+});
