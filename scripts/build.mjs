@@ -13,6 +13,8 @@
  *    (bench/README.md has the import times), and a skel plugin does not load the linter.
  *    Modules reached by dynamic import() stay in chunks of their own, loaded by the first call
  *    that needs them, as in src/.
+ * 3. Each chunk leaves without most of src/'s comments (esbuild reprints it: names, lines and
+ *    layout stay; the maps keep every comment).
  *
  * build/ is not shipped: tests, benchmarks and scripts that need a module the entries do not
  * export run it from there, in a process of their own.
@@ -21,6 +23,7 @@ import { spawnSync } from "node:child_process";
 import { chmod, copyFile, mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { transform } from "esbuild";
 import { rollup } from "rollup";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -115,6 +118,25 @@ const helperPath = {
   },
 };
 
+/**
+ * Each chunk without its comments (esbuild keeps those on class members): they stay in src/
+ * and in the source maps. A loaded module's source is held in memory for the process's life,
+ * and a third of it was comments (bench/README.md, "The bundle without its comments"). Names,
+ * statements and their layout stay, so a stack trace still reads.
+ */
+const stripComments = {
+  name: "strip-comments",
+  async renderChunk(code) {
+    const out = await transform(code, {
+      format: "esm",
+      target: "esnext",
+      legalComments: "none",
+      sourcemap: "external",
+    });
+    return { code: out.code, map: out.map };
+  },
+};
+
 /** The module ids an entry loads at import: its static imports, transitively. */
 function staticClosure(getModuleInfo, entry) {
   const seen = new Set();
@@ -146,7 +168,7 @@ async function bundle() {
   const build = await rollup({
     input,
     external: isExternal,
-    plugins: [tscSourceMaps, helperPath],
+    plugins: [tscSourceMaps, helperPath, stripComments],
     onwarn(warning) {
       // Cycles inside a folder are allowed; test/architecture holds that none crosses folders.
       if (warning.code === "CIRCULAR_DEPENDENCY") return;

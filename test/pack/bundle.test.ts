@@ -132,6 +132,17 @@ describe("the shipped bundle", () => {
     expect(named).toEqual([join(dist, "native/")]);
   });
 
+  it("ships its chunks without src/'s module comments, which the maps still hold", async () => {
+    const gate = "At most one process start per turn of the event loop.";
+    const [file] = [...code].find(([, text]) => text.includes("class SpawnGate")) ?? [];
+    expect(file).toBeDefined();
+    expect(code.get(file as string)).not.toContain(gate);
+    const map = JSON.parse(await readFile(join(dist, `${file}.map`), "utf8")) as {
+      sourcesContent: string[];
+    };
+    expect(map.sourcesContent.some((source) => source.includes(gate))).toBe(true);
+  });
+
   it("maps its chunks back to src/", async () => {
     const core = loads("index.js").find((f) => f.startsWith("chunks/core-")) as string;
     const map = JSON.parse(await readFile(join(dist, `${core}.map`), "utf8")) as {
