@@ -68,15 +68,13 @@ export class NoNetworksError extends LibcniError {
  */
 export class DefaultNetworkNotFoundError extends NoNetworksError {
   static override readonly id: string = "LIBCNI_ERR_DEFAULT_NETWORK_NOT_FOUND";
-  /** The default network's name. */
-  readonly network: string;
   constructor(
     confDir: string,
-    network: string,
+    /** The default network's name. */
+    readonly network: string,
     problems: readonly { file: string; error: unknown }[] = [],
   ) {
     super(confDir, problems, `default network ${JSON.stringify(network)} not found in ${confDir}`);
-    this.network = network;
   }
 }
 
@@ -241,22 +239,17 @@ export interface PodAttachmentRef {
  */
 export class PodSetupError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_POD_SETUP";
-  /** The pod's ID. */
-  readonly podID: string;
-  /** The network whose ADD failed (the first one, in attach order). */
-  readonly failure: NetworkFailure;
-  /** Every other network whose ADD failed (parallel setup only). */
-  readonly otherFailures: readonly NetworkFailure[];
-  /** The rollback DELs that failed: what may be left behind. */
-  readonly rollbackFailures: readonly NetworkFailure[];
-  /** The attachments the rollback DELeted, in DEL order. */
-  readonly rolledBack: readonly PodAttachmentRef[];
   constructor(
-    podID: string,
-    failure: NetworkFailure,
-    otherFailures: readonly NetworkFailure[],
-    rollbackFailures: readonly NetworkFailure[],
-    rolledBack: readonly PodAttachmentRef[] = [],
+    /** The pod's ID. */
+    readonly podID: string,
+    /** The network whose ADD failed (the first one, in attach order). */
+    readonly failure: NetworkFailure,
+    /** Every other network whose ADD failed (parallel setup only). */
+    readonly otherFailures: readonly NetworkFailure[],
+    /** The rollback DELs that failed: what may be left behind. */
+    readonly rollbackFailures: readonly NetworkFailure[],
+    /** The attachments the rollback DELeted, in DEL order. */
+    readonly rolledBack: readonly PodAttachmentRef[] = [],
   ) {
     const rb =
       rollbackFailures.length > 0
@@ -268,11 +261,6 @@ export class PodSetupError extends LibcniError {
       `set up pod ${podID}: network ${failure.network} (${failure.ifName}): ${failureText(failure)} (${rb})`,
       { cause: failure.error },
     );
-    this.podID = podID;
-    this.failure = failure;
-    this.otherFailures = otherFailures;
-    this.rollbackFailures = rollbackFailures;
-    this.rolledBack = rolledBack;
   }
 }
 
