@@ -14,11 +14,15 @@ export interface CNIArgs {
   asEnv(): string[] | undefined;
 }
 
+/** Each inherited variable's last value and entry (cleared when many more than are set). */
+const entries = new Map<string, { value: string; entry: string }>();
+
 /**
  * The process environment as `KEY=value` strings in its own order, without the variables named
  * in `replaced`, then `overrides` (whose keys `replaced` holds): upstream's de-duplication, as
- * process.env lists each key once. Built without a Map or `Object.entries`' pairs: a plugin
- * run's environment is a good part of what an ADD allocates (test/invoke/args.test.ts).
+ * process.env lists each key once. A variable whose value is the one of the last call gives the
+ * same entry: a run's environment, held by every ADD in flight, is then the list alone
+ * (bench/README.md, "what 100 ADDs in flight hold").
  */
 function environWith(replaced: ReadonlySet<string>, overrides: readonly string[]): string[] {
   const env = process.env;
@@ -27,8 +31,12 @@ function environWith(replaced: ReadonlySet<string>, overrides: readonly string[]
     const value = env[key];
     // A key can read as undefined (as "1" can): skipped.
     if (value === undefined || replaced.has(key)) continue;
-    out.push(`${key}=${value}`);
+    const known = entries.get(key);
+    const entry = known?.value === value ? known.entry : `${key}=${value}`;
+    if (entry !== known?.entry) entries.set(key, { value, entry });
+    out.push(entry);
   }
+  if (entries.size > 2 * out.length + 64) entries.clear();
   for (const kv of overrides) out.push(kv);
   return out;
 }

@@ -163,6 +163,39 @@ describe("DelegateArgs asEnv", () => {
   });
 });
 
+describe("Args asEnv across calls", () => {
+  const args = new Args({ command: "ADD" });
+  const inherited = (env: string[] | undefined) =>
+    (env ?? []).filter((kv) => kv.startsWith("LIBCNI_TEST_ARGS_"));
+  afterEach(() => {
+    for (const key of Object.keys(process.env)) {
+      if (key.startsWith("LIBCNI_TEST_ARGS_")) delete process.env[key];
+    }
+  });
+
+  it("gives each call the variables as they are then: a value changed, one unset, one set", () => {
+    process.env.LIBCNI_TEST_ARGS_A = "1";
+    process.env.LIBCNI_TEST_ARGS_B = "2";
+    expect(inherited(args.asEnv())).toEqual(["LIBCNI_TEST_ARGS_A=1", "LIBCNI_TEST_ARGS_B=2"]);
+    expect(inherited(args.asEnv())).toEqual(["LIBCNI_TEST_ARGS_A=1", "LIBCNI_TEST_ARGS_B=2"]);
+    process.env.LIBCNI_TEST_ARGS_A = "10";
+    delete process.env.LIBCNI_TEST_ARGS_B;
+    process.env.LIBCNI_TEST_ARGS_C = "";
+    expect(inherited(args.asEnv())).toEqual(["LIBCNI_TEST_ARGS_A=10", "LIBCNI_TEST_ARGS_C="]);
+  });
+
+  it("stays right when hundreds of variables come and go between calls", () => {
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 300; i++) process.env[`LIBCNI_TEST_ARGS_${round}_${i}`] = `${i}`;
+      const env = inherited(args.asEnv());
+      expect(env).toHaveLength(300);
+      expect(env[299]).toBe(`LIBCNI_TEST_ARGS_${round}_299=299`);
+      for (let i = 0; i < 300; i++) delete process.env[`LIBCNI_TEST_ARGS_${round}_${i}`];
+      expect(inherited(args.asEnv())).toEqual([]);
+    }
+  });
+});
+
 describe("inherited asEnv", () => {
   it("returns undefined (upstream nil) so that the plugin inherits the environment", () => {
     expect(argsFromEnv().asEnv()).toBeUndefined();
