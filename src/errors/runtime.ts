@@ -39,16 +39,13 @@ function failureLines(failures: readonly NetworkFailure[]): string {
  */
 export class NoNetworksError extends LibcniError {
   static override readonly id: string = "LIBCNI_ERR_NO_NETWORKS";
-  /** The conf dir. */
-  readonly confDir: string;
-  /** Each file that could not be used, with its error. */
-  readonly problems: readonly { file: string; error: unknown }[];
-  /** Why: the dir is missing or unreadable, holds no usable network, or lacks the default one. */
-  readonly reason: string;
   constructor(
-    confDir: string,
-    problems: readonly { file: string; error: unknown }[],
-    reason = `no valid networks found in ${confDir}`,
+    /** The conf dir. */
+    readonly confDir: string,
+    /** Each file that could not be used, with its error. */
+    readonly problems: readonly { file: string; error: unknown }[],
+    /** Why: the dir is missing or unreadable, holds no usable network, or lacks the default one. */
+    readonly reason: string = `no valid networks found in ${confDir}`,
     options: LibcniErrorOptions = {},
   ) {
     const detail =
@@ -56,9 +53,6 @@ export class NoNetworksError extends LibcniError {
         ? ""
         : `: ${problems.map((p) => `${p.file}: ${messageOf(p.error)}`).join("; ")}`;
     super(`${reason}${detail}`, options);
-    this.confDir = confDir;
-    this.problems = problems;
-    this.reason = reason;
   }
 }
 
