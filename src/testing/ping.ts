@@ -2,7 +2,7 @@
  * Reachability from inside a namespace, as upstream's `testutils.Ping` checks it: ICMP echo
  * with iputils `ping`, run in the namespace.
  */
-import { assertOptions, InvalidArgumentError } from "../errors/base.js";
+import { assertOptions, InvalidArgumentError, wrongTypeError } from "../errors/base.js";
 import { MAX_TIMER_MS } from "../internal/timer-limit.js";
 import { execInNetns } from "../netns/index.js";
 
@@ -40,6 +40,8 @@ export async function ping(
   address: string,
   options: PingOptions = {},
 ): Promise<PingResult> {
+  if (typeof netnsPath !== "string") throw wrongTypeError("netnsPath", "a string", netnsPath);
+  if (typeof address !== "string") throw wrongTypeError("address", "a string", address);
   assertOptions(options, "timeoutMs");
   const count = options.count ?? 1;
   const waitSeconds = Math.max(1, Math.ceil((options.timeoutMs ?? 2_000) / 1000));

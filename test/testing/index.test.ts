@@ -86,6 +86,17 @@ describe("libcni/testing options", () => {
     if (arg !== undefined) expect((error as InvalidArgumentError).argument).toBe(arg);
   });
 
+  it.each([
+    ["checkPlugin", "plugin", () => testing.checkPlugin(null as never)],
+    ["ping", "netnsPath", () => testing.ping(null as never, "127.0.0.1")],
+    ["ping", "address", () => testing.ping("/run/netns/x", undefined as never)],
+    ["formatReport", "report", async () => testing.formatReport(null as never)],
+  ] as const)("%s refuses its %s argument of the wrong type, before anything else", async (_, arg, call) => {
+    const error = await call().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as InvalidArgumentError).argument).toBe(arg);
+  });
+
   it("eventually, findPluginDirs, requirePlugins and formatReport run on undefined options", async () => {
     await expect(testing.eventually(() => 1, undefined)).resolves.toBe(1);
     await expect(testing.findPluginDirs(undefined)).resolves.toBeInstanceOf(Array);

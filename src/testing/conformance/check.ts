@@ -1,6 +1,11 @@
 /** `checkPlugin`: a plugin binary through the rules (rules.ts), for every version it claims. */
 import { basename, resolve } from "node:path";
-import { assertDuration, assertOptions, InvalidArgumentError } from "../../errors/base.js";
+import {
+  assertDuration,
+  assertOptions,
+  InvalidArgumentError,
+  wrongTypeError,
+} from "../../errors/base.js";
 import { isJSONObject } from "../../internal/json-kind.js";
 import { executableError } from "../../netns/exec.js";
 import { greaterThanOrEqualTo, all as knownVersions } from "../../version/index.js";
@@ -140,6 +145,7 @@ export async function checkPlugin(
   plugin: string,
   options: CheckPluginOptions = {},
 ): Promise<ConformanceReport> {
+  if (typeof plugin !== "string") throw wrongTypeError("plugin", "a string", plugin);
   assertOptions(options);
   assertDuration("callTimeoutMs", options.callTimeoutMs, { min: 1 });
   const path = resolve(plugin);

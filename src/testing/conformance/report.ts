@@ -1,6 +1,7 @@
 /** The checker's reports, as text and as Markdown (FormatReportOptions). */
 import { basename } from "node:path";
-import { assertOptions } from "../../errors/base.js";
+import { assertOptions, wrongTypeError } from "../../errors/base.js";
+import { isJSONObject } from "../../internal/json-kind.js";
 import type { ConformanceReport, FormatReportOptions, RuleResult, VersionCounts } from "./types.js";
 
 const marks = { pass: "PASS", fail: "FAIL", warn: "WARN", "n/a": "n/a " } as const;
@@ -139,6 +140,7 @@ function formatMarkdown(report: ConformanceReport): string {
 
 /** The report as text (the default) or as Markdown (`format: "markdown"`, for a README). */
 export function formatReport(report: ConformanceReport, options: FormatReportOptions = {}): string {
+  if (!isJSONObject(report)) throw wrongTypeError("report", "a ConformanceReport", report);
   assertOptions(options);
   return options.format === "markdown" ? formatMarkdown(report) : formatText(report);
 }
