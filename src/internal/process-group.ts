@@ -115,10 +115,11 @@ export async function endProcesses(
 }
 
 /**
- * True while the group has a process that still runs. Orphans are reaped by init, and until
- * then a dead one lingers as a zombie that still counts as a group member; some container inits
- * never reap, so on Linux zombies are told apart through /proc rather than waited for.
+ * True while the group has a process that still runs (a zombie, which some container inits never
+ * reap, told apart through /proc). `leaderReaped` as for {@link killGroup}: a process of the
+ * leader's pid again means the group was empty, whatever group that process leads now.
  */
-export async function groupHasLiveProcess(pgid: number): Promise<boolean> {
+export async function groupHasLiveProcess(pgid: number, leaderReaped = false): Promise<boolean> {
+  if (leaderReaped && exists(pgid)) return false;
   return (await liveGroups(new Set([pgid]))).size > 0;
 }

@@ -231,12 +231,12 @@ async function supervise(child: LaunchedChild, options: RunOptions): Promise<Run
     if (terminating && pid !== undefined) {
       // The plugin is gone but what it forked may not be: wait for the group to empty, up to
       // the SIGKILL, so that no process of this run outlives the call.
-      while (!killed && (await groupHasLiveProcess(pid))) await delay(pollMs);
+      while (!killed && (await groupHasLiveProcess(pid, exited))) await delay(pollMs);
     }
     if ((lingered || killed) && pid !== undefined) {
       // SIGKILL cannot be ignored, but the kernel takes a moment to end a process (longer in
       // uninterruptible sleep): wait for the group to be gone, within a bound.
-      for (let i = 0; i < maxPollsAfterKill && (await groupHasLiveProcess(pid)); i++) {
+      for (let i = 0; i < maxPollsAfterKill && (await groupHasLiveProcess(pid, exited)); i++) {
         await delay(pollMs);
       }
     }

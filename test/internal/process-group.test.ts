@@ -5,7 +5,12 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { endGroups, endProcesses, killGroup } from "../../src/internal/process-group.js";
+import {
+  endGroups,
+  endProcesses,
+  groupHasLiveProcess,
+  killGroup,
+} from "../../src/internal/process-group.js";
 
 const startOf = async (pid: number): Promise<string> => {
   const stat = await readFile(`/proc/${pid}/stat`, "latin1");
@@ -75,6 +80,17 @@ describe("killGroup and endGroups after a leader was reaped", () => {
     await exitOf(other);
   });
 
+  it("groupHasLiveProcess: a reaped leader's pid a process has again reads as an empty group", async () => {
+    const other = spawn("sleep", ["30"], { stdio: "ignore", detached: true });
+    const pid = other.pid as number;
+    pids.push(pid);
+    expect(await groupHasLiveProcess(pid)).toBe(true);
+    expect(await groupHasLiveProcess(pid, true)).toBe(false);
+    const exited = exitOf(other);
+    killGroup(pid, "SIGKILL");
+    await exited;
+  });
+
   it("endGroups spares a reaped leader's group whose pid a process has again, and does not wait for it", async () => {
     // A helper that dies with a run whose plugin was reaped (a grandchild holds its pipes).
     const other = spawn("sleep", ["30"], { stdio: "ignore", detached: true });
@@ -99,6 +115,7 @@ describe("killGroup and endGroups after a leader was reaped", () => {
     );
     await exitOf(leader);
     expect(runs(left)).toBe(true);
+    expect(await groupHasLiveProcess(leader.pid as number, true)).toBe(true);
     killGroup(leader.pid as number, "SIGKILL", true);
     while (
       runs(left) &&
