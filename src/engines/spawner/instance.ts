@@ -192,13 +192,13 @@ export class SpawnerInstance {
   launch(path: string, env: readonly string[], run?: LaunchRun): Promise<SpawnedChild> {
     if (this.gone !== undefined) return Promise.reject(this.gone);
     const id = this.takeId();
-    // A start given up on that the helper leaves unanswered, silent all along (stopped, say),
-    // kills it: its runs fail, the caller settles, and the RUN frame can start nothing later.
+    // A start given up on that the helper leaves unanswered, silent for a whole wait (stopped,
+    // say), kills it: its runs fail, the caller settles, and the RUN frame starts nothing later.
     const signal = run?.signal;
     const onAbort = () => {
       const heard = this.heard;
       setTimeout(() => {
-        if (this.starting.has(id) && this.heard === heard) this.kill();
+        if (this.starting.has(id)) this.heard === heard ? this.kill() : onAbort();
       }, helloTimeoutMs).unref();
     };
     const started = new Promise<SpawnedChild>((resolve, reject) => {

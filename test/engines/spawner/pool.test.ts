@@ -48,7 +48,9 @@ process.stdin.on("data", (chunk) => {
 process.stdin.on("end", () => process.exit(0));
 `;
 
-function pool(options: { maxInstances?: number; burstInFlight?: number } = {}) {
+function pool(
+  options: { maxInstances?: number; burstInFlight?: number; binaryPath?: string } = {},
+) {
   const made = new SpawnerLauncher({ binaryPath: fake, ...options });
   launchers.push(made);
   return made;
@@ -70,6 +72,12 @@ beforeAll(async () => {
   dir = await makeTempDir("libcni-spawner-pool-");
   fake = join(dir, "fake-helper");
   await writeFile(fake, fakeHelper, { mode: 0o755 });
+  // The same, but the second run it is sent is never answered.
+  const mute = fakeHelper.replace(
+    "if (type !== 1) continue;",
+    "if (type !== 1 || id === 2) continue;",
+  );
+  await writeFile(join(dir, "fake-helper-mute-2"), mute, { mode: 0o755 });
 });
 afterEach(() => {
   for (const launcher of launchers.splice(0)) launcher.stop();
@@ -149,4 +157,33 @@ describe("a helper that stops answering (SIGSTOP)", () => {
       helper.kill(); // a no-op once it has exited (its pid may be another's by then)
     }
   }, 20_000);
+
+  it("is left while it answers other runs, and killed once silent for a whole wait", async () => {
+    const launcher = pool({ binaryPath: join(dir, "fake-helper-mute-2") });
+    await runs(launcher, 1);
+    const [helper] = launcher.helpers;
+    try {
+      const abort = new AbortController();
+      const run = { stdin: new Uint8Array(), maxOutputBytes: 1024, signal: abort.signal };
+      let settled = false;
+      const start = Promise.resolve(launcher.launch("/bin/true", { PATH: "/usr/bin:/bin" }, run));
+      const outcome = start.then(
+        () => "started",
+        () => "rejected",
+      );
+      void outcome.then(() => {
+        settled = true;
+      });
+      abort.abort();
+      await sleep(2500);
+      await runs(launcher, 1); // it speaks within the first wait (5 s)
+      await sleep(3500);
+      expect(settled).toBe(false);
+      expect(await processGone(helper.pid as number)).toBe(false);
+      expect(await outcome).toBe("rejected"); // after a second wait with nothing from it
+      expect(helper.alive).toBe(false);
+    } finally {
+      helper.kill();
+    }
+  }, 30_000);
 });
