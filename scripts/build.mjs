@@ -13,8 +13,8 @@
  *    (bench/README.md has the import times), and a skel plugin does not load the linter.
  *    Modules reached by dynamic import() stay in chunks of their own, loaded by the first call
  *    that needs them, as in src/.
- * 3. Each chunk leaves without most of src/'s comments (esbuild reprints it: names, lines and
- *    layout stay; the maps keep every comment).
+ * 3. Each chunk leaves without most of src/'s comments (esbuild reprints it: function and class
+ *    names, statements and layout stay; the maps keep every comment).
  *
  * build/ is not shipped: tests, benchmarks and scripts that need a module the entries do not
  * export run it from there, in a process of their own.
@@ -121,8 +121,8 @@ const helperPath = {
 /**
  * Each chunk without its comments (esbuild keeps those on class members): they stay in src/
  * and in the source maps. A loaded module's source is held in memory for the process's life,
- * and a third of it was comments (bench/README.md, "The bundle without its comments"). Names,
- * statements and their layout stay, so a stack trace still reads.
+ * and a third of it was comments (bench/README.md, "The bundle without its comments"). Function
+ * and class names, statements and their layout stay, so a stack trace still reads.
  */
 const stripComments = {
   name: "strip-comments",

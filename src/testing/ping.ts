@@ -32,8 +32,8 @@ export interface PingResult {
  * `{ ok: false }` with ping's output, not an error, so a test can assert either way
  * (`expect(r.ok, r.output).toBe(true)`).
  * @throws NetnsError when the namespace is not one, or `ping` (iputils-ping) is not installed;
- *   InvalidArgumentError for a `timeoutMs` that is not an integer from 0 to 2147483647, or a
- *   `count` whose waits add up to more.
+ *   InvalidArgumentError for a `netnsPath` or `address` not a string, a `timeoutMs` that is not
+ *   an integer from 0 to 2147483647, or a `count` whose waits add up to more.
  */
 export async function ping(
   netnsPath: string,

@@ -192,14 +192,13 @@ export class SpawnerInstance {
   launch(path: string, env: readonly string[], run?: LaunchRun): Promise<SpawnedChild> {
     if (this.gone !== undefined) return Promise.reject(this.gone);
     const id = this.takeId();
-    // A start given up on that the helper leaves unanswered, silent for a whole wait (stopped,
-    // say), kills it: its runs fail, the caller settles, and the RUN frame starts nothing later.
+    // A start given up on, left unanswered by a helper silent for a whole wait (checked after one
+    // more poll of its pipe: a reply read late is no silence), kills it: the caller settles.
     const signal = run?.signal;
     const onAbort = () => {
       const heard = this.heard;
-      setTimeout(() => {
-        if (this.starting.has(id)) this.heard === heard ? this.kill() : onAbort();
-      }, helloTimeoutMs).unref();
+      const check = () => this.starting.has(id) && (this.heard === heard ? this.kill() : onAbort());
+      setTimeout(() => setImmediate(check), helloTimeoutMs).unref();
     };
     const started = new Promise<SpawnedChild>((resolve, reject) => {
       const stdinSent = run !== undefined;
@@ -216,7 +215,8 @@ export class SpawnerInstance {
     });
     if (signal === undefined) return started;
     const settled = () => signal.removeEventListener("abort", onAbort);
-    signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
     started.then(settled, settled);
     return started;
   }

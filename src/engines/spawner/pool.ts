@@ -86,7 +86,7 @@ export class SpawnerLauncher extends OwnLauncher {
     run: LaunchRun | undefined,
   ): Promise<LaunchedChild> {
     // A freed slot is handed to the run that waited (done), so no run started meanwhile takes it.
-    if (this.inFlight < this.maxInFlight) this.inFlight++;
+    if (this.inFlight < this.maxInFlight && !run?.signal?.aborted) this.inFlight++;
     else await this.slot(run?.signal);
     // The RUN frame waits in the pipe if the helper has not said HELLO yet.
     const launch = () => this.instance().launch(path, entries, run);
@@ -94,8 +94,8 @@ export class SpawnerLauncher extends OwnLauncher {
     try {
       child = await launch().catch((error: unknown) => {
         // The helper went before the plugin started (killed while idle, say, its exit not yet
-        // seen when the run was sent): nothing ran, so the run goes to a new helper, once.
-        // Not a run given up on: its helper may be gone because it was (instance.ts).
+        // seen when the run was sent): nothing ran, so the run goes to a new helper, once, but
+        // for a run given up on (instance.ts may have killed the helper for it).
         if (!(error instanceof SpawnerExitedError && !error.pluginStarted) || run?.signal?.aborted)
           throw error;
         debug("spawner %s: %s; starting the run on a new helper", this.binaryPath, error.message);

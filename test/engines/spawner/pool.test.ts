@@ -158,6 +158,42 @@ describe("a helper that stops answering (SIGSTOP)", () => {
     }
   }, 20_000);
 
+  it("is not taken for silent when this process was too busy to read its reply", async () => {
+    const launcher = pool();
+    const [other] = await runs(launcher, 1);
+    const [helper] = launcher.helpers;
+    const otherFailed = new Promise((resolve) => other.on("error", resolve));
+    const abort = new AbortController();
+    const run = { stdin: new Uint8Array(), maxOutputBytes: 1024, signal: abort.signal };
+    const start = Promise.resolve(launcher.launch("/bin/true", { PATH: "/usr/bin:/bin" }, run));
+    abort.abort();
+    // The STARTED waits in the pipe while the loop is held past the helper's wait (5 s).
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const until = Date.now() + 5500;
+        while (Date.now() < until) {}
+        resolve();
+      }),
+    );
+    const child = await start;
+    plugins.push(child.pid as number);
+    child.on("error", () => {}); // the helper's end at afterEach
+    await sleep(200);
+    expect(helper.alive).toBe(true);
+    expect(await Promise.race([otherFailed, sleep(100).then(() => "no error")])).toBe("no error");
+  }, 20_000);
+
+  it("takes no start whose signal aborted before it was sent", async () => {
+    const launcher = pool();
+    await runs(launcher, 1);
+    const [helper] = launcher.helpers;
+    const run = { stdin: new Uint8Array(), maxOutputBytes: 1024, signal: AbortSignal.abort() };
+    const start = Promise.resolve(launcher.launch("/bin/true", { PATH: "/usr/bin:/bin" }, run));
+    await expect(start).rejects.toBeInstanceOf(DOMException);
+    expect(helper.inFlight).toBe(1);
+    expect(helper.alive).toBe(true);
+  });
+
   it("is left while it answers other runs, and killed once silent for a whole wait", async () => {
     const launcher = pool({ binaryPath: join(dir, "fake-helper-mute-2") });
     await runs(launcher, 1);
