@@ -52,9 +52,9 @@ interface Pending<T> {
   reject(error: unknown): void;
 }
 
-// How long the helper may take to say HELLO before it counts as unrunnable; and how long it
-// may stay silent, once a start it left unanswered was given up, before it counts as stuck.
-const helloTimeoutMs = 5000;
+// How long the helper may leave this process without a word: its HELLO (else it cannot run
+// here), or any frame once a start it left unanswered was given up (else it is stuck).
+const answerWaitMs = 5000;
 
 type Handle = { ref(): void; unref(): void };
 
@@ -104,7 +104,7 @@ export class SpawnerInstance {
     this.ready.catch(() => {});
     const timer = setTimeout(
       () => this.fail(new SpawnerUnavailableError(`spawner ${binaryPath}: no handshake`)),
-      helloTimeoutMs,
+      answerWaitMs,
     );
     timer.unref();
     const clear = () => clearTimeout(timer);
@@ -198,7 +198,7 @@ export class SpawnerInstance {
     const onAbort = () => {
       const heard = this.heard;
       const check = () => this.starting.has(id) && (this.heard === heard ? this.kill() : onAbort());
-      setTimeout(() => setImmediate(check), helloTimeoutMs).unref();
+      setTimeout(() => setImmediate(check), answerWaitMs).unref();
     };
     const started = new Promise<SpawnedChild>((resolve, reject) => {
       const stdinSent = run !== undefined;
