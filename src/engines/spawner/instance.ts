@@ -133,9 +133,7 @@ export class SpawnerInstance {
         new SpawnerUnavailableError(`spawner ${binaryPath}: ${error.message}`, { cause: error }),
       );
     });
-    this.input.on("error", () => {
-      // EPIPE when the helper died; its exit is handled below.
-    });
+    this.input.on("error", () => {}); // EPIPE when the helper died; its exit is handled below.
     output.on("data", (chunk: Buffer) => {
       this.heard++;
       try {
@@ -192,12 +190,14 @@ export class SpawnerInstance {
   launch(path: string, env: readonly string[], run?: LaunchRun): Promise<SpawnedChild> {
     if (this.gone !== undefined) return Promise.reject(this.gone);
     const id = this.takeId();
-    // A start given up on, left unanswered by a helper silent for a whole wait (checked after one
-    // more poll of its pipe: a reply read late is no silence), kills it: the caller settles.
+    // A start given up on, left unanswered by a helper silent for a whole wait, kills it (the caller
+    // settles). Checked after one more poll of its pipe (a reply read late is no silence); a wait
+    // ending 1 s late is waited again (this process was held, or stopped with it by a Ctrl-Z).
     const signal = run?.signal;
     const onAbort = () => {
-      const heard = this.heard;
-      const check = () => this.starting.has(id) && (this.heard === heard ? this.kill() : onAbort());
+      const [heard, due] = [this.heard, process.uptime() * 1000 + answerWaitMs];
+      const silent = () => this.heard === heard && process.uptime() * 1000 - due < 1000;
+      const check = () => this.starting.has(id) && (silent() ? this.kill() : onAbort());
       setTimeout(() => setImmediate(check), answerWaitMs).unref();
     };
     const started = new Promise<SpawnedChild>((resolve, reject) => {

@@ -183,6 +183,39 @@ describe("a helper that stops answering (SIGSTOP)", () => {
     expect(await Promise.race([otherFailed, sleep(100).then(() => "no error")])).toBe("no error");
   }, 20_000);
 
+  it("is not killed when this process was stopped with it (Ctrl-Z on their group): the wait starts again", async () => {
+    const launcher = pool();
+    await runs(launcher, 1);
+    const [helper] = launcher.helpers;
+    const helperPid = helper.pid as number;
+    process.kill(helperPid, "SIGSTOP");
+    try {
+      const abort = new AbortController();
+      const run = { stdin: new Uint8Array(), maxOutputBytes: 1024, signal: abort.signal };
+      const start = Promise.resolve(launcher.launch("/bin/true", { PATH: "/usr/bin:/bin" }, run));
+      abort.abort();
+      // This process held for the whole wait and 1.5 s more, as if stopped with the helper.
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          const until = Date.now() + 6500;
+          while (Date.now() < until) {}
+          resolve();
+        }),
+      );
+      await sleep(100); // the late wait's check has run
+      expect(helper.alive).toBe(true);
+      expect(await processGone(helperPid)).toBe(false);
+      process.kill(helperPid, "SIGCONT"); // both continued: the helper answers
+      const child = await start;
+      plugins.push(child.pid as number);
+      child.on("error", () => {}); // the helper's end at afterEach
+      await sleep(200);
+      expect(helper.alive).toBe(true);
+    } finally {
+      process.kill(helperPid, "SIGCONT");
+    }
+  }, 20_000);
+
   it("takes no start whose signal aborted before it was sent", async () => {
     const launcher = pool();
     await runs(launcher, 1);
