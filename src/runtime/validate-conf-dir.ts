@@ -90,6 +90,8 @@ export interface ValidateConfDirOptions {
   timeout?: number;
   /** Aborting stops the running VERSION and rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** The runtime's `loopback` option: a file naming its network (`cni-loopback`) is skipped. */
+  loopback?: boolean;
 }
 
 const defaultVersionTimeout = 10_000;
@@ -144,10 +146,11 @@ class Validation {
 
   constructor(
     readonly binDirs: readonly string[],
-    readonly exec: Exec | undefined,
-    readonly timeout: number,
-    readonly signal: AbortSignal | undefined,
-  ) {}
+    private readonly options: ValidateConfDirOptions,
+  ) {
+    // go-cni's WithLoNetwork: the network is the runtime's, first; a file naming it is skipped.
+    if (options.loopback) this.networks.set("cni-loopback", "the runtime's loopback network");
+  }
 
   add(
     file: string,
@@ -161,14 +164,13 @@ class Validation {
 
   /** The plugin's VERSION, within the limit; rejects only when the caller aborted. */
   private async askVersion(path: string): Promise<Answer> {
-    const limit = this.timeout > 0 ? limitedSignal(this.signal, this.timeout, () => 0) : undefined;
+    const { exec, signal, timeout = defaultVersionTimeout } = this.options;
+    const limit = timeout > 0 ? limitedSignal(signal, timeout, () => 0) : undefined;
     try {
-      return {
-        info: await getVersionInfo(path, this.exec, { signal: limit?.signal ?? this.signal }),
-      };
+      return { info: await getVersionInfo(path, exec, { signal: limit?.signal ?? signal }) };
     } catch (error) {
-      if (this.signal?.aborted) throw this.signal.reason;
-      return limit?.signal.aborted ? { timedOut: this.timeout } : { error };
+      if (signal?.aborted) throw signal.reason;
+      return limit?.signal.aborted ? { timedOut: timeout } : { error };
     } finally {
       limit?.end();
     }
@@ -187,7 +189,7 @@ class Validation {
   ): Promise<void> {
     let path: string;
     try {
-      path = await once(this.paths, type, () => findPlugin(type, this.binDirs, this.exec));
+      path = await once(this.paths, type, () => findPlugin(type, this.binDirs, this.options.exec));
     } catch (error) {
       const ipam = what === "plugin" ? "" : ` (the ${what})`;
       this.add(file, pointer, "error", "plugin-not-found", `${messageOf(error)}${ipam}`);
@@ -386,12 +388,7 @@ export async function validateConfDir(
   assertOptions(options);
   const confDir = options.confDir ?? defaultConfDir;
   const binDirs = [...(options.binDirs ?? defaultBinDirs)];
-  const v = new Validation(
-    binDirs,
-    options.exec,
-    options.timeout ?? defaultVersionTimeout,
-    options.signal,
-  );
+  const v = new Validation(binDirs, options);
   const [listed] = await Promise.all([listConfDir(confDir), preloadValidator()]);
   const files = Array.isArray(listed) ? listed : [];
   if (!Array.isArray(listed)) {

@@ -160,6 +160,24 @@ describe("validateConfDir: files the runtime skips", () => {
     ]);
   });
 
+  it("with loopback, a file naming the runtime's loopback network is skipped, as the runtime skips it", async () => {
+    const file = await writeNetwork(d.confDir, "10-lo.conflist", "cni-loopback", ["bridge"]);
+    await writeNetwork(d.confDir, "20-a.conflist", "a", ["bridge"]);
+    expect((await validate()).findings).toEqual([]);
+    const { findings } = await validate({ loopback: true });
+    expect(findings).toEqual([
+      {
+        file,
+        pointer: "/name",
+        severity: "error",
+        message: `network "cni-loopback" is already defined by the runtime's loopback network: the runtime skips this file`,
+        kind: "duplicate-network",
+      },
+    ]);
+    const runtime = await loadNetworks({ confDir: d.confDir, binDirs: [bin], loopback: true });
+    expect(runtime.problems.map((p) => [p.file, p.kind])).toEqual([[file, "invalid"]]);
+  });
+
   it("a single plugin's config in a .conflist: read as a list of no plugins", async () => {
     await conf("10-a.conflist", { cniVersion: "1.0.0", name: "a", type: "bridge" });
     const { findings } = await validate();
