@@ -319,18 +319,17 @@ async function undecodableRecords(
 /**
  * The pod's attachments: its records in attach order, those that cannot be used, and the
  * attachments of an interrupted setup that have no record. A record without a netns (written
- * by Go libcni before 1.2) gets `netns` when the caller knows it.
+ * by Go libcni before 1.2) gets the caller's `netns`. No record is read once `signal` aborted.
  */
 export async function cachedAttachments(
-  cni: CNIConfig,
+  ctx: CacheCallContext,
   podID: string,
-  set: NetworkSet | undefined,
-  netns?: string,
 ): Promise<PodAttachments> {
-  const cacheDir = cacheDirOf(cni);
+  const { set, netns, signal } = ctx;
+  const cacheDir = cacheDirOf(ctx.cni);
   // A pod ID that could not be a file name (a record's, read by GC) has no intent.
   const [{ records, names }, intent] = await Promise.all([
-    readPodRecords(cacheDir, podID),
+    readPodRecords(cacheDir, podID, signal),
     validateContainerID(podID) === undefined
       ? readIntent(cacheDir, podID)
       : ({ kind: "none" } as const),
@@ -530,7 +529,7 @@ export async function teardownPodWith(
   ifNoRecords: IfNoRecords | undefined,
   style: PlanStyle,
 ): Promise<TornDownAttachment[]> {
-  let attachments = await cachedAttachments(ctx.cni, id, ctx.set, ctx.netns);
+  let attachments = await cachedAttachments(ctx, id);
   const { usable, unusable, interrupted, intent } = attachments;
   const nothingCached =
     usable.length + unusable.length + interrupted.length === 0 && intent.kind === "none";
@@ -549,7 +548,7 @@ export async function teardownPodWith(
  * @throws PodNotFoundError when the cache holds nothing of the pod.
  */
 async function recordedAndProblems(ctx: CacheCallContext, podID: string) {
-  const { usable, unusable, intent } = await cachedAttachments(ctx.cni, podID, ctx.set, ctx.netns);
+  const { usable, unusable, intent } = await cachedAttachments(ctx, podID);
   const problems = [...unusable];
   if (intent.kind === "attachments") {
     const running = await setupRunning(cacheDirOf(ctx.cni), podID, intent.owner);

@@ -91,7 +91,7 @@ export async function collectGarbage(
       continue;
     }
     try {
-      const pod = await cachedAttachments(ctx.cni, podID, ctx.set);
+      const pod = await cachedAttachments(ctx, podID);
       const { intent } = pod;
       if (intent.kind === "attachments" && (await setupRunning(cacheDir, podID, intent.owner))) {
         inFlightElsewhere.push(podID);

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { intentsDir, writeIntent } from "../../src/cache/intent.js";
 import { networkPluginConfFromBytes } from "../../src/index.js";
+import { cachedAttachments } from "../../src/runtime/cached-pod.js";
 import {
   loadNetworks,
   PodNotFoundError,
@@ -51,6 +52,18 @@ describe("cached records of every kind", () => {
     });
     fake.calls.length = 0;
   }
+
+  it("reads no record once the call's signal aborted (teardown, check, status and GC read through it)", async () => {
+    const rt = await load();
+    await rt.setupPod(pod);
+    const controller = new AbortController();
+    controller.abort(new Error("shutting down"));
+    const ctx = { cni: rt.cni, set: undefined, timeout: 0, traceContext: undefined };
+    const aborted = cachedAttachments({ ...ctx, signal: controller.signal }, "pod1");
+    await expect(aborted).rejects.toThrow("shutting down");
+    const read = await cachedAttachments({ ...ctx, signal: undefined }, "pod1");
+    expect(read.usable.map((a) => [a.network, a.ifName])).toEqual([["a", "eth0"]]);
+  });
 
   it("tears a single-plugin record down by running that plugin with its cached config", async () => {
     const rt = await load();
