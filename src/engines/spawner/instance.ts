@@ -102,11 +102,15 @@ export class SpawnerInstance {
     });
     // Handled by whoever awaits it; a helper that dies later is not an unhandled rejection.
     this.ready.catch(() => {});
-    const timer = setTimeout(
-      () => this.fail(new SpawnerUnavailableError(`spawner ${binaryPath}: no handshake`)),
-      answerWaitMs,
-    );
-    timer.unref();
+    // A wait that ends 1 s late is waited again: the HELLO may be unread in the pipe (see launch).
+    let timer: NodeJS.Timeout;
+    const wait = (due = process.uptime() * 1000 + answerWaitMs): void => {
+      timer = setTimeout(() => {
+        if (process.uptime() * 1000 - due >= 1000) wait();
+        else this.fail(new SpawnerUnavailableError(`spawner ${binaryPath}: no handshake`));
+      }, answerWaitMs).unref();
+    };
+    wait();
     const clear = () => clearTimeout(timer);
     this.ready.then(clear, clear);
 

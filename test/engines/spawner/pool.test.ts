@@ -127,6 +127,20 @@ describe("the pool's second helper", () => {
   });
 });
 
+describe("a helper's handshake", () => {
+  it("is read, not given up, when this process was held past the wait as the HELLO came", async () => {
+    const launcher = pool();
+    const probe = launcher.probe();
+    // The helper starts and says HELLO while the loop is held past the wait (5 s) and 1.5 s more.
+    const until = Date.now() + 6500;
+    while (Date.now() < until) {}
+    await probe;
+    expect(launcher.helpers).toHaveLength(1);
+    expect(launcher.helpers[0].alive).toBe(true);
+    await runs(launcher, 1);
+  }, 20_000);
+});
+
 describe("a helper that stops answering (SIGSTOP)", () => {
   it("is killed once a start it left unanswered was given up: the run settles unstarted, no other helper takes it", async () => {
     const launcher = pool();
