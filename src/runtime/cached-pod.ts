@@ -288,6 +288,7 @@ async function undecodableRecords(
   podID: string,
   names: readonly string[],
   listed: readonly NetworkAttachment[],
+  signal: AbortSignal | undefined,
 ): Promise<NetworkFailure[]> {
   if (podID === "") return [];
   const dir = resultsDir(cacheDir);
@@ -297,7 +298,7 @@ async function undecodableRecords(
   for (const name of names) {
     if (seen.has(name) || isTempName(name) || name.indexOf(part) <= 0) continue;
     const path = join(dir, name);
-    const found = await readRecord(path);
+    const found = await readRecord(path, signal);
     if (found.kind !== "bytes") continue;
     // V8's parser takes any depth, and only the top level is looked at.
     const top: unknown = attempt(() => JSON.parse(new TextDecoder().decode(found.bytes)));
@@ -348,7 +349,7 @@ export async function cachedAttachments(
       out.unusable.push({ network: att.network, ifName: att.ifName, error });
     }
   }
-  out.unusable.push(...(await undecodableRecords(cacheDir, podID, names, found)));
+  out.unusable.push(...(await undecodableRecords(cacheDir, podID, names, found, signal)));
   if (intent.kind === "unusable") {
     out.unusable.push({ network: "", ifName: "", error: intent.error });
   } else if (intent.kind === "attachments") {

@@ -336,7 +336,8 @@ export class CNIRuntime {
    * intent) in reverse attach order, each with its cached configuration; succeeds when nothing
    * is left. A pod with no record: see `ifNoRecords` (pass the Pod given to setupPod).
    * @throws PodTeardownError with every DEL that failed; with `"current-config"` and no record,
-   *   setupPod's NoNetworksError and argument errors before anything runs.
+   *   setupPod's NoNetworksError and argument errors before anything runs; the signal's reason
+   *   when aborted before any DEL ran (docs/runtime.md, "An aborted call").
    */
   async teardownPod(
     pod: PodRef | Pod,

@@ -20,6 +20,20 @@ describe("teardownPod: from the result cache", () => {
   const records = async () => (await readdir(join(d.cacheDir, "results"))).sort();
   const pod = { id: "pod1", netns: "/run/netns/pod1" };
 
+  it("aborted while it reads the pod's records: rejects with the reason, its records kept and read no further", async () => {
+    const rt = await load();
+    await rt.setupPod(pod);
+    fake.calls.length = 0;
+    const controller = new AbortController();
+    const reason = new Error("shutting down");
+    const call = rt.teardownPod("pod1", { signal: controller.signal });
+    setImmediate(() => controller.abort(reason)); // the pod's lock is held; its reads under way
+    await expect(call).rejects.toBe(reason);
+    expect(fake.calls).toEqual([]);
+    expect(await records()).toHaveLength(3);
+    expect(await rt.teardownPod("pod1")).toHaveLength(3);
+  });
+
   it("DELs every attachment in reverse attach order, and a second call succeeds", async () => {
     const rt = await load();
     await rt.setupPod({ ...pod, args: { K8S_POD_NAME: "web" } });

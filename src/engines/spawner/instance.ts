@@ -56,6 +56,17 @@ interface Pending<T> {
 // here), or any frame once a start it left unanswered was given up (else it is stuck).
 const answerWaitMs = 5000;
 
+/**
+ * Calls `expired` once a wait of answerWaitMs has run its course. A wait that ends a second late
+ * is waited again, for 30 s at most: this process was held, or stopped with the helper (Ctrl-Z
+ * on their group), and what the helper sent meanwhile may be in the pipe, unread.
+ */
+function afterWait(expired: () => void, since = process.uptime()): void {
+  const due = process.uptime() + answerWaitMs / 1000;
+  const late = () => process.uptime() - due >= 1 && process.uptime() - since < 30;
+  setTimeout(() => (late() ? afterWait(expired, since) : expired()), answerWaitMs).unref();
+}
+
 type Handle = { ref(): void; unref(): void };
 
 function isHandle(h: unknown): h is Handle {
@@ -102,17 +113,8 @@ export class SpawnerInstance {
     });
     // Handled by whoever awaits it; a helper that dies later is not an unhandled rejection.
     this.ready.catch(() => {});
-    // A wait that ends 1 s late is waited again: the HELLO may be unread in the pipe (see launch).
-    let timer: NodeJS.Timeout;
-    const wait = (due = process.uptime() * 1000 + answerWaitMs): void => {
-      timer = setTimeout(() => {
-        if (process.uptime() * 1000 - due >= 1000) wait();
-        else this.fail(new SpawnerUnavailableError(`spawner ${binaryPath}: no handshake`));
-      }, answerWaitMs).unref();
-    };
-    wait();
-    const clear = () => clearTimeout(timer);
-    this.ready.then(clear, clear);
+    const noHello = new SpawnerUnavailableError(`spawner ${binaryPath}: no handshake`);
+    afterWait(() => this.greeted || this.fail(noHello));
 
     // Over its stdin and stdout; `io`: its fd 3, a socket pair, is the file channel (files.ts).
     const child = spawn(binaryPath, [String(process.pid), "io"], {
@@ -195,14 +197,12 @@ export class SpawnerInstance {
     if (this.gone !== undefined) return Promise.reject(this.gone);
     const id = this.takeId();
     // A start given up on, left unanswered by a helper silent for a whole wait, kills it (the caller
-    // settles). Checked after one more poll of its pipe (a reply read late is no silence); a wait
-    // ending 1 s late is waited again (this process was held, or stopped with it by a Ctrl-Z).
+    // settles); checked after one more poll of its pipe: a reply read late is no silence.
     const signal = run?.signal;
     const onAbort = () => {
-      const [heard, due] = [this.heard, process.uptime() * 1000 + answerWaitMs];
-      const silent = () => this.heard === heard && process.uptime() * 1000 - due < 1000;
-      const check = () => this.starting.has(id) && (silent() ? this.kill() : onAbort());
-      setTimeout(() => setImmediate(check), answerWaitMs).unref();
+      const heard = this.heard;
+      const check = () => this.starting.has(id) && (this.heard === heard ? this.kill() : onAbort());
+      afterWait(() => setImmediate(check));
     };
     const started = new Promise<SpawnedChild>((resolve, reject) => {
       const stdinSent = run !== undefined;

@@ -6,7 +6,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SpawnerLauncher } from "../../../src/engines/spawner/pool.js";
 import { protocolVersion } from "../../../src/engines/spawner/protocol.js";
 import type { LaunchedChild } from "../../../src/engines/start/launcher.js";
@@ -227,6 +227,31 @@ describe("a helper that stops answering (SIGSTOP)", () => {
       expect(helper.alive).toBe(true);
     } finally {
       process.kill(helperPid, "SIGCONT");
+    }
+  }, 20_000);
+
+  it("is killed all the same once late waits have gone on for 30 s (a loop held at every wait)", async () => {
+    const launcher = pool();
+    await runs(launcher, 1);
+    const [helper] = launcher.helpers;
+    const helperPid = helper.pid as number;
+    process.kill(helperPid, "SIGSTOP");
+    // Every reading of the clock 10 s on: each wait is seen late, and 30 s pass in one wait.
+    let t = process.uptime();
+    const uptime = vi.spyOn(process, "uptime").mockImplementation(() => {
+      t += 10;
+      return t;
+    });
+    try {
+      const abort = new AbortController();
+      const run = { stdin: new Uint8Array(), maxOutputBytes: 1024, signal: abort.signal };
+      const start = Promise.resolve(launcher.launch("/bin/true", { PATH: "/usr/bin:/bin" }, run));
+      abort.abort();
+      await expect(start).rejects.toBeDefined();
+      expect(await processGone(helperPid)).toBe(true);
+    } finally {
+      uptime.mockRestore();
+      helper.kill();
     }
   }, 20_000);
 
