@@ -148,8 +148,8 @@ class Validation {
     readonly binDirs: readonly string[],
     private readonly options: ValidateConfDirOptions,
   ) {
-    // go-cni's WithLoNetwork: the network is the runtime's, first; a file naming it is skipped.
-    if (options.loopback) this.networks.set("cni-loopback", "the runtime's loopback network");
+    if (options.loopback)
+      this.networks.set("cni-loopback", "the runtime's loopback network (loopback)");
   }
 
   add(

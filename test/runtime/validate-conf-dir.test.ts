@@ -170,7 +170,7 @@ describe("validateConfDir: files the runtime skips", () => {
         file,
         pointer: "/name",
         severity: "error",
-        message: `network "cni-loopback" is already defined by the runtime's loopback network: the runtime skips this file`,
+        message: `network "cni-loopback" is already defined by the runtime's loopback network (loopback): the runtime skips this file`,
         kind: "duplicate-network",
       },
     ]);
