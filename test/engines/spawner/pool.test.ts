@@ -68,6 +68,26 @@ async function runs(launcher: SpawnerLauncher, n: number): Promise<LaunchedChild
   return started;
 }
 
+/** A start of `/bin/true` whose signal aborts at once: given up on, its reply still to come. */
+function givenUpStart(launcher: SpawnerLauncher): Promise<LaunchedChild> {
+  const abort = new AbortController();
+  const run = { stdin: new Uint8Array(), maxOutputBytes: 1024, signal: abort.signal };
+  const start = Promise.resolve(launcher.launch("/bin/true", { PATH: "/usr/bin:/bin" }, run));
+  abort.abort();
+  return start;
+}
+
+/** Holds this process's event loop for `ms`, from the next turn (as a stop or a stall would). */
+function holdLoop(ms: number): Promise<void> {
+  return new Promise<void>((resolve) =>
+    setImmediate(() => {
+      const until = Date.now() + ms;
+      while (Date.now() < until) {}
+      resolve();
+    }),
+  );
+}
+
 beforeAll(async () => {
   dir = await makeTempDir("libcni-spawner-pool-");
   fake = join(dir, "fake-helper");
@@ -132,8 +152,7 @@ describe("a helper's handshake", () => {
     const launcher = pool();
     const probe = launcher.probe();
     // The helper starts and says HELLO while the loop is held past the wait (5 s) and 1.5 s more.
-    const until = Date.now() + 6500;
-    while (Date.now() < until) {}
+    await holdLoop(6500);
     await probe;
     expect(launcher.helpers).toHaveLength(1);
     expect(launcher.helpers[0].alive).toBe(true);
@@ -177,18 +196,9 @@ describe("a helper that stops answering (SIGSTOP)", () => {
     const [other] = await runs(launcher, 1);
     const [helper] = launcher.helpers;
     const otherFailed = new Promise((resolve) => other.on("error", resolve));
-    const abort = new AbortController();
-    const run = { stdin: new Uint8Array(), maxOutputBytes: 1024, signal: abort.signal };
-    const start = Promise.resolve(launcher.launch("/bin/true", { PATH: "/usr/bin:/bin" }, run));
-    abort.abort();
+    const start = givenUpStart(launcher);
     // The STARTED waits in the pipe while the loop is held past the helper's wait (5 s).
-    await new Promise<void>((resolve) =>
-      setImmediate(() => {
-        const until = Date.now() + 5500;
-        while (Date.now() < until) {}
-        resolve();
-      }),
-    );
+    await holdLoop(5500);
     const child = await start;
     plugins.push(child.pid as number);
     child.on("error", () => {}); // the helper's end at afterEach
@@ -204,18 +214,9 @@ describe("a helper that stops answering (SIGSTOP)", () => {
     const helperPid = helper.pid as number;
     process.kill(helperPid, "SIGSTOP");
     try {
-      const abort = new AbortController();
-      const run = { stdin: new Uint8Array(), maxOutputBytes: 1024, signal: abort.signal };
-      const start = Promise.resolve(launcher.launch("/bin/true", { PATH: "/usr/bin:/bin" }, run));
-      abort.abort();
+      const start = givenUpStart(launcher);
       // This process held for the whole wait and 1.5 s more, as if stopped with the helper.
-      await new Promise<void>((resolve) =>
-        setImmediate(() => {
-          const until = Date.now() + 6500;
-          while (Date.now() < until) {}
-          resolve();
-        }),
-      );
+      await holdLoop(6500);
       await sleep(100); // the late wait's check has run
       expect(helper.alive).toBe(true);
       expect(await processGone(helperPid)).toBe(false);
@@ -243,11 +244,7 @@ describe("a helper that stops answering (SIGSTOP)", () => {
       return t;
     });
     try {
-      const abort = new AbortController();
-      const run = { stdin: new Uint8Array(), maxOutputBytes: 1024, signal: abort.signal };
-      const start = Promise.resolve(launcher.launch("/bin/true", { PATH: "/usr/bin:/bin" }, run));
-      abort.abort();
-      await expect(start).rejects.toBeDefined();
+      await expect(givenUpStart(launcher)).rejects.toBeDefined();
       expect(await processGone(helperPid)).toBe(true);
     } finally {
       uptime.mockRestore();
