@@ -77,6 +77,16 @@ function givenUpStart(launcher: SpawnerLauncher): Promise<LaunchedChild> {
   return start;
 }
 
+/** A pool whose one helper has answered a run and is then SIGSTOPped. */
+async function stoppedHelper() {
+  const launcher = pool();
+  await runs(launcher, 1);
+  const [helper] = launcher.helpers;
+  const helperPid = helper.pid as number;
+  process.kill(helperPid, "SIGSTOP");
+  return { launcher, helper, helperPid };
+}
+
 /** Holds this process's event loop for `ms`, from the next turn (as a stop or a stall would). */
 function holdLoop(ms: number): Promise<void> {
   return new Promise<void>((resolve) =>
@@ -162,11 +172,7 @@ describe("a helper's handshake", () => {
 
 describe("a helper that stops answering (SIGSTOP)", () => {
   it("is killed once a start it left unanswered was given up: the run settles unstarted, no other helper takes it", async () => {
-    const launcher = pool();
-    await runs(launcher, 1);
-    const [helper] = launcher.helpers;
-    const helperPid = helper.pid as number;
-    process.kill(helperPid, "SIGSTOP");
+    const { launcher, helper, helperPid } = await stoppedHelper();
     try {
       const abort = new AbortController();
       const run = { stdin: new Uint8Array(), maxOutputBytes: 1024, signal: abort.signal };
@@ -208,11 +214,7 @@ describe("a helper that stops answering (SIGSTOP)", () => {
   }, 20_000);
 
   it("is not killed when this process was stopped with it (Ctrl-Z on their group): the wait starts again", async () => {
-    const launcher = pool();
-    await runs(launcher, 1);
-    const [helper] = launcher.helpers;
-    const helperPid = helper.pid as number;
-    process.kill(helperPid, "SIGSTOP");
+    const { launcher, helper, helperPid } = await stoppedHelper();
     try {
       const start = givenUpStart(launcher);
       // This process held for the whole wait and 1.5 s more, as if stopped with the helper.
@@ -232,11 +234,7 @@ describe("a helper that stops answering (SIGSTOP)", () => {
   }, 20_000);
 
   it("is killed all the same once late waits have gone on for 30 s (a loop held at every wait)", async () => {
-    const launcher = pool();
-    await runs(launcher, 1);
-    const [helper] = launcher.helpers;
-    const helperPid = helper.pid as number;
-    process.kill(helperPid, "SIGSTOP");
+    const { launcher, helper, helperPid } = await stoppedHelper();
     // Every reading of the clock 10 s on: each wait is seen late, and 30 s pass in one wait.
     let t = process.uptime();
     const uptime = vi.spyOn(process, "uptime").mockImplementation(() => {
