@@ -68,10 +68,11 @@ export const defaultBinDirs: readonly string[] = ["/opt/cni/bin"];
 /** The conf files the runtime loads, by extension (`.conflist` as a list, the others single). */
 const extensions: readonly string[] = [".conf", ".conflist", ".json"];
 
-/** go-cni's WithLoNetwork list, byte for byte. */
+/** go-cni's WithLoNetwork list, byte for byte, and its name. */
+export const loopbackName = "cni-loopback";
 const loopbackBytes = `{
 "cniVersion": "0.3.1",
-"name": "cni-loopback",
+"name": "${loopbackName}",
 "plugins": [{
   "type": "loopback"
 }]

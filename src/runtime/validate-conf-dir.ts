@@ -29,6 +29,7 @@ import {
   findPlugin,
   listConfDir,
   loadFile,
+  loopbackName,
 } from "./load.js";
 
 /** What a finding is about (a stable name to filter on; the message says it in words). */
@@ -147,10 +148,7 @@ class Validation {
   constructor(
     readonly binDirs: readonly string[],
     private readonly options: ValidateConfDirOptions,
-  ) {
-    if (options.loopback)
-      this.networks.set("cni-loopback", "the runtime's loopback network (loopback)");
-  }
+  ) {}
 
   add(
     file: string,
@@ -389,6 +387,7 @@ export async function validateConfDir(
   const confDir = options.confDir ?? defaultConfDir;
   const binDirs = [...(options.binDirs ?? defaultBinDirs)];
   const v = new Validation(binDirs, options);
+  if (options.loopback) v.networks.set(loopbackName, "the runtime's loopback network (loopback)");
   const [listed] = await Promise.all([listConfDir(confDir), preloadValidator()]);
   const files = Array.isArray(listed) ? listed : [];
   if (!Array.isArray(listed)) {
